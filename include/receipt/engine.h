@@ -1,0 +1,73 @@
+// Backends that run T5 generation: the fp32 CPU reference and (when built with CUDA) the fp16 GPU engine.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace receipt {
+
+class Model;
+
+// Where an engine runs. kAuto picks CUDA when a usable GPU is present, else CPU.
+enum class Device { kAuto, kCpu, kCuda };
+// Compute precision of the CUDA engine (the CPU engine is always fp32).
+enum class DType { kF32, kF16, kBF16 };
+
+// "cpu" / "cuda" / "auto" -> Device; throws InvalidInput otherwise.
+Device parse_device(const std::string& s);
+// "fp32" / "fp16" / "bf16" -> DType; throws InvalidInput otherwise.
+DType parse_dtype(const std::string& s);
+// Name of a device for logs ("cpu", "cuda").
+const char* device_name(Device d);
+
+// How an engine is created.
+struct EngineOptions {
+    Device device = Device::kAuto;
+    DType dtype = DType::kF16;     // CUDA only
+    int n_threads = 0;             // CPU threads for GEMMs and element-wise work; 0 = all cores
+    int max_batch_size = 64;       // largest batch (sequences x beams) the engine preallocates for
+    int max_input_tokens = 512;    // longest source the engine preallocates for
+    int max_total_tokens = 256;    // longest target (decoder positions) the engine preallocates for
+    std::string plan_path;         // CUDA: engine plan file; "" = <model dir>/engine-<gpu>.plan
+    bool rebuild_plan = true;      // CUDA: rebuild a missing / mismatched plan instead of failing
+};
+
+// Decoding parameters, with Hugging Face generate() semantics.
+struct GenerationOptions {
+    int num_beams = 1;             // 1 = greedy
+    int max_new_tokens = 128;      // hard cap on generated tokens (EOS included)
+    int min_new_tokens = 0;        // EOS is forbidden before this many tokens
+    float length_penalty = 1.0f;   // beam score = sum logprob / length^length_penalty
+    bool early_stopping = false;   // beam: stop as soon as num_beams hypotheses are finished
+};
+
+// One generated sequence: ids after the decoder start token, ending with EOS when one was produced.
+struct GenerationResult {
+    std::vector<int> ids;
+    float score = 0.0f;            // beam: length-penalised log-probability; greedy: sum of log-probabilities
+};
+
+// A generation backend. An Engine owns its scratch memory and KV cache, so one Engine serves one thread at a
+// time; make one per worker. The Model it runs is shared and immutable.
+class Engine {
+public:
+    virtual ~Engine() = default;
+    // Generates for a batch of token-id sequences of any lengths (each should end with EOS). Returns one
+    // result per input, in input order. Throws InvalidInput for empty / too long inputs or bad options.
+    virtual std::vector<GenerationResult> generate(const std::vector<std::vector<int>>& inputs,
+                                                   const GenerationOptions& options) = 0;
+    // The device this engine runs on (never kAuto).
+    virtual Device device() const = 0;
+    // A one-line description ("cpu fp32, 2 threads", "cuda fp16 NVIDIA H200").
+    virtual std::string describe() const = 0;
+};
+
+// True when the library was built with CUDA and a GPU is usable now. Never throws.
+bool cuda_available();
+
+// Creates an engine for `model`. Device kAuto falls back to CPU when CUDA is unavailable; an explicit kCuda
+// without a GPU throws Unavailable.
+std::unique_ptr<Engine> make_engine(std::shared_ptr<const Model> model, const EngineOptions& options);
+
+}  // namespace receipt

@@ -1,0 +1,62 @@
+// Receipt extraction: OCR text in, schema-valid JSON fields out (tokenize -> generate -> parse).
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "receipt/engine.h"
+
+namespace receipt {
+
+class Model;
+class Tokenizer;
+
+// Per-request knobs.
+struct ExtractOptions {
+    GenerationOptions generation;  // defaults: greedy, max_new_tokens 384
+    bool truncate = true;          // too-long input: truncate with a warning (true) or throw InvalidInput (false)
+    ExtractOptions() { generation.max_new_tokens = 384; }
+};
+
+// The result for one receipt.
+struct Extraction {
+    std::string fields_json;       // one JSON object: the schema's keys plus "warnings" (an array of strings)
+    std::string target_text;       // the model's raw linearised output (for debugging / eval)
+    int n_input_tokens = 0;        // after truncation, EOS included
+    int n_output_tokens = 0;       // generated tokens
+};
+
+// Owns one Engine and a Tokenizer; shares the Model. Not thread-safe: one Extractor per worker thread.
+class Extractor {
+public:
+    // Loads the tokenizer from the model folder and creates an engine with `options`.
+    Extractor(std::shared_ptr<const Model> model, const EngineOptions& options);
+    ~Extractor();
+
+    // Extracts fields from each text, in order. Throws InvalidInput for an empty text, or a too-long text
+    // when !options.truncate. Never throws on malformed model output: the parser returns partial fields
+    // plus warnings instead.
+    std::vector<Extraction> extract(const std::vector<std::string>& texts, const ExtractOptions& options = {});
+
+    // Number of tokens `text` encodes to (EOS included), before truncation.
+    int count_tokens(const std::string& text) const;
+    // Longest input (tokens, EOS included) the engine accepts; longer inputs are truncated.
+    int max_input_tokens() const;
+    // The engine's device and description.
+    Device device() const;
+    std::string describe() const;
+
+private:
+    std::shared_ptr<const Model> model_;
+    std::unique_ptr<Tokenizer> tokenizer_;
+    std::unique_ptr<Engine> engine_;
+    int max_input_tokens_;
+};
+
+// The bundled default model folder: $RECEIPT_MODEL_DIR when set, else the first of
+// <exe dir>/../share/receipt-engine/models/receipt-t5-small, <source dir>/models/receipt-t5-small that exists.
+// `source_dir` is the build's source folder (compile-time). Throws ModelError when none exists.
+std::string default_model_dir(const std::string& exe_path, const std::string& source_dir);
+
+}  // namespace receipt
