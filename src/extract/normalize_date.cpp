@@ -1,0 +1,207 @@
+#include "extract/normalize_date.h"
+
+#include <array>
+#include <cstdio>
+#include <regex>
+#include <vector>
+
+#include "extract/utf8.h"
+
+namespace receipt::extract {
+
+namespace {
+
+constexpr size_t kMaxDateBytes = 200;  // dates are short; the cap also bounds std::regex's recursion
+
+struct Ymd {
+    int y = 0, m = 0, d = 0;
+};
+
+bool is_leap(int y) { return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0; }
+
+bool is_valid(const Ymd& v) {
+    static constexpr std::array<int, 12> kDays = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+    if (v.y < 1900 || v.y > 2100 || v.m < 1 || v.m > 12 || v.d < 1) return false;
+    const int n_days = kDays[v.m - 1] + (v.m == 2 && is_leap(v.y) ? 1 : 0);
+    return v.d <= n_days;
+}
+
+bool before(const Ymd& a, const Ymd& b) {
+    if (a.y != b.y) return a.y < b.y;
+    if (a.m != b.m) return a.m < b.m;
+    return a.d < b.d;
+}
+
+// Parses up to 4 ASCII digits (the regexes guarantee digits); "元" (first year of an era) is 1.
+int to_int(const std::string& s) {
+    if (s == "\xE5\x85\x83") return 1;
+    int v = 0;
+    for (char c : s) v = v * 10 + (c - '0');
+    return v;
+}
+
+int expand_year(const std::string& s) {
+    const int y = to_int(s);
+    if (s.size() == 4) return y;
+    if (s.size() <= 2) return y < 70 ? 2000 + y : 1900 + y;
+    return -1;  // three-digit years do not exist on receipts
+}
+
+// Japanese eras: name, Latin initial, Gregorian year of era year 0, first day of the era.
+struct Era {
+    std::string_view name;
+    char initial;
+    int base;
+    Ymd start;
+};
+constexpr Era kEras[] = {
+    {"\xE4\xBB\xA4\xE5\x92\x8C", 'R', 2018, {2019, 5, 1}},    // 令和
+    {"\xE5\xB9\xB3\xE6\x88\x90", 'H', 1988, {1989, 1, 8}},    // 平成
+    {"\xE6\x98\xAD\xE5\x92\x8C", 'S', 1925, {1926, 12, 25}},  // 昭和
+    {"\xE5\xA4\xA7\xE6\xAD\xA3", 'T', 1911, {1912, 7, 30}},   // 大正
+};
+
+std::optional<Ymd> from_era(const std::string& era, const std::string& year, const std::string& m,
+                            const std::string& d) {
+    for (const Era& e : kEras) {
+        if (era == e.name || (era.size() == 1 && era[0] == e.initial)) {
+            const Ymd v{e.base + to_int(year), to_int(m), to_int(d)};
+            if (to_int(year) < 1 || !is_valid(v) || before(v, e.start)) return std::nullopt;
+            return v;
+        }
+    }
+    return std::nullopt;
+}
+
+int month_from_name(const std::string& word) {
+    static constexpr std::array<std::string_view, 12> kNames = {"january", "february", "march",     "april",
+                                                                "may",     "june",     "july",      "august",
+                                                                "september", "october", "november", "december"};
+    const std::string w = ascii_lower(word);
+    if (w == "sept") return 9;
+    for (int i = 0; i < 12; ++i) {
+        // Either the 3-letter abbreviation or the full name.
+        if (w == kNames[i] || (w.size() == 3 && kNames[i].substr(0, 3) == w)) return i + 1;
+    }
+    return 0;
+}
+
+// All-numeric a<sep>b<sep>c: picks the reading from digit counts and hints, falling back to other orders.
+std::optional<Ymd> from_numeric(const std::string& a, const std::string& b, const std::string& c,
+                                const DateHints& hints) {
+    if (a.size() == 3 || c.size() == 3) return std::nullopt;
+    if (a.size() == 4) {
+        if (c.size() > 2) return std::nullopt;
+        const Ymd v{to_int(a), to_int(b), to_int(c)};
+        return is_valid(v) ? std::optional<Ymd>(v) : std::nullopt;
+    }
+    const int ia = to_int(a), ib = to_int(b);
+    const int yc = expand_year(c);
+    const Ymd dmy{yc, ib, ia}, mdy{yc, ia, ib};
+    std::vector<Ymd> order;
+    if (c.size() == 4) {
+        order = hints.month_first ? std::vector<Ymd>{mdy, dmy} : std::vector<Ymd>{dmy, mdy};
+    } else {
+        const Ymd ymd{expand_year(a), ib, to_int(c)};
+        if (hints.japanese) {
+            order = {ymd, dmy, mdy};
+        } else if (hints.month_first) {
+            order = {mdy, dmy, ymd};
+        } else {
+            order = {dmy, mdy, ymd};
+        }
+    }
+    for (const Ymd& v : order) {
+        if (is_valid(v)) return v;
+    }
+    return std::nullopt;
+}
+
+struct Candidate {
+    size_t pos;
+    int priority;
+    Ymd ymd;
+};
+
+// Runs `re` over `s`; for each match, `convert` turns the match into a date (or nullopt). The date's position
+// is that of capture group `pos_group`.
+template <typename Convert>
+void collect(const std::string& s, const std::regex& re, int priority, int pos_group, Convert convert,
+             std::vector<Candidate>& out) {
+    for (auto it = std::sregex_iterator(s.begin(), s.end(), re); it != std::sregex_iterator(); ++it) {
+        const std::smatch& m = *it;
+        if (auto v = convert(m)) out.push_back({static_cast<size_t>(m.position(pos_group)), priority, *v});
+    }
+}
+
+}  // namespace
+
+std::optional<std::string> normalize_date(std::string_view text, const DateHints& hints_in) try {
+    const std::string s = fold_fullwidth(sanitize_utf8(utf8_prefix(text, kMaxDateBytes)));
+    DateHints hints = hints_in;
+    if (has_cjk(s)) hints.japanese = true;
+
+    // Patterns run on the folded text; multi-byte literals are plain byte sequences, never inside [].
+    static const std::regex kEraKanji(
+        "(\xE4\xBB\xA4\xE5\x92\x8C|\xE5\xB9\xB3\xE6\x88\x90|\xE6\x98\xAD\xE5\x92\x8C|\xE5\xA4\xA7\xE6\xAD\xA3)"
+        "\\s*(\xE5\x85\x83|\\d{1,2})\\s*\xE5\xB9\xB4\\s*(\\d{1,2})\\s*\xE6\x9C\x88\\s*(\\d{1,2})(?!\\d)");
+    static const std::regex kEraLetter(
+        "(^|[^A-Za-z])([RHST])\\s*(\xE5\x85\x83|\\d{1,2})\\s*(?:[./-]|\xE5\xB9\xB4)\\s*(\\d{1,2})\\s*"
+        "(?:[./-]|\xE6\x9C\x88)\\s*(\\d{1,2})(?!\\d)");
+    static const std::regex kKanji(
+        "(^|\\D)(\\d{4}|\\d{2})\\s*\xE5\xB9\xB4\\s*(\\d{1,2})\\s*\xE6\x9C\x88\\s*(\\d{1,2})(?!\\d)");
+    static const std::regex kNumeric("(^|[^\\d.,])(\\d{1,4})\\s*([./-])\\s*(\\d{1,2})\\s*\\3\\s*(\\d{1,4})(?![\\d])");
+    static const std::regex kDayMonthName(
+        "(^|[^\\dA-Za-z])(\\d{1,2})(?:st|nd|rd|th)?[\\s./-]*([A-Za-z]{3,9})\\.?[\\s./,-]*(\\d{4}|\\d{2})(?!\\d)");
+    static const std::regex kMonthNameDay(
+        "(^|[^A-Za-z])([A-Za-z]{3,9})\\.?[\\s./-]*(\\d{1,2})(?:st|nd|rd|th)?(?:\\s*,\\s*|[\\s./-]+)(\\d{4}|\\d{2})"
+        "(?!\\d)");
+    static const std::regex kCompact("(^|\\D)(\\d{4})(\\d{2})(\\d{2})(?!\\d)");
+
+    std::vector<Candidate> found;
+    collect(s, kEraKanji, 0, 1, [](const std::smatch& m) { return from_era(m[1], m[2], m[3], m[4]); }, found);
+    collect(s, kEraLetter, 1, 2, [](const std::smatch& m) { return from_era(m[2], m[3], m[4], m[5]); }, found);
+    collect(
+        s, kKanji, 2, 2,
+        [](const std::smatch& m) -> std::optional<Ymd> {
+            const Ymd v{expand_year(m[2]), to_int(m[3]), to_int(m[4])};
+            return is_valid(v) ? std::optional<Ymd>(v) : std::nullopt;
+        },
+        found);
+    collect(s, kNumeric, 3, 2, [&](const std::smatch& m) { return from_numeric(m[2], m[4], m[5], hints); }, found);
+    collect(
+        s, kDayMonthName, 4, 2,
+        [](const std::smatch& m) -> std::optional<Ymd> {
+            const Ymd v{expand_year(m[4]), month_from_name(m[3]), to_int(m[2])};
+            return is_valid(v) ? std::optional<Ymd>(v) : std::nullopt;
+        },
+        found);
+    collect(
+        s, kMonthNameDay, 5, 2,
+        [](const std::smatch& m) -> std::optional<Ymd> {
+            const Ymd v{expand_year(m[4]), month_from_name(m[2]), to_int(m[3])};
+            return is_valid(v) ? std::optional<Ymd>(v) : std::nullopt;
+        },
+        found);
+    collect(
+        s, kCompact, 6, 2,
+        [](const std::smatch& m) -> std::optional<Ymd> {
+            const Ymd v{to_int(m[2]), to_int(m[3]), to_int(m[4])};
+            return is_valid(v) && v.y >= 1990 ? std::optional<Ymd>(v) : std::nullopt;
+        },
+        found);
+    if (found.empty()) return std::nullopt;
+
+    // The first date printed wins; at the same position the more specific pattern does.
+    const Candidate* best = &found[0];
+    for (const Candidate& c : found) {
+        if (c.pos < best->pos || (c.pos == best->pos && c.priority < best->priority)) best = &c;
+    }
+    char buf[32];
+    std::snprintf(buf, sizeof(buf), "%04d-%02d-%02d", best->ymd.y, best->ymd.m, best->ymd.d);
+    return std::string(buf);
+} catch (...) {
+    return std::nullopt;  // std::regex may throw (complexity / stack); treat as "no date"
+}
+
+}  // namespace receipt::extract

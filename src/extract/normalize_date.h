@@ -1,0 +1,27 @@
+// Printed receipt dates -> ISO "YYYY-MM-DD". Pure functions; thread-safe; never throw.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace receipt::extract {
+
+// Context that resolves ambiguous all-numeric dates.
+struct DateHints {
+    bool japanese = false;     // "24/05/01" is yy/mm/dd (Japanese receipts print year first)
+    bool month_first = false;  // "05/01/24" is mm/dd/yy (US receipts)
+};
+
+// Finds the first date printed in `text` and returns it as "YYYY-MM-DD", or nullopt when none is found or the
+// date does not exist (2023-02-29, 31/04/2024). Accepted forms:
+//   ISO "2024-05-01" (optionally followed by a time), "2024/5/1", "2024.05.01", "20240501";
+//   day-first "01/05/2024", "1-5-24", "01.05.2024" (month-first when hints.month_first, or when only that reading
+//   is valid: "12/31/2024"); two-digit-year forms try the hinted order first, then the others;
+//   month names "12 Jan 2019", "12-JAN-19", "Jan 12, 2019", "January 12 2019";
+//   Japanese "2024年5月1日", "令和6年5月1日", "令和元年5月1日", "平成31年4月30日", "R6.5.1", "H31/4/30", "S64.1.7".
+// Years must fall in 1900..2100; two-digit years yy map to 20yy (yy < 70) or 19yy. Era dates before the era
+// began (令和1年4月30日) are rejected; dates after an era ended (H31.5.1) are accepted, as some tills print them.
+std::optional<std::string> normalize_date(std::string_view text, const DateHints& hints = {});
+
+}  // namespace receipt::extract

@@ -1,0 +1,15 @@
+// Printed phone numbers -> the number as printed, without labels. Pure function; thread-safe; never throws.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+namespace receipt::extract {
+
+// Drops labels and anything before the number ("TEL", "Tel.", "電話", "☎", "℡", "Phone:"), folds full-width
+// digits and dash look-alikes (－ ‐ – — ー) to ASCII, and keeps the first number as printed: digits, '+', '-', '.',
+// '/', spaces and balanced parentheses ("(03) 1234-5678", "+60 3-1234 5678"). Stops at the first other character,
+// so "03-1234-5678 FAX 03-1234-5679" gives "03-1234-5678". Returns "" when fewer than 4 digits are found.
+std::string normalize_phone(std::string_view text);
+
+}  // namespace receipt::extract

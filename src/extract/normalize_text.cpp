@@ -1,0 +1,60 @@
+#include "extract/normalize_text.h"
+
+#include "extract/utf8.h"
+
+namespace receipt::extract {
+
+namespace {
+
+constexpr std::string_view kPostalMark = "\xE3\x80\x92";  // 〒
+
+bool is_digit(char c) { return c >= '0' && c <= '9'; }
+
+// Length of a postal code "NNN-NNNN" / "NNNNNNN" at s[i] (dash look-alikes already folded), or 0.
+size_t postal_code_length(std::string_view s, size_t i) {
+    size_t n = 0;
+    auto digits = [&](int count) {
+        for (int k = 0; k < count; ++k, ++n) {
+            if (i + n >= s.size() || !is_digit(s[i + n])) return false;
+        }
+        return true;
+    };
+    if (!digits(3)) return 0;
+    if (i + n < s.size() && s[i + n] == '-') ++n;
+    if (!digits(4)) return 0;
+    if (i + n < s.size() && is_digit(s[i + n])) return 0;
+    return n;
+}
+
+}  // namespace
+
+std::string normalize_text(std::string_view text) { return collapse_whitespace(sanitize_utf8(text)); }
+
+std::string normalize_address(std::string_view text) {
+    const std::string s = sanitize_utf8(text);
+    std::string out;
+    for (size_t i = 0; i < s.size();) {
+        if (s.compare(i, kPostalMark.size(), kPostalMark) != 0) {
+            out += s[i++];
+            continue;
+        }
+        // Skip the mark, spaces, and a code (its digits may be full-width: fold a short window first).
+        i += kPostalMark.size();
+        while (i < s.size() && is_ascii_space(s[i])) ++i;
+        const std::string window = fold_fullwidth(utf8_prefix(s.substr(i), 40));
+        const size_t n_code = postal_code_length(window, 0);
+        if (n_code > 0) {
+            // Map the folded length back onto the original bytes: walk the original until n_code chars passed.
+            size_t n_chars = 0;
+            while (i < s.size() && n_chars < n_code) {
+                const auto b = static_cast<unsigned char>(s[i]);
+                i += b < 0x80 ? 1 : (b >= 0xF0 ? 4 : (b >= 0xE0 ? 3 : 2));
+                ++n_chars;
+            }
+        }
+        out += ' ';
+    }
+    return collapse_whitespace(out);
+}
+
+}  // namespace receipt::extract

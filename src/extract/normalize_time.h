@@ -1,0 +1,15 @@
+// Printed receipt times -> "HH:MM" (24-hour). Pure function; thread-safe; never throws.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace receipt::extract {
+
+// Finds the first time in `text` and returns it as "HH:MM": "14:05", "14:05:33", "9:05", "2:05 PM", "午後2:05",
+// "14時05分", "12:30 AM" (-> "00:30"). Seconds are dropped. Returns nullopt when no time is found or it is out
+// of range (25:10, 14:75, 13:00 PM).
+std::optional<std::string> normalize_time(std::string_view text);
+
+}  // namespace receipt::extract

@@ -1,0 +1,39 @@
+// UTF-8 helpers for model output and receipt text: repair invalid bytes, fold full-width ASCII, trim and
+// collapse whitespace, cut on code point boundaries. Pure functions; thread-safe; never throw.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+
+namespace receipt::extract {
+
+// Returns `s` with every invalid UTF-8 sequence (stray continuation bytes, overlong forms, surrogates,
+// code points > U+10FFFF, truncated sequences) replaced by U+FFFD. `n_replaced` (optional) receives the count.
+std::string sanitize_utf8(std::string_view s, int* n_replaced = nullptr);
+
+// Folds full-width ASCII forms (U+FF01..U+FF5E) to ASCII, U+3000 (ideographic space) to ' ', and the minus
+// sign U+2212 to '-'. Other text is unchanged. `s` must be valid UTF-8 (see sanitize_utf8).
+std::string fold_fullwidth(std::string_view s);
+
+// True for ASCII whitespace (space, \t, \n, \r, \f, \v).
+inline bool is_ascii_space(char c) {
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
+}
+
+// Strips leading and trailing ASCII whitespace and U+3000.
+std::string trim(std::string_view s);
+
+// Trims and replaces every run of whitespace (ASCII whitespace, U+3000) with a single ' '.
+std::string collapse_whitespace(std::string_view s);
+
+// The longest prefix of `s` that is at most `max_bytes` long and does not split a UTF-8 sequence.
+std::string_view utf8_prefix(std::string_view s, size_t max_bytes);
+
+// ASCII lower-casing (other bytes unchanged).
+std::string ascii_lower(std::string_view s);
+
+// True when `s` contains a code point in the Hiragana, Katakana or CJK ideograph blocks.
+bool has_cjk(std::string_view s);
+
+}  // namespace receipt::extract

@@ -1,0 +1,230 @@
+// Normalisers: dates (ISO, Western, month names, Japanese eras), times, amounts, quantities, currencies, phones,
+// addresses.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+
+#include "extract/normalize_amount.h"
+#include "extract/normalize_currency.h"
+#include "extract/normalize_date.h"
+#include "extract/normalize_phone.h"
+#include "extract/normalize_text.h"
+#include "extract/normalize_time.h"
+#include "receipt/receipt_schema.h"
+
+namespace ex = receipt::extract;
+
+namespace {
+
+std::string date(const std::string& s, bool japanese = false, bool month_first = false) {
+    ex::DateHints h;
+    h.japanese = japanese;
+    h.month_first = month_first;
+    return ex::normalize_date(s, h).value_or("<none>");
+}
+
+double amount(const std::string& s) { return ex::normalize_amount(s).value_or(NAN); }
+
+}  // namespace
+
+TEST(NormalizeDate, Iso) {
+    EXPECT_EQ(date("2024-05-01"), "2024-05-01");
+    EXPECT_EQ(date("2024-05-01 14:05"), "2024-05-01");
+    EXPECT_EQ(date("2024/5/1"), "2024-05-01");
+    EXPECT_EQ(date("2024.05.01"), "2024-05-01");
+    EXPECT_EQ(date("20240501"), "2024-05-01");
+    EXPECT_EQ(date("Date: 2019-01-12T10:00"), "2019-01-12");
+}
+
+TEST(NormalizeDate, Western) {
+    EXPECT_EQ(date("12/01/2019"), "2019-01-12");      // dd/mm/yyyy by default
+    EXPECT_EQ(date("12/01/2019", false, true), "2019-12-01");
+    EXPECT_EQ(date("12/31/2019"), "2019-12-31");      // only mm/dd is valid
+    EXPECT_EQ(date("05-01-24"), "2024-01-05");        // dd-mm-yy
+    EXPECT_EQ(date("25.12.2023"), "2023-12-25");      // dd.mm.yyyy
+    EXPECT_EQ(date("99/01/02"), "1999-01-02");        // first group > 31: yy/mm/dd
+    EXPECT_EQ(date("12 Jan 2019"), "2019-01-12");
+    EXPECT_EQ(date("12-JAN-19"), "2019-01-12");
+    EXPECT_EQ(date("Jan 12, 2019"), "2019-01-12");
+    EXPECT_EQ(date("January 12 2019"), "2019-01-12");
+    EXPECT_EQ(date("3rd Sept 2021"), "2021-09-03");
+    EXPECT_EQ(date("Mon 12 2019"), "<none>");
+}
+
+TEST(NormalizeDate, Japanese) {
+    EXPECT_EQ(date("2024年5月1日"), "2024-05-01");
+    EXPECT_EQ(date("2024年 5月 1日(水) 14:05"), "2024-05-01");
+    EXPECT_EQ(date("２０２４年５月１日"), "2024-05-01");  // full-width digits
+    EXPECT_EQ(date("令和6年5月1日"), "2024-05-01");
+    EXPECT_EQ(date("令和元年5月1日"), "2019-05-01");
+    EXPECT_EQ(date("平成31年4月30日"), "2019-04-30");
+    EXPECT_EQ(date("昭和64年1月7日"), "1989-01-07");
+    EXPECT_EQ(date("R6.5.1"), "2024-05-01");
+    EXPECT_EQ(date("R06/05/01"), "2024-05-01");
+    EXPECT_EQ(date("H31/4/30"), "2019-04-30");
+    EXPECT_EQ(date("24/05/01", true), "2024-05-01");  // yy/mm/dd in Japanese context
+    EXPECT_EQ(date("24/05/01"), "2001-05-24");        // dd/mm/yy otherwise
+    EXPECT_EQ(date("24/05/01 ｾﾌﾞﾝ"), "2024-05-01");   // Japanese text implies the context
+}
+
+TEST(NormalizeDate, InvalidRejected) {
+    EXPECT_EQ(date("2023-02-29"), "<none>");
+    EXPECT_EQ(date("2024-02-29"), "2024-02-29");
+    EXPECT_EQ(date("31/04/2024"), "<none>");
+    EXPECT_EQ(date("2024-13-01"), "<none>");
+    EXPECT_EQ(date("令和1年4月30日"), "<none>");  // before the era began
+    EXPECT_EQ(date("令和6年2月30日"), "<none>");
+    EXPECT_EQ(date("hello"), "<none>");
+    EXPECT_EQ(date(""), "<none>");
+    EXPECT_EQ(date("1,080.50"), "<none>");
+    EXPECT_EQ(date("03-1234-5678"), "<none>");
+    EXPECT_EQ(date(std::string(10000, '1')), "<none>");
+}
+
+TEST(NormalizeDate, FirstDateWins) {
+    EXPECT_EQ(date("2024-05-01 / 2024-06-01"), "2024-05-01");
+    EXPECT_EQ(date("R6.5.1 (2024/05/02)"), "2024-05-01");
+}
+
+TEST(NormalizeTime, Forms) {
+    auto t = [](const std::string& s) { return ex::normalize_time(s).value_or("<none>"); };
+    EXPECT_EQ(t("14:05"), "14:05");
+    EXPECT_EQ(t("14:05:33"), "14:05");
+    EXPECT_EQ(t("9:05"), "09:05");
+    EXPECT_EQ(t("2:05 PM"), "14:05");
+    EXPECT_EQ(t("12:30 AM"), "00:30");
+    EXPECT_EQ(t("12:30 p.m."), "12:30");
+    EXPECT_EQ(t("午後2:05"), "14:05");
+    EXPECT_EQ(t("14時05分"), "14:05");
+    EXPECT_EQ(t("１４：０５"), "14:05");
+    EXPECT_EQ(t("2024-05-01 14:05"), "14:05");
+    EXPECT_EQ(t("25:10"), "<none>");
+    EXPECT_EQ(t("14:75"), "<none>");
+    EXPECT_EQ(t("13:00 AM"), "<none>");
+    EXPECT_EQ(t("noon"), "<none>");
+}
+
+TEST(NormalizeAmount, Japanese) {
+    EXPECT_EQ(amount("1080"), 1080);
+    EXPECT_EQ(amount("¥1,080"), 1080);
+    EXPECT_EQ(amount("￥1,080"), 1080);
+    EXPECT_EQ(amount("1,080円"), 1080);
+    EXPECT_EQ(amount("\\1,080"), 1080);
+    EXPECT_EQ(amount("１，０８０円"), 1080);
+    EXPECT_EQ(amount("¥1,000-"), 1000);  // a trailing dash after yen is a terminator
+    EXPECT_EQ(amount("¥12,345,678"), 12345678);
+}
+
+TEST(NormalizeAmount, Western) {
+    EXPECT_EQ(amount("1,080.50"), 1080.5);
+    EXPECT_EQ(amount("1.080,50"), 1080.5);
+    EXPECT_EQ(amount("1 080,50"), 1080.5);
+    EXPECT_EQ(amount("1'080.50"), 1080.5);
+    EXPECT_EQ(amount("12,50"), 12.5);
+    EXPECT_EQ(amount("1.080"), 1080);
+    EXPECT_EQ(amount("0.125"), 0.125);
+    EXPECT_EQ(amount("RM 12.50"), 12.5);
+    EXPECT_EQ(amount("RM12.50"), 12.5);
+    EXPECT_EQ(amount("$12.50"), 12.5);
+    EXPECT_EQ(amount("USD 12.50"), 12.5);
+    EXPECT_EQ(amount("12.50 EUR"), 12.5);
+    EXPECT_EQ(amount("€ 3,99"), 3.99);
+}
+
+TEST(NormalizeAmount, Negative) {
+    EXPECT_EQ(amount("-50"), -50);
+    EXPECT_EQ(amount("−50"), -50);  // U+2212
+    EXPECT_EQ(amount("▲50"), -50);
+    EXPECT_EQ(amount("△50"), -50);
+    EXPECT_EQ(amount("(50)"), -50);
+    EXPECT_EQ(amount("(1,080.50)"), -1080.5);
+    EXPECT_EQ(amount("-¥50"), -50);
+    EXPECT_EQ(amount("¥-50"), -50);
+    EXPECT_EQ(amount("1.00-"), -1);  // trailing minus without yen
+    EXPECT_EQ(amount("-0"), 0);
+    EXPECT_FALSE(std::signbit(amount("-0")));
+}
+
+TEST(NormalizeAmount, Garbage) {
+    for (const char* s : {"", " ", "abc", "nan", "NaN", "inf", "-inf", "1e308", "1O8O", "12abc34", "1,0800", "1,2,3",
+                          "1..2", "12.", "(50", "50)", "1080 1080", "0x10", "1,080,50", "--", "¥", "1e5",
+                          "99999999999999999999", "1,000,000,000,000,000"}) {
+        EXPECT_FALSE(ex::normalize_amount(s).has_value()) << s;
+    }
+    EXPECT_FALSE(ex::normalize_amount(std::string(100000, '9')).has_value());
+    EXPECT_EQ(amount("999999999999"), 999999999999.0);
+}
+
+TEST(NormalizeQuantity, Forms) {
+    auto q = [](const std::string& s) { return ex::normalize_quantity(s).value_or(NAN); };
+    EXPECT_EQ(q("2"), 2);
+    EXPECT_EQ(q("1.5"), 1.5);
+    EXPECT_EQ(q("0,5"), 0.5);
+    EXPECT_EQ(q("x2"), 2);
+    EXPECT_EQ(q("×2"), 2);
+    EXPECT_EQ(q("2x"), 2);
+    EXPECT_EQ(q("2個"), 2);
+    EXPECT_EQ(q("2 pcs"), 2);
+    EXPECT_EQ(q("1.250kg"), 1.25);
+    EXPECT_EQ(q("-1"), -1);
+    EXPECT_TRUE(std::isnan(q("two")));
+    EXPECT_TRUE(std::isnan(q("2 x 3")));
+    EXPECT_TRUE(std::isnan(q("99999999")));
+}
+
+TEST(NormalizeCurrency, CodesAndSymbols) {
+    auto c = [](const std::string& s) { return ex::normalize_currency(s).value_or("<none>"); };
+    EXPECT_EQ(c("JPY"), "JPY");
+    EXPECT_EQ(c(" jpy "), "JPY");
+    EXPECT_EQ(c("¥"), "JPY");
+    EXPECT_EQ(c("円"), "JPY");
+    EXPECT_EQ(c("RM"), "MYR");
+    EXPECT_EQ(c("S$"), "SGD");
+    EXPECT_EQ(c("€"), "EUR");
+    EXPECT_EQ(c("$"), "USD");
+    EXPECT_EQ(c("ＪＰＹ"), "JPY");
+    EXPECT_EQ(c("XYZ"), "<none>");
+    EXPECT_EQ(c("yen!"), "<none>");
+    EXPECT_EQ(c(""), "<none>");
+    EXPECT_TRUE(ex::currency_without_minor_units("JPY"));
+    EXPECT_FALSE(ex::currency_without_minor_units("MYR"));
+}
+
+TEST(NormalizePhone, Labels) {
+    EXPECT_EQ(ex::normalize_phone("TEL 03-1234-5678"), "03-1234-5678");
+    EXPECT_EQ(ex::normalize_phone("Tel. 03-1234-5678"), "03-1234-5678");
+    EXPECT_EQ(ex::normalize_phone("電話：03(1234)5678"), "03(1234)5678");
+    EXPECT_EQ(ex::normalize_phone("☎ 0120-123-456"), "0120-123-456");
+    EXPECT_EQ(ex::normalize_phone("Phone: +60 3-1234 5678"), "+60 3-1234 5678");
+    EXPECT_EQ(ex::normalize_phone("(03) 1234-5678"), "(03) 1234-5678");
+    EXPECT_EQ(ex::normalize_phone("ＴＥＬ　０３－１２３４－５６７８"), "03-1234-5678");
+    EXPECT_EQ(ex::normalize_phone("03ー1234ー5678"), "03-1234-5678");
+    EXPECT_EQ(ex::normalize_phone("TEL 03-1234-5678 FAX 03-1234-5679"), "03-1234-5678");
+    EXPECT_EQ(ex::normalize_phone("03-1234-5678(代)"), "03-1234-5678");
+    EXPECT_EQ(ex::normalize_phone("TEL"), "");
+    EXPECT_EQ(ex::normalize_phone("12"), "");
+}
+
+TEST(NormalizeText, Address) {
+    EXPECT_EQ(ex::normalize_address("〒160-0023 東京都新宿区西新宿1-1-1"), "東京都新宿区西新宿1-1-1");
+    EXPECT_EQ(ex::normalize_address("〒１６０－００２３\n東京都新宿区\n西新宿1-1-1"), "東京都新宿区 西新宿1-1-1");
+    EXPECT_EQ(ex::normalize_address("東京都 〒1600023 新宿区"), "東京都 新宿区");
+    EXPECT_EQ(ex::normalize_address("No 1, Jalan  Besar,\n50000 Kuala Lumpur"), "No 1, Jalan Besar, 50000 Kuala Lumpur");
+    EXPECT_EQ(ex::normalize_text("  a \t b\r\n c  "), "a b c");
+    EXPECT_EQ(ex::normalize_text("a\xff"), "a\xEF\xBF\xBD");
+}
+
+TEST(PublicApi, Normalisers) {
+    EXPECT_EQ(receipt::normalize_date("令和6年5月1日"), "2024-05-01");
+    EXPECT_EQ(receipt::normalize_date("24/05/01", true), "2024-05-01");
+    EXPECT_EQ(receipt::normalize_date("garbage"), "");
+    EXPECT_EQ(receipt::normalize_time("2:05 PM"), "14:05");
+    EXPECT_EQ(receipt::normalize_amount("¥1,080").value_or(0), 1080);
+    EXPECT_FALSE(receipt::normalize_amount("nan").has_value());
+    EXPECT_EQ(receipt::normalize_phone("TEL 03-1234-5678"), "03-1234-5678");
+    EXPECT_EQ(receipt::normalize_currency("円"), "JPY");
+    EXPECT_EQ(receipt::normalize_currency("??"), "");
+    EXPECT_EQ(receipt::receipt_field_names().size(), 10u);
+    EXPECT_EQ(receipt::receipt_field_names().front(), "supplier_name");
+}
