@@ -1,0 +1,230 @@
+// T5 attention kernels: encoder self-attention (relative bias + key padding mask fused), decoder self-attention
+// over the KV cache (cache append fused) and cross-attention over per-request precomputed K/V.
+// Mirrors transformers T5Attention: scores = q . k^T + position_bias (+ mask), NOT scaled by 1/sqrt(K);
+// softmax in f32; cross-attention has no position bias. All math is f32; storage T.
+#include <algorithm>
+
+#include "cuda/cuda_check.h"
+#include "ops/cuda_common.cuh"
+#include "ops/t5_ops_cuda.h"
+
+namespace receipt::cuda {
+
+constexpr int kMaxHeadDim = 256;  // K <= 256: 8 accumulators per lane in the P.V loop
+
+// dot(sq[0:K] f32, k[0:K] T). kVec: K % 8 == 0 and k 16-byte aligned (checked by the launcher).
+template <typename T, bool kVec>
+__device__ __forceinline__ float dot_q_k(const float* sq, const T* k, int K) {
+    float s = 0.0f;
+    if constexpr (kVec) {
+        for (int d = 0; d < K; d += 8) {
+            float kv[8];
+            load8(k + d, kv);
+#pragma unroll
+            for (int u = 0; u < 8; ++u) s += sq[d + u] * kv[u];
+        }
+    } else {
+        for (int d = 0; d < K; ++d) s += sq[d] * to_f32(k[d]);
+    }
+    return s;
+}
+
+// ---- encoder -------------------------------------------------------------------------------------------------
+// qkv: [B, S, 3, H, K] T; bias: [H, 2*S_bias-1] f32 (by j - i + S_bias - 1); src_len: [B]; ctx: [B, S, H, K] T.
+// grid: (ceil(S/4), H, B); block: 128 threads = 4 warps, one query row i per warp.
+// Shared memory per warp: q row [K] f32 + scores/probabilities [S] f32.
+// Each lane scores keys j = lane, lane+32, ... (< len_b), warp-reduces max and sum, then lanes split the K
+// output dims and sum p_j v_j over the valid keys. Padded query rows (i >= len) are computed like HF does;
+// nothing reads them (cross-attention masks them).
+template <typename T, bool kVec>
+__global__ void encoder_attention_kernel(const T* qkv, const float* bias, int S_bias, const int* src_len, int S,
+                                         int H, int K, T* ctx) {
+    extern __shared__ float smem[];
+    const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
+    const int i = blockIdx.x * 4 + warp, h = blockIdx.y, b = blockIdx.z;
+    if (i >= S) return;  // warp-uniform; no block barrier below
+    const int HK = H * K;
+    const int64_t row3 = 3LL * HK;
+    float* sq = smem + warp * (K + S);
+    float* sp = sq + K;
+    const int len = min(max(src_len[b], 0), S);
+
+    const T* q = qkv + (int64_t(b) * S + i) * row3 + h * K;
+    for (int d = lane; d < K; d += 32) sq[d] = to_f32(q[d]);
+    __syncwarp();
+
+    const float* brow = bias + int64_t(h) * (2 * S_bias - 1) + (S_bias - 1 - i);  // brow[j] = bias[h, j - i]
+    float mx = -INFINITY;
+    for (int j = lane; j < len; j += 32) {
+        const T* k = qkv + (int64_t(b) * S + j) * row3 + HK + h * K;
+        const float s = dot_q_k<T, kVec>(sq, k, K) + brow[j];
+        sp[j] = s;
+        mx = fmaxf(mx, s);
+    }
+    mx = warp_max(mx);
+    float sum = 0.0f;
+    for (int j = lane; j < len; j += 32) {
+        const float e = expf(sp[j] - mx);
+        sp[j] = e;
+        sum += e;
+    }
+    sum = warp_sum(sum);
+    __syncwarp();
+    const float inv = sum > 0.0f ? 1.0f / sum : 0.0f;
+
+    const T* v = qkv + int64_t(b) * S * row3 + 2 * HK + h * K;
+    T* out = ctx + (int64_t(b) * S + i) * HK + h * K;
+    for (int d = lane; d < K; d += 32) {
+        float acc = 0.0f;
+        for (int j = 0; j < len; ++j) acc += sp[j] * to_f32(v[j * row3 + d]);
+        out[d] = from_f32<T>(acc * inv);
+    }
+}
+
+void encoder_attention_cuda(DType dt, const void* qkv, const float* bias, int S_bias, const int* src_len, int B,
+                            int S, int H, int K, void* ctx, cudaStream_t stream) {
+    if (B <= 0 || S <= 0) return;
+    RECEIPT_CHECK(S <= S_bias, InvalidInput, "encoder_attention_cuda: S exceeds the bias table");
+    RECEIPT_CHECK(K <= kMaxHeadDim, InvalidInput, "encoder_attention_cuda: d_kv > 256 is not supported");
+    const bool vec = K % 8 == 0 && (H * K) % 8 == 0;
+    const dim3 grid((S + 3) / 4, H, B);
+    const size_t smem = size_t(4) * (K + S) * sizeof(float);
+    RECEIPT_DISPATCH_DTYPE(dt, T, {
+        auto kern = vec ? encoder_attention_kernel<T, true> : encoder_attention_kernel<T, false>;
+        if (smem > 48 * 1024)
+            RECEIPT_CUDA_CHECK(cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem)));
+        kern<<<grid, 128, smem, stream>>>((const T*)qkv, bias, S_bias, src_len, S, H, K, (T*)ctx);
+    });
+    RECEIPT_CUDA_CHECK_LAUNCH();
+}
+
+// ---- one decoder query over n keys, one block of 128 threads ------------------------------------------------
+// q: [K] T; keys k_j = kbase + j*pos_stride, values v_j = vbase + j*pos_stride ([K] T each); bias (nullable):
+// bias[t - j]; out: [K] T.  out = softmax_j(q . k_j + bias[t-j]) . v
+// Shared memory: sq [K] | sp [n_max] | part [4, K] | red [32] floats.
+// Threads score keys j = tid, tid+128, ...; block max/sum; then each warp sums p_j v_j over j = warp, warp+4, ...
+// with lanes over the K dims, and the 4 partial rows are added at the end.
+template <typename T, bool kVec>
+__device__ void attend_one_query(const T* q, const T* kbase, const T* vbase, int64_t pos_stride, int n_keys,
+                                 const float* bias, int t, int K, int n_max, float* smem, T* out) {
+    float* sq = smem;
+    float* sp = sq + K;
+    float* part = sp + n_max;
+    float* red = part + 4 * K;
+    const int tid = threadIdx.x, warp = tid >> 5, lane = tid & 31, n_warps = blockDim.x >> 5;
+    for (int d = tid; d < K; d += blockDim.x) sq[d] = to_f32(q[d]);
+    __syncthreads();
+    float mx = -INFINITY;
+    for (int j = tid; j < n_keys; j += blockDim.x) {
+        float s = dot_q_k<T, kVec>(sq, kbase + j * pos_stride, K);
+        if (bias) s += bias[t - j];
+        sp[j] = s;
+        mx = fmaxf(mx, s);
+    }
+    mx = block_max(mx, red);
+    float sum = 0.0f;
+    for (int j = tid; j < n_keys; j += blockDim.x) {
+        const float e = expf(sp[j] - mx);
+        sp[j] = e;
+        sum += e;
+    }
+    sum = block_sum(sum, red);  // its barriers also publish sp[]
+    const float inv = sum > 0.0f ? 1.0f / sum : 0.0f;
+
+    float acc[kMaxHeadDim / 32];
+#pragma unroll
+    for (int c = 0; c < kMaxHeadDim / 32; ++c) acc[c] = 0.0f;
+    for (int j = warp; j < n_keys; j += n_warps) {
+        const float p = sp[j];
+        const T* v = vbase + j * pos_stride;
+#pragma unroll
+        for (int c = 0; c < kMaxHeadDim / 32; ++c)
+            if (lane + 32 * c < K) acc[c] += p * to_f32(v[lane + 32 * c]);
+    }
+#pragma unroll
+    for (int c = 0; c < kMaxHeadDim / 32; ++c)
+        if (lane + 32 * c < K) part[warp * K + lane + 32 * c] = acc[c];
+    __syncthreads();
+    for (int d = tid; d < K; d += blockDim.x) {
+        float o = 0.0f;
+        for (int w = 0; w < n_warps; ++w) o += part[w * K + d];
+        out[d] = from_f32<T>(o * inv);
+    }
+}
+
+inline size_t decode_smem_bytes(int K, int n_max) { return size_t(K + n_max + 4 * K + 32) * sizeof(float); }
+
+// qkv: [R, 3, H, K] T; cache_k/v: [R_max, H, T_max, K] T; bias: [H, T_max] f32 by distance; ctx: [R, H, K] T.
+// grid: (H, R); block: 128. Appends k, v of position t = state->step, then attends over positions 0..t.
+template <typename T, bool kVec>
+__global__ void decoder_self_attention_kernel(const T* qkv, T* cache_k, T* cache_v, const float* bias, int H, int K,
+                                              int T_max, const DecodeState* state, T* ctx) {
+    extern __shared__ float smem[];
+    const int h = blockIdx.x, r = blockIdx.y, HK = H * K;
+    const int t = state->step;
+    T* out = ctx + int64_t(r) * HK + h * K;
+    if (t < 0 || t >= T_max) {  // cannot happen when the host checks max_new_tokens; never write out of bounds
+        for (int d = threadIdx.x; d < K; d += blockDim.x) out[d] = from_f32<T>(0.0f);
+        return;
+    }
+    const T* row = qkv + int64_t(r) * 3 * HK;
+    T* ck = cache_k + (int64_t(r) * H + h) * T_max * K;
+    T* cv = cache_v + (int64_t(r) * H + h) * T_max * K;
+    for (int d = threadIdx.x; d < K; d += blockDim.x) {
+        ck[int64_t(t) * K + d] = row[HK + h * K + d];
+        cv[int64_t(t) * K + d] = row[2 * HK + h * K + d];
+    }
+    __syncthreads();
+    attend_one_query<T, kVec>(row + h * K, ck, cv, K, t + 1, bias + int64_t(h) * T_max, t, K, T_max, smem, out);
+}
+
+void decoder_self_attention_cuda(DType dt, const void* qkv, void* cache_k, void* cache_v, const float* bias, int R,
+                                 int H, int K, int T_max, const DecodeState* state, void* ctx, cudaStream_t stream) {
+    if (R <= 0) return;
+    RECEIPT_CHECK(K <= kMaxHeadDim, InvalidInput, "decoder_self_attention_cuda: d_kv > 256 is not supported");
+    const bool vec = K % 8 == 0;
+    const size_t smem = decode_smem_bytes(K, T_max);
+    RECEIPT_DISPATCH_DTYPE(dt, T, {
+        auto kern = vec ? decoder_self_attention_kernel<T, true> : decoder_self_attention_kernel<T, false>;
+        if (smem > 48 * 1024)
+            RECEIPT_CUDA_CHECK(cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem)));
+        kern<<<dim3(H, R), 128, smem, stream>>>((const T*)qkv, (T*)cache_k, (T*)cache_v, bias, H, K, T_max, state,
+                                                (T*)ctx);
+    });
+    RECEIPT_CUDA_CHECK_LAUNCH();
+}
+
+// q: [R, H, K] T; cross_kv: [B*S, row_stride] T (S = state->src_stride), keys at column k_off + h*K, values at
+// v_off + h*K; src_row: [R]; src_len: [B]; ctx: [R, H, K] T.  grid: (H, R); block: 128.
+template <typename T, bool kVec>
+__global__ void cross_attention_kernel(const T* q, const T* cross_kv, int64_t row_stride, int64_t k_off,
+                                       int64_t v_off, const int* src_row, const int* src_len, int H, int K, int S_max,
+                                       const DecodeState* state, T* ctx) {
+    extern __shared__ float smem[];
+    const int h = blockIdx.x, r = blockIdx.y, HK = H * K;
+    const int S = min(max(state->src_stride, 0), S_max);
+    const int src = src_row[r];
+    const int len = min(max(src_len[src], 0), S);
+    const T* base = cross_kv + int64_t(src) * S * row_stride;
+    attend_one_query<T, kVec>(q + int64_t(r) * HK + h * K, base + k_off + h * K, base + v_off + h * K, row_stride,
+                              len, nullptr, 0, K, S_max, smem, ctx + int64_t(r) * HK + h * K);
+}
+
+void cross_attention_cuda(DType dt, const void* q, const void* cross_kv, int64_t row_stride, int64_t k_off,
+                          int64_t v_off, const int* src_row, const int* src_len, int R, int H, int K, int S_max,
+                          const DecodeState* state, void* ctx, cudaStream_t stream) {
+    if (R <= 0) return;
+    RECEIPT_CHECK(K <= kMaxHeadDim, InvalidInput, "cross_attention_cuda: d_kv > 256 is not supported");
+    const bool vec = K % 8 == 0 && row_stride % 8 == 0 && k_off % 8 == 0 && v_off % 8 == 0;
+    const size_t smem = decode_smem_bytes(K, S_max);
+    RECEIPT_DISPATCH_DTYPE(dt, T, {
+        auto kern = vec ? cross_attention_kernel<T, true> : cross_attention_kernel<T, false>;
+        if (smem > 48 * 1024)
+            RECEIPT_CUDA_CHECK(cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem)));
+        kern<<<dim3(H, R), 128, smem, stream>>>((const T*)q, (const T*)cross_kv, row_stride, k_off, v_off, src_row,
+                                                src_len, H, K, S_max, state, (T*)ctx);
+    });
+    RECEIPT_CUDA_CHECK_LAUNCH();
+}
+
+}  // namespace receipt::cuda

@@ -1,0 +1,101 @@
+// Shared device helpers of the CUDA kernels: dtype conversion, vector loads, warp/block reductions.
+// Compute is always fp32; storage is T in {float, __half, __nv_bfloat16}.
+#pragma once
+
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+
+#include <cfloat>
+
+#include "receipt/engine.h"
+
+namespace receipt::cuda {
+
+template <typename T>
+__device__ __forceinline__ float to_f32(T x);
+template <>
+__device__ __forceinline__ float to_f32<float>(float x) { return x; }
+template <>
+__device__ __forceinline__ float to_f32<__half>(__half x) { return __half2float(x); }
+template <>
+__device__ __forceinline__ float to_f32<__nv_bfloat16>(__nv_bfloat16 x) { return __bfloat162float(x); }
+
+// fp32 -> T. For fp16 the value saturates at +-65504 instead of becoming inf (HF clamps T5's fp16 activations
+// the same way); NaN stays NaN.
+template <typename T>
+__device__ __forceinline__ T from_f32(float x);
+template <>
+__device__ __forceinline__ float from_f32<float>(float x) { return x; }
+template <>
+__device__ __forceinline__ __half from_f32<__half>(float x) {
+    return __float2half_rn(fminf(fmaxf(x, -65504.0f), 65504.0f));
+}
+template <>
+__device__ __forceinline__ __nv_bfloat16 from_f32<__nv_bfloat16>(float x) { return __float2bfloat16_rn(x); }
+
+// Loads 8 consecutive elements as fp32. p must be 16-byte aligned for 16-bit T, 32-byte for float.
+template <typename T>
+__device__ __forceinline__ void load8(const T* p, float* out) {
+    const uint4 u = *reinterpret_cast<const uint4*>(p);
+    const T* e = reinterpret_cast<const T*>(&u);
+#pragma unroll
+    for (int i = 0; i < 8; ++i) out[i] = to_f32(e[i]);
+}
+template <>
+__device__ __forceinline__ void load8<float>(const float* p, float* out) {
+    const float4 a = *reinterpret_cast<const float4*>(p);
+    const float4 b = *reinterpret_cast<const float4*>(p + 4);
+    out[0] = a.x; out[1] = a.y; out[2] = a.z; out[3] = a.w;
+    out[4] = b.x; out[5] = b.y; out[6] = b.z; out[7] = b.w;
+}
+
+__device__ __forceinline__ float warp_sum(float v) {
+#pragma unroll
+    for (int o = 16; o > 0; o >>= 1) v += __shfl_xor_sync(0xffffffffu, v, o);
+    return v;
+}
+__device__ __forceinline__ float warp_max(float v) {
+#pragma unroll
+    for (int o = 16; o > 0; o >>= 1) v = fmaxf(v, __shfl_xor_sync(0xffffffffu, v, o));
+    return v;
+}
+
+// Block-wide sum / max for blockDim.x a multiple of 32 (<= 1024). `red` is 32 floats of shared memory.
+// Every thread gets the result. Contains __syncthreads: call from all threads.
+__device__ __forceinline__ float block_sum(float v, float* red) {
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, n_warps = blockDim.x >> 5;
+    v = warp_sum(v);
+    __syncthreads();
+    if (lane == 0) red[warp] = v;
+    __syncthreads();
+    v = lane < n_warps ? red[lane] : 0.0f;
+    return warp_sum(v);
+}
+__device__ __forceinline__ float block_max(float v, float* red) {
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, n_warps = blockDim.x >> 5;
+    v = warp_max(v);
+    __syncthreads();
+    if (lane == 0) red[warp] = v;
+    __syncthreads();
+    v = lane < n_warps ? red[lane] : -INFINITY;
+    return warp_max(v);
+}
+
+}  // namespace receipt::cuda
+
+// Instantiates `body` with T bound to the storage type of DType `dt`.
+#define RECEIPT_DISPATCH_DTYPE(dt, T, ...)                \
+    switch (dt) {                                         \
+        case ::receipt::DType::kF32: {                    \
+            using T = float;                              \
+            __VA_ARGS__;                                  \
+        } break;                                          \
+        case ::receipt::DType::kF16: {                    \
+            using T = __half;                             \
+            __VA_ARGS__;                                  \
+        } break;                                          \
+        case ::receipt::DType::kBF16: {                   \
+            using T = __nv_bfloat16;                      \
+            __VA_ARGS__;                                  \
+        } break;                                          \
+    }

@@ -1,0 +1,26 @@
+// Token embedding lookup into the f32 residual stream (T5 does not scale embeddings).
+#include "cuda/cuda_check.h"
+#include "ops/cuda_common.cuh"
+#include "ops/t5_ops_cuda.h"
+
+namespace receipt::cuda {
+
+// ids: [n] int; table: [V, D] T; x: [n, D] f32.  x[i, :] = table[ids[i], :]
+// grid: n blocks, one row each; block: 128 threads striding over D.
+template <typename T>
+__global__ void embed_gather_kernel(const int* ids, const T* table, int V, int D, float* x) {
+    const int row = blockIdx.x;
+    int id = ids[row];
+    if (id < 0 || id >= V) id = 0;  // the host validates ids; never read out of bounds
+    const T* src = table + int64_t(id) * D;
+    float* dst = x + int64_t(row) * D;
+    for (int d = threadIdx.x; d < D; d += blockDim.x) dst[d] = to_f32(src[d]);
+}
+
+void embed_cuda(DType dt, const int* ids, const void* table, int V, int n, int D, float* x, cudaStream_t stream) {
+    if (n <= 0) return;
+    RECEIPT_DISPATCH_DTYPE(dt, T, embed_gather_kernel<T><<<n, 128, 0, stream>>>(ids, (const T*)table, V, D, x));
+    RECEIPT_CUDA_CHECK_LAUNCH();
+}
+
+}  // namespace receipt::cuda

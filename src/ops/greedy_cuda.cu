@@ -1,0 +1,113 @@
+// Greedy token selection on the GPU: min-new-tokens EOS mask, argmax, log-probability, EOS bookkeeping.
+// Mirrors transformers greedy search (MinNewTokensLengthLogitsProcessor, torch.argmax first-maximum tie rule,
+// finished rows emit pad_token_id) and src/generate/greedy.cpp (score = sum of log_softmax of the chosen ids).
+#include "cuda/cuda_check.h"
+#include "ops/cuda_common.cuh"
+#include "ops/t5_ops_cuda.h"
+
+namespace receipt::cuda {
+
+// logits: [R, V] f32; finished/next_tok: [R]; tokens: [R, T_max] int; scores: [R] f32.
+// grid: R blocks, one row each; block: 1024 threads.
+//   masked[v] = (v == eos && t < min_new) ? -inf : logits[r, v]
+//   id = argmax(masked) (lowest index among equal maxima); logp = -log(sum_v exp(masked[v] - max))
+template <int kThreads>
+__global__ void greedy_select_kernel(const float* logits, int V, int eos, int pad, DecodeState* state, int* finished,
+                                     int* next_tok, int* tokens, int T_max, float* scores) {
+    __shared__ float s_val[32];
+    __shared__ int s_idx[32];
+    __shared__ float red[32];
+    const int r = blockIdx.x, tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
+    const int t = state->step;
+    const bool mask_eos = t < state->min_new;
+    const float* row = logits + int64_t(r) * V;
+
+    float best = -INFINITY;
+    int best_i = 0x7fffffff;
+    for (int v = tid; v < V; v += kThreads) {
+        const float x = (mask_eos && v == eos) ? -INFINITY : row[v];
+        if (x > best) {  // strided scan: each thread sees increasing v, so '>' keeps its first maximum
+            best = x;
+            best_i = v;
+        }
+    }
+    // Warp then block argmax with the lower index winning ties.
+#pragma unroll
+    for (int o = 16; o > 0; o >>= 1) {
+        const float ov = __shfl_xor_sync(0xffffffffu, best, o);
+        const int oi = __shfl_xor_sync(0xffffffffu, best_i, o);
+        if (ov > best || (ov == best && oi < best_i)) {
+            best = ov;
+            best_i = oi;
+        }
+    }
+    if (lane == 0) {
+        s_val[warp] = best;
+        s_idx[warp] = best_i;
+    }
+    __syncthreads();
+    if (warp == 0) {
+        best = lane < kThreads / 32 ? s_val[lane] : -INFINITY;
+        best_i = lane < kThreads / 32 ? s_idx[lane] : 0x7fffffff;
+#pragma unroll
+        for (int o = 16; o > 0; o >>= 1) {
+            const float ov = __shfl_xor_sync(0xffffffffu, best, o);
+            const int oi = __shfl_xor_sync(0xffffffffu, best_i, o);
+            if (ov > best || (ov == best && oi < best_i)) {
+                best = ov;
+                best_i = oi;
+            }
+        }
+        if (lane == 0) {
+            s_val[0] = best;
+            s_idx[0] = best_i;
+        }
+    }
+    __syncthreads();
+    const float mx = s_val[0];
+    int id = s_idx[0];
+    if (id < 0 || id >= V) id = 0;  // all -inf / NaN row: fall back to id 0 like torch.argmax on NaN-free input
+
+    float sum = 0.0f;
+    for (int v = tid; v < V; v += kThreads) {
+        const float x = (mask_eos && v == eos) ? -INFINITY : row[v];
+        sum += expf(x - mx);
+    }
+    sum = block_sum(sum, red);
+
+    if (tid == 0) {
+        int tok;
+        if (finished[r]) {
+            tok = pad;
+        } else {
+            tok = id;
+            scores[r] += -logf(sum);
+            if (tok == eos) finished[r] = 1;
+            else atomicAdd(&state->n_unfinished, 1);
+        }
+        next_tok[r] = tok;
+        if (t >= 0 && t < T_max) tokens[int64_t(r) * T_max + t] = tok;
+    }
+}
+
+void greedy_select_cuda(const float* logits, int R, int V, int eos, int pad, DecodeState* state, int* finished,
+                        int* next_tok, int* tokens, int T_max, float* scores, cudaStream_t stream) {
+    if (R <= 0) return;
+    greedy_select_kernel<1024><<<R, 1024, 0, stream>>>(logits, V, eos, pad, state, finished, next_tok, tokens, T_max,
+                                                       scores);
+    RECEIPT_CUDA_CHECK_LAUNCH();
+}
+
+// One thread: close the step (see the launcher's comment in t5_ops_cuda.h).
+__global__ void greedy_advance_kernel(DecodeState* state) {
+    state->all_finished = state->n_unfinished == 0 ? 1 : 0;
+    state->n_unfinished = 0;
+    state->step += 1;
+}
+
+void greedy_advance_cuda(DecodeState* state, cudaStream_t stream) {
+    greedy_advance_kernel<<<1, 1, 0, stream>>>(state);
+    RECEIPT_CUDA_CHECK_LAUNCH();
+}
+
+}  // namespace receipt::cuda

@@ -1,0 +1,77 @@
+// Launchers of the T5 CUDA kernels (src/ops/*_cuda.cu). Host-callable from plain C++; every launcher enqueues on
+// `stream`, never synchronises and never allocates, so a sequence of them can be captured in a CUDA graph.
+// Letters (docs/numerics.md): B sources, R decoder rows (B x beams), S source length, T target positions,
+// D d_model, H heads, K d_kv, F d_ff, V vocab. T = storage dtype (f32 / f16 / bf16) picked by `dt`.
+// The residual stream is always f32; matrices fed to GEMMs are T.
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <cstdint>
+
+#include "receipt/engine.h"
+
+namespace receipt::cuda {
+
+// Decode-loop scalars that change between steps / requests. Lives in device memory so captured CUDA graphs read
+// the current values at replay time.
+struct DecodeState {
+    int step;          // t: position of the token being fed (0 = decoder start token)
+    int src_stride;    // S of the current request: rows per source in the encoder / cross K/V buffers
+    int min_new;       // EOS is forbidden while step < min_new
+    int n_unfinished;  // greedy: rows that have not produced EOS, counted during a step
+    int all_finished;  // greedy: set by the step when no row is unfinished
+    int pad_;
+};
+
+// x[n, D] f32 = table[ids[n], :] (T). Ids outside [0, V) read row 0.
+void embed_cuda(DType dt, const int* ids, const void* table, int V, int n, int D, float* x, cudaStream_t stream);
+
+// T5LayerNorm with the residual add fused: if delta != null, resid += delta (T) and is written back; then
+// y[n, D] (T) = resid * rsqrt(mean(resid^2) + eps) * w. resid: [n, D] f32; w: [D] f32.
+void rmsnorm_cuda(DType dt, float* resid, const void* delta, const float* w, int n, int D, float eps, void* y,
+                  cudaStream_t stream);
+
+// Encoder self-attention with relative position bias and key padding mask fused (no 1/sqrt(K) scaling).
+// qkv: [B, S, 3, H, K] T (fused projection output); bias: [H, 2*S_bias-1] f32 indexed by j - i + S_bias - 1;
+// src_len: [B] valid keys; ctx: [B, S, H*K] T.
+// ctx[b,i,h] = softmax_{j < len_b}(q[b,i,h] . k[b,j,h] + bias[h, j-i]) . v[b,:,h]
+void encoder_attention_cuda(DType dt, const void* qkv, const float* bias, int S_bias, const int* src_len, int B,
+                            int S, int H, int K, void* ctx, cudaStream_t stream);
+
+// Decoder self-attention for one step over the KV cache, with the cache append fused.
+// qkv: [R, 3, H, K] T for the token at t = state->step; cache_k, cache_v: [R_max, H, T_max, K] T (rows 0..R-1
+// used; position t is written first); bias: [H, T_max] f32 by distance t - j; ctx: [R, H*K] T.
+// ctx[r,h] = softmax_{j <= t}(q . k_j + bias[h, t-j]) . v   (causal)
+void decoder_self_attention_cuda(DType dt, const void* qkv, void* cache_k, void* cache_v, const float* bias, int R,
+                                 int H, int K, int T_max, const DecodeState* state, void* ctx, cudaStream_t stream);
+
+// Cross-attention of R decoder rows over their source's precomputed K/V (no position bias, key padding mask).
+// q: [R, H*K] T; cross_kv: [B*S, row_stride] T where row (b*S + j) holds, at column offset k_off, the keys
+// [H, K] and at v_off the values (S = state->src_stride); src_row: [R] source of each row; src_len: [B];
+// ctx: [R, H*K] T.
+void cross_attention_cuda(DType dt, const void* q, const void* cross_kv, int64_t row_stride, int64_t k_off,
+                          int64_t v_off, const int* src_row, const int* src_len, int R, int H, int K, int S_max,
+                          const DecodeState* state, void* ctx, cudaStream_t stream);
+
+// Gated FFN activation: y[n, F] = act(h[n, 0:F]) * h[n, F:2F], act = gelu_new (tanh) or relu. h: [n, 2F] T.
+void gated_act_cuda(DType dt, const void* h, int n, int F, bool gelu, void* y, cudaStream_t stream);
+
+// Greedy step on logits [R, V] f32: EOS masked while state->step < min_new, argmax (first maximum), log-prob of
+// the choice added to scores[r]; writes tokens[r, step] and next_tok[r]; rows already finished emit pad and keep
+// their score. finished[r] is set on EOS; state->n_unfinished counts rows still running.
+void greedy_select_cuda(const float* logits, int R, int V, int eos, int pad, DecodeState* state, int* finished,
+                        int* next_tok, int* tokens, int T_max, float* scores, cudaStream_t stream);
+
+// Ends a greedy step: state->all_finished = (n_unfinished == 0), n_unfinished = 0, step += 1.
+void greedy_advance_cuda(DecodeState* state, cudaStream_t stream);
+
+// KV-cache row gather: dst[l, r, :, 0:t, :] = src[l, sel[r], :, 0:t, :] for both K and V of every layer.
+// src/dst: [n_lk, R_max, H, T_max, K] T (n_lk = layers x {k, v}); sel: [R] device.
+void kv_gather_rows_cuda(DType dt, const void* src, void* dst, const int* sel, int n_lk, int R, int R_max, int H,
+                         int T_max, int K, int t, cudaStream_t stream);
+
+// Size in bytes of one element of `dt`.
+inline int dtype_size(DType dt) { return dt == DType::kF32 ? 4 : 2; }
+
+}  // namespace receipt::cuda
