@@ -1,0 +1,61 @@
+// make_engine(): picks the backend for an EngineOptions::device.
+#include "receipt/engine.h"
+#include "receipt/errors.h"
+#include "model/t5_cpu_engine.h"
+#ifdef RECEIPT_WITH_CUDA
+#include "cuda/cuda_engine.h"
+#endif
+
+namespace receipt {
+
+Device parse_device(const std::string& s) {
+    if (s == "auto") return Device::kAuto;
+    if (s == "cpu") return Device::kCpu;
+    if (s == "cuda" || s == "gpu") return Device::kCuda;
+    RECEIPT_THROW(InvalidInput, "unknown device '" + s + "' (expected auto, cpu or cuda)");
+}
+
+DType parse_dtype(const std::string& s) {
+    if (s == "fp32" || s == "f32" || s == "float32") return DType::kF32;
+    if (s == "fp16" || s == "f16" || s == "float16") return DType::kF16;
+    if (s == "bf16" || s == "bfloat16") return DType::kBF16;
+    RECEIPT_THROW(InvalidInput, "unknown dtype '" + s + "' (expected fp16, bf16 or fp32)");
+}
+
+const char* device_name(Device d) {
+    switch (d) {
+        case Device::kCpu: return "cpu";
+        case Device::kCuda: return "cuda";
+        default: return "auto";
+    }
+}
+
+bool cuda_available() {
+#ifdef RECEIPT_WITH_CUDA
+    try {
+        return cuda::device_usable();
+    } catch (...) {
+        return false;
+    }
+#else
+    return false;
+#endif
+}
+
+std::unique_ptr<Engine> make_engine(std::shared_ptr<const Model> model, const EngineOptions& options) {
+    RECEIPT_CHECK(model != nullptr, InvalidInput, "make_engine: null model");
+    Device device = options.device;
+    if (device == Device::kAuto) device = cuda_available() ? Device::kCuda : Device::kCpu;
+    if (device == Device::kCuda) {
+#ifdef RECEIPT_WITH_CUDA
+        if (!cuda::device_usable())
+            RECEIPT_THROW(Unavailable, "device cuda requested but no usable CUDA GPU was found");
+        return cuda::make_engine(std::move(model), options);
+#else
+        RECEIPT_THROW(Unavailable, "device cuda requested but this build has no CUDA support (rebuild with nvcc)");
+#endif
+    }
+    return std::make_unique<CpuT5Engine>(std::move(model), options);
+}
+
+}  // namespace receipt

@@ -1,0 +1,17 @@
+// Entry points of the CUDA engine, implemented in src/cuda/*.cu / *.cpp (compiled only with CUDA).
+#pragma once
+
+#include <memory>
+
+#include "receipt/engine.h"
+
+namespace receipt::cuda {
+
+// True when a CUDA device can be opened now (driver present, >= 1 device). Never throws.
+bool device_usable();
+
+// Creates the fp16/bf16/fp32 CUDA engine for `model` (loads / builds the engine plan as needed).
+// Throws Unavailable when no GPU is usable, ModelError for a bad plan that cannot be rebuilt.
+std::unique_ptr<Engine> make_engine(std::shared_ptr<const Model> model, const EngineOptions& options);
+
+}  // namespace receipt::cuda

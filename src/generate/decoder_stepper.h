@@ -1,0 +1,25 @@
+// The interface between the search algorithms (greedy, beam) and a backend's incremental decoder.
+#pragma once
+
+#include <vector>
+
+namespace receipt {
+
+// A decoder with per-row state (self-attention KV cache). Rows are decoder sequences (batch x beams); each row
+// belongs to one source sequence whose encoder output / cross K/V the backend already holds.
+class DecoderStepper {
+public:
+    virtual ~DecoderStepper() = default;
+    // V: logits per row.
+    virtual int vocab_size() const = 0;
+    // Current number of rows N.
+    virtual int n_rows() const = 0;
+    // Feeds tokens[N] at decoder position t (0 = the decoder start token) and writes logits [N, V] (fp32).
+    // Positions 0..t-1 must already be cached for every row.
+    virtual void step(const std::vector<int>& tokens, int t, float* logits) = 0;
+    // Replaces the rows: new row r continues old row src[r] (src may repeat rows and may be shorter than N, which
+    // drops rows). Copies the cached positions 0..t_cached-1.
+    virtual void select_rows(const std::vector<int>& src, int t_cached) = 0;
+};
+
+}  // namespace receipt

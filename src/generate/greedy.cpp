@@ -1,0 +1,57 @@
+#include <cmath>
+
+#include "generate/search.h"
+#include "ops/elementwise.h"
+
+namespace receipt {
+
+std::vector<GenerationResult> greedy_search(DecoderStepper& stepper, int B, const GenerationOptions& options,
+                                            const SearchTokens& tokens) {
+    const int V = stepper.vocab_size();
+    std::vector<GenerationResult> results(B);
+    std::vector<int> row_source(B);  // active row -> source index
+    for (int b = 0; b < B; ++b) row_source[b] = b;
+    std::vector<int> feed(B, tokens.decoder_start);
+    std::vector<float> logits(size_t(B) * V);
+
+    for (int t = 0; t < options.max_new_tokens && !row_source.empty(); ++t) {
+        const int N = static_cast<int>(row_source.size());
+        stepper.step(feed, t, logits.data());
+        std::vector<int> keep;
+        std::vector<int> next_feed;
+        keep.reserve(N);
+        for (int r = 0; r < N; ++r) {
+            float* row = logits.data() + size_t(r) * V;
+            if (t < options.min_new_tokens) row[tokens.eos] = -INFINITY;  // MinNewTokensLengthLogitsProcessor
+            int best = 0;
+            float best_v = row[0];
+            for (int i = 1; i < V; ++i)
+                if (row[i] > best_v) {  // first maximum wins, as torch.argmax
+                    best_v = row[i];
+                    best = i;
+                }
+            // Log-probability of the chosen token for the result score.
+            float mx = best_v;
+            double sum = 0.0;
+            for (int i = 0; i < V; ++i) sum += std::exp(double(row[i]) - mx);
+            GenerationResult& res = results[row_source[r]];
+            res.score += static_cast<float>(-std::log(sum));
+            res.ids.push_back(best);
+            if (best != tokens.eos) {
+                keep.push_back(r);
+                next_feed.push_back(best);
+            }
+        }
+        if (static_cast<int>(keep.size()) != N && !keep.empty() && t + 1 < options.max_new_tokens) {
+            stepper.select_rows(keep, t + 1);
+        }
+        std::vector<int> new_source;
+        new_source.reserve(keep.size());
+        for (int r : keep) new_source.push_back(row_source[r]);
+        row_source.swap(new_source);
+        feed.swap(next_feed);
+    }
+    return results;
+}
+
+}  // namespace receipt

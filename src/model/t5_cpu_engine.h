@@ -1,0 +1,49 @@
+// The fp32 CPU T5 engine: the reference implementation every other backend is tested against.
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "model/t5_cpu_decoder.h"
+#include "model/t5_weights.h"
+#include "receipt/engine.h"
+#include "receipt/model.h"
+
+namespace receipt {
+
+// Runs T5 in fp32 on the CPU (OpenBLAS GEMMs, OpenMP element-wise loops). Owns its scratch and KV cache;
+// one instance per thread. The Model is shared.
+class CpuT5Engine : public Engine {
+public:
+    CpuT5Engine(std::shared_ptr<const Model> model, const EngineOptions& options);
+
+    std::vector<GenerationResult> generate(const std::vector<std::vector<int>>& inputs,
+                                           const GenerationOptions& options) override;
+    Device device() const override { return Device::kCpu; }
+    std::string describe() const override;
+
+    // Encoder forward for a batch of id sequences padded to S = longest: out [B, S, D] (rows past a sequence's
+    // length are zero-context garbage, never read). hidden (optional, needs B == 1): HF output_hidden_states.
+    void encode(const std::vector<std::vector<int>>& inputs, std::vector<float>& out, int& S,
+                std::vector<std::vector<float>>* hidden = nullptr);
+    // Logits [B, V] of the first decoder step (input = decoder start token) for each input.
+    // decoder_hidden (optional, B == 1): HF decoder hidden states of that step.
+    std::vector<float> first_step_logits(const std::vector<std::vector<int>>& inputs,
+                                         std::vector<std::vector<float>>* decoder_hidden = nullptr);
+
+    const Model& model() const { return *model_; }
+
+private:
+    void validate(const std::vector<std::vector<int>>& inputs, const GenerationOptions* options) const;
+    std::vector<GenerationResult> generate_chunk(const std::vector<std::vector<int>>& inputs,
+                                                 const GenerationOptions& options);
+
+    std::shared_ptr<const Model> model_;
+    EngineOptions options_;
+    T5Weights weights_;
+    T5CpuDecoder decoder_;
+    std::vector<float> enc_out_;
+    std::vector<float> x_, h_, q_, k_, v_, ctx_, ff_a_, ff_b_, bias_, scratch_;
+};
+
+}  // namespace receipt

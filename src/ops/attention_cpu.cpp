@@ -1,0 +1,95 @@
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+
+#include "ops/attention.h"
+#include "ops/elementwise.h"
+#include "ops/linear.h"
+
+namespace receipt::ops {
+
+void encoder_attention_cpu(const float* q, const float* k, const float* v, const float* bias, const int* lengths,
+                           int B, int S, int H, int K, float* ctx, std::vector<float>& scratch) {
+    const int64_t HK = int64_t(H) * K;
+    scratch.resize(size_t(S) * S);
+    float* scores = scratch.data();
+    for (int b = 0; b < B; ++b) {
+        const int L = lengths[b];  // only the L x L block is needed: masked keys get exactly zero weight
+        const int64_t off = int64_t(b) * S * HK;
+        for (int h = 0; h < H; ++h) {
+            // scores[i, j] = q[b, i, h, :] . k[b, j, h, :]      [L, L]
+            gemm_nt_cpu(L, L, K, 1.0f, q + off + h * K, HK, k + off + h * K, HK, 0.0f, scores, L);
+            const float* bh = bias + int64_t(h) * S * S;
+#pragma omp parallel for num_threads(cpu_threads()) schedule(static) if (L >= 64)
+            for (int i = 0; i < L; ++i) {
+                float* row = scores + int64_t(i) * L;
+                const float* br = bh + int64_t(i) * S;
+                for (int j = 0; j < L; ++j) row[j] += br[j];
+                softmax_row(row, L);
+            }
+            // ctx[b, i, h, :] = sum_j p[i, j] v[b, j, h, :]    [L, K]
+            gemm_nn_cpu(L, K, L, scores, L, v + off + h * K, HK, 0.0f, ctx + off + h * K, HK);
+        }
+        if (L < S) std::memset(ctx + off + int64_t(L) * HK, 0, sizeof(float) * (S - L) * HK);
+    }
+}
+
+void decoder_self_attention_cpu(const float* q, const float* k_cache, const float* v_cache, const float* bias_by_dist,
+                                int N, int H, int K, int T_max, int t, float* out) {
+    const int64_t HK = int64_t(H) * K;
+#pragma omp parallel for collapse(2) num_threads(cpu_threads()) schedule(static) if (N * H >= 4)
+    for (int n = 0; n < N; ++n)
+        for (int h = 0; h < H; ++h) {
+            thread_local std::vector<float> scratch;  // grows once, never inside steady-state decoding
+            if (scratch.size() < size_t(t) + 1) scratch.resize(size_t(t) + 1);
+            float* s = scratch.data();
+            const float* qh = q + n * HK + h * K;
+            const float* kh = k_cache + (int64_t(n) * H + h) * T_max * K;
+            const float* vh = v_cache + (int64_t(n) * H + h) * T_max * K;
+            const float* bh = bias_by_dist + int64_t(h) * T_max;
+            for (int j = 0; j <= t; ++j) {
+                float d = 0.0f;
+                for (int x = 0; x < K; ++x) d += qh[x] * kh[int64_t(j) * K + x];
+                s[j] = d + bh[t - j];
+            }
+            softmax_row(s, t + 1);
+            float* o = out + n * HK + h * K;
+            for (int x = 0; x < K; ++x) o[x] = 0.0f;
+            for (int j = 0; j <= t; ++j) {
+                const float p = s[j];
+                for (int x = 0; x < K; ++x) o[x] += p * vh[int64_t(j) * K + x];
+            }
+        }
+}
+
+void cross_attention_cpu(const float* q, const float* k, const float* v, const int* row_src, const int* lengths,
+                         int N, int S, int H, int K, float* out) {
+    const int64_t HK = int64_t(H) * K;
+#pragma omp parallel for collapse(2) num_threads(cpu_threads()) schedule(static) if (N * H >= 4)
+    for (int n = 0; n < N; ++n)
+        for (int h = 0; h < H; ++h) {
+            const int b = row_src[n];
+            const int L = lengths[b];
+            thread_local std::vector<float> s;
+            if (s.size() < size_t(L)) s.resize(size_t(L));
+            const float* qh = q + n * HK + h * K;
+            const float* kb = k + int64_t(b) * S * HK + h * K;
+            const float* vb = v + int64_t(b) * S * HK + h * K;
+            for (int j = 0; j < L; ++j) {
+                float d = 0.0f;
+                const float* kj = kb + int64_t(j) * HK;
+                for (int x = 0; x < K; ++x) d += qh[x] * kj[x];
+                s[j] = d;
+            }
+            softmax_row(s.data(), L);
+            float* o = out + n * HK + h * K;
+            for (int x = 0; x < K; ++x) o[x] = 0.0f;
+            for (int j = 0; j < L; ++j) {
+                const float p = s[j];
+                const float* vj = vb + int64_t(j) * HK;
+                for (int x = 0; x < K; ++x) o[x] += p * vj[x];
+            }
+        }
+}
+
+}  // namespace receipt::ops
