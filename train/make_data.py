@@ -1,0 +1,246 @@
+#!/usr/bin/env python3
+"""Build the training, validation and synthetic test files. Plain Python 3, no dependencies, about a minute.
+
+    python3 train/make_data.py --data /path/to/shared/data --out train/out/data
+
+Writes, one {"id", "text", "fields", "target", "source"} object per line:
+  train.jsonl          synthetic ja + en, SROIE train, rds_silver (gzip-compressed: train.jsonl.gz)
+  val.jsonl            SROIE val (eval only, never trained on)
+  val_synth.jsonl      in-distribution synthetic receipts (train layouts, their own seed) for the end-of-training check
+  synth_test_ja.jsonl  held-out synthetic Japanese test set (held-out layouts/chains, test seed stream)
+  synth_test_en.jsonl  held-out synthetic English test set
+Also refreshes train/samples/ and examples/ unless --no-samples.
+
+fields use the output schema (supplier_name ... total_amount). target is fields_to_target(fields) from
+train/target_format.py. Both SROIE train and rds_silver hold the same Malaysian receipts (rds_silver's sroie_* ids are
+SROIE train ids; none is a SROIE val id), so for those the SROIE gold company/address/date/total override the silver
+labels and the silver line items, phone, time and amounts fill the rest, in both transcripts. That keeps one target per
+receipt instead of two contradicting ones (one with items, one without).
+"""
+
+import argparse
+import gzip
+import json
+import os
+import re
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+
+import synth  # noqa: E402
+
+from target_format import fields_to_target  # noqa: E402  (docs/target-format.md)
+
+SCHEMA = ["supplier_name", "supplier_address", "supplier_phone", "receipt_date", "purchase_time", "currency",
+          "line_items", "net_amount", "total_tax_amount", "total_amount"]
+MONTHS = {m: i + 1 for i, m in enumerate(["JAN", "FEB", "MAR", "APR", "MAY", "JUN", "JUL", "AUG", "SEP", "OCT",
+                                          "NOV", "DEC"])}
+CURRENCY_ALIASES = {"RM": "MYR", "TL": "TRY", "RP": "IDR", "$": "USD", "€": "EUR", "£": "GBP", "¥": "JPY"}
+
+
+def empty_fields():
+    return {k: ([] if k == "line_items" else None) for k in SCHEMA}
+
+
+def norm_date(s):
+    """'25/12/2018', '12-01-19', '05 MAR 2018', '2018-01-25' -> 'YYYY-MM-DD' (day-first, as on Malaysian receipts)."""
+    if not s:
+        return None
+    s = s.strip().upper()
+    m = re.match(r"^(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})$", s)
+    if m:
+        y, mo, d = int(m[1]), int(m[2]), int(m[3])
+    else:
+        m = re.match(r"^(\d{1,2})[-/. ](\d{1,2}|[A-Z]{3})[A-Z]*[-/. ]*(\d{2,4})$", s)
+        if not m:
+            return None
+        d = int(m[1])
+        mo = MONTHS.get(m[2]) if m[2].isalpha() else int(m[2])
+        y = int(m[3])
+        y = y + 2000 if y < 100 else y
+    if not mo or not (1 <= mo <= 12 and 1 <= d <= 31 and 1990 <= y <= 2100):
+        return None
+    return f"{y:04d}-{mo:02d}-{d:02d}"
+
+
+def norm_amount(s):
+    if s is None:
+        return None
+    if isinstance(s, (int, float)):
+        return s
+    t = re.sub(r"[^0-9.\-]", "", s.replace(",", ""))
+    try:
+        return float(t)
+    except ValueError:
+        return None
+
+
+def clean_num(v):
+    """Integral floats become ints so '1200.0' prints as 1200."""
+    if v is None:
+        return None
+    v = float(v)
+    return int(v) if v == int(v) else round(v, 2)
+
+
+def load_jsonl(path):
+    with open(path, encoding="utf-8") as f:
+        return [json.loads(line) for line in f if line.strip()]
+
+
+def sroie_fields(g):
+    f = empty_fields()
+    f["supplier_name"] = g.get("company") or None
+    f["supplier_address"] = g.get("address") or None
+    f["receipt_date"] = norm_date(g.get("date"))
+    f["total_amount"] = clean_num(norm_amount(g.get("total")))
+    return f
+
+
+def rds_fields(g):
+    f = empty_fields()
+    mer = g.get("merchant") or {}
+    f["supplier_name"] = mer.get("name") or None
+    f["supplier_address"] = mer.get("address") or None
+    f["supplier_phone"] = mer.get("phone") or None
+    date = g.get("date") or ""
+    f["receipt_date"] = date if re.match(r"^\d{4}-\d{2}-\d{2}$", date) else None
+    tm = g.get("time") or ""
+    f["purchase_time"] = tm[:5] if re.match(r"^\d{2}:\d{2}", tm) else None
+    cur = (g.get("currency") or "").strip().upper()
+    cur = CURRENCY_ALIASES.get(cur, cur)
+    f["currency"] = cur if re.match(r"^[A-Z]{3}$", cur) else None
+    for k_out, k_in in (("net_amount", "subtotal"), ("total_tax_amount", "tax"), ("total_amount", "total")):
+        v = g.get(k_in)
+        f[k_out] = clean_num(v) if isinstance(v, (int, float)) and v != 0 else None
+    for it in g.get("items") or []:
+        name = (it.get("name") or "").strip()
+        if not name:
+            continue
+        f["line_items"].append({
+            "description": name,
+            "quantity": clean_num(it["quantity"]) if isinstance(it.get("quantity"), (int, float)) else None,
+            "unit_price": clean_num(it["unit_price"]) if isinstance(it.get("unit_price"), (int, float)) else None,
+            "amount": clean_num(it["total_price"]) if isinstance(it.get("total_price"), (int, float)) else None,
+        })
+    return f
+
+
+def with_target(rec, source):
+    fields = {k: rec["fields"].get(k) for k in SCHEMA}
+    fields["line_items"] = fields["line_items"] or []
+    return {"id": rec["id"], "text": rec["text"], "fields": fields, "target": fields_to_target(fields),
+            "source": source}
+
+
+def synth_records(split, lang, seed, n):
+    for i in range(n):
+        r = synth.make_receipt(split, lang, seed, i)
+        yield with_target(r, f"synth_{lang}")
+
+
+def write_jsonl(path, recs):
+    op = gzip.open if path.endswith(".gz") else open
+    n = 0
+    with op(path, "wt", encoding="utf-8") as f:
+        for r in recs:
+            f.write(json.dumps(r, ensure_ascii=False) + "\n")
+            n += 1
+    print(f"  {path}: {n} records", file=sys.stderr)
+    return n
+
+
+def real_records(data_dir):
+    sroie_train = load_jsonl(os.path.join(data_dir, "sroie", "train.jsonl"))
+    sroie_val_ids = {r["id"] for r in load_jsonl(os.path.join(data_dir, "sroie", "val.jsonl"))}
+    rds = load_jsonl(os.path.join(data_dir, "rds_silver", "train.jsonl"))
+    gold = {r["id"]: sroie_fields(r["fields"]) for r in sroie_train}
+    out = []
+    silver_by_sroie = {}
+    for r in rds:
+        sid = r["id"][len("sroie_"):] if r["id"].startswith("sroie_") else None
+        if sid in sroie_val_ids:
+            continue  # never train on a validation receipt, whatever its source
+        f = rds_fields(r["fields"])
+        if sid in gold:
+            for k in ("supplier_name", "supplier_address", "receipt_date", "total_amount"):
+                if gold[sid][k] is not None:
+                    f[k] = gold[sid][k]
+            silver_by_sroie[sid] = f
+        out.append(with_target({"id": r["id"], "text": r["text"], "fields": f}, "rds_silver"))
+    for r in sroie_train:
+        f = silver_by_sroie.get(r["id"], gold[r["id"]])
+        out.append(with_target({"id": "sroie_" + r["id"], "text": r["text"], "fields": f}, "sroie"))
+    return out
+
+
+def find_example(split, lang, seed, want):
+    for i in range(5000):
+        r = synth.make_receipt(split, lang, seed, i)
+        if want(r["meta"]):
+            return r
+    raise RuntimeError("no example found")
+
+
+def write_samples(repo, train_head):
+    sdir = os.path.join(repo, "train", "samples")
+    os.makedirs(sdir, exist_ok=True)
+    write_jsonl(os.path.join(sdir, "train_sample.jsonl"), train_head)
+    edir = os.path.join(repo, "examples")
+    os.makedirs(edir, exist_ok=True)
+    picks = {
+        "receipt-ja-konbini": ("ja", lambda m: m["kind"] == "konbini" and m["layout"] == 4 and m["noise"] == 1),
+        "receipt-ja-super": ("ja", lambda m: m["kind"] == "super" and m["layout"] == 4 and m["noise"] == 1
+                             and m["halfkana"]),
+        "receipt-en": ("en", lambda m: m["layout"] == 3 and m["region"] == "my" and m["noise"] == 1),
+    }
+    for name, (lang, want) in picks.items():
+        r = find_example("test", lang, 77, want)
+        with open(os.path.join(edir, name + ".txt"), "w", encoding="utf-8") as f:
+            f.write(r["text"] + "\n")
+        with open(os.path.join(edir, name + ".json"), "w", encoding="utf-8") as f:
+            json.dump(r["fields"], f, ensure_ascii=False, indent=2)
+            f.write("\n")
+
+
+def main():
+    ap = argparse.ArgumentParser(description="build train/val/test jsonl files")
+    ap.add_argument("--data", default="/work/shared/data" if os.path.isdir("/work/shared/data") else "data",
+                    help="folder holding sroie/ and rds_silver/")
+    ap.add_argument("--out", default=os.path.join(HERE, "out", "data"))
+    ap.add_argument("--n-ja", type=int, default=48000)
+    ap.add_argument("--n-en", type=int, default=12000)
+    ap.add_argument("--real-repeat", type=int, default=2, help="copies of the real receipts in train")
+    ap.add_argument("--n-test", type=int, default=300)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--no-samples", action="store_true")
+    args = ap.parse_args()
+    t0 = time.time()
+    os.makedirs(args.out, exist_ok=True)
+    real = real_records(args.data)
+
+    def train_iter():
+        yield from real * args.real_repeat
+        yield from synth_records("train", "ja", args.seed, args.n_ja)
+        yield from synth_records("train", "en", args.seed, args.n_en)
+
+    write_jsonl(os.path.join(args.out, "train.jsonl.gz"), train_iter())
+    val = [with_target({"id": "sroie_" + r["id"], "text": r["text"], "fields": sroie_fields(r["fields"])}, "sroie")
+           for r in load_jsonl(os.path.join(args.data, "sroie", "val.jsonl"))]
+    write_jsonl(os.path.join(args.out, "val.jsonl"), val)
+    val_synth = list(synth_records("train", "ja", args.seed + 1000, 150)) + \
+        list(synth_records("train", "en", args.seed + 1000, 50))
+    write_jsonl(os.path.join(args.out, "val_synth.jsonl"), val_synth)
+    write_jsonl(os.path.join(args.out, "synth_test_ja.jsonl"), synth_records("test", "ja", 1000, args.n_test))
+    write_jsonl(os.path.join(args.out, "synth_test_en.jsonl"), synth_records("test", "en", 1000, args.n_test // 3))
+    if not args.no_samples:
+        head = real[:4] + list(synth_records("train", "ja", args.seed, 12)) + list(synth_records("train", "en",
+                                                                                                 args.seed, 4))
+        write_samples(os.path.dirname(HERE), head)
+    print(f"done in {time.time() - t0:.1f}s", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Train receipt-t5-small on a machine with an NVIDIA GPU and export it to models/receipt-t5-small/.
+#
+#   bash train/run_on_gpu.sh                      # fresh run, MAX_MINUTES (default 11) of wall time in all
+#   RESUME=train/out/ckpt bash train/run_on_gpu.sh  # continue a run that was stopped or killed
+#
+# Needs python3 with torch, transformers, sentencepiece, safetensors, numpy (no network). Expects the data from
+# train/make_data.py under train/out/data/ and the tokenizer from train/train_tokenizer.sh in the model folder;
+# both are made beforehand on any machine (they need no GPU) and copied along with train/out/.
+# Extra arguments are passed to train/train.py (e.g. --batch-size 128).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+DATA=${DATA:-train/out/data}
+MODEL=${MODEL:-models/receipt-t5-small}
+MAX_MINUTES=${MAX_MINUTES:-11}
+LOG=${LOG:-train/out/train.log}
+
+for f in "$DATA/train.jsonl.gz" "$DATA/val_synth.jsonl" "$DATA/val.jsonl" "$MODEL/spiece.model"; do
+    [[ -f $f ]] || { echo "missing $f: run train/make_data.py and train/train_tokenizer.sh first" >&2; exit 1; }
+done
+nvidia-smi --query-gpu=name,memory.total,memory.used --format=csv,noheader || true
+python3 -c 'import torch, transformers, sentencepiece, safetensors; print("torch", torch.__version__, "cuda", torch.cuda.is_available(), "transformers", transformers.__version__)'
+
+mkdir -p "$(dirname "$LOG")"
+python3 -u train/train.py \
+    --train "$DATA/train.jsonl.gz" \
+    --val "$DATA/val_synth.jsonl" \
+    --val "$DATA/val.jsonl" \
+    --val "$DATA/synth_test_ja.jsonl" \
+    --spm "$MODEL/spiece.model" \
+    --out "$MODEL" \
+    --ckpt-dir train/out/ckpt \
+    --max-minutes "$MAX_MINUTES" \
+    ${RESUME:+--resume "$RESUME"} \
+    "$@" 2>&1 | tee "$LOG"
+
+echo "---- final metrics ($MODEL/metrics.json)"
+cat "$MODEL/metrics.json"
+ls -la "$MODEL"
