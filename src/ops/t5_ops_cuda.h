@@ -71,6 +71,9 @@ void greedy_advance_cuda(DecodeState* state, cudaStream_t stream);
 void kv_gather_rows_cuda(DType dt, const void* src, void* dst, const int* sel, int n_lk, int R, int R_max, int H,
                          int T_max, int K, int t, cudaStream_t stream);
 
+// dst[n] (T) = src[n] (f32); f16 saturates at +-65504.
+void convert_f32_cuda(DType dt, const float* src, void* dst, int64_t n, cudaStream_t stream);
+
 // Size in bytes of one element of `dt`.
 inline int dtype_size(DType dt) { return dt == DType::kF32 ? 4 : 2; }
 

@@ -1,0 +1,28 @@
+// The preallocated device / pinned buffers of CudaT5Engine (private to src/cuda).
+#pragma once
+
+#include "cuda/cuda_t5_engine.h"
+
+namespace receipt::cuda {
+
+struct CudaT5Engine::Buffers {
+    // Encoder, [R_max * S_max] rows.
+    DeviceBuffer enc_ids, src_len, enc_resid, enc_x, enc_qkv, enc_att, enc_h, enc_hg;
+    DeviceBuffer cross_kv;              // [R_max * S_max, L_dec * 2 * H*K] T
+    DeviceBuffer enc_bias, dec_bias;    // [H, 2*S_max - 1], [H, T_max] f32
+    // Decoder, [R_max] rows.
+    DeviceBuffer next_tok, src_row, finished, tokens, scores, sel;
+    DeviceBuffer dec_resid, dec_x, dec_qkv, dec_q, dec_att, dec_h, dec_hg, logits;
+    DeviceBuffer cache, cache_tmp;      // [2 * L_dec, R_max, H, T_max, K] T (layer l: k at 2l, v at 2l+1)
+    DeviceBuffer state;                 // DecodeState
+    // Pinned staging.
+    // h_rows: [4, R_max] ints: source lengths | next_tok | src_row | finished (host staging).
+    PinnedBuffer h_ids, h_rows, h_state, h_flags, h_tokens, h_scores, h_logits;
+    cudaEvent_t flag_event[2] = {nullptr, nullptr};
+    ~Buffers() {
+        for (cudaEvent_t& e : flag_event)
+            if (e) cudaEventDestroy(e);
+    }
+};
+
+}  // namespace receipt::cuda

@@ -1,0 +1,117 @@
+// Greedy generation entirely on the GPU: one CUDA graph per batch-size bucket replays
+//   decoder step -> EOS mask / argmax / log-prob -> step advance
+// with no host synchronisation inside the loop; an "all finished" flag is copied to pinned memory every
+// kCheckEvery steps and read one check later, so the host never waits on the step it just queued.
+#include <algorithm>
+
+#include "cuda/cuda_check.h"
+#include "cuda/cuda_engine_buffers.h"
+#include "cuda/cuda_t5_engine.h"
+
+namespace receipt::cuda {
+
+namespace {
+constexpr int kCheckEvery = 4;
+}
+
+
+void CudaT5Engine::greedy_step(int R) {
+    Buffers& b = *buf_;
+    decoder_forward(R);
+    greedy_select_cuda(b.logits.as<float>(), R, cfg_.vocab_size, cfg_.eos_token_id, cfg_.pad_token_id,
+                       b.state.as<DecodeState>(), b.finished.as<int>(), b.next_tok.as<int>(), b.tokens.as<int>(),
+                       T_max_, b.scores.as<float>(), stream_);
+    greedy_advance_cuda(b.state.as<DecodeState>(), stream_);
+}
+
+void CudaT5Engine::run_greedy_step(int R_bucket) {
+    if (!use_graphs_) {
+        greedy_step(R_bucket);
+        return;
+    }
+    auto it = graphs_.find(R_bucket);
+    if (it == graphs_.end()) {
+        // Warm up outside the capture (loads kernels / cuBLASLt modules, sets kernel attributes). The forward at
+        // the current state recomputes exactly what the first real step computes, so it is harmless.
+        decoder_forward(R_bucket);
+        RECEIPT_CUDA_CHECK(cudaStreamSynchronize(stream_));
+        cudaGraph_t graph = nullptr;
+        RECEIPT_CUDA_CHECK(cudaStreamBeginCapture(stream_, cudaStreamCaptureModeThreadLocal));
+        try {
+            greedy_step(R_bucket);
+        } catch (...) {
+            cudaStreamEndCapture(stream_, &graph);
+            if (graph) cudaGraphDestroy(graph);
+            throw;
+        }
+        RECEIPT_CUDA_CHECK(cudaStreamEndCapture(stream_, &graph));
+        cudaGraphExec_t exec = nullptr;
+        const cudaError_t err = cudaGraphInstantiate(&exec, graph, 0);
+        cudaGraphDestroy(graph);
+        RECEIPT_CUDA_CHECK(err);
+        it = graphs_.emplace(R_bucket, exec).first;
+    }
+    RECEIPT_CUDA_CHECK(cudaGraphLaunch(it->second, stream_));
+}
+
+std::vector<GenerationResult> CudaT5Engine::generate_greedy(const std::vector<std::vector<int>>& inputs, size_t first,
+                                                            int B, const GenerationOptions& options) {
+    Buffers& b = *buf_;
+    encode(inputs, first, B);
+    const int R = bucket_for(B);
+    // Rows B..R-1 pad the bucket: finished from the start, attending to source 0.
+    int* rows = b.h_rows.as<int>() + R_max_;  // h_rows[0:R_max] holds the source lengths of encode()
+    int* next_tok = rows;
+    int* src_row = rows + R_max_;
+    int* finished = rows + 2 * R_max_;
+    for (int r = 0; r < R; ++r) {
+        next_tok[r] = cfg_.decoder_start_token_id;
+        src_row[r] = r < B ? r : 0;
+        finished[r] = r < B ? 0 : 1;
+    }
+    RECEIPT_CUDA_CHECK(cudaMemcpyAsync(b.next_tok.get(), next_tok, size_t(R) * 4, cudaMemcpyHostToDevice, stream_));
+    RECEIPT_CUDA_CHECK(cudaMemcpyAsync(b.src_row.get(), src_row, size_t(R) * 4, cudaMemcpyHostToDevice, stream_));
+    RECEIPT_CUDA_CHECK(cudaMemcpyAsync(b.finished.get(), finished, size_t(R) * 4, cudaMemcpyHostToDevice, stream_));
+    RECEIPT_CUDA_CHECK(cudaMemsetAsync(b.scores.get(), 0, size_t(R) * 4, stream_));
+    upload_state(0, options.min_new_tokens);
+
+    int* flags = b.h_flags.as<int>();
+    flags[0] = flags[1] = 0;
+    bool pending[2] = {false, false};
+    const auto* d_state = b.state.as<DecodeState>();
+    for (int t = 0; t < options.max_new_tokens; ++t) {
+        run_greedy_step(R);
+        if ((t + 1) % kCheckEvery != 0 || t + 1 >= options.max_new_tokens) continue;
+        const int slot = ((t + 1) / kCheckEvery) & 1, prev = slot ^ 1;
+        if (pending[prev]) {
+            RECEIPT_CUDA_CHECK(cudaEventSynchronize(b.flag_event[prev]));  // the check queued kCheckEvery steps ago
+            pending[prev] = false;
+            if (flags[prev]) break;
+        }
+        RECEIPT_CUDA_CHECK(cudaMemcpyAsync(&flags[slot], &d_state->all_finished, sizeof(int), cudaMemcpyDeviceToHost,
+                                           stream_));
+        RECEIPT_CUDA_CHECK(cudaEventRecord(b.flag_event[slot], stream_));
+        pending[slot] = true;
+    }
+
+    const int n_tok = options.max_new_tokens;
+    int* h_tokens = b.h_tokens.as<int>();
+    float* h_scores = b.h_scores.as<float>();
+    RECEIPT_CUDA_CHECK(cudaMemcpyAsync(h_tokens, b.tokens.get(), size_t(B) * T_max_ * 4, cudaMemcpyDeviceToHost,
+                                       stream_));
+    RECEIPT_CUDA_CHECK(cudaMemcpyAsync(h_scores, b.scores.get(), size_t(B) * 4, cudaMemcpyDeviceToHost, stream_));
+    RECEIPT_CUDA_CHECK(cudaStreamSynchronize(stream_));
+
+    std::vector<GenerationResult> out(B);
+    for (int i = 0; i < B; ++i) {
+        const int* row = h_tokens + size_t(i) * T_max_;
+        for (int t = 0; t < n_tok; ++t) {
+            out[i].ids.push_back(row[t]);
+            if (row[t] == cfg_.eos_token_id) break;
+        }
+        out[i].score = h_scores[i];
+    }
+    return out;
+}
+
+}  // namespace receipt::cuda

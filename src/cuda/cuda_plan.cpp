@@ -1,0 +1,123 @@
+// Engine plans for CudaT5Engine: load + validate, or build by timing cuBLASLt candidates for the decoder's GEMM
+// shapes at every batch bucket (the shapes that run max_new_tokens times per request). Encoder GEMMs, whose M
+// depends on the request's source length, use the cuBLASLt heuristic.
+#include <spdlog/spdlog.h>
+
+#include <cctype>
+#include <filesystem>
+
+#include "cuda/cuda_check.h"
+#include "cuda/cuda_engine_buffers.h"
+#include "cuda/engine_plan.h"
+#include "receipt/errors.h"
+
+namespace receipt::cuda {
+
+namespace {
+
+PlanHeader current_header(const std::string& gpu_name, int cc_major, int cc_minor, const Model& model, DType dt,
+                          const EngineOptions& o) {
+    PlanHeader h;
+    h.gpu_name = gpu_name;
+    h.cc_major = cc_major;
+    h.cc_minor = cc_minor;
+    RECEIPT_CUDA_CHECK(cudaDriverGetVersion(&h.driver_version));
+    RECEIPT_CUDA_CHECK(cudaRuntimeGetVersion(&h.runtime_version));
+    h.cublaslt_version = GemmLt::version();
+    h.model_checksum = model.checksum();
+    h.dtype = dtype_name(dt);
+    h.max_batch = o.max_batch_size;
+    h.max_input = o.max_input_tokens;
+    h.max_total = o.max_total_tokens;
+    return h;
+}
+
+std::string default_plan_path(const Model& model, const std::string& gpu_name, DType dt) {
+    std::string gpu;
+    for (char c : gpu_name) gpu += std::isalnum(static_cast<unsigned char>(c)) ? char(std::tolower(c)) : '-';
+    return (std::filesystem::path(model.dir()) / ("engine-" + gpu + "-" + dtype_name(dt) + ".plan")).string();
+}
+
+}  // namespace
+
+void CudaT5Engine::setup_plan() {
+    plan_path_ = options_.plan_path.empty() ? default_plan_path(*model_, gpu_name_, dt_) : options_.plan_path;
+    const PlanHeader expected = current_header(gpu_name_, cc_major_, cc_minor_, *model_, dt_, options_);
+    const std::string remedy = "rebuild it with `receipt build-engine --model " + model_->dir() + " --out " +
+                               plan_path_ + " --dtype " + dtype_name(dt_) +
+                               "` or delete the file (EngineOptions::rebuild_plan rebuilds it automatically)";
+    std::string why;
+    std::error_code ec;
+    if (std::filesystem::exists(plan_path_, ec)) {
+        try {
+            EnginePlan plan = read_plan_file(plan_path_);
+            const std::string mismatch = describe_plan_mismatch(plan.header, expected);
+            if (mismatch.empty()) {
+                const int n_ok = gemm_->adopt(plan.gemms);
+                plan_status_ = "loaded " + std::to_string(n_ok) + "/" + std::to_string(plan.gemms.size()) +
+                               " algorithms from " + plan_path_;
+                if (n_ok == int(plan.gemms.size())) return;
+                why = "cuBLASLt rejected " + std::to_string(plan.gemms.size() - size_t(n_ok)) + " algorithms";
+                if (!options_.rebuild_plan) return;  // usable: rejected shapes fall back to the heuristic
+            } else {
+                if (!options_.rebuild_plan)
+                    RECEIPT_THROW(ModelError, "engine plan " + plan_path_ + " does not match this engine:\n" +
+                                                  mismatch + remedy);
+                why = mismatch.substr(0, mismatch.find('\n'));
+            }
+        } catch (const ModelError& e) {
+            if (!options_.rebuild_plan) throw;
+            why = e.what();
+        }
+    } else {
+        if (!options_.rebuild_plan)
+            RECEIPT_THROW(ModelError, "no engine plan at " + plan_path_ + "; create it with `receipt build-engine --model " +
+                                          model_->dir() + " --out " + plan_path_ + " --dtype " + dtype_name(dt_) +
+                                          "` or enable EngineOptions::rebuild_plan");
+        why = "missing";
+    }
+
+    // Build (or rebuild) the plan, then try to save it; a read-only model folder only costs the rebuild next time.
+    build_plan();
+    EnginePlan plan;
+    plan.header = expected;
+    plan.gemms = gemm_->tuned();
+    plan_status_ = (why == "missing" ? "built" : "rebuilt (" + why + ")");
+    try {
+        write_plan_file(plan_path_, plan);
+        plan_status_ += ", saved to " + plan_path_;
+    } catch (const ModelError& e) {
+        plan_status_ += ", not saved: " + std::string(e.what());
+        spdlog::warn("cuda engine: {}", e.what());
+    }
+    if (why != "missing") spdlog::info("cuda engine: engine plan {}: {}", plan_path_, plan_status_);
+}
+
+void CudaT5Engine::build_plan() {
+    Buffers& b = *buf_;
+    const int D = cfg_.d_model, HK = cfg_.num_heads * cfg_.d_kv, F = cfg_.d_ff, V = cfg_.vocab_size;
+    const CudaLayerWeights& W = w_.dec.front();
+    float* resid = b.dec_resid.as<float>();
+    for (int R : buckets_) {
+        // Exactly the specs decoder_forward() and ffn() run.
+        gemm_->tune({R, 3 * HK, D, D, D, 3 * HK, dt_, false, false}, b.dec_x.get(), W.qkv.get(), b.dec_qkv.get(),
+                    stream_);
+        gemm_->tune({R, D, HK, HK, HK, D, dt_, true, true}, b.dec_att.get(), W.o.get(), resid, stream_);
+        gemm_->tune({R, HK, D, D, D, HK, dt_, false, false}, b.dec_x.get(), W.q_cross.get(), b.dec_q.get(), stream_);
+        if (w_.gated) {
+            gemm_->tune({R, 2 * F, D, D, D, 2 * F, dt_, false, false}, b.dec_x.get(), W.wi.get(), b.dec_h.get(),
+                        stream_);
+            gemm_->tune({R, D, F, F, F, D, dt_, true, true}, b.dec_hg.get(), W.wo.get(), resid, stream_);
+        } else {
+            gemm_->tune({R, F, D, D, D, F, dt_, false, false, Epilogue::kRelu}, b.dec_x.get(), W.wi.get(),
+                        b.dec_h.get(), stream_);
+            gemm_->tune({R, D, F, F, F, D, dt_, true, true}, b.dec_h.get(), W.wo.get(), resid, stream_);
+        }
+        gemm_->tune({R, V, D, D, D, V, dt_, true, false}, b.dec_x.get(), w_.lm_weight(), b.logits.get(), stream_);
+    }
+    // Tuning ran GEMMs on scratch buffers; start requests from clean ones.
+    RECEIPT_CUDA_CHECK(cudaMemsetAsync(b.dec_resid.get(), 0, b.dec_resid.size(), stream_));
+    RECEIPT_CUDA_CHECK(cudaStreamSynchronize(stream_));
+}
+
+}  // namespace receipt::cuda

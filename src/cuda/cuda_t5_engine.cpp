@@ -1,0 +1,274 @@
+// CudaT5Engine: construction (device, weights, buffers, plan), request validation, the encoder and one decoder
+// step. Greedy and beam loops live in cuda_greedy.cpp / cuda_stepper.cpp, plans in cuda_plan.cpp.
+// Per layer the math mirrors transformers modeling_t5.py (see docs/numerics.md for the fp16 choices):
+//   h = x + SelfAttention(LayerNorm(x))            encoder / decoder, bias from layer 0 shared by all layers
+//   h = h + EncDecAttention(LayerNorm(h), enc)     decoder only, no position bias
+//   y = h + FFN(LayerNorm(h))                      relu: wo(relu(wi h)); gated: wo(act(wi_0 h) * wi_1 h)
+// The residual stream x/h/y is f32; the o / wo GEMMs accumulate straight into it (beta = 1, f32 output), which is
+// what keeps v1.1 / flan activations above 65504 finite in fp16.
+#include "cuda/cuda_t5_engine.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+
+#include "cuda/cuda_check.h"
+#include "cuda/cuda_engine_buffers.h"
+#include "model/relative_position.h"
+#include "receipt/errors.h"
+
+namespace receipt::cuda {
+
+CudaT5Engine::CudaT5Engine(std::shared_ptr<const Model> model, const EngineOptions& options)
+    : model_(std::move(model)), options_(options), cfg_(model_->config()), dt_(options.dtype) {
+    RECEIPT_CHECK(options.max_batch_size >= 1 && options.max_input_tokens >= 1 && options.max_total_tokens >= 1,
+                  InvalidInput, "EngineOptions: max_batch_size, max_input_tokens and max_total_tokens must be >= 1");
+    RECEIPT_CHECK(cfg_.d_kv <= 256, ModelError, "CUDA engine: d_kv > 256 is not supported");
+    R_max_ = options.max_batch_size;
+    S_max_ = options.max_input_tokens;
+    T_max_ = options.max_total_tokens;
+    if (const char* g = std::getenv("RECEIPT_CUDA_GRAPHS")) use_graphs_ = std::string(g) != "0";
+
+    RECEIPT_CUDA_CHECK(cudaGetDevice(&device_id_));
+    cudaDeviceProp prop{};
+    RECEIPT_CUDA_CHECK(cudaGetDeviceProperties(&prop, device_id_));
+    gpu_name_ = prop.name;
+    cc_major_ = prop.major;
+    cc_minor_ = prop.minor;
+    RECEIPT_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
+    gemm_ = std::make_unique<GemmLt>();
+    w_ = CudaT5Weights::upload(*model_, dt_, stream_);
+    for (int b = 1; b < R_max_; b *= 2) buckets_.push_back(b);
+    buckets_.push_back(R_max_);
+    alloc_buffers();
+    setup_plan();
+}
+
+CudaT5Engine::~CudaT5Engine() {
+    for (auto& [b, g] : graphs_) cudaGraphExecDestroy(g);
+    if (stream_) cudaStreamSynchronize(stream_);
+    buf_.reset();
+    gemm_.reset();
+    if (stream_) cudaStreamDestroy(stream_);
+}
+
+void CudaT5Engine::alloc_buffers() {
+    buf_ = std::make_unique<Buffers>();
+    Buffers& b = *buf_;
+    const size_t es = dtype_size(dt_);
+    const size_t D = cfg_.d_model, HK = size_t(cfg_.num_heads) * cfg_.d_kv, F = cfg_.d_ff, V = cfg_.vocab_size;
+    const size_t Fh = w_.gated ? 2 * F : F;
+    const size_t L = w_.dec.size(), H = cfg_.num_heads, K = cfg_.d_kv;
+    const size_t N = size_t(R_max_) * S_max_, R = R_max_, T = T_max_;
+    size_t total = 0;
+    auto alloc = [&](DeviceBuffer& d, size_t bytes) {
+        d.resize(bytes);
+        RECEIPT_CUDA_CHECK(cudaMemsetAsync(d.get(), 0, d.size(), stream_));
+        total += d.size();
+    };
+    alloc(b.enc_ids, N * 4);
+    alloc(b.src_len, R * 4);
+    alloc(b.enc_resid, N * D * 4);
+    alloc(b.enc_x, N * D * es);
+    alloc(b.enc_qkv, N * 3 * HK * es);
+    alloc(b.enc_att, N * HK * es);
+    alloc(b.enc_h, N * Fh * es);
+    alloc(b.enc_hg, w_.gated ? N * F * es : 0);
+    alloc(b.cross_kv, N * L * 2 * HK * es);
+    alloc(b.enc_bias, H * (2 * S_max_ - 1) * 4);
+    alloc(b.dec_bias, H * T * 4);
+    alloc(b.next_tok, R * 4);
+    alloc(b.src_row, R * 4);
+    alloc(b.finished, R * 4);
+    alloc(b.tokens, R * T * 4);
+    alloc(b.scores, R * 4);
+    alloc(b.sel, R * 4);
+    alloc(b.dec_resid, R * D * 4);
+    alloc(b.dec_x, R * D * es);
+    alloc(b.dec_qkv, R * 3 * HK * es);
+    alloc(b.dec_q, R * HK * es);
+    alloc(b.dec_att, R * HK * es);
+    alloc(b.dec_h, R * Fh * es);
+    alloc(b.dec_hg, w_.gated ? R * F * es : 0);
+    alloc(b.logits, R * V * 4);
+    alloc(b.cache, 2 * L * R * H * T * K * es);
+    alloc(b.cache_tmp, 2 * L * R * H * T * K * es);
+    alloc(b.state, sizeof(DecodeState));
+    b.h_ids = PinnedBuffer(N * 4);
+    b.h_rows = PinnedBuffer(4 * R * 4);
+    b.h_state = PinnedBuffer(sizeof(DecodeState));
+    b.h_flags = PinnedBuffer(2 * 4);
+    b.h_tokens = PinnedBuffer(R * T * 4);
+    b.h_scores = PinnedBuffer(R * 4);
+    b.h_logits = PinnedBuffer(R * V * 4);
+    for (cudaEvent_t& e : b.flag_event) RECEIPT_CUDA_CHECK(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
+
+    // Relative position bias tables, bucketed on the host exactly like the CPU engine.
+    const auto& enc_table = model_->weight("encoder.block.0.layer.0.SelfAttention.relative_attention_bias.weight");
+    const auto& dec_table = model_->weight("decoder.block.0.layer.0.SelfAttention.relative_attention_bias.weight");
+    const int nb = cfg_.relative_attention_num_buckets, md = cfg_.relative_attention_max_distance;
+    std::vector<float> enc_bias(H * (2 * S_max_ - 1)), dec_bias(H * T);
+    for (int rel = -(S_max_ - 1); rel <= S_max_ - 1; ++rel) {
+        const int bucket = relative_position_bucket(rel, true, nb, md);
+        for (size_t h = 0; h < H; ++h) enc_bias[h * (2 * S_max_ - 1) + rel + S_max_ - 1] = enc_table.data[bucket * H + h];
+    }
+    for (size_t d = 0; d < T; ++d) {
+        const int bucket = relative_position_bucket(-int(d), false, nb, md);
+        for (size_t h = 0; h < H; ++h) dec_bias[h * T + d] = dec_table.data[bucket * H + h];
+    }
+    RECEIPT_CUDA_CHECK(cudaMemcpy(b.enc_bias.get(), enc_bias.data(), enc_bias.size() * 4, cudaMemcpyHostToDevice));
+    RECEIPT_CUDA_CHECK(cudaMemcpy(b.dec_bias.get(), dec_bias.data(), dec_bias.size() * 4, cudaMemcpyHostToDevice));
+    RECEIPT_CUDA_CHECK(cudaStreamSynchronize(stream_));
+    n_device_bytes_ = total + w_.n_bytes + (size_t(32) << 20);
+}
+
+std::string CudaT5Engine::describe() const {
+    return std::string("cuda ") + dtype_name(dt_) + " " + gpu_name_ + " (cc " + std::to_string(cc_major_) + "." +
+           std::to_string(cc_minor_) + "), " + std::to_string(n_device_bytes_ >> 20) + " MiB, plan " + plan_status_ +
+           (use_graphs_ ? "" : ", graphs off");
+}
+
+void CudaT5Engine::validate(const std::vector<std::vector<int>>& inputs, const GenerationOptions& o) const {
+    RECEIPT_CHECK(o.num_beams >= 1, InvalidInput, "num_beams must be >= 1");
+    RECEIPT_CHECK(o.num_beams <= R_max_, InvalidInput,
+                  "num_beams " + std::to_string(o.num_beams) + " exceeds the engine's max batch size " +
+                      std::to_string(R_max_));
+    RECEIPT_CHECK(o.max_new_tokens >= 0 && o.min_new_tokens >= 0, InvalidInput, "token limits must be >= 0");
+    RECEIPT_CHECK(o.max_new_tokens <= T_max_, InvalidInput,
+                  "max_new_tokens " + std::to_string(o.max_new_tokens) + " exceeds the engine's max_total_tokens " +
+                      std::to_string(T_max_));
+    for (size_t i = 0; i < inputs.size(); ++i) {
+        const auto& in = inputs[i];
+        RECEIPT_CHECK(!in.empty(), InvalidInput, "input " + std::to_string(i) + " is empty");
+        RECEIPT_CHECK(int(in.size()) <= S_max_, InvalidInput,
+                      "input " + std::to_string(i) + " has " + std::to_string(in.size()) +
+                          " tokens; the engine accepts at most " + std::to_string(S_max_));
+        for (int id : in)
+            RECEIPT_CHECK(id >= 0 && id < cfg_.vocab_size, InvalidInput,
+                          "input " + std::to_string(i) + " has token id " + std::to_string(id) + " outside [0, " +
+                              std::to_string(cfg_.vocab_size) + ")");
+    }
+}
+
+std::vector<GenerationResult> CudaT5Engine::generate(const std::vector<std::vector<int>>& inputs,
+                                                     const GenerationOptions& options) {
+    validate(inputs, options);
+    RECEIPT_CUDA_CHECK(cudaSetDevice(device_id_));
+    std::vector<GenerationResult> out;
+    out.reserve(inputs.size());
+    if (options.max_new_tokens == 0) {
+        out.resize(inputs.size());
+        return out;
+    }
+    // Sources per chunk: every row (source x beam) must fit the preallocated buffers.
+    const int per_chunk = std::max(1, R_max_ / options.num_beams);
+    for (size_t first = 0; first < inputs.size(); first += per_chunk) {
+        const int B = int(std::min<size_t>(per_chunk, inputs.size() - first));
+        auto part = options.num_beams == 1 ? generate_greedy(inputs, first, B, options)
+                                           : generate_beam(inputs, first, B, options);
+        for (auto& r : part) out.push_back(std::move(r));
+    }
+    return out;
+}
+
+void CudaT5Engine::encode(const std::vector<std::vector<int>>& inputs, size_t first, int B) {
+    Buffers& b = *buf_;
+    int S = 0;
+    for (int i = 0; i < B; ++i) S = std::max<int>(S, int(inputs[first + i].size()));
+    S_ = S;
+    int* ids = b.h_ids.as<int>();
+    int* lens = b.h_rows.as<int>();  // first R_max ints of h_rows
+    for (int i = 0; i < B; ++i) {
+        const auto& in = inputs[first + i];
+        std::copy(in.begin(), in.end(), ids + size_t(i) * S);
+        std::fill(ids + size_t(i) * S + in.size(), ids + size_t(i + 1) * S, cfg_.pad_token_id);
+        lens[i] = int(in.size());
+    }
+    RECEIPT_CUDA_CHECK(cudaMemcpyAsync(b.enc_ids.get(), ids, size_t(B) * S * 4, cudaMemcpyHostToDevice, stream_));
+    RECEIPT_CUDA_CHECK(cudaMemcpyAsync(b.src_len.get(), lens, size_t(B) * 4, cudaMemcpyHostToDevice, stream_));
+
+    const int M = B * S, D = cfg_.d_model, H = cfg_.num_heads, K = cfg_.d_kv, HK = H * K;
+    const float eps = cfg_.layer_norm_epsilon;
+    float* resid = b.enc_resid.as<float>();
+    embed_cuda(dt_, b.enc_ids.as<int>(), w_.embed.get(), cfg_.vocab_size, M, D, resid, stream_);
+    for (const CudaLayerWeights& L : w_.enc) {
+        rmsnorm_cuda(dt_, resid, nullptr, L.ln_self.as<float>(), M, D, eps, b.enc_x.get(), stream_);
+        gemm_->run({M, 3 * HK, D, D, D, 3 * HK, dt_, false, false}, b.enc_x.get(), L.qkv.get(), b.enc_qkv.get(), 1.0f,
+                   stream_);
+        encoder_attention_cuda(dt_, b.enc_qkv.get(), b.enc_bias.as<float>(), S_max_, b.src_len.as<int>(), B, S, H, K,
+                               b.enc_att.get(), stream_);
+        gemm_->run({M, D, HK, HK, HK, D, dt_, true, true}, b.enc_att.get(), L.o.get(), resid, 1.0f, stream_);
+        rmsnorm_cuda(dt_, resid, nullptr, L.ln_ffn.as<float>(), M, D, eps, b.enc_x.get(), stream_);
+        ffn(L, M, b.enc_x.get(), b.enc_h.get(), b.enc_hg.get(), resid);
+    }
+    rmsnorm_cuda(dt_, resid, nullptr, w_.enc_final_ln.as<float>(), M, D, eps, b.enc_x.get(), stream_);
+    // Cross K/V of every decoder layer in one GEMM: cross_kv [M, L*2*HK].
+    const int n_kv = int(w_.dec.size()) * 2 * HK;
+    gemm_->run({M, n_kv, D, D, D, n_kv, dt_, false, false}, b.enc_x.get(), w_.cross_kv.get(), b.cross_kv.get(), 1.0f,
+               stream_);
+}
+
+void CudaT5Engine::ffn(const CudaLayerWeights& L, int M, const void* x, void* h, void* hg, float* resid) {
+    const int D = cfg_.d_model, F = cfg_.d_ff;
+    if (w_.gated) {
+        gemm_->run({M, 2 * F, D, D, D, 2 * F, dt_, false, false}, x, L.wi.get(), h, 1.0f, stream_);
+        gated_act_cuda(dt_, h, M, F, w_.gelu, hg, stream_);
+        gemm_->run({M, D, F, F, F, D, dt_, true, true}, hg, L.wo.get(), resid, 1.0f, stream_);
+    } else {
+        gemm_->run({M, F, D, D, D, F, dt_, false, false, Epilogue::kRelu}, x, L.wi.get(), h, 1.0f, stream_);
+        gemm_->run({M, D, F, F, F, D, dt_, true, true}, h, L.wo.get(), resid, 1.0f, stream_);
+    }
+}
+
+void CudaT5Engine::decoder_forward(int R) {
+    Buffers& b = *buf_;
+    const int D = cfg_.d_model, H = cfg_.num_heads, K = cfg_.d_kv, HK = H * K, V = cfg_.vocab_size;
+    const int L = int(w_.dec.size());
+    const float eps = cfg_.layer_norm_epsilon;
+    const size_t es = dtype_size(dt_);
+    const size_t lk_stride = size_t(R_max_) * H * T_max_ * K * es;  // bytes per (layer, k|v) slab of the cache
+    const auto* state = b.state.as<DecodeState>();
+    float* resid = b.dec_resid.as<float>();
+    char* cache = static_cast<char*>(b.cache.get());
+
+    embed_cuda(dt_, b.next_tok.as<int>(), w_.embed.get(), V, R, D, resid, stream_);
+    for (int l = 0; l < L; ++l) {
+        const CudaLayerWeights& W = w_.dec[size_t(l)];
+        rmsnorm_cuda(dt_, resid, nullptr, W.ln_self.as<float>(), R, D, eps, b.dec_x.get(), stream_);
+        gemm_->run({R, 3 * HK, D, D, D, 3 * HK, dt_, false, false}, b.dec_x.get(), W.qkv.get(), b.dec_qkv.get(), 1.0f,
+                   stream_);
+        decoder_self_attention_cuda(dt_, b.dec_qkv.get(), cache + (2 * l) * lk_stride, cache + (2 * l + 1) * lk_stride,
+                                    b.dec_bias.as<float>(), R, H, K, T_max_, state, b.dec_att.get(), stream_);
+        gemm_->run({R, D, HK, HK, HK, D, dt_, true, true}, b.dec_att.get(), W.o.get(), resid, 1.0f, stream_);
+
+        rmsnorm_cuda(dt_, resid, nullptr, W.ln_cross.as<float>(), R, D, eps, b.dec_x.get(), stream_);
+        gemm_->run({R, HK, D, D, D, HK, dt_, false, false}, b.dec_x.get(), W.q_cross.get(), b.dec_q.get(), 1.0f,
+                   stream_);
+        cross_attention_cuda(dt_, b.dec_q.get(), b.cross_kv.get(), int64_t(L) * 2 * HK, int64_t(l) * 2 * HK,
+                             int64_t(l) * 2 * HK + HK, b.src_row.as<int>(), b.src_len.as<int>(), R, H, K, S_max_,
+                             state, b.dec_att.get(), stream_);
+        gemm_->run({R, D, HK, HK, HK, D, dt_, true, true}, b.dec_att.get(), W.o_cross.get(), resid, 1.0f, stream_);
+
+        rmsnorm_cuda(dt_, resid, nullptr, W.ln_ffn.as<float>(), R, D, eps, b.dec_x.get(), stream_);
+        ffn(W, R, b.dec_x.get(), b.dec_h.get(), b.dec_hg.get(), resid);
+    }
+    rmsnorm_cuda(dt_, resid, nullptr, w_.dec_final_ln.as<float>(), R, D, eps, b.dec_x.get(), stream_);
+    // logits [R, V] f32 = (x * lm_scale) . lm^T   (tied: lm = shared embedding, lm_scale = D^-0.5)
+    gemm_->run({R, V, D, D, D, V, dt_, true, false}, b.dec_x.get(), w_.lm_weight(), b.logits.get(), w_.lm_scale,
+               stream_);
+}
+
+void CudaT5Engine::upload_state(int step, int min_new) {
+    auto* s = buf_->h_state.as<DecodeState>();
+    *s = DecodeState{step, S_, min_new, 0, 0, 0};
+    RECEIPT_CUDA_CHECK(
+        cudaMemcpyAsync(buf_->state.get(), s, sizeof(DecodeState), cudaMemcpyHostToDevice, stream_));
+}
+
+int CudaT5Engine::bucket_for(int R) const {
+    for (int b : buckets_)
+        if (b >= R) return b;
+    return R_max_;
+}
+
+}  // namespace receipt::cuda

@@ -1,0 +1,93 @@
+// The CUDA T5 engine: fp16 / bf16 / fp32 weights, cuBLASLt GEMMs with f32 accumulation, an f32 residual stream,
+// fused T5 kernels, a preallocated KV cache and one CUDA graph per batch-size bucket for the greedy decode step.
+// Generates exactly like CpuT5Engine (Hugging Face generate() semantics): greedy runs entirely on the GPU;
+// beam search runs the GPU decoder through the shared host beam_search() (src/generate/beam_search.cpp).
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "cuda/cuda_weights.h"
+#include "cuda/device_buffer.h"
+#include "cuda/gemm_lt.h"
+#include "ops/t5_ops_cuda.h"
+#include "receipt/engine.h"
+#include "receipt/model.h"
+
+namespace receipt::cuda {
+
+// "fp16" / "bf16" / "fp32".
+inline const char* dtype_name(DType dt) {
+    return dt == DType::kF16 ? "fp16" : dt == DType::kBF16 ? "bf16" : "fp32";
+}
+
+class CudaStepper;
+
+// Owns the stream, cuBLASLt handle, weights copy, all activation buffers, KV cache and graphs. One engine serves
+// one thread at a time (like every Engine). All memory is allocated in the constructor for
+// (max_batch_size rows, max_input_tokens, max_total_tokens); generate() never allocates device memory.
+class CudaT5Engine final : public Engine {
+public:
+    CudaT5Engine(std::shared_ptr<const Model> model, const EngineOptions& options);
+    ~CudaT5Engine() override;
+
+    std::vector<GenerationResult> generate(const std::vector<std::vector<int>>& inputs,
+                                           const GenerationOptions& options) override;
+    Device device() const override { return Device::kCuda; }
+    std::string describe() const override;
+
+    // Device bytes this engine holds (weights + buffers + cuBLASLt workspace).
+    size_t device_bytes() const { return n_device_bytes_; }
+    // Where the plan was read from / written to, and what happened ("loaded", "built", "rebuilt: <why>", ...).
+    const std::string& plan_path() const { return plan_path_; }
+    const std::string& plan_status() const { return plan_status_; }
+
+private:
+    friend class CudaStepper;
+    struct Buffers;
+
+    void alloc_buffers();
+    void setup_plan();
+    void build_plan();
+    void validate(const std::vector<std::vector<int>>& inputs, const GenerationOptions& options) const;
+    // Encoder + cross K/V for sources [first, first + B). Sets S_ (padded length) and uploads src_len.
+    void encode(const std::vector<std::vector<int>>& inputs, size_t first, int B);
+    // FFN on x [M, D] (T): resid [M, D] f32 += wo(act(wi x)); h/hg are [M, F or 2F] / [M, F] scratch.
+    void ffn(const CudaLayerWeights& L, int M, const void* x, void* h, void* hg, float* resid);
+    // One decoder step for R rows: embeds next_tok, runs every layer at position state->step, writes logits.
+    void decoder_forward(int R);
+    // decoder_forward + greedy selection + step advance (the body of the captured graph).
+    void greedy_step(int R);
+    void run_greedy_step(int R_bucket);
+    int bucket_for(int R) const;
+    std::vector<GenerationResult> generate_greedy(const std::vector<std::vector<int>>& inputs, size_t first, int B,
+                                                  const GenerationOptions& options);
+    std::vector<GenerationResult> generate_beam(const std::vector<std::vector<int>>& inputs, size_t first, int B,
+                                                const GenerationOptions& options);
+    void upload_state(int step, int min_new);
+
+    std::shared_ptr<const Model> model_;
+    EngineOptions options_;
+    T5Config cfg_;
+    DType dt_;
+    int device_id_ = 0;
+    std::string gpu_name_;
+    int cc_major_ = 0, cc_minor_ = 0;
+    cudaStream_t stream_ = nullptr;
+    std::unique_ptr<GemmLt> gemm_;
+    CudaT5Weights w_;
+    std::unique_ptr<Buffers> buf_;
+    size_t n_device_bytes_ = 0;
+    int R_max_ = 0, S_max_ = 0, T_max_ = 0;  // rows, source length, decoder positions
+    int S_ = 0;                              // padded source length of the current request
+    std::vector<int> buckets_;
+    std::map<int, cudaGraphExec_t> graphs_;
+    bool use_graphs_ = true;
+    std::string plan_path_, plan_status_;
+};
+
+}  // namespace receipt::cuda

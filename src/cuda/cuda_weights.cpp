@@ -1,0 +1,115 @@
+// Upload of the T5 weights: f32 host tensors -> (concatenated) device matrices in the engine dtype.
+#include "cuda/cuda_weights.h"
+
+#include <algorithm>
+#include <cmath>
+#include <utility>
+
+#include "cuda/cuda_check.h"
+#include "model/t5_weights.h"
+#include "ops/t5_ops_cuda.h"
+
+namespace receipt::cuda {
+
+namespace {
+
+// Copies f32 host pieces through an f32 device staging buffer and converts them into one T matrix.
+class Uploader {
+public:
+    Uploader(DType dt, cudaStream_t stream, size_t& n_bytes) : dt_(dt), stream_(stream), n_bytes_(n_bytes) {}
+
+    // dst = concat(pieces) along rows; each piece has n elements.
+    DeviceBuffer matrix(std::initializer_list<std::pair<const float*, int64_t>> pieces) {
+        int64_t total = 0;
+        for (auto& p : pieces) total += p.second;
+        DeviceBuffer dst(size_t(total) * dtype_size(dt_));
+        int64_t off = 0;
+        for (auto& [src, n] : pieces) {
+            RECEIPT_CHECK(src != nullptr, ModelError, "missing weight while uploading to the GPU");
+            stage(src, n);
+            convert_f32_cuda(dt_, staging_.as<float>(), static_cast<char*>(dst.get()) + off * dtype_size(dt_), n,
+                             stream_);
+            RECEIPT_CUDA_CHECK(cudaStreamSynchronize(stream_));  // staging is reused by the next piece
+            off += n;
+        }
+        n_bytes_ += dst.size();
+        return dst;
+    }
+    // f32 vector kept in f32 (norm weights).
+    DeviceBuffer f32(const float* src, int64_t n) {
+        RECEIPT_CHECK(src != nullptr, ModelError, "missing norm weight while uploading to the GPU");
+        DeviceBuffer dst(size_t(n) * sizeof(float));
+        RECEIPT_CUDA_CHECK(cudaMemcpy(dst.get(), src, size_t(n) * sizeof(float), cudaMemcpyHostToDevice));
+        n_bytes_ += dst.size();
+        return dst;
+    }
+
+private:
+    void stage(const float* src, int64_t n) {
+        if (staging_.size() < size_t(n) * sizeof(float)) staging_.resize(size_t(n) * sizeof(float));
+        RECEIPT_CUDA_CHECK(cudaMemcpy(staging_.get(), src, size_t(n) * sizeof(float), cudaMemcpyHostToDevice));
+    }
+    DType dt_;
+    cudaStream_t stream_;
+    size_t& n_bytes_;
+    DeviceBuffer staging_;
+};
+
+}  // namespace
+
+CudaT5Weights CudaT5Weights::upload(const Model& model, DType dtype, cudaStream_t stream) {
+    const T5Config& c = model.config();
+    const T5Weights w(model);
+    const int64_t D = c.d_model, HK = int64_t(c.num_heads) * c.d_kv, F = c.d_ff, V = c.vocab_size;
+    CudaT5Weights g;
+    g.dtype = dtype;
+    g.gated = c.feed_forward != FeedForward::kRelu;
+    g.gelu = c.feed_forward == FeedForward::kGatedGelu;
+    g.lm_scale = c.tie_word_embeddings ? 1.0f / std::sqrt(float(D)) : 1.0f;
+    Uploader up(dtype, stream, g.n_bytes);
+
+    g.embed = up.matrix({{w.shared, V * D}});
+    if (!c.tie_word_embeddings) g.lm_head = up.matrix({{w.lm_head, V * D}});
+    g.enc_final_ln = up.f32(w.encoder_final_ln, D);
+    g.dec_final_ln = up.f32(w.decoder_final_ln, D);
+
+    auto ffn = [&](CudaLayerWeights& L, const FfnWeights& f) {
+        if (g.gated) L.wi = up.matrix({{f.wi_0, F * D}, {f.wi_1, F * D}});
+        else L.wi = up.matrix({{f.wi, F * D}});
+        L.wo = up.matrix({{f.wo, D * F}});
+    };
+    for (const EncoderLayerWeights& e : w.encoder) {
+        CudaLayerWeights L;
+        L.ln_self = up.f32(e.ln_attn, D);
+        L.qkv = up.matrix({{e.self.q, HK * D}, {e.self.k, HK * D}, {e.self.v, HK * D}});
+        L.o = up.matrix({{e.self.o, D * HK}});
+        L.ln_ffn = up.f32(e.ln_ffn, D);
+        ffn(L, e.ffn);
+        g.enc.push_back(std::move(L));
+    }
+    const int64_t L_dec = static_cast<int64_t>(w.decoder.size());
+    g.cross_kv = DeviceBuffer(size_t(L_dec * 2 * HK * D) * dtype_size(dtype));
+    g.n_bytes += g.cross_kv.size();
+    for (int64_t l = 0; l < L_dec; ++l) {
+        const DecoderLayerWeights& d = w.decoder[size_t(l)];
+        CudaLayerWeights L;
+        L.ln_self = up.f32(d.ln_self, D);
+        L.qkv = up.matrix({{d.self.q, HK * D}, {d.self.k, HK * D}, {d.self.v, HK * D}});
+        L.o = up.matrix({{d.self.o, D * HK}});
+        L.ln_cross = up.f32(d.ln_cross, D);
+        L.q_cross = up.matrix({{d.cross.q, HK * D}});
+        L.o_cross = up.matrix({{d.cross.o, D * HK}});
+        L.ln_ffn = up.f32(d.ln_ffn, D);
+        ffn(L, d.ffn);
+        // All decoder layers' cross K/V projections form one [L*2*HK, D] matrix (one GEMM per request).
+        DeviceBuffer kv = up.matrix({{d.cross.k, HK * D}, {d.cross.v, HK * D}});
+        g.n_bytes -= kv.size();
+        RECEIPT_CUDA_CHECK(cudaMemcpy(static_cast<char*>(g.cross_kv.get()) + size_t(l * 2 * HK * D) * dtype_size(dtype),
+                                      kv.get(), size_t(2 * HK * D) * dtype_size(dtype), cudaMemcpyDeviceToDevice));
+        g.dec.push_back(std::move(L));
+    }
+    RECEIPT_CUDA_CHECK(cudaStreamSynchronize(stream));
+    return g;
+}
+
+}  // namespace receipt::cuda

@@ -1,0 +1,239 @@
+// cuBLASLt wrapper; see gemm_lt.h. Row-major y = x w^T is computed as the column-major product
+// y^T[n, m] = op(A = w as col-major [k, n], transposed) . (B = x as col-major [k, m]).
+#include "cuda/gemm_lt.h"
+
+#include <cublasLt.h>
+
+#include <algorithm>
+#include <cstring>
+#include <string>
+
+#include "cuda/cuda_check.h"
+
+namespace receipt::cuda {
+
+namespace {
+
+cudaDataType_t cuda_type(DType dt) {
+    switch (dt) {
+        case DType::kF32: return CUDA_R_32F;
+        case DType::kF16: return CUDA_R_16F;
+        case DType::kBF16: return CUDA_R_16BF;
+    }
+    return CUDA_R_32F;
+}
+
+// Largest power of two (<= 256) dividing every address: cuBLASLt's heuristics must not assume more.
+int common_alignment(const void* a, const void* b, const void* c) {
+    uintptr_t bits = reinterpret_cast<uintptr_t>(a) | reinterpret_cast<uintptr_t>(b) | reinterpret_cast<uintptr_t>(c);
+    int align = 256;
+    while (align > 1 && (bits & uintptr_t(align - 1))) align >>= 1;
+    return align;
+}
+
+std::string spec_str(const GemmSpec& s) {
+    return "gemm m=" + std::to_string(s.m) + " n=" + std::to_string(s.n) + " k=" + std::to_string(s.k) +
+           " ldx=" + std::to_string(s.ldx) + " ldw=" + std::to_string(s.ldw) + " ldy=" + std::to_string(s.ldy);
+}
+
+}  // namespace
+
+struct GemmLt::Entry {
+    cublasLtMatmulDesc_t op = nullptr;
+    cublasLtMatrixLayout_t a = nullptr, b = nullptr, c = nullptr;
+    cublasLtMatmulAlgo_t algo{};
+    size_t workspace = 0;
+    ~Entry() {
+        if (a) cublasLtMatrixLayoutDestroy(a);
+        if (b) cublasLtMatrixLayoutDestroy(b);
+        if (c) cublasLtMatrixLayoutDestroy(c);
+        if (op) cublasLtMatmulDescDestroy(op);
+    }
+};
+
+GemmLt::GemmLt(size_t workspace_bytes) : workspace_(workspace_bytes) {
+    cublasLtHandle_t h = nullptr;
+    RECEIPT_CUBLAS_CHECK(cublasLtCreate(&h));
+    handle_ = h;
+}
+
+GemmLt::~GemmLt() {
+    cache_.clear();
+    if (handle_) cublasLtDestroy(static_cast<cublasLtHandle_t>(handle_));
+}
+
+uint64_t GemmLt::version() { return cublasLtGetVersion(); }
+
+GemmLt::Key GemmLt::key_of(const GemmSpec& s, int align) {
+    const bool out_f32 = s.out_f32 || s.ab == DType::kF32;  // canonical: an f32 GEMM always stores f32
+    return {s.m, s.n, s.k, s.ldx, s.ldw, s.ldy, int(s.ab), int(out_f32), int(s.accumulate), int(s.epilogue), align};
+}
+
+static PlanGemm to_plan(const GemmSpec& s) {
+    PlanGemm g;
+    g.m = s.m, g.n = s.n, g.k = s.k, g.ldx = s.ldx, g.ldw = s.ldw, g.ldy = s.ldy;
+    g.ab_type = cuda_type(s.ab);
+    g.out_type = (s.out_f32 || s.ab == DType::kF32) ? CUDA_R_32F : cuda_type(s.ab);
+    g.epilogue = s.epilogue == Epilogue::kRelu ? CUBLASLT_EPILOGUE_RELU : CUBLASLT_EPILOGUE_DEFAULT;
+    g.accumulate = s.accumulate ? 1 : 0;
+    return g;
+}
+
+GemmLt::Entry& GemmLt::entry(const GemmSpec& s, int align) {
+    const Key key = key_of(s, align);
+    auto it = cache_.find(key);
+    if (it != cache_.end()) return *it->second;
+
+    RECEIPT_CHECK(s.m > 0 && s.n > 0 && s.k > 0 && s.ldx >= s.k && s.ldw >= s.k && s.ldy >= s.n, InvalidInput,
+                  "invalid " + spec_str(s));
+    auto e = std::make_unique<Entry>();
+    const cudaDataType_t ab = cuda_type(s.ab), out = (s.out_f32 || s.ab == DType::kF32) ? CUDA_R_32F : ab;
+    RECEIPT_CUBLAS_CHECK(cublasLtMatmulDescCreate(&e->op, CUBLAS_COMPUTE_32F, CUDA_R_32F));
+    const cublasOperation_t ta = CUBLAS_OP_T, tb = CUBLAS_OP_N;
+    RECEIPT_CUBLAS_CHECK(cublasLtMatmulDescSetAttribute(e->op, CUBLASLT_MATMUL_DESC_TRANSA, &ta, sizeof(ta)));
+    RECEIPT_CUBLAS_CHECK(cublasLtMatmulDescSetAttribute(e->op, CUBLASLT_MATMUL_DESC_TRANSB, &tb, sizeof(tb)));
+    const cublasLtEpilogue_t epi = s.epilogue == Epilogue::kRelu ? CUBLASLT_EPILOGUE_RELU : CUBLASLT_EPILOGUE_DEFAULT;
+    RECEIPT_CUBLAS_CHECK(cublasLtMatmulDescSetAttribute(e->op, CUBLASLT_MATMUL_DESC_EPILOGUE, &epi, sizeof(epi)));
+    RECEIPT_CUBLAS_CHECK(cublasLtMatrixLayoutCreate(&e->a, ab, s.k, s.n, s.ldw));   // w^T view: col-major [k, n]
+    RECEIPT_CUBLAS_CHECK(cublasLtMatrixLayoutCreate(&e->b, ab, s.k, s.m, s.ldx));   // x: col-major [k, m]
+    RECEIPT_CUBLAS_CHECK(cublasLtMatrixLayoutCreate(&e->c, out, s.n, s.m, s.ldy));  // y: col-major [n, m]
+
+    // A planned algorithm for this exact shape (plans are tuned on 256-byte aligned engine buffers).
+    bool have = false;
+    if (align == 256) {
+        auto p = planned_.find(key_of(s, 256));
+        if (p != planned_.end()) {
+            std::memcpy(&e->algo, p->second.algo, sizeof(e->algo));
+            e->workspace = p->second.workspace;
+            have = e->workspace <= workspace_.size();
+        }
+    }
+    if (!have) {
+        cublasLtMatmulPreference_t pref = nullptr;
+        RECEIPT_CUBLAS_CHECK(cublasLtMatmulPreferenceCreate(&pref));
+        const uint64_t ws = workspace_.size();
+        const uint32_t al = static_cast<uint32_t>(align);
+        cublasLtMatmulPreferenceSetAttribute(pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &ws, sizeof(ws));
+        cublasLtMatmulPreferenceSetAttribute(pref, CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_A_BYTES, &al, sizeof(al));
+        cublasLtMatmulPreferenceSetAttribute(pref, CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_B_BYTES, &al, sizeof(al));
+        cublasLtMatmulPreferenceSetAttribute(pref, CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_C_BYTES, &al, sizeof(al));
+        cublasLtMatmulPreferenceSetAttribute(pref, CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_D_BYTES, &al, sizeof(al));
+        cublasLtMatmulHeuristicResult_t res{};
+        int n_res = 0;
+        const cublasStatus_t st = cublasLtMatmulAlgoGetHeuristic(static_cast<cublasLtHandle_t>(handle_), e->op, e->a,
+                                                                 e->b, e->c, e->c, pref, 1, &res, &n_res);
+        cublasLtMatmulPreferenceDestroy(pref);
+        if (st != CUBLAS_STATUS_SUCCESS || n_res == 0)
+            RECEIPT_THROW(CudaError, "cuBLASLt has no algorithm for " + spec_str(s) + " (status " +
+                                         std::to_string(int(st)) + ", alignment " + std::to_string(align) + ")");
+        e->algo = res.algo;
+        e->workspace = res.workspaceSize;
+    }
+    return *cache_.emplace(key, std::move(e)).first->second;
+}
+
+void GemmLt::run(const GemmSpec& s, const void* x, const void* w, void* y, float alpha, cudaStream_t stream) {
+    Entry& e = entry(s, common_alignment(x, w, y));
+    const float beta = s.accumulate ? 1.0f : 0.0f;
+    RECEIPT_CUBLAS_CHECK(cublasLtMatmul(static_cast<cublasLtHandle_t>(handle_), e.op, &alpha, w, e.a, x, e.b, &beta, y,
+                                        e.c, y, e.c, &e.algo, workspace_.get(), workspace_.size(), stream));
+}
+
+PlanGemm GemmLt::tune(const GemmSpec& s, const void* x, const void* w, void* y, cudaStream_t stream,
+                      int n_candidates) {
+    Entry& e = entry(s, 256);
+    RECEIPT_CHECK(common_alignment(x, w, y) == 256, InvalidInput, "tune needs 256-byte aligned buffers");
+    cublasLtMatmulPreference_t pref = nullptr;
+    RECEIPT_CUBLAS_CHECK(cublasLtMatmulPreferenceCreate(&pref));
+    const uint64_t ws = workspace_.size();
+    cublasLtMatmulPreferenceSetAttribute(pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &ws, sizeof(ws));
+    std::vector<cublasLtMatmulHeuristicResult_t> res(std::max(1, n_candidates));
+    int n_res = 0;
+    cublasLtMatmulAlgoGetHeuristic(static_cast<cublasLtHandle_t>(handle_), e.op, e.a, e.b, e.c, e.c, pref,
+                                   int(res.size()), res.data(), &n_res);
+    cublasLtMatmulPreferenceDestroy(pref);
+
+    cudaEvent_t t0, t1;
+    RECEIPT_CUDA_CHECK(cudaEventCreate(&t0));
+    RECEIPT_CUDA_CHECK(cudaEventCreate(&t1));
+    const float alpha = 1.0f, beta = s.accumulate ? 1.0f : 0.0f;
+    float best_us = -1.0f;
+    for (int i = 0; i < n_res; ++i) {
+        if (res[i].state != CUBLAS_STATUS_SUCCESS || res[i].workspaceSize > workspace_.size()) continue;
+        auto launch = [&] {
+            return cublasLtMatmul(static_cast<cublasLtHandle_t>(handle_), e.op, &alpha, w, e.a, x, e.b, &beta, y, e.c,
+                                  y, e.c, &res[i].algo, workspace_.get(), workspace_.size(), stream);
+        };
+        if (launch() != CUBLAS_STATUS_SUCCESS) continue;  // candidate does not run here: skip it
+        const int n_iter = 20;
+        RECEIPT_CUDA_CHECK(cudaEventRecord(t0, stream));
+        for (int it = 0; it < n_iter; ++it) launch();
+        RECEIPT_CUDA_CHECK(cudaEventRecord(t1, stream));
+        RECEIPT_CUDA_CHECK(cudaEventSynchronize(t1));
+        float ms = 0.0f;
+        RECEIPT_CUDA_CHECK(cudaEventElapsedTime(&ms, t0, t1));
+        const float us = ms * 1000.0f / n_iter;
+        if (best_us < 0.0f || us < best_us) {
+            best_us = us;
+            e.algo = res[i].algo;
+            e.workspace = res[i].workspaceSize;
+        }
+    }
+    cudaEventDestroy(t0);
+    cudaEventDestroy(t1);
+    RECEIPT_CUDA_CHECK(cudaGetLastError());
+
+    PlanGemm g = to_plan(s);
+    std::memcpy(g.algo, &e.algo, sizeof(g.algo));
+    g.workspace = e.workspace;
+    g.time_us = std::max(best_us, 0.0f);
+    planned_[key_of(s, 256)] = g;
+    return g;
+}
+
+int GemmLt::adopt(const std::vector<PlanGemm>& entries) {
+    int n_ok = 0;
+    for (const PlanGemm& g : entries) {
+        GemmSpec s;
+        s.m = g.m, s.n = g.n, s.k = g.k, s.ldx = g.ldx, s.ldw = g.ldw, s.ldy = g.ldy;
+        if (g.ab_type == CUDA_R_16F) s.ab = DType::kF16;
+        else if (g.ab_type == CUDA_R_16BF) s.ab = DType::kBF16;
+        else if (g.ab_type == CUDA_R_32F) s.ab = DType::kF32;
+        else continue;
+        s.out_f32 = g.out_type == CUDA_R_32F;
+        s.accumulate = g.accumulate != 0;
+        s.epilogue = g.epilogue == CUBLASLT_EPILOGUE_RELU ? Epilogue::kRelu : Epilogue::kNone;
+        if (g.workspace > workspace_.size()) continue;
+        // Validate the opaque algorithm against this shape before trusting it.
+        Entry probe;
+        const cudaDataType_t ab = cuda_type(s.ab), out = s.out_f32 ? CUDA_R_32F : ab;
+        if (cublasLtMatmulDescCreate(&probe.op, CUBLAS_COMPUTE_32F, CUDA_R_32F) != CUBLAS_STATUS_SUCCESS) continue;
+        const cublasOperation_t ta = CUBLAS_OP_T, tb = CUBLAS_OP_N;
+        const cublasLtEpilogue_t epi = static_cast<cublasLtEpilogue_t>(g.epilogue);
+        cublasLtMatmulDescSetAttribute(probe.op, CUBLASLT_MATMUL_DESC_TRANSA, &ta, sizeof(ta));
+        cublasLtMatmulDescSetAttribute(probe.op, CUBLASLT_MATMUL_DESC_TRANSB, &tb, sizeof(tb));
+        cublasLtMatmulDescSetAttribute(probe.op, CUBLASLT_MATMUL_DESC_EPILOGUE, &epi, sizeof(epi));
+        cublasLtMatrixLayoutCreate(&probe.a, ab, s.k, s.n, s.ldw);
+        cublasLtMatrixLayoutCreate(&probe.b, ab, s.k, s.m, s.ldx);
+        cublasLtMatrixLayoutCreate(&probe.c, out, s.n, s.m, s.ldy);
+        cublasLtMatmulAlgo_t algo;
+        std::memcpy(&algo, g.algo, sizeof(algo));
+        cublasLtMatmulHeuristicResult_t check{};
+        if (cublasLtMatmulAlgoCheck(static_cast<cublasLtHandle_t>(handle_), probe.op, probe.a, probe.b, probe.c,
+                                    probe.c, &algo, &check) != CUBLAS_STATUS_SUCCESS)
+            continue;
+        if (check.workspaceSize > workspace_.size()) continue;
+        planned_[key_of(s, 256)] = g;
+        ++n_ok;
+    }
+    cache_.clear();  // descriptors built before now may hold heuristic algorithms
+    return n_ok;
+}
+
+std::vector<PlanGemm> GemmLt::tuned() const {
+    std::vector<PlanGemm> out;
+    for (const auto& [k, g] : planned_) out.push_back(g);
+    return out;
+}
+
+}  // namespace receipt::cuda

@@ -1,0 +1,71 @@
+// cuBLASLt GEMMs of the T5 engine: y[m, n] (+)= alpha * x[m, k] . w[n, k]^T (an nn.Linear without bias), f32
+// accumulation (CUBLAS_COMPUTE_32F) for every dtype, optional RELU epilogue, and y may be f32 while x, w are
+// f16/bf16 (the residual stream: accumulate = true adds the product into y). Algorithms come from the engine plan
+// when it has the shape, else from the cuBLASLt heuristic (cached per shape).
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <tuple>
+#include <vector>
+
+#include "cuda/device_buffer.h"
+#include "cuda/engine_plan.h"
+#include "receipt/engine.h"
+
+namespace receipt::cuda {
+
+enum class Epilogue : int { kNone = 0, kRelu = 1 };
+
+// Shape and types of one GEMM. Row-major: x [m, k] with row stride ldx, w [n, k] with ldw, y [m, n] with ldy.
+struct GemmSpec {
+    int m = 0, n = 0, k = 0;
+    int ldx = 0, ldw = 0, ldy = 0;
+    DType ab = DType::kF16;   // x and w
+    bool out_f32 = false;     // y is f32 (else the same dtype as x, w)
+    bool accumulate = false;  // y += ... (beta = 1)
+    Epilogue epilogue = Epilogue::kNone;
+};
+
+// Owns a cuBLASLt handle, its workspace and per-shape descriptors. Not thread-safe (one per engine).
+class GemmLt {
+public:
+    explicit GemmLt(size_t workspace_bytes = size_t(32) << 20);
+    ~GemmLt();
+    GemmLt(const GemmLt&) = delete;
+    GemmLt& operator=(const GemmLt&) = delete;
+
+    // Enqueues the GEMM on `stream` (graph-capturable: no allocation, no sync). Throws CudaError / InvalidInput.
+    void run(const GemmSpec& s, const void* x, const void* w, void* y, float alpha, cudaStream_t stream);
+
+    // Times up to n_candidates heuristic algorithms on the given (scratch-safe) buffers, keeps the fastest for
+    // this shape and returns it as a plan entry. Synchronises the stream.
+    PlanGemm tune(const GemmSpec& s, const void* x, const void* w, void* y, cudaStream_t stream,
+                  int n_candidates = 8);
+
+    // Adopts plan entries; an entry cuBLASLt rejects (cublasLtMatmulAlgoCheck) is dropped and counted.
+    // Returns the number of entries adopted.
+    int adopt(const std::vector<PlanGemm>& entries);
+
+    // Entries chosen by tune() so far.
+    std::vector<PlanGemm> tuned() const;
+
+    // cublasLtGetVersion().
+    static uint64_t version();
+
+private:
+    struct Entry;
+    using Key = std::tuple<int, int, int, int, int, int, int, int, int, int, int>;
+    static Key key_of(const GemmSpec& s, int align);
+    Entry& entry(const GemmSpec& s, int align);
+
+    void* handle_ = nullptr;  // cublasLtHandle_t
+    DeviceBuffer workspace_;
+    std::map<Key, std::unique_ptr<Entry>> cache_;
+    std::map<Key, PlanGemm> planned_;  // adopted or tuned, by shape (align 256)
+};
+
+}  // namespace receipt::cuda
