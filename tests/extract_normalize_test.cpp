@@ -38,12 +38,12 @@ TEST(NormalizeDate, Iso) {
 }
 
 TEST(NormalizeDate, Western) {
-    EXPECT_EQ(date("12/01/2019"), "2019-01-12");      // dd/mm/yyyy by default
+    EXPECT_EQ(date("12/01/2019"), "2019-01-12");  // dd/mm/yyyy by default
     EXPECT_EQ(date("12/01/2019", false, true), "2019-12-01");
-    EXPECT_EQ(date("12/31/2019"), "2019-12-31");      // only mm/dd is valid
-    EXPECT_EQ(date("05-01-24"), "2024-01-05");        // dd-mm-yy
-    EXPECT_EQ(date("25.12.2023"), "2023-12-25");      // dd.mm.yyyy
-    EXPECT_EQ(date("99/01/02"), "1999-01-02");        // first group > 31: yy/mm/dd
+    EXPECT_EQ(date("12/31/2019"), "2019-12-31");  // only mm/dd is valid
+    EXPECT_EQ(date("05-01-24"), "2024-01-05");    // dd-mm-yy
+    EXPECT_EQ(date("25.12.2023"), "2023-12-25");  // dd.mm.yyyy
+    EXPECT_EQ(date("99/01/02"), "1999-01-02");    // first group > 31: yy/mm/dd
     EXPECT_EQ(date("12 Jan 2019"), "2019-01-12");
     EXPECT_EQ(date("12-JAN-19"), "2019-01-12");
     EXPECT_EQ(date("Jan 12, 2019"), "2019-01-12");
@@ -147,9 +147,30 @@ TEST(NormalizeAmount, Negative) {
 }
 
 TEST(NormalizeAmount, Garbage) {
-    for (const char* s : {"", " ", "abc", "nan", "NaN", "inf", "-inf", "1e308", "1O8O", "12abc34", "1,0800", "1,2,3",
-                          "1..2", "12.", "(50", "50)", "1080 1080", "0x10", "1,080,50", "--", "¥", "1e5",
-                          "99999999999999999999", "1,000,000,000,000,000"}) {
+    for (const char* s : {"",
+                          " ",
+                          "abc",
+                          "nan",
+                          "NaN",
+                          "inf",
+                          "-inf",
+                          "1e308",
+                          "1O8O",
+                          "12abc34",
+                          "1,0800",
+                          "1,2,3",
+                          "1..2",
+                          "12.",
+                          "(50",
+                          "50)",
+                          "1080 1080",
+                          "0x10",
+                          "1,080,50",
+                          "--",
+                          "¥",
+                          "1e5",
+                          "99999999999999999999",
+                          "1,000,000,000,000,000"}) {
         EXPECT_FALSE(ex::normalize_amount(s).has_value()) << s;
     }
     EXPECT_FALSE(ex::normalize_amount(std::string(100000, '9')).has_value());
@@ -210,7 +231,8 @@ TEST(NormalizeText, Address) {
     EXPECT_EQ(ex::normalize_address("〒160-0023 東京都新宿区西新宿1-1-1"), "東京都新宿区西新宿1-1-1");
     EXPECT_EQ(ex::normalize_address("〒１６０－００２３\n東京都新宿区\n西新宿1-1-1"), "東京都新宿区 西新宿1-1-1");
     EXPECT_EQ(ex::normalize_address("東京都 〒1600023 新宿区"), "東京都 新宿区");
-    EXPECT_EQ(ex::normalize_address("No 1, Jalan  Besar,\n50000 Kuala Lumpur"), "No 1, Jalan Besar, 50000 Kuala Lumpur");
+    EXPECT_EQ(ex::normalize_address("No 1, Jalan  Besar,\n50000 Kuala Lumpur"),
+              "No 1, Jalan Besar, 50000 Kuala Lumpur");
     EXPECT_EQ(ex::normalize_text("  a \t b\r\n c  "), "a b c");
     EXPECT_EQ(ex::normalize_text("a\xff"), "a\xEF\xBF\xBD");
 }

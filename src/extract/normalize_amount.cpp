@@ -23,19 +23,19 @@ struct Symbol {
     bool yen;
 };
 constexpr Symbol kCurrencySymbols[] = {
-    {"\xC2\xA5", true},          // ¥ U+00A5
-    {"\xEF\xBF\xA5", true},      // ￥ U+FFE5
-    {"\\", true},                // backslash: yen on Japanese code pages
-    {"\xE5\x86\x86", true},      // 円
-    {"\xE5\x85\x83", false},     // 元
+    {"\xC2\xA5", true},       // ¥ U+00A5
+    {"\xEF\xBF\xA5", true},   // ￥ U+FFE5
+    {"\\", true},             // backslash: yen on Japanese code pages
+    {"\xE5\x86\x86", true},   // 円
+    {"\xE5\x85\x83", false},  // 元
     {"$", false},
-    {"\xE2\x82\xAC", false},     // €
-    {"\xC2\xA3", false},         // £
-    {"\xE2\x82\xA9", false},     // ₩
-    {"\xE2\x82\xB9", false},     // ₹
-    {"\xE0\xB8\xBF", false},     // ฿
-    {"\xE2\x82\xB1", false},     // ₱
-    {"\xE2\x82\xAB", false},     // ₫
+    {"\xE2\x82\xAC", false},  // €
+    {"\xC2\xA3", false},      // £
+    {"\xE2\x82\xA9", false},  // ₩
+    {"\xE2\x82\xB9", false},  // ₹
+    {"\xE0\xB8\xBF", false},  // ฿
+    {"\xE2\x82\xB1", false},  // ₱
+    {"\xE2\x82\xAB", false},  // ₫
 };
 constexpr std::string_view kNegativeMarks[] = {
     "-",
@@ -112,7 +112,10 @@ std::string canonical_digits(std::string_view core) {
         group_len = 0;
     }
     if (digits.empty() || (grouped && group_len != 3)) return "";
-    if (!frac_part.empty()) digits += "." + std::string(frac_part);
+    if (!frac_part.empty()) {
+        digits += '.';
+        digits.append(frac_part);
+    }
     return digits;
 }
 
@@ -157,8 +160,8 @@ std::optional<double> normalize_amount(std::string_view text) {
     const size_t core_begin = i;
     while (i < s.size()) {
         const char c = s[i];
-        if (is_digit(c) || ((c == ',' || c == '.' || c == '\'') && i > core_begin && i + 1 < s.size() &&
-                            is_digit(s[i + 1]))) {
+        if (is_digit(c) ||
+            ((c == ',' || c == '.' || c == '\'') && i > core_begin && i + 1 < s.size() && is_digit(s[i + 1]))) {
             ++i;
         } else if (c == ' ' && i > core_begin && i + 3 < s.size() && is_digit(s[i + 1]) && is_digit(s[i + 2]) &&
                    is_digit(s[i + 3]) && (i + 4 == s.size() || !is_digit(s[i + 4]))) {

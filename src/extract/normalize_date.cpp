@@ -74,9 +74,9 @@ std::optional<Ymd> from_era(const std::string& era, const std::string& year, con
 }
 
 int month_from_name(const std::string& word) {
-    static constexpr std::array<std::string_view, 12> kNames = {"january", "february", "march",     "april",
-                                                                "may",     "june",     "july",      "august",
-                                                                "september", "october", "november", "december"};
+    static constexpr std::array<std::string_view, 12> kNames = {"january",   "february", "march",    "april",
+                                                                "may",       "june",     "july",     "august",
+                                                                "september", "october",  "november", "december"};
     const std::string w = ascii_lower(word);
     if (w == "sept") return 9;
     for (int i = 0; i < 12; ++i) {
@@ -159,8 +159,10 @@ std::optional<std::string> normalize_date(std::string_view text, const DateHints
     static const std::regex kCompact("(^|\\D)(\\d{4})(\\d{2})(\\d{2})(?!\\d)");
 
     std::vector<Candidate> found;
-    collect(s, kEraKanji, 0, 1, [](const std::smatch& m) { return from_era(m[1], m[2], m[3], m[4]); }, found);
-    collect(s, kEraLetter, 1, 2, [](const std::smatch& m) { return from_era(m[2], m[3], m[4], m[5]); }, found);
+    collect(
+        s, kEraKanji, 0, 1, [](const std::smatch& m) { return from_era(m[1], m[2], m[3], m[4]); }, found);
+    collect(
+        s, kEraLetter, 1, 2, [](const std::smatch& m) { return from_era(m[2], m[3], m[4], m[5]); }, found);
     collect(
         s, kKanji, 2, 2,
         [](const std::smatch& m) -> std::optional<Ymd> {
@@ -168,7 +170,8 @@ std::optional<std::string> normalize_date(std::string_view text, const DateHints
             return is_valid(v) ? std::optional<Ymd>(v) : std::nullopt;
         },
         found);
-    collect(s, kNumeric, 3, 2, [&](const std::smatch& m) { return from_numeric(m[2], m[4], m[5], hints); }, found);
+    collect(
+        s, kNumeric, 3, 2, [&](const std::smatch& m) { return from_numeric(m[2], m[4], m[5], hints); }, found);
     collect(
         s, kDayMonthName, 4, 2,
         [](const std::smatch& m) -> std::optional<Ymd> {

@@ -4,11 +4,10 @@
 // train/target_format.py is the Python twin of this file; both must produce byte-identical text.
 #pragma once
 
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <string_view>
-
-#include <nlohmann/json.hpp>
 
 namespace receipt::extract {
 
@@ -22,11 +21,11 @@ struct TargetKeyInfo {
 };
 
 inline constexpr TargetKeyInfo kTargetKeys[] = {
-    {TargetKey::kName, "name", "supplier_name"},      {TargetKey::kAddr, "addr", "supplier_address"},
-    {TargetKey::kTel, "tel", "supplier_phone"},       {TargetKey::kDate, "date", "receipt_date"},
-    {TargetKey::kTime, "time", "purchase_time"},      {TargetKey::kCur, "cur", "currency"},
-    {TargetKey::kItem, "item", "line_items"},         {TargetKey::kNet, "net", "net_amount"},
-    {TargetKey::kTax, "tax", "total_tax_amount"},     {TargetKey::kTotal, "total", "total_amount"},
+    {TargetKey::kName, "name", "supplier_name"},  {TargetKey::kAddr, "addr", "supplier_address"},
+    {TargetKey::kTel, "tel", "supplier_phone"},   {TargetKey::kDate, "date", "receipt_date"},
+    {TargetKey::kTime, "time", "purchase_time"},  {TargetKey::kCur, "cur", "currency"},
+    {TargetKey::kItem, "item", "line_items"},     {TargetKey::kNet, "net", "net_amount"},
+    {TargetKey::kTax, "tax", "total_tax_amount"}, {TargetKey::kTotal, "total", "total_amount"},
 };
 
 // Schema keys of one line item, in order.

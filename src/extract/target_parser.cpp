@@ -18,7 +18,7 @@ namespace {
 
 // Collects warnings up to kMaxWarnings; the rest are counted.
 class Warnings {
-public:
+  public:
     void add(std::string_view code, std::string_view detail) {
         add_raw(std::string(code) + ": " + std::string(detail));
     }
@@ -35,7 +35,7 @@ public:
         return out;
     }
 
-private:
+  private:
     std::vector<std::string> list_;
     size_t n_dropped_ = 0;
 };
@@ -48,7 +48,10 @@ struct Segment {
 // A short, printable excerpt of untrusted text for warning messages.
 std::string excerpt(std::string_view s) {
     const std::string_view cut = utf8_prefix(s, 40);
-    return "'" + std::string(cut) + (cut.size() < s.size() ? "...'" : "'");
+    std::string out = "'";
+    out.append(cut);
+    out += cut.size() < s.size() ? "...'" : "'";
+    return out;
 }
 
 int order_of(TargetKey k) { return static_cast<int>(k); }
@@ -72,7 +75,8 @@ std::string fold_separators(const std::string& s) {
 }
 
 // Recovers a missing " | " inside `seg.value`: an occurrence of " <key>:" (lower-case) for a key that comes later
-// in the fixed order, or " item:" after the third ';' of an item, splits the segment. Appends to `out`.
+// in the fixed order splits the segment; inside an item, only " item:" / " net:" / " tax:" / " total:" after the
+// item's third ';' do. Appends the resulting segments to `out`.
 void split_missing_separators(Segment seg, std::vector<Segment>& out, Warnings& warnings) {
     for (;;) {
         size_t best_pos = std::string::npos;
@@ -82,8 +86,10 @@ void split_missing_separators(Segment seg, std::vector<Segment>& out, Warnings& 
             if (seg.value[p] == ';') ++n_semicolons;
             if (seg.value[p] != ' ') continue;
             for (const TargetKeyInfo& info : kTargetKeys) {
-                const bool later = order_of(info.key) > order_of(seg.key) ||
-                                   (info.key == TargetKey::kItem && seg.key == TargetKey::kItem && n_semicolons >= 3);
+                // Inside an item only the text after its three ';' can hold the next key.
+                const bool later = seg.key == TargetKey::kItem
+                                       ? n_semicolons >= 3 && order_of(info.key) >= order_of(TargetKey::kItem)
+                                       : order_of(info.key) > order_of(seg.key);
                 if (!later || seg.value.compare(p + 1, info.name.size(), info.name) != 0) continue;
                 if (p + 1 + info.name.size() < seg.value.size() && seg.value[p + 1 + info.name.size()] == ':') {
                     best_pos = p, best_key = info.key;
@@ -292,8 +298,8 @@ void parse_into(std::string_view text_in, nlohmann::json& out, Warnings& warning
             case TargetKey::kItem:
                 break;
         }
-        if (value.is_null() && !(seg.key == TargetKey::kNet || seg.key == TargetKey::kTax ||
-                                 seg.key == TargetKey::kTotal)) {
+        if (value.is_null() &&
+            !(seg.key == TargetKey::kNet || seg.key == TargetKey::kTax || seg.key == TargetKey::kTotal)) {
             warnings.add("invalid_value", std::string(info.name) + " " + excerpt(seg.value));
         }
         out[field] = std::move(value);

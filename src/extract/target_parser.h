@@ -2,11 +2,10 @@
 // (declared in target_format.h, included here so that callers get both).
 #pragma once
 
+#include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "extract/target_format.h"
 

@@ -17,9 +17,7 @@ std::string sanitize_utf8(std::string_view s, int* n_replaced = nullptr);
 std::string fold_fullwidth(std::string_view s);
 
 // True for ASCII whitespace (space, \t, \n, \r, \f, \v).
-inline bool is_ascii_space(char c) {
-    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
-}
+inline bool is_ascii_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; }
 
 // Strips leading and trailing ASCII whitespace and U+3000.
 std::string trim(std::string_view s);

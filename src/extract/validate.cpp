@@ -48,8 +48,7 @@ std::vector<std::string> validate_fields(const nlohmann::json& fields) {
                             (*amount < 0 && std::fabs(expected + *amount) <= tol);  // discount: "割引 ; 1 ; 50 ; -50"
             if (!ok) {
                 out.push_back("item_amount_mismatch: item " + std::to_string(i + 1) + " quantity " + num(*qty) +
-                              " x unit_price " + num(*unit) + " = " + num(expected) + " but amount is " +
-                              num(*amount));
+                              " x unit_price " + num(*unit) + " = " + num(expected) + " but amount is " + num(*amount));
             }
         }
     }

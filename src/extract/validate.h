@@ -1,10 +1,9 @@
 // Consistency checks of an extracted receipt (sums, quantity x unit price, tax plausibility).
 #pragma once
 
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 namespace receipt::extract {
 
