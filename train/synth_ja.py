@@ -7,7 +7,8 @@ synthetic test set.
 
 import datetime
 
-from synth_ja_data import BRANCH_SUFFIX, BUILDINGS, CHAINS, COMPANY_SUFFIX, FOOTERS, ITEMS, PAYMENTS, PLACES, STAFF
+from synth_ja_data import BRANCH_SUFFIX, BUILDINGS, CHAINS, COMPANY_SUFFIX, FOOTERS, ITEMS, MENUS, PAYMENTS, PLACES, \
+    STAFF
 from synth_noise import to_halfwidth_kana
 
 TRAIN_LAYOUTS = [0, 1, 2, 3]
@@ -87,14 +88,15 @@ def make_store(rng, kind, held_out):
                 company=rng.choice(COMPANY_SUFFIX) + rng.choice(["セブン", "サン", "ミドリ", "アオバ", "ヒカリ"]) + "商事")
 
 
-def pick_items(rng, kind):
-    pool = ITEMS[kind]
+def pick_items(rng, kind, chain):
+    pool = MENUS.get(chain, ITEMS[kind])
     n = max(1, min(len(pool), int(rng.expovariate(1 / {"konbini": 3, "super": 8, "drug": 4,
                                                      "restaurant": 3, "electronics": 2}[kind])) + 1))
     n = min(n, 25)
     out = []
-    for _ in range(n):
-        name, price, reduced = rng.choice(pool)
+    picks = rng.sample(pool, min(n, len(pool)))
+    picks += [rng.choice(pool) for _ in range(n - len(picks))]  # big baskets repeat a product now and then
+    for name, price, reduced in picks:
         if rng.random() < 0.5:
             price = max(1, int(round(price * rng.uniform(0.85, 1.15))))
             if price > 30:
@@ -108,7 +110,7 @@ def generate(rng, held_out=False):
     kind = rng.choice(["konbini", "konbini", "super", "super", "drug", "restaurant", "electronics"])
     layout = rng.choice(TEST_LAYOUTS) if held_out and rng.random() < 0.5 else rng.choice(TRAIN_LAYOUTS)
     store = make_store(rng, kind, held_out)
-    items = pick_items(rng, kind)
+    items = pick_items(rng, kind, store["chain"])
     takeout = kind == "restaurant" and rng.random() < 0.3
     for it in items:
         if kind == "restaurant":
@@ -282,7 +284,7 @@ def generate(rng, held_out=False):
             for r, b, tv in ((8, base8, tax8), (10, base10, tax10)):
                 if b:
                     rows.append([f"{r}%", yen(style, b), yen(style, tv)])
-    pay = rng.choice(PAYMENTS[:1] * 4 + PAYMENTS[1:])
+    pay = rng.choice(PAYMENTS[:1] * 4 + PAYMENTS[1:] if kind != "electronics" else ["現金", "クレジット", "クレジット"])
     if pay == "現金":
         paid = total if rng.random() < 0.1 else ((total // 1000) + 1) * 1000 if rng.random() < 0.7 else \
             ((total // 10000) + 1) * 10000

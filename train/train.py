@@ -388,6 +388,8 @@ def main():
     n_tok = sum(len(s) + len(t) for s, t in train)
     log(f"train: {len(train)} examples ({n_drop} dropped: target > {args.max_tgt_len} tokens), {n_tok / 1e6:.1f}M tokens")
     del recs
+    if len(train) < args.batch_size:
+        raise SystemExit(f"only {len(train)} training examples: not enough for one batch of {args.batch_size}")
     vals = []
     for path in args.val:
         vr = read_jsonl(path)
@@ -443,7 +445,7 @@ def main():
     t_save = time.time()
     t_log, tok_log, loss_sum, loss_n = time.time(), 0, 0.0, 0
     stop = False
-    while not stop:
+    while not stop and time.time() < deadline:
         batches = length_grouped_batches(train, args.batch_size, random.Random(args.seed * 1000 + state["epoch"]))
         start = state["seen"] if state["seen"] < len(batches) else 0
         for bi in range(start, len(batches)):
