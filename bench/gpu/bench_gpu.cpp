@@ -1,0 +1,134 @@
+// bench_gpu: generation latency of the CUDA engine on a T5 folder, as JSON.
+// For each batch size: `batch` random sources of --input-tokens ids (EOS last), greedy, exactly --new-tokens
+// generated tokens (min_new_tokens = max_new_tokens), one warm-up call (builds the plan / captures the graph),
+// then --iters timed calls; reports the median ms per batch and per receipt and the device memory in use.
+//
+//   bench_gpu --model DIR [--dtype fp16] [--batches 1,8,64] [--input-tokens 384] [--new-tokens 128]
+//             [--iters 5] [--device cuda] [--out FILE]
+#include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <random>
+
+#include "receipt/engine.h"
+#include "receipt/errors.h"
+#include "receipt/model.h"
+
+#ifdef RECEIPT_WITH_CUDA
+// From the CUDA runtime the library links (declared here so this file needs no CUDA include path).
+extern "C" int cudaMemGetInfo(size_t* free_bytes, size_t* total_bytes);
+#endif
+
+namespace {
+
+// Device memory in use on the current GPU (all processes), MiB; -1 when unknown.
+double device_used_mib() {
+#ifdef RECEIPT_WITH_CUDA
+    size_t free_b = 0, total_b = 0;
+    if (cudaMemGetInfo(&free_b, &total_b) == 0) return double(total_b - free_b) / (1 << 20);
+#endif
+    return -1.0;
+}
+
+std::string iso_now() {
+    const std::time_t t = std::time(nullptr);
+    char buf[32];
+    std::strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
+    return buf;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    CLI::App app{"CUDA engine generation benchmark"};
+    std::string model_dir, dtype = "fp16", device = "cuda", out;
+    std::vector<int> batches = {1, 8, 64};
+    int input_tokens = 384, new_tokens = 128, iters = 5;
+    app.add_option("--model", model_dir, "T5 folder")->required();
+    app.add_option("--dtype", dtype, "fp16, bf16 or fp32")->capture_default_str();
+    app.add_option("--device", device, "cuda or cpu")->capture_default_str();
+    app.add_option("--batches", batches, "batch sizes")->delimiter(',')->capture_default_str();
+    app.add_option("--input-tokens", input_tokens, "source length")->capture_default_str();
+    app.add_option("--new-tokens", new_tokens, "generated tokens (min = max)")->capture_default_str();
+    app.add_option("--iters", iters, "timed calls per batch size")->capture_default_str();
+    app.add_option("--out", out, "write the JSON here too");
+    CLI11_PARSE(app, argc, argv);
+
+    try {
+        const double mib_start = device_used_mib();
+        auto model = receipt::Model::load(model_dir);
+        const int V = model->config().vocab_size;
+        nlohmann::json report = {{"benchmark", "receipt-engine generate"},
+                                 {"date", iso_now()},
+                                 {"model", model_dir},
+                                 {"model_config",
+                                  {{"d_model", model->config().d_model},
+                                   {"num_layers", model->config().num_layers},
+                                   {"num_decoder_layers", model->config().num_decoder_layers},
+                                   {"vocab_size", V}}},
+                                 {"dtype", dtype},
+                                 {"input_tokens", input_tokens},
+                                 {"new_tokens", new_tokens},
+                                 {"decoding", "greedy, min_new_tokens = max_new_tokens"},
+                                 {"device_used_mib_at_start", mib_start},
+                                 {"results", nlohmann::json::array()}};
+        std::mt19937 rng(1234);
+        std::uniform_int_distribution<int> tok(3, V - 1);
+        for (int batch : batches) {
+            receipt::EngineOptions eo;
+            eo.device = receipt::parse_device(device);
+            eo.dtype = receipt::parse_dtype(dtype);
+            eo.max_batch_size = batch;
+            eo.max_input_tokens = input_tokens;
+            eo.max_total_tokens = new_tokens + 1;
+            auto engine = receipt::make_engine(model, eo);
+            std::vector<std::vector<int>> inputs(batch, std::vector<int>(input_tokens));
+            for (auto& in : inputs) {
+                for (int& id : in) id = tok(rng);
+                in.back() = model->config().eos_token_id;
+            }
+            receipt::GenerationOptions go;
+            go.max_new_tokens = new_tokens;
+            go.min_new_tokens = new_tokens;
+            const auto t_w0 = std::chrono::steady_clock::now();
+            auto warm = engine->generate(inputs, go);
+            const double warm_ms =
+                std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t_w0).count();
+            for (const auto& r : warm)
+                if (int(r.ids.size()) != new_tokens)
+                    std::fprintf(stderr, "warning: generated %zu tokens, expected %d\n", r.ids.size(), new_tokens);
+            std::vector<double> ms;
+            for (int i = 0; i < iters; ++i) {
+                const auto t0 = std::chrono::steady_clock::now();
+                engine->generate(inputs, go);
+                ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+            }
+            std::sort(ms.begin(), ms.end());
+            const double med = ms[ms.size() / 2];
+            nlohmann::json row = {{"batch", batch},
+                                  {"engine", engine->describe()},
+                                  {"ms_per_batch_median", med},
+                                  {"ms_per_batch_min", ms.front()},
+                                  {"ms_per_batch_max", ms.back()},
+                                  {"ms_per_receipt", med / batch},
+                                  {"generated_tokens_per_s", 1000.0 * batch * new_tokens / med},
+                                  {"first_call_ms", warm_ms},
+                                  {"device_used_mib", device_used_mib()},
+                                  {"peak_device_mib", device_used_mib() - std::max(0.0, mib_start)}};
+            std::cerr << row.dump() << "\n";
+            report["results"].push_back(row);
+        }
+        const std::string text = report.dump(2);
+        std::cout << text << "\n";
+        if (!out.empty()) std::ofstream(out) << text << "\n";
+    } catch (const receipt::Error& e) {
+        std::cerr << "bench_gpu: " << e.what() << "\n";
+        return 1;
+    }
+    return 0;
+}

@@ -1,0 +1,317 @@
+// CUDA kernels and cuBLASLt GEMMs vs the fp32 CPU ops, over {f32, f16, bf16} and odd sizes (label: cuda).
+// Needs RECEIPT_WITH_CUDA and the CUDA include path for this test target (see docs/numerics.md, "Testing");
+// without them it compiles to one skipped test.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "receipt/engine.h"
+
+#if defined(RECEIPT_WITH_CUDA)
+#include <cuda_runtime_api.h>
+
+#include "cuda/cuda_check.h"
+#include "cuda/device_buffer.h"
+#include "cuda/gemm_lt.h"
+#include "ops/attention.h"
+#include "ops/elementwise.h"
+#include "ops/t5_ops_cuda.h"
+
+namespace rc = receipt::cuda;
+using receipt::DType;
+
+namespace {
+
+const DType kTypes[] = {DType::kF32, DType::kF16, DType::kBF16};
+const char* name(DType d) { return d == DType::kF16 ? "f16" : d == DType::kBF16 ? "bf16" : "f32"; }
+float tol(DType d) { return d == DType::kF32 ? 2e-4f : d == DType::kF16 ? 2e-2f : 8e-2f; }
+
+std::vector<float> randn(size_t n, unsigned seed, float scale = 1.0f) {
+    std::mt19937 g(seed);
+    std::normal_distribution<float> d(0.0f, scale);
+    std::vector<float> v(n);
+    for (float& x : v) x = d(g);
+    return v;
+}
+
+// Device copy of `v` in dtype dt (via the convert kernel), and back to f32 on the host.
+rc::DeviceBuffer to_device(const std::vector<float>& v, DType dt) {
+    rc::DeviceBuffer f(v.size() * 4 + 4), out(v.size() * rc::dtype_size(dt) + 4);
+    RECEIPT_CUDA_CHECK(cudaMemcpy(f.get(), v.data(), v.size() * 4, cudaMemcpyHostToDevice));
+    rc::convert_f32_cuda(dt, f.as<float>(), out.get(), int64_t(v.size()), nullptr);
+    RECEIPT_CUDA_CHECK(cudaDeviceSynchronize());
+    return out;
+}
+std::vector<float> to_host(const rc::DeviceBuffer& b, size_t n, DType dt) {
+    // Convert T -> f32 on the host side by copying raw bits.
+    std::vector<float> out(n);
+    if (dt == DType::kF32) {
+        RECEIPT_CUDA_CHECK(cudaMemcpy(out.data(), b.get(), n * 4, cudaMemcpyDeviceToHost));
+        return out;
+    }
+    std::vector<uint16_t> raw(n);
+    RECEIPT_CUDA_CHECK(cudaMemcpy(raw.data(), b.get(), n * 2, cudaMemcpyDeviceToHost));
+    for (size_t i = 0; i < n; ++i) {
+        uint32_t bits;
+        if (dt == DType::kBF16) {
+            bits = uint32_t(raw[i]) << 16;
+        } else {  // IEEE half -> float
+            const uint32_t h = raw[i], s = (h & 0x8000u) << 16, e = (h >> 10) & 0x1f, m = h & 0x3ff;
+            if (e == 0) {
+                const float f = std::ldexp(float(m), -24);
+                std::memcpy(&bits, &f, 4);
+                bits |= s;
+            } else if (e == 31) {
+                bits = s | 0x7f800000u | (m << 13);
+            } else {
+                bits = s | ((e + 112) << 23) | (m << 13);
+            }
+        }
+        std::memcpy(&out[i], &bits, 4);
+    }
+    return out;
+}
+// The values the GPU actually sees after rounding to dt (so references use the same inputs).
+std::vector<float> rounded(const std::vector<float>& v, DType dt) { return to_host(to_device(v, dt), v.size(), dt); }
+
+void expect_close(const std::vector<float>& want, const std::vector<float>& got, float rtol, const std::string& what) {
+    ASSERT_EQ(want.size(), got.size()) << what;
+    float scale = 1e-6f;
+    for (float w : want) scale = std::max(scale, std::fabs(w));
+    int n_bad = 0;
+    for (size_t i = 0; i < want.size(); ++i) {
+        if (!(std::fabs(want[i] - got[i]) <= rtol * scale)) {
+            if (++n_bad <= 5)
+                ADD_FAILURE() << what << ": [" << i << "] want " << want[i] << " got " << got[i] << " (tol "
+                              << rtol * scale << ")";
+        }
+    }
+    EXPECT_EQ(n_bad, 0) << what << ": " << n_bad << " of " << want.size() << " values off";
+}
+
+class CudaOps : public ::testing::Test {
+protected:
+    void SetUp() override {
+        if (!receipt::cuda_available()) GTEST_SKIP() << "no usable CUDA GPU";
+    }
+};
+
+TEST_F(CudaOps, GemmOddSizesAllEpilogues) {
+    rc::GemmLt gemm;
+    struct Shape { int m, n, k; };
+    for (DType dt : kTypes)
+        for (Shape s : {Shape{1, 64, 48}, Shape{5, 37, 24}, Shape{7, 19, 13}, Shape{64, 96, 128}})
+            for (int mode = 0; mode < 3; ++mode) {  // 0: plain, 1: relu epilogue, 2: f32 accumulate (residual)
+                const std::string what = std::string(name(dt)) + " m=" + std::to_string(s.m) + " n=" +
+                                         std::to_string(s.n) + " k=" + std::to_string(s.k) + " mode " +
+                                         std::to_string(mode);
+                const auto x = rounded(randn(size_t(s.m) * s.k, 1), dt), w = rounded(randn(size_t(s.n) * s.k, 2), dt);
+                auto y0 = randn(size_t(s.m) * s.n, 3);
+                auto dx = to_device(x, dt), dw = to_device(w, dt);
+                const bool out_f32 = mode == 2;
+                rc::DeviceBuffer dy = out_f32 ? to_device(y0, DType::kF32) : rc::DeviceBuffer(y0.size() * 4 + 4);
+                rc::GemmSpec spec{s.m, s.n, s.k, s.k, s.k, s.n, dt, out_f32, mode == 2,
+                                  mode == 1 ? rc::Epilogue::kRelu : rc::Epilogue::kNone};
+                try {
+                    gemm.run(spec, dx.get(), dw.get(), dy.get(), 0.5f, nullptr);
+                } catch (const receipt::CudaError& e) {
+                    ADD_FAILURE() << what << ": " << e.what();
+                    continue;
+                }
+                RECEIPT_CUDA_CHECK(cudaDeviceSynchronize());
+                std::vector<float> want(size_t(s.m) * s.n);
+                for (int i = 0; i < s.m; ++i)
+                    for (int j = 0; j < s.n; ++j) {
+                        double acc = 0;
+                        for (int k = 0; k < s.k; ++k) acc += double(x[size_t(i) * s.k + k]) * w[size_t(j) * s.k + k];
+                        float v = 0.5f * float(acc);
+                        if (mode == 1) v = std::max(v, 0.0f);
+                        if (mode == 2) v += y0[size_t(i) * s.n + j];
+                        want[size_t(i) * s.n + j] = v;
+                    }
+                expect_close(want, to_host(dy, want.size(), out_f32 ? DType::kF32 : dt), tol(dt), what);
+            }
+}
+
+TEST_F(CudaOps, RmsNormWithResidualAdd) {
+    for (DType dt : kTypes)
+        for (int D : {77, 512, 1000}) {
+            const int n = 3;
+            auto resid = randn(size_t(n) * D, 4, 3.0f), w = randn(D, 5), delta = rounded(randn(size_t(n) * D, 6), dt);
+            auto dr = to_device(resid, DType::kF32), dd = to_device(delta, dt), dw = to_device(w, DType::kF32);
+            rc::DeviceBuffer dy(size_t(n) * D * 4);
+            rc::rmsnorm_cuda(dt, dr.as<float>(), dd.get(), dw.as<float>(), n, D, 1e-6f, dy.get(), nullptr);
+            RECEIPT_CUDA_CHECK(cudaDeviceSynchronize());
+            for (size_t i = 0; i < resid.size(); ++i) resid[i] += delta[i];
+            std::vector<float> want(resid.size());
+            receipt::ops::rms_norm_cpu(resid.data(), w.data(), n, D, 1e-6f, want.data());
+            const std::string what = std::string(name(dt)) + " D=" + std::to_string(D);
+            expect_close(resid, to_host(dr, resid.size(), DType::kF32), 1e-6f, what + " residual");
+            expect_close(want, to_host(dy, want.size(), dt), tol(dt), what + " norm");
+        }
+}
+
+TEST_F(CudaOps, GatedGelu) {
+    for (DType dt : kTypes) {
+        const int n = 5, F = 99;
+        auto h = rounded(randn(size_t(n) * 2 * F, 7, 2.0f), dt);
+        auto dh = to_device(h, dt);
+        rc::DeviceBuffer dy(size_t(n) * F * 4);
+        rc::gated_act_cuda(dt, dh.get(), n, F, true, dy.get(), nullptr);
+        RECEIPT_CUDA_CHECK(cudaDeviceSynchronize());
+        std::vector<float> want(size_t(n) * F);
+        for (int i = 0; i < n; ++i) {
+            std::vector<float> a(h.begin() + i * 2 * F, h.begin() + i * 2 * F + F);
+            std::vector<float> b(h.begin() + i * 2 * F + F, h.begin() + (i + 1) * 2 * F);
+            receipt::ops::gated_gelu_cpu(a.data(), b.data(), F);
+            std::copy(a.begin(), a.end(), want.begin() + i * F);
+        }
+        expect_close(want, to_host(dy, want.size(), dt), tol(dt), std::string(name(dt)) + " gated gelu");
+    }
+}
+
+TEST_F(CudaOps, EncoderAttentionBiasAndMask) {
+    for (DType dt : kTypes)
+        for (int K : {16, 20}) {  // vectorised and scalar paths
+            const int B = 2, S = 13, H = 3, HK = H * K, S_bias = 17;
+            const std::vector<int> lens = {13, 7};
+            auto qkv = rounded(randn(size_t(B) * S * 3 * HK, 8), dt);
+            auto bias = randn(size_t(H) * (2 * S_bias - 1), 9);
+            auto dq = to_device(qkv, dt), db = to_device(bias, DType::kF32);
+            rc::DeviceBuffer dl(B * 4), dctx(size_t(B) * S * HK * 4);
+            RECEIPT_CUDA_CHECK(cudaMemcpy(dl.get(), lens.data(), B * 4, cudaMemcpyHostToDevice));
+            rc::encoder_attention_cuda(dt, dq.get(), db.as<float>(), S_bias, dl.as<int>(), B, S, H, K, dctx.get(),
+                                       nullptr);
+            RECEIPT_CUDA_CHECK(cudaDeviceSynchronize());
+            std::vector<float> q(size_t(B) * S * HK), k(q.size()), v(q.size()), full(size_t(H) * S * S);
+            for (int r = 0; r < B * S; ++r)
+                for (int c = 0; c < HK; ++c) {
+                    q[size_t(r) * HK + c] = qkv[size_t(r) * 3 * HK + c];
+                    k[size_t(r) * HK + c] = qkv[size_t(r) * 3 * HK + HK + c];
+                    v[size_t(r) * HK + c] = qkv[size_t(r) * 3 * HK + 2 * HK + c];
+                }
+            for (int h = 0; h < H; ++h)
+                for (int i = 0; i < S; ++i)
+                    for (int j = 0; j < S; ++j)
+                        full[(size_t(h) * S + i) * S + j] = bias[size_t(h) * (2 * S_bias - 1) + j - i + S_bias - 1];
+            std::vector<float> want(q.size()), scratch;
+            receipt::ops::encoder_attention_cpu(q.data(), k.data(), v.data(), full.data(), lens.data(), B, S, H, K,
+                                                want.data(), scratch);
+            auto got = to_host(dctx, want.size(), dt);
+            for (int b = 0; b < B; ++b)  // padded query rows are not compared (never read downstream)
+                for (int i = lens[b]; i < S; ++i)
+                    for (int c = 0; c < HK; ++c) got[(size_t(b) * S + i) * HK + c] = want[(size_t(b) * S + i) * HK + c];
+            expect_close(want, got, tol(dt), std::string(name(dt)) + " K=" + std::to_string(K));
+        }
+}
+
+TEST_F(CudaOps, DecoderSelfAttentionAppendsAndAttends) {
+    for (DType dt : kTypes) {
+        const int N = 3, H = 2, K = 16, HK = H * K, T_max = 11, t = 6;
+        auto cache_k = rounded(randn(size_t(N) * H * T_max * K, 10), dt);
+        auto cache_v = rounded(randn(cache_k.size(), 11), dt);
+        auto qkv = rounded(randn(size_t(N) * 3 * HK, 12), dt);
+        auto bias = randn(size_t(H) * T_max, 13);
+        auto dk = to_device(cache_k, dt), dv = to_device(cache_v, dt), dq = to_device(qkv, dt);
+        auto db = to_device(bias, DType::kF32);
+        rc::DecodeState st{t, 0, 0, 0, 0, 0};
+        rc::DeviceBuffer ds(sizeof(st)), dctx(size_t(N) * HK * 4);
+        RECEIPT_CUDA_CHECK(cudaMemcpy(ds.get(), &st, sizeof(st), cudaMemcpyHostToDevice));
+        rc::decoder_self_attention_cuda(dt, dq.get(), dk.get(), dv.get(), db.as<float>(), N, H, K, T_max,
+                                        ds.as<rc::DecodeState>(), dctx.get(), nullptr);
+        RECEIPT_CUDA_CHECK(cudaDeviceSynchronize());
+        std::vector<float> q(size_t(N) * HK);
+        for (int r = 0; r < N; ++r)
+            for (int c = 0; c < HK; ++c) {
+                q[size_t(r) * HK + c] = qkv[size_t(r) * 3 * HK + c];
+                const int h = c / K, d = c % K;
+                cache_k[((size_t(r) * H + h) * T_max + t) * K + d] = qkv[size_t(r) * 3 * HK + HK + c];
+                cache_v[((size_t(r) * H + h) * T_max + t) * K + d] = qkv[size_t(r) * 3 * HK + 2 * HK + c];
+            }
+        std::vector<float> want(q.size());
+        receipt::ops::decoder_self_attention_cpu(q.data(), cache_k.data(), cache_v.data(), bias.data(), N, H, K, T_max,
+                                                 t, want.data());
+        expect_close(want, to_host(dctx, want.size(), dt), tol(dt), std::string(name(dt)) + " self-attention");
+        expect_close(cache_k, to_host(dk, cache_k.size(), dt), 1e-6f, std::string(name(dt)) + " cache append");
+    }
+}
+
+TEST_F(CudaOps, CrossAttentionRowsToSources) {
+    for (DType dt : kTypes) {
+        const int B = 2, S = 9, H = 3, K = 24, HK = H * K, N = 4, L = 2, l = 1, S_max = 12;
+        const int64_t stride = int64_t(L) * 2 * HK;
+        auto kv = rounded(randn(size_t(B) * S * stride, 14), dt);
+        auto q = rounded(randn(size_t(N) * HK, 15), dt);
+        const std::vector<int> rows = {1, 0, 1, 1}, lens = {9, 4};
+        auto dkv = to_device(kv, dt), dq = to_device(q, dt);
+        rc::DeviceBuffer drow(N * 4), dlen(B * 4), ds(sizeof(rc::DecodeState)), dctx(size_t(N) * HK * 4);
+        rc::DecodeState st{0, S, 0, 0, 0, 0};
+        RECEIPT_CUDA_CHECK(cudaMemcpy(drow.get(), rows.data(), N * 4, cudaMemcpyHostToDevice));
+        RECEIPT_CUDA_CHECK(cudaMemcpy(dlen.get(), lens.data(), B * 4, cudaMemcpyHostToDevice));
+        RECEIPT_CUDA_CHECK(cudaMemcpy(ds.get(), &st, sizeof(st), cudaMemcpyHostToDevice));
+        rc::cross_attention_cuda(dt, dq.get(), dkv.get(), stride, int64_t(l) * 2 * HK, int64_t(l) * 2 * HK + HK,
+                                 drow.as<int>(), dlen.as<int>(), N, H, K, S_max, ds.as<rc::DecodeState>(), dctx.get(),
+                                 nullptr);
+        RECEIPT_CUDA_CHECK(cudaDeviceSynchronize());
+        std::vector<float> k(size_t(B) * S * HK), v(k.size());
+        for (int r = 0; r < B * S; ++r)
+            for (int c = 0; c < HK; ++c) {
+                k[size_t(r) * HK + c] = kv[size_t(r) * stride + l * 2 * HK + c];
+                v[size_t(r) * HK + c] = kv[size_t(r) * stride + l * 2 * HK + HK + c];
+            }
+        std::vector<float> want(q.size());
+        receipt::ops::cross_attention_cpu(q.data(), k.data(), v.data(), rows.data(), lens.data(), N, S, H, K,
+                                          want.data());
+        expect_close(want, to_host(dctx, want.size(), dt), tol(dt), std::string(name(dt)) + " cross-attention");
+    }
+}
+
+TEST_F(CudaOps, GreedySelectTiesMaskAndFinished) {
+    const int R = 3, V = 1001, T_max = 8, eos = 1, pad = 0;
+    std::vector<float> logits = randn(size_t(R) * V, 16);
+    logits[0 * V + 500] = 50.0f;  // row 0: tie between 500 and 700 -> 500
+    logits[0 * V + 700] = 50.0f;
+    logits[1 * V + eos] = 60.0f;  // row 1: EOS wins but is masked at step < min_new
+    logits[1 * V + 3] = 55.0f;
+    const std::vector<int> finished0 = {0, 0, 1};
+    auto dl = to_device(logits, DType::kF32);
+    rc::DeviceBuffer dfin(R * 4), dnext(R * 4), dtok(R * T_max * 4), dsc(R * 4), ds(sizeof(rc::DecodeState));
+    RECEIPT_CUDA_CHECK(cudaMemcpy(dfin.get(), finished0.data(), R * 4, cudaMemcpyHostToDevice));
+    RECEIPT_CUDA_CHECK(cudaMemset(dsc.get(), 0, R * 4));
+    rc::DecodeState st{2, 0, 3, 0, 0, 0};
+    RECEIPT_CUDA_CHECK(cudaMemcpy(ds.get(), &st, sizeof(st), cudaMemcpyHostToDevice));
+    rc::greedy_select_cuda(dl.as<float>(), R, V, eos, pad, ds.as<rc::DecodeState>(), dfin.as<int>(), dnext.as<int>(),
+                           dtok.as<int>(), T_max, dsc.as<float>(), nullptr);
+    rc::greedy_advance_cuda(ds.as<rc::DecodeState>(), nullptr);
+    RECEIPT_CUDA_CHECK(cudaDeviceSynchronize());
+    std::vector<int> next(R), fin(R);
+    std::vector<float> sc(R);
+    RECEIPT_CUDA_CHECK(cudaMemcpy(next.data(), dnext.get(), R * 4, cudaMemcpyDeviceToHost));
+    RECEIPT_CUDA_CHECK(cudaMemcpy(fin.data(), dfin.get(), R * 4, cudaMemcpyDeviceToHost));
+    RECEIPT_CUDA_CHECK(cudaMemcpy(sc.data(), dsc.get(), R * 4, cudaMemcpyDeviceToHost));
+    RECEIPT_CUDA_CHECK(cudaMemcpy(&st, ds.get(), sizeof(st), cudaMemcpyDeviceToHost));
+    EXPECT_EQ(next[0], 500);
+    EXPECT_EQ(next[1], 3);
+    EXPECT_EQ(next[2], pad);
+    EXPECT_EQ(fin[0], 0);
+    EXPECT_EQ(fin[2], 1);
+    EXPECT_EQ(sc[2], 0.0f);
+    EXPECT_EQ(st.step, 3);
+    EXPECT_EQ(st.all_finished, 0);
+    // Row 0's log-prob: two equal maxima share the mass -> about -log(2).
+    EXPECT_NEAR(sc[0], -std::log(2.0f), 1e-3f);
+}
+
+}  // namespace
+
+#else  // !RECEIPT_WITH_CUDA
+
+TEST(CudaOps, NotBuilt) {
+    GTEST_SKIP() << "cuda_ops_test was built without RECEIPT_WITH_CUDA (see docs/numerics.md, Testing)";
+}
+
+#endif
