@@ -15,10 +15,10 @@ constexpr float kTol = 1e-4f;  // logits and encoder output (|x| < ~25): max abs
 
 // Hidden states of these deliberately high-variance tiny models reach |x| ~ 75, where fp32 summation order alone
 // moves values by ~1e-5 relative (HF's own fp32 vs fp64 differ by that much): allow 1e-4 abs + 2e-5 relative.
-float hidden_tol(const std::vector<float>& want) {
+float hidden_tol(const std::vector<float>& want, float noise) {
     float m = 0.0f;
     for (float v : want) m = std::max(m, std::fabs(v));
-    return kTol + 2e-5f * m;
+    return (kTol + 2e-5f * m) * noise;
 }
 
 class GoldenT5 : public ::testing::TestWithParam<std::string> {
@@ -31,7 +31,11 @@ protected:
         eo.n_threads = 2;
         engine_ = std::make_unique<CpuT5Engine>(model_, eo);
         inputs_ = golden_["input_ids"].get<std::vector<std::vector<int>>>();
+        // Tolerances scale with the fixture's own fp32 noise floor: max |HF fp32 - HF fp64| of the step-0
+        // logits. It is below 1e-4 for the v1.1 fixtures; the high-variance v1.0 fixture reaches ~1.5e-3.
+        noise_ = std::max(1.0f, golden_.value("step0_logits_fp32_error", 0.0f) / kTol);
     }
+    float noise_ = 1.0f;
     nlohmann::json golden_;
     std::shared_ptr<const Model> model_;
     std::unique_ptr<CpuT5Engine> engine_;
@@ -53,7 +57,7 @@ TEST_P(GoldenT5, EncoderOutputPaddedBatch) {
         std::vector<float> want;
         flatten(golden_["encoder_output"][b], want);
         ASSERT_EQ(want.size(), inputs_[b].size() * D);
-        EXPECT_LE(max_abs_diff(out.data() + b * S * D, want), kTol) << "sequence " << b;
+        EXPECT_LE(max_abs_diff(out.data() + b * S * D, want), kTol * noise_) << "sequence " << b;
     }
 }
 
@@ -68,7 +72,7 @@ TEST_P(GoldenT5, EncoderHiddenStatesPerLayer) {
         std::vector<float> want;
         flatten(want_all[l], want);
         ASSERT_EQ(want.size(), hidden[l].size());
-        EXPECT_LE(max_abs_diff(hidden[l].data(), want), hidden_tol(want)) << "hidden state " << l;
+        EXPECT_LE(max_abs_diff(hidden[l].data(), want), hidden_tol(want, noise_)) << "hidden state " << l;
     }
 }
 
@@ -80,7 +84,7 @@ TEST_P(GoldenT5, DecoderHiddenStatesAndStep0Logits) {
     for (size_t l = 0; l < hidden.size(); ++l) {
         std::vector<float> want;
         flatten(want_all[l], want);
-        EXPECT_LE(max_abs_diff(hidden[l].data(), want), hidden_tol(want)) << "decoder hidden state " << l;
+        EXPECT_LE(max_abs_diff(hidden[l].data(), want), hidden_tol(want, noise_)) << "decoder hidden state " << l;
     }
     std::vector<float> logits = engine_->first_step_logits(inputs_);
     const int V = model_->config().vocab_size;
@@ -88,7 +92,7 @@ TEST_P(GoldenT5, DecoderHiddenStatesAndStep0Logits) {
         std::vector<float> want;
         flatten(golden_["step0_logits"][b], want);
         ASSERT_EQ(want.size(), size_t(V));
-        EXPECT_LE(max_abs_diff(logits.data() + b * V, want), kTol) << "step-0 logits of sequence " << b;
+        EXPECT_LE(max_abs_diff(logits.data() + b * V, want), kTol * noise_) << "step-0 logits of sequence " << b;
     }
 }
 

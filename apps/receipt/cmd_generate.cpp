@@ -33,7 +33,9 @@ void add_generate_command(CLI::App& app) {
         std::string text = args->text;
         if (text == "-") text.assign(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
         auto model = receipt::Model::load(args->model);
-        receipt::Tokenizer tok(model->tokenizer_path());
+        receipt::Tokenizer tok(model->tokenizer_path(), model->config().sentencepiece_tokenizer
+                                                         ? receipt::TokenizerMode::kSentencePiece
+                                                         : receipt::TokenizerMode::kHuggingFace);
         receipt::EngineOptions eo;
         eo.device = receipt::parse_device(args->device);
         eo.dtype = receipt::parse_dtype(args->dtype);

@@ -4,9 +4,11 @@
 #include <iostream>
 
 #include "commands.h"
+#include "model_args.h"
 #include "receipt/errors.h"
 
 int main(int argc, char** argv) {
+    set_program_path(argc > 0 ? argv[0] : nullptr);
     CLI::App app{"receipt-engine: T5 receipt extraction on CPU and CUDA"};
     app.require_subcommand(1);
     app.set_version_flag("--version", "receipt-engine 0.1.0");

@@ -21,13 +21,18 @@ struct T5Config {
     int relative_attention_num_buckets = 32;
     int relative_attention_max_distance = 128;
     FeedForward feed_forward = FeedForward::kRelu;
-    bool tie_word_embeddings = true;        // lm_head = shared embedding, output scaled by D^-0.5
+    bool tie_word_embeddings = true;        // lm_head = shared embedding when the file has no lm_head.weight
+    bool scale_decoder_outputs = true;      // decoder output scaled by D^-0.5 before lm_head (HF: tied models;
+                                            // transformers 5.x writes the flag explicitly)
     int vocab_size = 32128;                 // V
     int decoder_start_token_id = 0;
     int eos_token_id = 1;
     int pad_token_id = 0;
     float layer_norm_epsilon = 1e-6f;
     int n_positions = 512;                  // informational: the length the model was trained for
+    // Tokenizer rules: Hugging Face's T5Tokenizer (default), or plain SentencePiece with byte fallback when
+    // config.json has "receipt_engine": {"tokenizer": "sentencepiece"} (models trained on sentencepiece ids).
+    bool sentencepiece_tokenizer = false;
 };
 
 // Parses `path` (a config.json). Throws ModelError on a missing file, bad JSON or an unsupported value.

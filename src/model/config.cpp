@@ -45,7 +45,14 @@ T5Config load_t5_config(const std::string& path) {
     c.relative_attention_max_distance =
         get_or(j, "relative_attention_max_distance", c.relative_attention_max_distance, path);
     c.tie_word_embeddings = get_or(j, "tie_word_embeddings", c.tie_word_embeddings, path);
+    c.scale_decoder_outputs = get_or(j, "scale_decoder_outputs", c.tie_word_embeddings, path);
     c.vocab_size = get_or(j, "vocab_size", c.vocab_size, path);
+    if (j.contains("receipt_engine") && j["receipt_engine"].is_object()) {
+        const std::string tok = get_or(j["receipt_engine"], "tokenizer", std::string("huggingface"), path);
+        RECEIPT_CHECK(tok == "huggingface" || tok == "sentencepiece", ModelError,
+                      path + ": receipt_engine.tokenizer must be huggingface or sentencepiece");
+        c.sentencepiece_tokenizer = tok == "sentencepiece";
+    }
     c.pad_token_id = get_or(j, "pad_token_id", c.pad_token_id, path);
     c.eos_token_id = get_or(j, "eos_token_id", c.eos_token_id, path);
     c.decoder_start_token_id = get_or(j, "decoder_start_token_id", c.pad_token_id, path);

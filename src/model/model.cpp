@@ -125,9 +125,8 @@ std::shared_ptr<const Model> Model::load(const std::string& dir) {
     const std::string shared = alias.count("shared.weight") ? alias["shared.weight"] : "shared.weight";
     for (const char* n : {"encoder.embed_tokens.weight", "decoder.embed_tokens.weight"})
         if (!w.count(n)) alias[n] = shared;
-    if (m->config_.tie_word_embeddings) {
-        alias["lm_head.weight"] = shared;  // HF ignores a stored lm_head when tied
-    }
+    // transformers 5.x: a stored lm_head is used as is; without one the head is the shared table.
+    if (!w.count("lm_head.weight")) alias["lm_head.weight"] = shared;
 
     for (const auto& [name, shape] : expected_tensors(m->config_)) {
         RECEIPT_CHECK(m->has_weight(name), ModelError,

@@ -30,7 +30,7 @@ T5CpuDecoder::T5CpuDecoder(const Model& model, const T5Weights& weights) : model
     L_ = c.num_decoder_layers;
     eps_ = c.layer_norm_epsilon;
     gated_ = c.feed_forward != FeedForward::kRelu;
-    tied_ = c.tie_word_embeddings;
+    scale_out_ = c.scale_decoder_outputs;
 }
 
 void T5CpuDecoder::reset(const float* enc_out, const std::vector<int>& lengths, int S, int rows_per_source,
@@ -115,8 +115,8 @@ void T5CpuDecoder::step(const std::vector<int>& tokens, int t, float* logits) {
     // layer's input), then the final normed states.
     ops::rms_norm_cpu(x_.data(), w_.decoder_final_ln, N, D_, eps_, h_.data());
     if (capture_hidden) hidden.emplace_back(h_.begin(), h_.begin() + size_t(N) * D_);
-    // Tied lm_head: HF rescales by D^-0.5 before projecting onto the embedding table.
-    if (tied_) ops::scale_cpu(h_.data(), int64_t(N) * D_, 1.0f / std::sqrt(static_cast<float>(D_)));
+    // T5 with a tied head (scale_decoder_outputs): HF rescales by D^-0.5 before the lm_head projection.
+    if (scale_out_) ops::scale_cpu(h_.data(), int64_t(N) * D_, 1.0f / std::sqrt(static_cast<float>(D_)));
     ops::linear_cpu(h_.data(), N, D_, w_.lm_head, V_, logits);
 }
 

@@ -35,7 +35,7 @@ private:
     int D_, HK_, H_, K_, F_, V_, L_;
     float eps_;
     bool gated_;
-    bool tied_;
+    bool scale_out_;
     int S_ = 0, t_max_ = 0, n_rows_max_ = 0;
     std::vector<int> lengths_;
     std::vector<int> row_src_;          // [N] source of each row

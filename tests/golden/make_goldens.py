@@ -499,6 +499,14 @@ def make_dump(name):
     out = model(input_ids=ids, attention_mask=mask, decoder_input_ids=torch.zeros((len(INPUTS), 1), dtype=torch.long),
                 use_cache=False)
     d["step0_logits"] = [r7(out.logits[i, 0]) for i in range(len(INPUTS))]
+    # How far HF's own fp32 logits are from an fp64 run of the same weights: the noise floor of any fp32
+    # implementation (summation order), used by the C++ tests as a tolerance floor next to 1e-4.
+    import copy
+    m64 = copy.deepcopy(model).double()
+    out64 = m64(input_ids=ids, attention_mask=mask,
+                decoder_input_ids=torch.zeros((len(INPUTS), 1), dtype=torch.long), use_cache=False)
+    d["step0_logits_fp32_error"] = float((out.logits[:, 0].double() - out64.logits[:, 0]).abs().max())
+    del m64
 
     # generate() variants on the padded batch.
     runs = {

@@ -1,0 +1,164 @@
+// receipt extract [--model DIR] [--device auto|cpu|cuda] FILE...|-
+// receipt extract --jsonl IN --out OUT      ({"id","text"} lines -> {"id","fields"} lines, input order)
+#include <chrono>
+#include <fstream>
+#include <iomanip>
+#include <iostream>
+#include <iterator>
+#include <nlohmann/json.hpp>
+
+#include "commands.h"
+#include "model_args.h"
+#include "receipt/errors.h"
+#include "receipt/model.h"
+
+namespace {
+
+std::string read_all(std::istream& in) {
+    return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+// "\r[#####.....] 40/100  3.2 receipts/s" on stderr.
+void progress(size_t done, size_t total, double seconds) {
+    const int width = 30;
+    const int filled = total ? static_cast<int>(width * done / total) : width;
+    std::cerr << "\r[" << std::string(filled, '#') << std::string(width - filled, '.') << "] " << done << "/" << total;
+    if (seconds > 0) std::cerr << "  " << std::fixed << std::setprecision(1) << done / seconds << " receipts/s";
+    std::cerr << std::flush;
+}
+
+int run_jsonl(receipt::Extractor& ex, const std::string& in_path, const std::string& out_path, int batch_size,
+              const receipt::ExtractOptions& opts) {
+    std::ifstream in(in_path);
+    RECEIPT_CHECK(in.good(), receipt::InvalidInput, "cannot open --jsonl file '" + in_path + "'");
+    std::ofstream out_file;
+    if (out_path != "-") {
+        out_file.open(out_path);
+        RECEIPT_CHECK(out_file.good(), receipt::InvalidInput, "cannot write --out file '" + out_path + "'");
+    }
+    std::ostream& out = out_path == "-" ? std::cout : out_file;
+
+    // Read every record first; a bad line yields an error record in place, so nothing is dropped.
+    struct Rec {
+        nlohmann::json id;
+        std::string text;
+        std::string error;
+    };
+    std::vector<Rec> recs;
+    std::string line;
+    size_t line_no = 0;
+    while (std::getline(in, line)) {
+        ++line_no;
+        if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
+        Rec r;
+        auto j = nlohmann::json::parse(line, nullptr, false);
+        if (j.is_discarded() || !j.is_object()) {
+            r.id = line_no;
+            r.error = "line " + std::to_string(line_no) + ": not a JSON object";
+        } else {
+            r.id = j.contains("id") ? j["id"] : nlohmann::json(line_no);
+            if (!j.contains("text") || !j["text"].is_string()) {
+                r.error = "line " + std::to_string(line_no) + ": missing string \"text\"";
+            } else {
+                r.text = j["text"].get<std::string>();
+            }
+        }
+        recs.push_back(std::move(r));
+    }
+    const auto t0 = std::chrono::steady_clock::now();
+    int n_errors = 0;
+    for (size_t i = 0; i < recs.size(); i += batch_size) {
+        const size_t end = std::min(recs.size(), i + batch_size);
+        std::vector<std::string> texts;
+        std::vector<size_t> idx;
+        for (size_t k = i; k < end; ++k)
+            if (recs[k].error.empty()) {
+                texts.push_back(recs[k].text);
+                idx.push_back(k);
+            }
+        std::vector<std::string> fields(end - i);
+        try {
+            auto res = ex.extract(texts, opts);
+            for (size_t k = 0; k < idx.size(); ++k) fields[idx[k] - i] = res[k].fields_json;
+        } catch (const receipt::InvalidInput&) {
+            // One bad receipt must not fail its batch: retry one by one.
+            for (size_t k : idx) {
+                try {
+                    fields[k - i] = ex.extract({recs[k].text}, opts)[0].fields_json;
+                } catch (const receipt::InvalidInput& e) {
+                    recs[k].error = e.what();
+                }
+            }
+        }
+        for (size_t k = i; k < end; ++k) {
+            nlohmann::ordered_json o;
+            o["id"] = recs[k].id;
+            if (!recs[k].error.empty()) {
+                o["error"] = recs[k].error;
+                ++n_errors;
+            } else {
+                o["fields"] = nlohmann::ordered_json::parse(fields[k - i]);
+            }
+            out << o.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+        }
+        out.flush();
+        progress(end, recs.size(), std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+    }
+    std::cerr << "\n" << recs.size() << " receipts, " << n_errors << " errors\n";
+    return n_errors ? kExitBadInput : kExitOk;
+}
+
+}  // namespace
+
+void add_extract_command(CLI::App& app) {
+    struct Args {
+        ModelArgs model;
+        std::vector<std::string> files;
+        std::string jsonl, out = "-";
+        int batch_size = 8, beams = 1, max_new = 384;
+        bool pretty = false, raw = false;
+    };
+    auto a = std::make_shared<Args>();
+    auto* cmd = app.add_subcommand("extract", "Extract receipt fields as JSON (one object per receipt)");
+    a->model.add_to(cmd);
+    cmd->add_option("files", a->files, "receipt text files (one receipt each), or - for standard input");
+    cmd->add_option("--jsonl", a->jsonl, "read {\"id\",\"text\"} lines from this file instead");
+    cmd->add_option("--out", a->out, "with --jsonl: write {\"id\",\"fields\"} lines here")->capture_default_str();
+    cmd->add_option("--batch-size", a->batch_size, "receipts per engine batch")->capture_default_str()->check(CLI::Range(1, 256));
+    cmd->add_option("--beams", a->beams, "beam width (1 = greedy)")->capture_default_str()->check(CLI::Range(1, 16));
+    cmd->add_option("--max-new-tokens", a->max_new, "most output tokens per receipt")->capture_default_str();
+    cmd->add_flag("--pretty", a->pretty, "indent the JSON output");
+    cmd->add_flag("--raw", a->raw, "also print the model's raw target text (as \"_target\")");
+    cmd->callback([a] {
+        RECEIPT_CHECK(!a->files.empty() || !a->jsonl.empty(), receipt::InvalidInput,
+                      "give receipt files, - for standard input, or --jsonl FILE");
+        auto model = receipt::Model::load(a->model.model_dir());
+        receipt::Extractor ex(model, a->model.engine_options(receipt::parse_device(a->model.device)));
+        receipt::ExtractOptions opts;
+        opts.generation.num_beams = a->beams;
+        opts.generation.max_new_tokens = a->max_new;
+        if (!a->jsonl.empty()) {
+            int rc = run_jsonl(ex, a->jsonl, a->out, a->batch_size, opts);
+            if (rc != kExitOk) throw CLI::RuntimeError(rc);
+            return;
+        }
+        std::vector<std::string> texts;
+        for (const auto& f : a->files) {
+            if (f == "-") {
+                texts.push_back(read_all(std::cin));
+                continue;
+            }
+            std::ifstream in(f, std::ios::binary);
+            RECEIPT_CHECK(in.good(), receipt::InvalidInput, "cannot open '" + f + "'");
+            texts.push_back(read_all(in));
+        }
+        for (size_t i = 0; i < texts.size(); i += a->batch_size) {
+            std::vector<std::string> batch(texts.begin() + i, texts.begin() + std::min(texts.size(), i + a->batch_size));
+            for (const auto& r : ex.extract(batch, opts)) {
+                auto j = nlohmann::ordered_json::parse(r.fields_json);
+                if (a->raw) j["_target"] = r.target_text;
+                std::cout << j.dump(a->pretty ? 2 : -1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+            }
+        }
+    });
+}

@@ -1,0 +1,32 @@
+#include "model_args.h"
+
+namespace {
+std::string g_program_path = "receipt";
+}
+
+void set_program_path(const char* argv0) {
+    if (argv0) g_program_path = argv0;
+}
+
+void ModelArgs::add_to(CLI::App* cmd) {
+    cmd->add_option("--model", model, "model folder (default: the bundled receipt-t5-small, or $RECEIPT_MODEL_DIR)");
+    cmd->add_option("--device", device, "auto, cpu or cuda")->capture_default_str();
+    cmd->add_option("--dtype", dtype, "CUDA precision: fp16, bf16 or fp32")->capture_default_str();
+    cmd->add_option("--threads", threads, "CPU threads (0 = all cores)")->capture_default_str();
+    cmd->add_option("--max-input-tokens", max_input_tokens, "longer inputs are truncated with a warning")
+        ->capture_default_str();
+}
+
+std::string ModelArgs::model_dir() const {
+    if (!model.empty()) return model;
+    return receipt::default_model_dir(g_program_path, RECEIPT_SOURCE_DIR);
+}
+
+receipt::EngineOptions ModelArgs::engine_options(receipt::Device d) const {
+    receipt::EngineOptions eo;
+    eo.device = d;
+    eo.dtype = receipt::parse_dtype(dtype);
+    eo.n_threads = threads;
+    eo.max_input_tokens = max_input_tokens;
+    return eo;
+}

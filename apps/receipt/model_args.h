@@ -1,0 +1,28 @@
+// Flags shared by the subcommands that load a model: --model, --device, --dtype, --threads.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <memory>
+#include <string>
+
+#include "receipt/engine.h"
+#include "receipt/extractor.h"
+
+// Parsed model flags.
+struct ModelArgs {
+    std::string model;            // "" = the bundled default model
+    std::string device = "auto";  // auto, cpu, cuda
+    std::string dtype = "fp16";   // CUDA precision
+    int threads = 0;              // CPU threads (0 = all cores)
+    int max_input_tokens = 512;
+
+    // Registers the flags on `cmd`.
+    void add_to(CLI::App* cmd);
+    // The model folder: --model, else the default model next to the executable / sources.
+    std::string model_dir() const;
+    // EngineOptions for these flags and `device`.
+    receipt::EngineOptions engine_options(receipt::Device device) const;
+};
+
+// argv[0] of the running program (for locating the default model).
+void set_program_path(const char* argv0);

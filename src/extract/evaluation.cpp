@@ -1,0 +1,144 @@
+#include "extract/evaluation.h"
+
+#include <cmath>
+
+#include "receipt/receipt_schema.h"
+
+namespace receipt::extract {
+
+namespace {
+
+std::string canon(const std::string& s) {
+    std::string out;
+    bool space = false;
+    for (unsigned char c : s) {
+        if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
+            space = !out.empty();
+            continue;
+        }
+        if (space) out.push_back(' ');
+        space = false;
+        out.push_back(c < 128 ? static_cast<char>(std::toupper(c)) : static_cast<char>(c));
+    }
+    return out;
+}
+
+bool present(const nlohmann::json& fields, const std::string& key) {
+    if (!fields.contains(key) || fields[key].is_null()) return false;
+    if (fields[key].is_array()) return !fields[key].empty();
+    if (fields[key].is_string()) return !fields[key].get<std::string>().empty();
+    return true;
+}
+
+}  // namespace
+
+bool values_match(const nlohmann::json& a, const nlohmann::json& b) {
+    if (a.is_number() && b.is_number()) return std::fabs(a.get<double>() - b.get<double>()) < 0.005;
+    if (a.is_string() && b.is_string()) return canon(a.get<std::string>()) == canon(b.get<std::string>());
+    if (a.is_null() || b.is_null()) return a.is_null() && b.is_null();
+    return a == b;
+}
+
+void EvalScores::add(const EvalScores& o) {
+    for (const auto& [k, v] : o.fields) fields[k].add(v);
+    items.add(o.items);
+    n += o.n;
+    n_exact += o.n_exact;
+}
+
+nlohmann::json EvalScores::to_json() const {
+    nlohmann::json j;
+    j["n"] = n;
+    j["exact_match"] = n ? double(n_exact) / n : 0.0;
+    for (const auto& [k, s] : fields)
+        j["fields"][k] = {{"precision", s.precision()}, {"recall", s.recall()}, {"f1", s.f1()},
+                          {"tp", s.tp}, {"fp", s.fp}, {"fn", s.fn}};
+    if (items.tp + items.fp + items.fn > 0)
+        j["items"] = {{"precision", items.precision()}, {"recall", items.recall()}, {"f1", items.f1()},
+                      {"tp", items.tp}, {"fp", items.fp}, {"fn", items.fn}};
+    return j;
+}
+
+nlohmann::json gold_fields(const nlohmann::json& labels) {
+    if (!labels.is_object()) return nlohmann::json::object();
+    bool schema = false;
+    for (const std::string& k : receipt_field_names()) schema = schema || labels.contains(k);
+    if (schema) return labels;
+    nlohmann::json out = nlohmann::json::object();  // SROIE keys
+    auto str = [&](const char* k) { return labels.contains(k) && labels[k].is_string() ? labels[k].get<std::string>() : ""; };
+    if (!str("company").empty()) out["supplier_name"] = str("company");
+    if (!str("address").empty()) out["supplier_address"] = str("address");
+    if (!str("date").empty()) {
+        std::string d = normalize_date(str("date"));
+        out["receipt_date"] = d.empty() ? nlohmann::json(str("date")) : nlohmann::json(d);
+    }
+    if (!str("total").empty()) {
+        auto a = normalize_amount(str("total"));
+        out["total_amount"] = a ? nlohmann::json(*a) : nlohmann::json(str("total"));
+    }
+    return out;
+}
+
+std::vector<std::string> annotated_fields(const std::vector<nlohmann::json>& golds) {
+    std::vector<std::string> out;
+    for (const std::string& k : receipt_field_names()) {
+        for (const auto& g : golds)
+            if (present(g, k)) {
+                out.push_back(k);
+                break;
+            }
+    }
+    return out;
+}
+
+EvalScores score_receipt(const nlohmann::json& pred, const nlohmann::json& gold, const std::vector<std::string>& fields) {
+    EvalScores s;
+    s.n = 1;
+    bool exact = true;
+    for (const std::string& k : fields) {
+        if (k == "line_items") {
+            // Multiset match on (description, amount).
+            const nlohmann::json empty = nlohmann::json::array();
+            const auto& p = present(pred, k) ? pred[k] : empty;
+            const auto& g = present(gold, k) ? gold[k] : empty;
+            std::vector<bool> used(g.size(), false);
+            int tp = 0;
+            for (const auto& pi : p) {
+                for (size_t j = 0; j < g.size(); ++j) {
+                    if (used[j]) continue;
+                    if (values_match(pi.value("description", nlohmann::json()), g[j].value("description", nlohmann::json())) &&
+                        values_match(pi.value("amount", nlohmann::json()), g[j].value("amount", nlohmann::json()))) {
+                        used[j] = true;
+                        ++tp;
+                        break;
+                    }
+                }
+            }
+            s.items.tp += tp;
+            s.items.fp += static_cast<int>(p.size()) - tp;
+            s.items.fn += static_cast<int>(g.size()) - tp;
+            if (tp != static_cast<int>(p.size()) || tp != static_cast<int>(g.size())) exact = false;
+            continue;
+        }
+        FieldScore& f = s.fields[k];
+        const bool hp = present(pred, k), hg = present(gold, k);
+        if (hp && hg && values_match(pred[k], gold[k])) {
+            ++f.tp;
+            continue;
+        }
+        if (hp) ++f.fp;
+        if (hg) ++f.fn;
+        if (hp || hg) exact = false;
+    }
+    s.n_exact = exact ? 1 : 0;
+    return s;
+}
+
+std::string length_bucket(int n) {
+    if (n <= 128) return "<=128";
+    if (n <= 256) return "<=256";
+    if (n <= 512) return "<=512";
+    return ">512";
+}
+
+}  // namespace receipt::extract

@@ -1,0 +1,91 @@
+// Extractor: text -> ids (truncated to the engine's limit) -> generate -> decode -> parse + validate.
+#include "receipt/extractor.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <numeric>
+
+#include "receipt/errors.h"
+#include "receipt/model.h"
+#include "receipt/receipt_schema.h"
+#include "receipt/tokenizer.h"
+
+namespace receipt {
+
+Extractor::Extractor(std::shared_ptr<const Model> model, const EngineOptions& options)
+    : model_(std::move(model)),
+      tokenizer_(std::make_unique<Tokenizer>(model_->tokenizer_path(), model_->config().sentencepiece_tokenizer
+                                                                            ? TokenizerMode::kSentencePiece
+                                                                            : TokenizerMode::kHuggingFace)),
+      engine_(make_engine(model_, options)),
+      max_input_tokens_(options.max_input_tokens) {}
+
+Extractor::~Extractor() = default;
+
+int Extractor::count_tokens(const std::string& text) const { return static_cast<int>(tokenizer_->encode(text).size()); }
+int Extractor::max_input_tokens() const { return max_input_tokens_; }
+Device Extractor::device() const { return engine_->device(); }
+std::string Extractor::describe() const { return engine_->describe(); }
+
+std::vector<Extraction> Extractor::extract(const std::vector<std::string>& texts, const ExtractOptions& options) {
+    const size_t n = texts.size();
+    std::vector<std::vector<int>> ids(n);
+    std::vector<std::vector<std::string>> warnings(n);
+    for (size_t i = 0; i < n; ++i) {
+        const bool blank = std::all_of(texts[i].begin(), texts[i].end(),
+                                       [](unsigned char c) { return c == ' ' || c == '\n' || c == '\t' || c == '\r'; });
+        RECEIPT_CHECK(!blank, InvalidInput, "receipt " + std::to_string(i) + " has empty text");
+        ids[i] = tokenizer_->encode(texts[i]);
+        const int n_tokens = static_cast<int>(ids[i].size());
+        if (n_tokens > max_input_tokens_) {
+            RECEIPT_CHECK(options.truncate, InvalidInput,
+                          "receipt " + std::to_string(i) + " has " + std::to_string(n_tokens) +
+                              " tokens, more than the model's maximum of " + std::to_string(max_input_tokens_));
+            ids[i].resize(max_input_tokens_ - 1);
+            ids[i].push_back(tokenizer_->eos_id());
+            warnings[i].push_back("input_truncated: " + std::to_string(n_tokens) + " tokens cut to " +
+                                  std::to_string(max_input_tokens_));
+        }
+    }
+    // Generate in order of length so that each engine batch holds similar lengths (less padding).
+    std::vector<size_t> order(n);
+    std::iota(order.begin(), order.end(), 0);
+    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return ids[a].size() < ids[b].size(); });
+    std::vector<std::vector<int>> sorted(n);
+    for (size_t k = 0; k < n; ++k) sorted[k] = ids[order[k]];
+    std::vector<GenerationResult> results = n ? engine_->generate(sorted, options.generation)
+                                              : std::vector<GenerationResult>{};
+
+    std::vector<Extraction> out(n);
+    for (size_t k = 0; k < n; ++k) {
+        const size_t i = order[k];
+        Extraction& e = out[i];
+        e.n_input_tokens = static_cast<int>(ids[i].size());
+        e.n_output_tokens = static_cast<int>(results[k].ids.size());
+        e.target_text = tokenizer_->decode(results[k].ids);
+        const bool hit_limit = results[k].ids.empty() || results[k].ids.back() != tokenizer_->eos_id();
+        if (hit_limit)
+            warnings[i].push_back("output_truncated: generation stopped at max_new_tokens " +
+                                  std::to_string(options.generation.max_new_tokens));
+        e.fields_json = parse_target_to_json(e.target_text, warnings[i]);
+    }
+    return out;
+}
+
+std::string default_model_dir(const std::string& exe_path, const std::string& source_dir) {
+    namespace fs = std::filesystem;
+    if (const char* env = std::getenv("RECEIPT_MODEL_DIR"); env && *env) return env;
+    std::vector<fs::path> candidates;
+    std::error_code ec;
+    fs::path exe = fs::weakly_canonical(fs::path(exe_path), ec);
+    if (!ec) candidates.push_back(exe.parent_path() / ".." / "share" / "receipt-engine" / "models" / "receipt-t5-small");
+    if (!source_dir.empty()) candidates.push_back(fs::path(source_dir) / "models" / "receipt-t5-small");
+    for (const auto& c : candidates)
+        if (fs::exists(c / "config.json")) return fs::weakly_canonical(c, ec).string();
+    std::string tried;
+    for (const auto& c : candidates) tried += " " + c.string();
+    RECEIPT_THROW(ModelError, "no default model found (tried" + tried + "); pass --model DIR or set RECEIPT_MODEL_DIR");
+}
+
+}  // namespace receipt

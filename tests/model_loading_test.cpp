@@ -1,0 +1,145 @@
+// Bad model folders give clear ModelErrors (never a crash): missing files, missing tensors, shape mismatches,
+// truncated / corrupt safetensors headers, unsupported dtypes.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "model/safetensors.h"
+#include "receipt/errors.h"
+#include "receipt/model.h"
+
+using namespace receipt;
+namespace fs = std::filesystem;
+
+namespace {
+
+const std::string kTiny = std::string(RECEIPT_SOURCE_DIR) + "/tests/golden/t5-tiny-v11";
+
+std::string read(const std::string& p) {
+    std::ifstream in(p, std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+void write(const std::string& p, const std::string& bytes) {
+    std::ofstream out(p, std::ios::binary);
+    out << bytes;
+}
+
+// A scratch copy of the tiny v1.1 model whose files a test may damage.
+class BrokenModel : public ::testing::Test {
+protected:
+    void SetUp() override {
+        dir_ = fs::temp_directory_path() / ("receipt-model-test-" + std::to_string(::getpid()) + "-" +
+                                            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+        fs::remove_all(dir_);
+        fs::create_directories(dir_);
+        for (const char* f : {"config.json", "model.safetensors", "spiece.model"})
+            fs::copy_file(fs::path(kTiny) / f, dir_ / f);
+        st_ = read((dir_ / "model.safetensors").string());
+        uint64_t n = 0;
+        for (int i = 7; i >= 0; --i) n = (n << 8) | static_cast<unsigned char>(st_[i]);
+        header_ = nlohmann::json::parse(st_.substr(8, n));
+        data_ = st_.substr(8 + n);
+    }
+    void TearDown() override { fs::remove_all(dir_); }
+
+    // Rewrites model.safetensors from header_ + data_.
+    void save() {
+        std::string h = header_.dump();
+        std::string bytes(8, '\0');
+        for (int i = 0; i < 8; ++i) bytes[i] = static_cast<char>((h.size() >> (8 * i)) & 0xff);
+        write((dir_ / "model.safetensors").string(), bytes + h + data_);
+    }
+    // Expects a ModelError whose message contains every needle.
+    void expect_error(std::initializer_list<std::string> needles) {
+        try {
+            Model::load(dir_.string());
+            FAIL() << "expected a ModelError";
+        } catch (const ModelError& e) {
+            for (const auto& n : needles) EXPECT_NE(std::string(e.what()).find(n), std::string::npos) << e.what();
+        }
+    }
+
+    fs::path dir_;
+    std::string st_, data_;
+    nlohmann::json header_;
+};
+
+TEST_F(BrokenModel, LoadsWhenIntact) {
+    auto m = Model::load(dir_.string());
+    EXPECT_EQ(m->config().feed_forward, FeedForward::kGatedGelu);
+    EXPECT_FALSE(m->checksum().empty());
+}
+
+TEST_F(BrokenModel, MissingFolderAndFiles) {
+    EXPECT_THROW(Model::load((dir_ / "nope").string()), ModelError);
+    fs::remove(dir_ / "model.safetensors");
+    expect_error({"model.safetensors"});
+    fs::remove(dir_ / "config.json");
+    expect_error({"config.json"});
+}
+
+TEST_F(BrokenModel, MissingTensorIsNamed) {
+    header_.erase("decoder.block.1.layer.2.DenseReluDense.wo.weight");
+    save();
+    expect_error({"missing tensor", "decoder.block.1.layer.2.DenseReluDense.wo.weight"});
+}
+
+TEST_F(BrokenModel, ShapeMismatchNamesBothShapes) {
+    auto& e = header_["encoder.block.0.layer.1.DenseReluDense.wi_0.weight"];
+    auto shape = e["shape"].get<std::vector<int64_t>>();
+    e["shape"] = {shape[1], shape[0]};  // same byte size, transposed shape
+    save();
+    const std::string got = "[" + std::to_string(shape[1]) + ", " + std::to_string(shape[0]) + "]";
+    const std::string want = "[" + std::to_string(shape[0]) + ", " + std::to_string(shape[1]) + "]";
+    expect_error({"encoder.block.0.layer.1.DenseReluDense.wi_0.weight", got, want});
+}
+
+TEST_F(BrokenModel, TruncatedFile) {
+    write((dir_ / "model.safetensors").string(), st_.substr(0, st_.size() / 2));
+    expect_error({"outside the data section"});
+    write((dir_ / "model.safetensors").string(), st_.substr(0, 5));
+    expect_error({"truncated"});
+}
+
+TEST_F(BrokenModel, CorruptHeader) {
+    std::string bad = st_;
+    bad[8] = '#';  // the header's opening brace
+    write((dir_ / "model.safetensors").string(), bad);
+    expect_error({"corrupt safetensors header"});
+    bad = st_;
+    for (int i = 0; i < 8; ++i) bad[i] = '\xff';  // absurd header length
+    write((dir_ / "model.safetensors").string(), bad);
+    expect_error({"corrupt safetensors header"});
+}
+
+TEST_F(BrokenModel, UnsupportedDtype) {
+    header_["shared.weight"]["dtype"] = "I64";
+    save();
+    expect_error({"unsupported dtype I64", "shared.weight"});
+}
+
+TEST_F(BrokenModel, BadConfig) {
+    write((dir_ / "config.json").string(), "{\"d_model\": \"wide\"}");
+    expect_error({"d_model"});
+    write((dir_ / "config.json").string(), "{not json");
+    expect_error({"invalid JSON"});
+    auto cfg = nlohmann::json::parse(read(kTiny + "/config.json"));
+    cfg["feed_forward_proj"] = "swiglu";
+    write((dir_ / "config.json").string(), cfg.dump());
+    expect_error({"feed_forward_proj"});
+}
+
+TEST(HalfConversion, ExactValues) {
+    EXPECT_EQ(half_to_float(0x3c00), 1.0f);
+    EXPECT_EQ(half_to_float(0xc000), -2.0f);
+    EXPECT_EQ(half_to_float(0x7bff), 65504.0f);
+    EXPECT_EQ(half_to_float(0x0001), 5.960464477539063e-08f);  // smallest subnormal
+    EXPECT_TRUE(std::isinf(half_to_float(0x7c00)));
+    EXPECT_EQ(bf16_to_float(0x3f80), 1.0f);
+    EXPECT_EQ(bf16_to_float(0xc2f7), -123.5f);
+}
+
+}  // namespace
