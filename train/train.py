@@ -251,7 +251,7 @@ def export(model, args, metrics, act, cfg_desc, n_params):
     half = T5ForConditionalGeneration(model.config)
     half.load_state_dict(model.state_dict())
     half = half.half()
-    half.save_pretrained(args.out, safe_serialization=True)
+    half.save_pretrained(args.out)  # safetensors; tied weights stored once as shared.weight
     if os.path.abspath(args.spm) != os.path.abspath(os.path.join(args.out, "spiece.model")):
         shutil.copy(args.spm, os.path.join(args.out, "spiece.model"))
     with open(os.path.join(args.out, "metrics.json"), "w") as f:
@@ -497,7 +497,7 @@ def main():
                "epochs": round(state["epoch"] + state["seen"] / max(1, len(train) // args.batch_size), 2)}
     half = export(model, args, metrics, act, cfg_desc, n_params)
     for name, vr, ve in vals:
-        if time.time() > T_START + args.max_minutes * 60 + 120:
+        if time.time() > T_START + args.max_minutes * 60 - 5:
             log(f"skipping eval {name}: over budget")
             continue
         m, preds = evaluate(model, sp, name, vr, ve, device, args)
