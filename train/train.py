@@ -252,6 +252,15 @@ def export(model, args, metrics, act, cfg_desc, n_params):
     half.load_state_dict(model.state_dict())
     half = half.half()
     half.save_pretrained(args.out)  # safetensors; tied weights stored once as shared.weight
+    # The model was trained on plain SentencePiece ids (byte fallback, "\n" = <0x0A>), not on Hugging Face
+    # T5Tokenizer ids (no byte fallback, newline = space): tell the runtime which one to use.
+    cfg_path = os.path.join(args.out, "config.json")
+    with open(cfg_path, encoding="utf-8") as f:
+        cfg = json.load(f)
+    cfg["receipt_engine"] = {"tokenizer": "sentencepiece"}
+    with open(cfg_path, "w", encoding="utf-8") as f:
+        json.dump(cfg, f, indent=2, sort_keys=True)
+        f.write("\n")
     if os.path.abspath(args.spm) != os.path.abspath(os.path.join(args.out, "spiece.model")):
         shutil.copy(args.spm, os.path.join(args.out, "spiece.model"))
     with open(os.path.join(args.out, "metrics.json"), "w") as f:
@@ -285,7 +294,9 @@ weights). Input and output embeddings are tied (`shared.weight`) and, as in the 
 scaled by d_model^-0.5 before the LM head. Tokenizer: `spiece.model`, SentencePiece unigram with byte fallback,
 identity normalisation (no NFKC), split digits; ids pad 0, eos 1, unk 2, no bos; vocab_size = pieces + 100 extra ids
 (unused). The input is the receipt text as is, including the newlines between OCR boxes (they encode as the byte
-piece `<0x0A>`), followed by eos. Decoding starts from pad (id 0) and stops at eos.
+piece `<0x0A>`), followed by eos. Decoding starts from pad (id 0) and stops at eos. These are plain SentencePiece
+ids, not Hugging Face `T5Tokenizer` ids (which drop byte fallback and treat the newline as a space), so
+`config.json` carries `"receipt_engine": {{"tokenizer": "sentencepiece"}}` for the runtime.
 
 Largest |activation| measured in fp32 on the longest validation inputs: {json.dumps(act)}. float16 tops out at
 65504: {fp16_note}
