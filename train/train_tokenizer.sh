@@ -48,6 +48,7 @@ spm_train \
     --minloglevel=1
 
 cp "$WORK/spiece.model" "$MODEL_DIR/spiece.model"
+rm -f "$WORK/input.txt"  # ~60 MB; train/out/ should stay small enough to copy to the GPU machine
 cp "$WORK/spiece.vocab" "$WORK/spiece.vocab.txt"
 
 # Round trip check: Japanese, half-width katakana, symbols and digits must decode to the same text.
