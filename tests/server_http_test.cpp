@@ -331,3 +331,15 @@ TEST(ServerHttp, RequestIdIsEchoed) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(ServerHttp, PortInUseFailsToStart) {
+    FakeServer first;
+    ServerOptions o = test_options();
+    o.port = first.port();
+    Server second(o, [](const ServerOptions&) { return std::vector<std::unique_ptr<Predictor>>{}; });
+    EXPECT_THROW(second.start(), Unavailable);
+}
+
+}  // namespace

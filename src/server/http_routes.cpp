@@ -13,6 +13,11 @@ void send_json(httplib::Response& res, int status, const json& body) {
     res.set_content(body.dump(-1, ' ', false, json::error_handler_t::replace), "application/json");
 }
 
+void send_json(httplib::Response& res, int status, const nlohmann::ordered_json& body) {
+    res.status = status;
+    res.set_content(body.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace), "application/json");
+}
+
 void send_error(httplib::Response& res, const ServerOptions& options, ErrorStyle style, int status,
                 const std::string& code, const std::string& message) {
     current_exchange().error_code = code;

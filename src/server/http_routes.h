@@ -28,18 +28,19 @@ struct RouteEnv {
 enum class ErrorStyle { kObject, kV2 };
 
 void send_json(httplib::Response& res, int status, const nlohmann::json& body);
+void send_json(httplib::Response& res, int status, const nlohmann::ordered_json& body);
 // Sends an error body; adds Retry-After on 429 / 503 and records the code for the access log.
 void send_error(httplib::Response& res, const ServerOptions& options, ErrorStyle style, int status,
                 const std::string& code, const std::string& message);
 
 // The common flow of a prediction route: parse (may throw HttpError), predict, then respond with the outcomes.
 using ParseFn = std::function<PredictionInput(const httplib::Request&)>;
-using RespondFn = std::function<nlohmann::json(const PredictionInput&, std::vector<PredictOutcome>&)>;
+using RespondFn = std::function<nlohmann::ordered_json(const PredictionInput&, std::vector<PredictOutcome>&)>;
 void handle_prediction(const RouteEnv& env, const httplib::Request& req, httplib::Response& res, ErrorStyle style,
                        const ParseFn& parse, const RespondFn& respond);
 
 // {"predictions": [{...fields..., "warnings": [...]}, ...]}: the Vertex AI and KServe v1 response body.
-nlohmann::json predictions_body(std::vector<PredictOutcome>& outcomes);
+nlohmann::ordered_json predictions_body(std::vector<PredictOutcome>& outcomes);
 
 // `s` with regular-expression metacharacters escaped (httplib route patterns are regexes).
 std::string regex_escape(const std::string& s);

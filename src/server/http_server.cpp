@@ -72,6 +72,12 @@ HttpServer::HttpServer(const ServerOptions& options, Metrics& metrics, Predictio
       http_(std::make_unique<ConnectionServer>([this](Exchange& ex) { finish_exchange(ex); })) {
     const int n_threads = options.http_threads;
     http_->new_task_queue = [n_threads] { return new httplib::ThreadPool(static_cast<size_t>(n_threads)); };
+    // httplib's default also sets SO_REUSEPORT, which lets a second server bind the same port and silently
+    // take half of the connections; SO_REUSEADDR alone still allows quick restarts.
+    http_->set_socket_options([](socket_t sock) {
+        int yes = 1;
+        ::setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes);
+    });
     http_->set_payload_max_length(static_cast<size_t>(options.max_body_bytes));
     http_->set_keep_alive_max_count(1000);
     http_->set_keep_alive_timeout(options.keep_alive_timeout_s);

@@ -74,18 +74,18 @@ static void add_v2_routes(httplib::Server& http, const RouteEnv& env) {
             env, req, res, ErrorStyle::kV2,
             [&env](const httplib::Request& r) { return parse_v2_infer_body(r.body, env.service.limits()); },
             [&env](const PredictionInput& input, std::vector<PredictOutcome>& outcomes) {
-                json data = json::array();
+                using ojson = nlohmann::ordered_json;
+                ojson data = ojson::array();
                 for (const auto& o : outcomes) {
                     data.push_back(
-                        prediction_object(o.fields_json).dump(-1, ' ', false, json::error_handler_t::replace));
+                        prediction_object(o.fields_json).dump(-1, ' ', false, ojson::error_handler_t::replace));
                 }
-                json body = {{"model_name", env.options.model_name},
-                             {"model_version", kModelVersion},
-                             {"outputs", json::array({{{"name", input.output_name},
-                                                       {"datatype", "BYTES"},
-                                                       {"shape", json::array({outcomes.size()})},
-                                                       {"data", std::move(data)}}})}};
-                if (!input.request_id.is_null()) body["id"] = input.request_id;
+                ojson body = {{"model_name", env.options.model_name}, {"model_version", kModelVersion}};
+                if (!input.request_id.is_null()) body["id"] = input.request_id.get<std::string>();
+                body["outputs"] = ojson::array({{{"name", input.output_name},
+                                                 {"datatype", "BYTES"},
+                                                 {"shape", ojson::array({outcomes.size()})},
+                                                 {"data", std::move(data)}}});
                 return body;
             });
     });

@@ -69,8 +69,11 @@ static json parse_json(const std::string& body) {
     if (!is_valid_utf8(body)) throw bad_request("invalid_utf8", "request body is not valid UTF-8");
     try {
         return json::parse(body);
-    } catch (const json::exception& e) {
-        throw bad_request("invalid_json", std::string("malformed JSON: ") + e.what());
+    } catch (const json::parse_error& e) {
+        // Not e.what(): it quotes the text around the error, which may be receipt text.
+        throw bad_request("invalid_json", "malformed JSON near byte " + std::to_string(e.byte));
+    } catch (const json::exception&) {
+        throw bad_request("invalid_json", "malformed JSON");
     }
 }
 
@@ -216,12 +219,13 @@ PredictionInput parse_v2_infer_body(const std::string& body, const RequestLimits
     return input;
 }
 
-json prediction_object(const std::string& fields_json) {
-    json fields = json::parse(fields_json, nullptr, /*allow_exceptions=*/false);
+nlohmann::ordered_json prediction_object(const std::string& fields_json) {
+    using ojson = nlohmann::ordered_json;
+    ojson fields = ojson::parse(fields_json, nullptr, /*allow_exceptions=*/false);
     if (!fields.is_object()) {
-        return json{{"warnings", json::array({"the model's fields could not be read"})}};
+        return ojson{{"warnings", ojson::array({"the model's fields could not be read"})}};
     }
-    if (!fields.contains("warnings") || !fields["warnings"].is_array()) fields["warnings"] = json::array();
+    if (!fields.contains("warnings") || !fields["warnings"].is_array()) fields["warnings"] = ojson::array();
     return fields;
 }
 

@@ -56,7 +56,7 @@ PredictionInput parse_v2_infer_body(const std::string& body, const RequestLimits
 // {"timeout_ms", "truncate", "max_new_tokens", "num_beams"}; unknown keys are ignored.
 void parse_parameters(const nlohmann::json& parameters, const RequestLimits& limits, PredictionInput& input);
 
-// The prediction object of one text: the predictor's fields JSON, with "warnings" always present.
-nlohmann::json prediction_object(const std::string& fields_json);
+// The prediction object of one text: the predictor's fields JSON (key order kept), with "warnings" always present.
+nlohmann::ordered_json prediction_object(const std::string& fields_json);
 
 }  // namespace receipt::server

@@ -5,10 +5,10 @@ namespace receipt::server {
 
 using nlohmann::json;
 
-json predictions_body(std::vector<PredictOutcome>& outcomes) {
-    json predictions = json::array();
+nlohmann::ordered_json predictions_body(std::vector<PredictOutcome>& outcomes) {
+    nlohmann::ordered_json predictions = nlohmann::ordered_json::array();
     for (const auto& o : outcomes) predictions.push_back(prediction_object(o.fields_json));
-    return json{{"predictions", std::move(predictions)}};
+    return nlohmann::ordered_json{{"predictions", std::move(predictions)}};
 }
 
 void add_vertex_routes(httplib::Server& http, const RouteEnv& env) {
