@@ -104,8 +104,8 @@ TEST(ServerBatching, FullQueueIs429WithRetryAfter) {
     }
     EXPECT_GE(n_ok, 2);
     EXPECT_GE(n_429, 1);
-    auto m = s.client()->Get("/metrics")->body;
-    EXPECT_EQ(metric_value(m, "receipt_requests_failed_total{reason=\"overloaded\"}"), n_429);
+    const std::string series = "receipt_requests_failed_total{reason=\"overloaded\"}";
+    EXPECT_EQ(metric_value(metrics_when(s.port(), series, n_429), series), n_429);
 }
 
 TEST(ServerBatching, OverloadStatusCanBe503) {
@@ -150,8 +150,8 @@ TEST(ServerBatching, DeadlineIs504) {
     busy.join();
     std::this_thread::sleep_for(100ms);
     EXPECT_FALSE(s.log->saw("queued-too-long"));
-    auto m = s.client()->Get("/metrics")->body;
-    EXPECT_EQ(metric_value(m, "receipt_requests_failed_total{reason=\"timeout\"}"), 2);
+    const std::string series = "receipt_requests_failed_total{reason=\"timeout\"}";
+    EXPECT_EQ(metric_value(metrics_when(s.port(), series, 2), series), 2);
 }
 
 TEST(ServerBatching, ServerDefaultTimeoutApplies) {
@@ -180,8 +180,8 @@ TEST(ServerBatching, DisconnectedClientIsDroppedBeforeCompute) {
     busy.join();
     std::this_thread::sleep_for(200ms);
     EXPECT_FALSE(s.log->saw("abandoned"));
-    auto m = s.client()->Get("/metrics")->body;
-    EXPECT_EQ(metric_value(m, "receipt_requests_failed_total{reason=\"client_closed\"}"), 1);
+    const std::string series = "receipt_requests_failed_total{reason=\"client_closed\"}";
+    EXPECT_EQ(metric_value(metrics_when(s.port(), series, 1), series), 1);
     // And the server carries on.
     EXPECT_EQ(s.client()->Post("/predict", vertex_body({"after"}), "application/json")->status, 200);
 }

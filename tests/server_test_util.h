@@ -198,4 +198,18 @@ inline double metric_value(const std::string& text, const std::string& series) {
     return -1;
 }
 
+// /metrics once `series` reaches `expected` (or after 2 s): a request's metrics are recorded after its
+// response is written, so a client can see its answer a moment before the counters move.
+inline std::string metrics_when(int port, const std::string& series, double expected) {
+    httplib::Client c("127.0.0.1", port);
+    std::string text;
+    for (int i = 0; i < 200; ++i) {
+        auto res = c.Get("/metrics");
+        if (res) text = res->body;
+        if (metric_value(text, series) == expected) break;
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    return text;
+}
+
 }  // namespace receipt::test
