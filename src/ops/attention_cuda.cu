@@ -17,6 +17,7 @@ template <typename T, bool kVec>
 __device__ __forceinline__ float dot_q_k(const float* sq, const T* k, int K) {
     float s = 0.0f;
     if constexpr (kVec) {
+#pragma unroll 4
         for (int d = 0; d < K; d += 8) {
             float kv[8];
             load8(k + d, kv);
@@ -74,6 +75,28 @@ __global__ void encoder_attention_kernel(const T* qkv, const float* bias, int S_
 
     const T* v = qkv + int64_t(b) * S * row3 + 2 * HK + h * K;
     T* out = ctx + (int64_t(b) * S + i) * HK + h * K;
+    const int n_chunks = K / 8;  // 16-byte chunks per value row
+    if (kVec && n_chunks <= 32 && (n_chunks & (n_chunks - 1)) == 0) {
+        // lane = group * n_chunks + chunk: each lane sums p_j v_j[chunk] over j = group, group + n_groups, ...
+        // with 16-byte loads (several in flight), then the groups are added with shuffles.
+        const int chunk = lane % n_chunks, group = lane / n_chunks, n_groups = 32 / n_chunks;
+        float acc[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+#pragma unroll 4
+        for (int j = group; j < len; j += n_groups) {
+            float v8[8];
+            load8(v + int64_t(j) * row3 + chunk * 8, v8);
+            const float p = sp[j];
+#pragma unroll
+            for (int u = 0; u < 8; ++u) acc[u] += p * v8[u];
+        }
+#pragma unroll
+        for (int u = 0; u < 8; ++u)
+            for (int o = n_chunks; o < 32; o <<= 1) acc[u] += __shfl_xor_sync(0xffffffffu, acc[u], o);
+        if (group == 0)
+#pragma unroll
+            for (int u = 0; u < 8; ++u) out[chunk * 8 + u] = from_f32<T>(acc[u] * inv);
+        return;
+    }
     for (int d = lane; d < K; d += 32) {
         float acc = 0.0f;
         for (int j = 0; j < len; ++j) acc += sp[j] * to_f32(v[j * row3 + d]);
@@ -98,19 +121,23 @@ void encoder_attention_cuda(DType dt, const void* qkv, const float* bias, int S_
     RECEIPT_CUDA_CHECK_LAUNCH();
 }
 
+// Partial P.V rows of the decode kernels: 4 warps x K (scalar path) or 128 threads x 8 values (vector path).
+__host__ __device__ inline int part_floats(int K) { return 4 * K > 1024 ? 4 * K : 1024; }
+
 // ---- one decoder query over n keys, one block of 128 threads ------------------------------------------------
 // q: [K] T; keys k_j = kbase + j*pos_stride, values v_j = vbase + j*pos_stride ([K] T each); bias (nullable):
 // bias[t - j]; out: [K] T.  out = softmax_j(q . k_j + bias[t-j]) . v
-// Shared memory: sq [K] | sp [n_max] | part [4, K] | red [32] floats.
-// Threads score keys j = tid, tid+128, ...; block max/sum; then each warp sums p_j v_j over j = warp, warp+4, ...
-// with lanes over the K dims, and the 4 partial rows are added at the end.
+// Shared memory: sq [K] | sp [n_max] | part [part_floats(K)] | red [32] floats.
+// Threads score keys j = tid, tid+128, ...; block max/sum; then P.V: with 16-byte loads (K % 8 == 0) thread
+// (group, chunk) sums 8 dims over keys j = group, group + 128/(K/8), ...; else each warp sums over j = warp,
+// warp+4, ... with lanes over the K dims. The partial rows are added at the end.
 template <typename T, bool kVec>
 __device__ void attend_one_query(const T* q, const T* kbase, const T* vbase, int64_t pos_stride, int n_keys,
                                  const float* bias, int t, int K, int n_max, float* smem, T* out) {
     float* sq = smem;
     float* sp = sq + K;
     float* part = sp + n_max;
-    float* red = part + 4 * K;
+    float* red = part + part_floats(K);
     const int tid = threadIdx.x, warp = tid >> 5, lane = tid & 31, n_warps = blockDim.x >> 5;
     for (int d = tid; d < K; d += blockDim.x) sq[d] = to_f32(q[d]);
     __syncthreads();
@@ -131,6 +158,31 @@ __device__ void attend_one_query(const T* q, const T* kbase, const T* vbase, int
     sum = block_sum(sum, red);  // its barriers also publish sp[]
     const float inv = sum > 0.0f ? 1.0f / sum : 0.0f;
 
+    if constexpr (kVec) {
+        // Thread = group * n_chunks + chunk: 16-byte value loads, keys j = group, group + n_groups, ...
+        const int n_chunks = K / 8, n_groups = blockDim.x / n_chunks;
+        const int chunk = tid % n_chunks, group = tid / n_chunks;
+        float acc[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+        if (group < n_groups) {
+#pragma unroll 4
+            for (int j = group; j < n_keys; j += n_groups) {
+                float v8[8];
+                load8(vbase + j * pos_stride + chunk * 8, v8);
+                const float p = sp[j];
+#pragma unroll
+                for (int u = 0; u < 8; ++u) acc[u] += p * v8[u];
+            }
+#pragma unroll
+            for (int u = 0; u < 8; ++u) part[group * K + chunk * 8 + u] = acc[u];
+        }
+        __syncthreads();
+        for (int d = tid; d < K; d += blockDim.x) {
+            float o = 0.0f;
+            for (int g = 0; g < n_groups; ++g) o += part[g * K + d];
+            out[d] = from_f32<T>(o * inv);
+        }
+        return;
+    }
     float acc[kMaxHeadDim / 32];
 #pragma unroll
     for (int c = 0; c < kMaxHeadDim / 32; ++c) acc[c] = 0.0f;
@@ -152,7 +204,7 @@ __device__ void attend_one_query(const T* q, const T* kbase, const T* vbase, int
     }
 }
 
-inline size_t decode_smem_bytes(int K, int n_max) { return size_t(K + n_max + 4 * K + 32) * sizeof(float); }
+inline size_t decode_smem_bytes(int K, int n_max) { return size_t(K + n_max + part_floats(K) + 32) * sizeof(float); }
 
 // qkv: [R, 3, H, K] T; cache_k/v: [R_max, H, T_max, K] T; bias: [H, T_max] f32 by distance; ctx: [R, H, K] T.
 // grid: (H, R); block: 128. Appends k, v of position t = state->step, then attends over positions 0..t.
