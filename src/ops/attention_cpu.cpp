@@ -11,16 +11,19 @@ namespace receipt::ops {
 void encoder_attention_cpu(const float* q, const float* k, const float* v, const float* bias, const int* lengths,
                            int B, int S, int H, int K, float* ctx, std::vector<float>& scratch) {
     const int64_t HK = int64_t(H) * K;
-    scratch.resize(size_t(S) * S);
-    float* scores = scratch.data();
-    for (int b = 0; b < B; ++b) {
-        const int L = lengths[b];  // only the L x L block is needed: masked keys get exactly zero weight
-        const int64_t off = int64_t(b) * S * HK;
+    (void)scratch;  // each (b, h) task keeps its own scores buffer
+    // One task per (sequence, head), spread over the threads; the GEMMs inside run single-threaded.
+#pragma omp parallel for collapse(2) num_threads(cpu_threads()) schedule(dynamic, 1) if (B * H > 1)
+    for (int b = 0; b < B; ++b)
         for (int h = 0; h < H; ++h) {
+            const int L = lengths[b];  // only the L x L block is needed: masked keys get exactly zero weight
+            const int64_t off = int64_t(b) * S * HK;
+            thread_local std::vector<float> scores_buf;
+            if (scores_buf.size() < size_t(L) * L) scores_buf.resize(size_t(L) * L);
+            float* scores = scores_buf.data();
             // scores[i, j] = q[b, i, h, :] . k[b, j, h, :]      [L, L]
             gemm_nt_cpu(L, L, K, 1.0f, q + off + h * K, HK, k + off + h * K, HK, 0.0f, scores, L);
             const float* bh = bias + int64_t(h) * S * S;
-#pragma omp parallel for num_threads(cpu_threads()) schedule(static) if (L >= 64)
             for (int i = 0; i < L; ++i) {
                 float* row = scores + int64_t(i) * L;
                 const float* br = bh + int64_t(i) * S;
@@ -30,14 +33,18 @@ void encoder_attention_cpu(const float* q, const float* k, const float* v, const
             // ctx[b, i, h, :] = sum_j p[i, j] v[b, j, h, :]    [L, K]
             gemm_nn_cpu(L, K, L, scores, L, v + off + h * K, HK, 0.0f, ctx + off + h * K, HK);
         }
-        if (L < S) std::memset(ctx + off + int64_t(L) * HK, 0, sizeof(float) * (S - L) * HK);
+    for (int b = 0; b < B; ++b) {
+        const int L = lengths[b];
+        if (L < S) std::memset(ctx + int64_t(b) * S * HK + int64_t(L) * HK, 0, sizeof(float) * (S - L) * HK);
     }
 }
 
 void decoder_self_attention_cpu(const float* q, const float* k_cache, const float* v_cache, const float* bias_by_dist,
                                 int N, int H, int K, int T_max, int t, float* out) {
     const int64_t HK = int64_t(H) * K;
-#pragma omp parallel for collapse(2) num_threads(cpu_threads()) schedule(static) if (N * H >= 4)
+    // Threads only from ~512k multiply-adds (see linear_cpu.cpp): a batch-1 step runs serially.
+#pragma omp parallel for collapse(2) num_threads(cpu_threads()) schedule(static) \
+    if (int64_t(N) * H * (t + 1) * K >= (1 << 19))
     for (int n = 0; n < N; ++n)
         for (int h = 0; h < H; ++h) {
             thread_local std::vector<float> scratch;  // grows once, never inside steady-state decoding
@@ -65,7 +72,9 @@ void decoder_self_attention_cpu(const float* q, const float* k_cache, const floa
 void cross_attention_cpu(const float* q, const float* k, const float* v, const int* row_src, const int* lengths,
                          int N, int S, int H, int K, float* out) {
     const int64_t HK = int64_t(H) * K;
-#pragma omp parallel for collapse(2) num_threads(cpu_threads()) schedule(static) if (N * H >= 4)
+    // Threads only from ~512k multiply-adds, as above.
+#pragma omp parallel for collapse(2) num_threads(cpu_threads()) schedule(static) \
+    if (int64_t(N) * H * S * K >= (1 << 19))
     for (int n = 0; n < N; ++n)
         for (int h = 0; h < H; ++h) {
             const int b = row_src[n];
