@@ -351,6 +351,8 @@ def main():
     ap.add_argument("--out", required=True, help="Hugging Face model folder to write")
     ap.add_argument("--ckpt-dir", default=os.path.join(HERE, "out", "ckpt"))
     ap.add_argument("--resume", default=None, help="checkpoint folder to continue from")
+    ap.add_argument("--init-from", default=None,
+                    help="exported model folder whose weights start this run (fresh optimizer and schedule)")
     ap.add_argument("--max-minutes", type=float, default=11.0, help="wall budget of this run, eval and export included")
     ap.add_argument("--reserve-s", type=float, default=120.0, help="seconds kept for eval, checks and export")
     ap.add_argument("--max-steps", type=int, default=0, help="stop after this many steps (0 = time only)")
@@ -418,6 +420,10 @@ def main():
         model.load_state_dict(ck["model"])
         state.update(ck["state"])
         log(f"resumed from {args.resume}: step {state['step']}, {state['elapsed_s']:.0f}s trained")
+    elif args.init_from:
+        config = T5Config.from_pretrained(args.init_from)
+        model = T5ForConditionalGeneration.from_pretrained(args.init_from, config=config).float()
+        log(f"initialised from the exported model {args.init_from}")
     else:
         config = build_config(args, vocab_size)
         model = T5ForConditionalGeneration(config)

@@ -65,11 +65,11 @@ CudaT5Weights CudaT5Weights::upload(const Model& model, DType dtype, cudaStream_
     g.dtype = dtype;
     g.gated = c.feed_forward != FeedForward::kRelu;
     g.gelu = c.feed_forward == FeedForward::kGatedGelu;
-    g.lm_scale = c.tie_word_embeddings ? 1.0f / std::sqrt(float(D)) : 1.0f;
+    g.lm_scale = c.scale_decoder_outputs ? 1.0f / std::sqrt(float(D)) : 1.0f;
     Uploader up(dtype, stream, g.n_bytes);
 
     g.embed = up.matrix({{w.shared, V * D}});
-    if (!c.tie_word_embeddings) g.lm_head = up.matrix({{w.lm_head, V * D}});
+    if (w.lm_head != w.shared) g.lm_head = up.matrix({{w.lm_head, V * D}});  // untied head
     g.enc_final_ln = up.f32(w.encoder_final_ln, D);
     g.dec_final_ln = up.f32(w.decoder_final_ln, D);
 
