@@ -2,6 +2,7 @@
 
 #include "generate/search.h"
 #include "ops/elementwise.h"
+#include "ops/linear.h"
 
 namespace receipt {
 
@@ -13,33 +14,42 @@ std::vector<GenerationResult> greedy_search(DecoderStepper& stepper, int B, cons
     for (int b = 0; b < B; ++b) row_source[b] = b;
     std::vector<int> feed(B, tokens.decoder_start);
     std::vector<float> logits(size_t(B) * V);
+    std::vector<int> best_ids;
+    std::vector<float> best_logp;
 
     for (int t = 0; t < options.max_new_tokens && !row_source.empty(); ++t) {
         const int N = static_cast<int>(row_source.size());
         stepper.step(feed, t, logits.data());
+        // Per row: EOS masked before min_new_tokens (MinNewTokensLengthLogitsProcessor), argmax (first maximum
+        // wins, as torch.argmax) and the chosen token's log-probability best - logsumexp(row).
+        best_ids.resize(N);
+        best_logp.resize(N);
+#pragma omp parallel for num_threads(ops::cpu_threads()) schedule(static) if (N > 1)
+        for (int r = 0; r < N; ++r) {
+            float* row = logits.data() + size_t(r) * V;
+            if (t < options.min_new_tokens) row[tokens.eos] = -INFINITY;
+            int best = 0;
+            float best_v = row[0];
+            for (int i = 1; i < V; ++i)
+                if (row[i] > best_v) {
+                    best_v = row[i];
+                    best = i;
+                }
+            float sum = 0.0f;
+            for (int i = 0; i < V; ++i) sum += std::exp(row[i] - best_v);
+            best_ids[r] = best;
+            best_logp[r] = -std::log(sum);
+        }
         std::vector<int> keep;
         std::vector<int> next_feed;
         keep.reserve(N);
         for (int r = 0; r < N; ++r) {
-            float* row = logits.data() + size_t(r) * V;
-            if (t < options.min_new_tokens) row[tokens.eos] = -INFINITY;  // MinNewTokensLengthLogitsProcessor
-            int best = 0;
-            float best_v = row[0];
-            for (int i = 1; i < V; ++i)
-                if (row[i] > best_v) {  // first maximum wins, as torch.argmax
-                    best_v = row[i];
-                    best = i;
-                }
-            // Log-probability of the chosen token for the result score.
-            float mx = best_v;
-            double sum = 0.0;
-            for (int i = 0; i < V; ++i) sum += std::exp(double(row[i]) - mx);
             GenerationResult& res = results[row_source[r]];
-            res.score += static_cast<float>(-std::log(sum));
-            res.ids.push_back(best);
-            if (best != tokens.eos) {
+            res.score += best_logp[r];
+            res.ids.push_back(best_ids[r]);
+            if (best_ids[r] != tokens.eos) {
                 keep.push_back(r);
-                next_feed.push_back(best);
+                next_feed.push_back(best_ids[r]);
             }
         }
         if (static_cast<int>(keep.size()) != N && !keep.empty() && t + 1 < options.max_new_tokens) {

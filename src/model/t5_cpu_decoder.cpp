@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstring>
 
+#include "core/buffer.h"
 #include "model/relative_position.h"
 #include "model/t5_ffn_cpu.h"
 #include "ops/attention.h"
@@ -11,13 +12,6 @@
 #include "receipt/errors.h"
 
 namespace receipt {
-
-namespace {
-template <typename T>
-void grow(std::vector<T>& v, size_t n) {
-    if (v.size() < n) v.resize(n);
-}
-}  // namespace
 
 T5CpuDecoder::T5CpuDecoder(const Model& model, const T5Weights& weights) : model_(model), w_(weights) {
     const auto& c = model.config();

@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "generate/search.h"
+#include "core/buffer.h"
 #include "model/relative_position.h"
 #include "model/t5_ffn_cpu.h"
 #include "ops/attention.h"
@@ -12,13 +13,6 @@
 #include "receipt/errors.h"
 
 namespace receipt {
-
-namespace {
-template <typename T>
-void grow(std::vector<T>& v, size_t n) {
-    if (v.size() < n) v.resize(n);
-}
-}  // namespace
 
 CpuT5Engine::CpuT5Engine(std::shared_ptr<const Model> model, const EngineOptions& options)
     : model_(std::move(model)), options_(options), weights_(*model_), decoder_(*model_, weights_) {
