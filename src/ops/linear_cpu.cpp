@@ -1,4 +1,5 @@
 #include <cblas.h>
+#include <immintrin.h>
 #include <omp.h>
 
 #include <algorithm>
@@ -39,22 +40,79 @@ int cpu_threads() {
     return g_threads;
 }
 
-// Rows of y one GEMV each when M is tiny: OpenBLAS's sgemm packs w first and, for M = 1..4 with K = 2048, ran
-// 3-12x slower than sgemv (0.68 vs 0.06 ms for [1, 2048] x [512, 2048]^T). Larger w (lm_head) at M > 1 keeps sgemm,
-// which reads w once for all rows.
+// Decoder-step GEMMs have few rows (M = batch x beams <= 16) and are bound by streaming w from memory. OpenBLAS
+// packs w before multiplying (an extra copy of every weight per call: 3-12x slower than the stream at M = 1..8),
+// so small M goes through this kernel instead, which reads each row of w once for all M rows of x:
+//   y[m, n] = sum_k x[m, k] w[n, k]  (+ beta y[m, n]),  x: [M, K], w: [N, K], y: [M, ldy]   (M <= 8 per call)
+// AVX2/FMA over k, one 8-lane accumulator per (m, n); x (M x K floats) stays in L1/L2 while w streams.
+template <int M>
+static void small_m_kernel(const float* x, int64_t K, const float* w, int64_t n0, int64_t n1, float* y, int64_t ldy,
+                           float beta) {
+    const int64_t K8 = K / 8 * 8;
+    for (int64_t n = n0; n < n1; ++n) {
+        const float* wr = w + n * K;
+        __m256 acc[M];
+        for (int m = 0; m < M; ++m) acc[m] = _mm256_setzero_ps();
+        for (int64_t k = 0; k < K8; k += 8) {
+            const __m256 wv = _mm256_loadu_ps(wr + k);
+            for (int m = 0; m < M; ++m) acc[m] = _mm256_fmadd_ps(_mm256_loadu_ps(x + m * K + k), wv, acc[m]);
+        }
+        for (int m = 0; m < M; ++m) {
+            // Horizontal sum of the 8 lanes, then the K % 8 tail.
+            __m128 lo = _mm256_castps256_ps128(acc[m]), hi = _mm256_extractf128_ps(acc[m], 1);
+            lo = _mm_add_ps(lo, hi);
+            lo = _mm_add_ps(lo, _mm_movehl_ps(lo, lo));
+            lo = _mm_add_ss(lo, _mm_shuffle_ps(lo, lo, 1));
+            float v = _mm_cvtss_f32(lo);
+            for (int64_t k = K8; k < K; ++k) v += x[m * K + k] * wr[k];
+            float& out = y[m * ldy + n];
+            out = beta == 0.0f ? v : v + beta * out;
+        }
+    }
+}
+
+static void small_m_rows(const float* x, int64_t M, int64_t K, const float* w, int64_t n0, int64_t n1, float* y,
+                         int64_t ldy, float beta) {
+    for (int64_t m0 = 0; m0 < M; m0 += 8) {
+        const float* xm = x + m0 * K;
+        float* ym = y + m0 * ldy;
+        switch (std::min<int64_t>(8, M - m0)) {
+            case 1: small_m_kernel<1>(xm, K, w, n0, n1, ym, ldy, beta); break;
+            case 2: small_m_kernel<2>(xm, K, w, n0, n1, ym, ldy, beta); break;
+            case 3: small_m_kernel<3>(xm, K, w, n0, n1, ym, ldy, beta); break;
+            case 4: small_m_kernel<4>(xm, K, w, n0, n1, ym, ldy, beta); break;
+            case 5: small_m_kernel<5>(xm, K, w, n0, n1, ym, ldy, beta); break;
+            case 6: small_m_kernel<6>(xm, K, w, n0, n1, ym, ldy, beta); break;
+            case 7: small_m_kernel<7>(xm, K, w, n0, n1, ym, ldy, beta); break;
+            default: small_m_kernel<8>(xm, K, w, n0, n1, ym, ldy, beta); break;
+        }
+    }
+}
+
+constexpr int64_t kSmallM = 16;  // up to this many rows use the streaming kernel
+
 static void linear_rows(const float* x, int64_t M, int64_t Kin, const float* w, int64_t N, float* y, int64_t ldy,
                         float beta) {
-    if (M == 1 || (M <= 4 && N * Kin <= (int64_t(2) << 20))) {
-        for (int64_t m = 0; m < M; ++m)
-            cblas_sgemv(CblasRowMajor, CblasNoTrans, N, Kin, 1.0f, w, Kin, x + m * Kin, 1, beta, y + m * ldy, 1);
-    } else {
-        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, M, N, Kin, 1.0f, x, Kin, w, Kin, beta, y, ldy);
-    }
+    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, M, N, Kin, 1.0f, x, Kin, w, Kin, beta, y, ldy);
 }
 
 // Split over the output features N (w rows): each thread streams its own part of the weights, which is what
 // bounds the small-M decoder steps.
 void linear_cpu(const float* x, int64_t M, int64_t Kin, const float* w, int64_t N, float* y, float beta) {
+    if (M <= kSmallM) {
+        // Memory-bound: use every thread once w is large enough to be worth a fork-join (~256 KB).
+        const int nt = omp_in_parallel() || N * Kin < (int64_t(64) << 10) ? 1 : cpu_threads();
+        if (nt <= 1) {
+            small_m_rows(x, M, Kin, w, 0, N, y, N, beta);
+            return;
+        }
+#pragma omp parallel num_threads(nt)
+        {
+            const int i = omp_get_thread_num();
+            small_m_rows(x, M, Kin, w, N * i / nt, N * (i + 1) / nt, y, N, beta);
+        }
+        return;
+    }
     const int nt = gemm_threads(M, N, Kin, N / 16);
     if (nt <= 1) {
         linear_rows(x, M, Kin, w, N, y, N, beta);
