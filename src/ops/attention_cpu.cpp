@@ -86,12 +86,46 @@ void decoder_self_attention_cpu(const float* q, const float* k_cache, const floa
         }
 }
 
+// One row, every head: walks the source positions once, reading each K and V row ([H*K] contiguous floats) for
+// all heads together, which streams the cross K/V instead of striding through it head by head. Per (head, lane)
+// the sums run over j in the same order as a per-head loop would.
+static void cross_attention_row(const float* q, const float* kb, const float* vb, int L, int H, int K, float* o) {
+    const int64_t HK = int64_t(H) * K;
+    thread_local std::vector<float> s;  // [H, L] scores, then probabilities
+    if (s.size() < size_t(H) * L) s.resize(size_t(H) * L);
+    for (int j = 0; j < L; ++j) {
+        const float* kj = kb + int64_t(j) * HK;
+        for (int h = 0; h < H; ++h) s[size_t(h) * L + j] = dot(q + h * K, kj + h * K, K);
+    }
+    for (int h = 0; h < H; ++h) softmax_row(s.data() + size_t(h) * L, L);
+    for (int64_t x = 0; x < HK; ++x) o[x] = 0.0f;
+    for (int j = 0; j < L; ++j) {
+        const float* vj = vb + int64_t(j) * HK;
+        for (int h = 0; h < H; ++h) {
+            const float p = s[size_t(h) * L + j];
+            float* oh = o + h * K;
+            const float* vh = vj + h * K;
+            for (int x = 0; x < K; ++x) oh[x] += p * vh[x];
+        }
+    }
+}
+
 void cross_attention_cpu(const float* q, const float* k, const float* v, const int* row_src, const int* lengths,
                          int N, int S, int H, int K, float* out) {
     const int64_t HK = int64_t(H) * K;
-    // Threads only from ~512k multiply-adds, as above.
-#pragma omp parallel for collapse(2) num_threads(cpu_threads()) schedule(static) \
-    if (int64_t(N) * H * S * K >= (1 << 19))
+    const bool big = int64_t(N) * H * S * K >= (1 << 19);  // threads only from ~512k multiply-adds, as above
+    if (N >= cpu_threads() || !big) {
+        // A row per task: all heads of a row read the same source rows.
+#pragma omp parallel for num_threads(cpu_threads()) schedule(static) if (big)
+        for (int n = 0; n < N; ++n) {
+            const int b = row_src[n];
+            cross_attention_row(q + n * HK, k + int64_t(b) * S * HK, v + int64_t(b) * S * HK, lengths[b], H, K,
+                                out + n * HK);
+        }
+        return;
+    }
+    // Fewer rows than threads (batch 1): a (row, head) per task.
+#pragma omp parallel for collapse(2) num_threads(cpu_threads()) schedule(static)
     for (int n = 0; n < N; ++n)
         for (int h = 0; h < H; ++h) {
             const int b = row_src[n];
@@ -101,9 +135,7 @@ void cross_attention_cpu(const float* q, const float* k, const float* v, const i
             const float* qh = q + n * HK + h * K;
             const float* kb = k + int64_t(b) * S * HK + h * K;
             const float* vb = v + int64_t(b) * S * HK + h * K;
-            for (int j = 0; j < L; ++j) {
-                s[j] = dot(qh, kb + int64_t(j) * HK, K);
-            }
+            for (int j = 0; j < L; ++j) s[j] = dot(qh, kb + int64_t(j) * HK, K);
             softmax_row(s.data(), L);
             float* o = out + n * HK + h * K;
             for (int x = 0; x < K; ++x) o[x] = 0.0f;
