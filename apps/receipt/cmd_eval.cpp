@@ -21,6 +21,7 @@ struct DeviceRun {
     receipt::extract::EvalScores all;
     std::map<std::string, receipt::extract::EvalScores> buckets;
     std::vector<std::string> outputs;  // target texts, for CPU/CUDA agreement
+    std::vector<std::string> bucket_of;  // input-length bucket of each receipt
     double seconds = 0;
 };
 
@@ -114,6 +115,7 @@ void add_eval_command(CLI::App& app) {
                     r.all.add(s);
                     r.buckets[receipt::extract::length_bucket(res[k].n_input_tokens)].add(s);
                     r.outputs.push_back(res[k].target_text);
+                    r.bucket_of.push_back(receipt::extract::length_bucket(res[k].n_input_tokens));
                 }
                 std::fprintf(stderr, "\r%s: %zu/%zu", r.device.c_str(), std::min(texts.size(), i + a->batch_size),
                              texts.size());
@@ -129,10 +131,23 @@ void add_eval_command(CLI::App& app) {
             runs.push_back(std::move(r));
         }
         if (runs.size() == 2) {
+            // Token-level parity of the two engines: identical decoded outputs, overall and by input length.
+            std::map<std::string, std::pair<int, int>> by_bucket;  // bucket -> (identical, total)
             size_t same = 0;
-            for (size_t i = 0; i < runs[0].outputs.size(); ++i) same += runs[0].outputs[i] == runs[1].outputs[i];
+            for (size_t i = 0; i < runs[0].outputs.size(); ++i) {
+                const bool eq = runs[0].outputs[i] == runs[1].outputs[i];
+                same += eq;
+                auto& c = by_bucket[runs[0].bucket_of[i]];
+                c.first += eq;
+                c.second += 1;
+            }
             const double agree = runs[0].outputs.empty() ? 1.0 : double(same) / runs[0].outputs.size();
-            std::printf("\ncpu vs cuda: identical outputs on %.2f%% of receipts\n", 100.0 * agree);
+            std::printf("\ncpu vs cuda: identical outputs on %.2f%% of receipts;", 100.0 * agree);
+            for (const auto& [b, c] : by_bucket) {
+                std::printf(" %s %d/%d;", b.c_str(), c.first, c.second);
+                report["cpu_cuda_identical_by_length"][b] = {{"identical", c.first}, {"n", c.second}};
+            }
+            std::printf("\n");
             report["cpu_cuda_identical"] = agree;
         }
         if (!a->report.empty()) {
