@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# Black-box checks of the `receipt` CLI as a user runs it: outputs, --jsonl order and error records, exit codes.
+# Usage: tests/cli_test.sh BUILD_DIR   (run by CTest as cli_test)
+set -uo pipefail
+BIN="$1/bin/receipt"
+cd "$(dirname "$0")/.."
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+pass=0
+fail=0
+check() {  # check NAME EXPECTED_STATUS COMMAND...
+    local name=$1 want=$2
+    shift 2
+    "$@" >"$TMP/out" 2>"$TMP/err"
+    local got=$?
+    if [ "$got" = "$want" ]; then
+        pass=$((pass + 1))
+    else
+        fail=$((fail + 1))
+        echo "FAIL $name: exit $got, expected $want"
+        head -c 400 "$TMP/err"
+    fi
+}
+
+# generate on a golden checkpoint: ids, and text from stdin.
+check generate-ids 0 "$BIN" generate --model tests/golden/t5-tiny-v11 --max-new-tokens 5 --ids "TOTAL RM 9.00"
+[ "$(wc -w <"$TMP/out")" -ge 1 ] || { echo "FAIL generate-ids: no ids"; fail=$((fail + 1)); }
+check generate-stdin 0 sh -c "echo 'TOTAL RM 9.00' | '$BIN' generate --model tests/golden/t5-tiny-v11 --max-new-tokens 5 -"
+
+# extract with the bundled model: one JSON object with every schema key.
+check extract-file 0 "$BIN" extract --device cpu --max-new-tokens 16 examples/receipt-en.txt
+python3 - "$TMP/out" <<'PY' || fail=$((fail + 1))
+import json, sys
+o = json.loads(open(sys.argv[1]).read())
+keys = ["supplier_name", "supplier_address", "supplier_phone", "receipt_date", "purchase_time", "currency",
+        "line_items", "net_amount", "total_tax_amount", "total_amount", "warnings"]
+assert list(o) == keys, list(o)
+PY
+
+# --jsonl keeps input order and turns bad lines into error records; the exit status says some failed.
+printf '%s\n' '{"id":"a","text":"TOTAL 9.00"}' 'not json' '{"id":"c","text":"  "}' '{"id":"d","text":"合計 ¥1,080"}' >"$TMP/in.jsonl"
+check extract-jsonl 2 "$BIN" extract --device cpu --max-new-tokens 8 --jsonl "$TMP/in.jsonl" --out "$TMP/res.jsonl"
+python3 - "$TMP/res.jsonl" <<'PY' || fail=$((fail + 1))
+import json, sys
+rows = [json.loads(l) for l in open(sys.argv[1])]
+assert [r["id"] for r in rows] == ["a", 2, "c", "d"], rows
+assert "fields" in rows[0] and "error" in rows[1] and "error" in rows[2] and "fields" in rows[3], rows
+PY
+
+# Errors: missing model (3), no CUDA build or GPU for --device cuda (4 or ok on a GPU machine), bad flags (nonzero).
+check missing-model 3 "$BIN" extract --model "$TMP/nope" examples/receipt-en.txt
+check missing-file 2 "$BIN" extract --device cpu "$TMP/nope.txt"
+check bad-device 2 "$BIN" extract --device tpu examples/receipt-en.txt
+check no-args 2 "$BIN" extract
+"$BIN" --version >/dev/null || { echo "FAIL version"; fail=$((fail + 1)); }
+
+echo "$pass passed, $fail failed"
+[ "$fail" = 0 ]
