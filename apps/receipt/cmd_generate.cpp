@@ -3,6 +3,7 @@
 #include <iterator>
 
 #include "commands.h"
+#include "model_args.h"
 #include "receipt/engine.h"
 #include "receipt/errors.h"
 #include "receipt/model.h"
@@ -10,36 +11,30 @@
 
 void add_generate_command(CLI::App& app) {
     struct Args {
-        std::string model, text, device = "cpu", dtype = "fp16";
-        int beams = 1, max_new = 128, min_new = 0, threads = 0;
+        ModelArgs model;
+        std::string text;
+        int beams = 1, max_new = 128, min_new = 0;
         float length_penalty = 1.0f;
         bool early = false, ids = false;
     };
     auto args = std::make_shared<Args>();
     auto* cmd = app.add_subcommand("generate", "Run T5 generation on one text and print the decoded output");
-    cmd->add_option("--model", args->model, "Hugging Face T5 folder (config.json, model.safetensors, spiece.model)")
-        ->required();
+    args->model.add_to(cmd);
     cmd->add_option("text", args->text, "input text, or - to read standard input")->required();
     cmd->add_option("--beams", args->beams, "beam width (1 = greedy)")->capture_default_str();
     cmd->add_option("--max-new-tokens", args->max_new, "most tokens to generate")->capture_default_str();
     cmd->add_option("--min-new-tokens", args->min_new, "EOS is forbidden before this many tokens")->capture_default_str();
     cmd->add_option("--length-penalty", args->length_penalty, "beam length penalty")->capture_default_str();
     cmd->add_flag("--early-stopping", args->early, "beam: stop when num_beams hypotheses are finished");
-    cmd->add_option("--device", args->device, "auto, cpu or cuda")->capture_default_str();
-    cmd->add_option("--dtype", args->dtype, "CUDA precision: fp16, bf16 or fp32")->capture_default_str();
-    cmd->add_option("--threads", args->threads, "CPU threads (0 = all cores)")->capture_default_str();
     cmd->add_flag("--ids", args->ids, "print token ids instead of text");
     cmd->callback([args] {
         std::string text = args->text;
         if (text == "-") text.assign(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
-        auto model = receipt::Model::load(args->model);
+        auto model = receipt::Model::load(args->model.model_dir());
         receipt::Tokenizer tok(model->tokenizer_path(), model->config().sentencepiece_tokenizer
-                                                         ? receipt::TokenizerMode::kSentencePiece
-                                                         : receipt::TokenizerMode::kHuggingFace);
-        receipt::EngineOptions eo;
-        eo.device = receipt::parse_device(args->device);
-        eo.dtype = receipt::parse_dtype(args->dtype);
-        eo.n_threads = args->threads;
+                                                             ? receipt::TokenizerMode::kSentencePiece
+                                                             : receipt::TokenizerMode::kHuggingFace);
+        receipt::EngineOptions eo = args->model.engine_options(receipt::parse_device(args->model.device));
         eo.max_total_tokens = args->max_new + 1;
         auto engine = receipt::make_engine(model, eo);
         receipt::GenerationOptions go;
