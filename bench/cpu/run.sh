@@ -20,7 +20,7 @@ cd "$(dirname "$0")/../.."
 
 THREADS=${1:-$(nproc)}
 BUILD_DIR=${BUILD_DIR:-build}
-WORK=bench/work
+WORK=bench/cache
 MODEL=$WORK/t5-small-random
 mkdir -p "$WORK" bench/results
 NOTES=()

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # GPU benchmark, all steps in one go (run on the GPU machine from a CUDA build):
-#   1. t5-small / t5-base shaped random checkpoints (transformers, cached in bench/work/gpu)
+#   1. t5-small / t5-base shaped random checkpoints (transformers, cached in bench/cache/gpu)
 #   2. receipt-engine: bench_gpu per model and dtype (fp16, bf16)   -> bench/results/gpu-<model>-receipt.json
 #   3. transformers eager generate, fp32 and fp16                   -> bench/results/gpu-<model>-hf.json
 #   4. chart (optional, needs matplotlib)                            -> bench/results/gpu-bench.png
@@ -11,7 +11,7 @@ cd "$(dirname "$0")/../.."
 BUILD_DIR=${1:-${BUILD_DIR:-build}}
 MODELS=${MODELS:-"t5-small t5-base"}
 DTYPES=${DTYPES:-"fp16 bf16"}
-WORK=bench/work/gpu
+WORK=bench/cache/gpu
 RESULTS=bench/results
 mkdir -p "$WORK" "$RESULTS"
 BENCH="$BUILD_DIR/bin/bench_gpu"
