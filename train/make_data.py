@@ -207,8 +207,8 @@ def write_samples(repo, train_head):
 
 def main():
     ap = argparse.ArgumentParser(description="build train/val/test jsonl files")
-    ap.add_argument("--data", default="/work/shared/data" if os.path.isdir("/work/shared/data") else "data",
-                    help="folder holding sroie/ and rds_silver/")
+    ap.add_argument("--data", default=os.path.normpath(os.path.join(HERE, "..", "..", "shared", "data")),
+                    help="folder holding sroie/ and rds_silver/ (default: shared/data beside the repository)")
     ap.add_argument("--out", default=os.path.join(HERE, "out", "data"))
     ap.add_argument("--n-ja", type=int, default=48000)
     ap.add_argument("--n-en", type=int, default=12000)
