@@ -176,6 +176,23 @@ TEST(TargetParser, GarbageNumbers) {
     EXPECT_TRUE(has_warning(j, "invalid_quantity"));
 }
 
+// tax may be written as the printed per-rate taxes joined by " + "; the parser adds them.
+TEST(TargetParser, TaxAsSumOfPrintedParts) {
+    json j = ex::parse_target("cur: JPY | net: 5445 | tax: 424 + 13 | total: 5882");
+    expect_well_formed(j);
+    EXPECT_EQ(j["total_tax_amount"], 437);
+    EXPECT_TRUE(j["warnings"].empty()) << j.dump();
+    j = ex::parse_target("cur: MYR | tax: 1.10 + 2.20 + 0.05 | total: 10.00");
+    EXPECT_DOUBLE_EQ(j["total_tax_amount"].get<double>(), 3.35);
+    j = ex::parse_target("tax: 424 + | total: 5882");  // a truncated or bad term voids the value, with a warning
+    expect_well_formed(j);
+    EXPECT_TRUE(j["total_tax_amount"].is_null());
+    EXPECT_TRUE(has_warning(j, "invalid_amount"));
+    EXPECT_EQ(j["total_amount"], 5882);
+    j = ex::parse_target("net: 1 + 2 | total: 3");  // only tax takes the sum form
+    EXPECT_TRUE(j["net_amount"].is_null());
+}
+
 TEST(TargetParser, MissingSeparators) {
     const json j = ex::parse_target("name: Shop | item: A ; 1 ; 2 ; 2 item: B ; 1 ; 3 ; 3 net: 5 tax: 0 | total 5");
     expect_well_formed(j);

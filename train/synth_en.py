@@ -53,6 +53,23 @@ STREETS = ["MAIN ST", "OAK AVE", "HIGH STREET", "MARKET ST", "STATION ROAD", "JA
 MONTHS = ["JAN", "FEB", "MAR", "APR", "MAY", "JUN", "JUL", "AUG", "SEP", "OCT", "NOV", "DEC"]
 
 
+_SYLLABLES = "KA LI MU SE TO BA RA NG HA JA YA WA DA NI PU GO TAN LIM ONG SRI CHE HUA KEE".split()
+
+
+def _word(rng):
+    return "".join(rng.choice(_SYLLABLES) for _ in range(rng.randint(2, 3)))
+
+
+def invented_name(rng, region):
+    """A store name that exists nowhere, shaped like the region's names."""
+    w = _word(rng)
+    if region == "my":
+        return rng.choice([f"{w} SDN BHD", f"{w} ENTERPRISE", f"{w} TRADING", f"RESTORAN {w}", f"KEDAI RUNCIT {w}",
+                           f"{w} {_word(rng)} (M) SDN BHD", f"SYARIKAT {w} {_word(rng)}"])
+    w = w.capitalize() if rng.random() < 0.5 else w
+    return rng.choice([f"{w} MARKET", f"{w} Pharmacy", f"{w} & CO", f"{w} Cafe", f"{w.upper()} FOODS"])
+
+
 def money(v, sym=""):
     return f"{'-' if v < 0 else ''}{sym}{abs(v):,.2f}"
 
@@ -62,6 +79,9 @@ def generate(rng, held_out=False):
     if held_out and rng.random() < 0.5:
         chains = [c for c in CHAINS if c[3]]
     name, region, kind, _ = rng.choice(chains)
+    invent = not held_out and rng.random() < 0.4  # never-seen names and streets: copy, don't recall
+    if invent:
+        name = invented_name(rng, region)
     layout = rng.choice(TEST_LAYOUTS) if held_out and rng.random() < 0.5 else rng.choice(TRAIN_LAYOUTS)
     d = datetime.date(2015, 1, 1) + datetime.timedelta(days=rng.randrange(0, 3650))
     h, mi, se = rng.randrange(7, 23), rng.randrange(60), rng.randrange(60)
@@ -87,6 +107,10 @@ def generate(rng, held_out=False):
         addr = [f"NO.{rng.randrange(1, 200)}, {rng.choice(STREETS[5:])},",
                 f"TAMAN {rng.choice(['DAYA', 'BERKELEY', 'MELAWATI', 'SRI GOMBAK', 'UNIVERSITI'])},", f"{pc},",
                 f"{state}."]
+        if invent:
+            addr[0] = f"{rng.choice(['NO.', 'NO ', 'LOT ', ''])}{rng.randrange(1, 200)}, JALAN {_word(rng)} " \
+                      f"{rng.randrange(1, 30)}{rng.choice(['', '/' + str(rng.randrange(1, 9))])},"
+            addr[1] = f"{rng.choice(['TAMAN', 'BANDAR', 'KAMPUNG', 'PUSAT PERNIAGAAN'])} {_word(rng)},"
         if rng.random() < 0.4:
             addr = [" ".join(addr[:2]), " ".join(addr[2:])]
         phone = f"{area}-{rng.randrange(1000, 9999)} {rng.randrange(1000, 9999)}"

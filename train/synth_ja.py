@@ -59,6 +59,34 @@ def format_time(rng, t, style):
     return f"{h}時{m:02d}分"
 
 
+_KANA = ("ア イ ウ エ オ カ キ ク ケ コ サ シ ス セ ソ タ チ ツ テ ト ナ ニ ネ ノ ハ ヒ フ ヘ ホ マ ミ ム メ モ ヤ ユ ヨ ラ リ ル "
+         "レ ロ ワ ン ガ ギ グ ゲ ゴ ザ ジ ズ ゼ ゾ ダ デ ド バ ビ ブ ベ ボ パ ピ プ ペ ポ キャ シュ チョ ティ ファ").split()
+_KANJI = "山田中川本松竹梅花村北南東西大小高新光和栄福丸三富金銀春秋朝日青緑森林泉岡島野原宮"
+_INVENTED_SUFFIX = {
+    "konbini": ["マート", "ストア", "ミニ", "24"],
+    "super": ["スーパー", "ストア", "フーズ", "マーケット", "食品館", ""],
+    "drug": ["薬局", "ドラッグ", "薬品", "ファーマシー"],
+    "restaurant": ["食堂", "亭", "屋", "キッチン", "珈琲店", "うどん", "ラーメン"],
+    "electronics": ["デンキ", "電機", "カメラ", "でんき"],
+}
+
+
+def invented_chain(rng, kind):
+    """A store name that exists nowhere: katakana syllables, kanji or Latin letters plus a suffix for the kind."""
+    style = rng.random()
+    if style < 0.55:
+        word = "".join(rng.choice(_KANA) for _ in range(rng.randint(2, 5)))
+        if rng.random() < 0.25:
+            word = word[:2] + "ー" + word[2:]
+    elif style < 0.85:
+        word = "".join(rng.choice(_KANJI) for _ in range(rng.randint(1, 3)))
+    else:
+        word = "".join(rng.choice("BCDFGHKLMNPRSTVZ") + rng.choice("aeiou") for _ in range(rng.randint(2, 3)))
+        word = word.capitalize()
+    suffix = rng.choice(_INVENTED_SUFFIX[kind])
+    return word + (" " if word[-1].isascii() and suffix and rng.random() < 0.5 else "") + suffix
+
+
 def make_store(rng, kind, held_out):
     chains = [c for c in CHAINS if c[1] == kind and (held_out or not c[2])]
     if held_out:
@@ -66,6 +94,8 @@ def make_store(rng, kind, held_out):
         if hc and rng.random() < 0.5:
             chains = hc
     chain = rng.choice(chains)[0]
+    if not held_out and rng.random() < 0.3:
+        chain = invented_chain(rng, kind)  # never-seen names: the model must copy the name, not recall it
     pref, city, towns, zip3, area = rng.choice(PLACES)
     town = rng.choice(towns)
     branch = town + rng.choice(BRANCH_SUFFIX) if rng.random() < 0.8 else city.rstrip("区市") + rng.choice(BRANCH_SUFFIX)
@@ -304,6 +334,9 @@ def generate(rng, held_out=False):
     if rng.random() < 0.7:
         rows.append([rng.choice(FOOTERS)])
 
+    # Per-rate taxes when the receipt prints no total tax: the target writes them as "a + b" (target_format.py).
+    total_tax_printed = (tax_mode == "out" and tstyle == 2) or (tax_mode == "in" and tstyle == 0)
+    tax_parts = [tv for _, b, tv in ((8, base8, tax8), (10, base10, tax10)) if b]
     fields = dict(
         supplier_name=supplier,
         supplier_address=" ".join(addr),
@@ -317,4 +350,6 @@ def generate(rng, held_out=False):
         total_amount=total,
     )
     meta = dict(kind=kind, layout=layout, tax_mode=tax_mode, halfkana=halfkana)
+    if not total_tax_printed and len(tax_parts) > 1:
+        meta["tax_parts"] = tax_parts
     return rows, fields, meta

@@ -127,8 +127,11 @@ def _value_text(v, fmt):
     return ""
 
 
-def fields_to_target(fields):
-    """Schema dict -> target text. Absent, None and empty values are omitted; unknown keys are ignored."""
+def fields_to_target(fields, tax_parts=None):
+    """Schema dict -> target text. Absent, None and empty values are omitted; unknown keys are ignored.
+    tax_parts: the per-rate tax amounts printed on a receipt that prints no total tax (e.g. 外税8% 424 and
+    外税10% 13); when given (two or more, summing to total_tax_amount), tax is written as their sum "424 + 13", so
+    the model copies printed numbers instead of adding them."""
     if not isinstance(fields, dict):
         return ""
     currency = _value_text(fields.get("currency"), shortest_decimal)
@@ -159,6 +162,9 @@ def fields_to_target(fields):
                 segments.append("item: " + collapse_whitespace(" ; ".join(parts)))
             continue
         text = _value_text(v, amount if key in AMOUNT_KEYS else shortest_decimal)
+        if key == "tax" and tax_parts and len(tax_parts) > 1 and all(_is_number(t) for t in tax_parts) \
+                and _is_number(v) and abs(sum(tax_parts) - v) < 0.005:
+            text = " + ".join(amount(t) for t in tax_parts)
         if text:
             segments.append(key + ": " + text)
     return " | ".join(segments)
@@ -436,6 +442,14 @@ def target_to_fields(text):
             continue
         if not value:
             warnings.add("empty_value", key)
+            continue
+        if key == "tax" and " + " in value:
+            terms = [_parse_decimal(t, MAX_ABS_AMOUNT) for t in value.split(" + ")]
+            if any(t is None for t in terms):
+                warnings.add("invalid_amount", "tax %s" % _excerpt(value))
+                out[field] = None
+            else:
+                out[field] = _number(round(sum(terms) * 100) / 100)
             continue
         if key in AMOUNT_KEYS:
             out[field] = _amount(key, value, warnings)

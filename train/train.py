@@ -68,6 +68,28 @@ def encode_records(sp, recs, max_src, max_tgt, drop_long_targets):
     return out, n_drop
 
 
+def add_copy_examples(train, sp, args, vocab_size, rng, max_tgt=160):
+    """Appends copy-task examples for a random --copy-frac of `train`: source = [copy id] + source, target = the
+    source's first whole lines (at most max_tgt tokens) + EOS. The copy id is the last <extra_id> (vocab_size - 1),
+    which the extraction task never uses, so the two tasks are told apart by the first source token."""
+    nl = sp.piece_to_id("<0x0A>")
+    copy_id = vocab_size - 1
+    extra = []
+    for s, _ in train:
+        if rng.random() >= args.copy_frac:
+            continue
+        body = s[:-1]  # without EOS
+        cut = min(len(body), max_tgt)
+        if cut < len(body):
+            nls = [k for k in range(cut) if body[k] == nl]
+            cut = nls[-1] if nls else cut
+        if cut < 8:
+            continue
+        extra.append(([copy_id] + body[: args.max_src_len - 2] + [EOS], body[:cut] + [EOS]))
+    train.extend(extra)
+    return len(extra)
+
+
 def length_grouped_batches(examples, batch_size, rng, group=64):
     """Shuffle, then sort inside groups of `group` batches by source+target length so a batch pads little."""
     idx = list(range(len(examples)))
@@ -338,7 +360,8 @@ def build_config(args, vocab_size):
     return T5Config(
         vocab_size=vocab_size, d_model=args.d_model, d_kv=args.d_kv, d_ff=args.d_ff, num_layers=args.enc_layers,
         num_decoder_layers=args.dec_layers, num_heads=args.heads, relative_attention_num_buckets=32,
-        relative_attention_max_distance=128, dropout_rate=args.dropout, layer_norm_epsilon=1e-6,
+        relative_attention_max_distance=128, dropout_rate=0.05 if args.dropout is None else args.dropout,
+        layer_norm_epsilon=1e-6,
         feed_forward_proj="gated-gelu", tie_word_embeddings=True, pad_token_id=PAD, eos_token_id=EOS,
         decoder_start_token_id=PAD, use_cache=True)
 
@@ -369,7 +392,14 @@ def main():
     ap.add_argument("--heads", type=int, default=6)
     ap.add_argument("--enc-layers", type=int, default=6)
     ap.add_argument("--dec-layers", type=int, default=4)
-    ap.add_argument("--dropout", type=float, default=0.05)
+    ap.add_argument("--dropout", type=float, default=None,
+                    help="dropout rate (default 0.05 for a new model; a loaded model keeps its own unless given)")
+    ap.add_argument("--copy-frac", type=float, default=0.0,
+                    help="fraction of training receipts also used as a copy task: source = <copy> + text, target = "
+                         "the text's first lines (teaches the decoder to copy from the source)")
+    ap.add_argument("--schedule-minutes", type=float, default=0.0,
+                    help="length of the learning-rate schedule in training minutes across resumed runs "
+                         "(default: this run's budget)")
     ap.add_argument("--eval-n", type=int, default=200, help="examples per val file in the final eval (0 = skip)")
     ap.add_argument("--eval-batch", type=int, default=100)
     ap.add_argument("--log-every", type=int, default=50)
@@ -379,9 +409,23 @@ def main():
     args = ap.parse_args()
     args.argv = ["python3"] + [a for a in sys.argv]
 
+    # Data parallel across GPUs when started by torchrun (WORLD_SIZE > 1): every rank reads the same data and
+    # batch list; rank r trains on batches r, r + W, ...; gradients are averaged by DistributedDataParallel.
+    # Rank 0 alone logs, saves checkpoints, exports and evaluates.
+    world = int(os.environ.get("WORLD_SIZE", "1"))
+    rank = int(os.environ.get("RANK", "0"))
+    if world > 1:
+        import torch.distributed as dist
+        local = int(os.environ.get("LOCAL_RANK", "0"))
+        if torch.cuda.is_available():
+            torch.cuda.set_device(local)
+        dist.init_process_group("nccl" if torch.cuda.is_available() else "gloo")
+    global log
+    if rank != 0:
+        log = lambda msg: None  # noqa: E731
     torch.manual_seed(args.seed)
     rng = random.Random(args.seed)
-    device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+    device = torch.device(f"cuda:{torch.cuda.current_device()}" if torch.cuda.is_available() else "cpu")
     if device.type == "cuda":
         torch.backends.cuda.matmul.allow_tf32 = True
         torch.backends.cudnn.allow_tf32 = True
@@ -398,6 +442,9 @@ def main():
     if args.limit_train:
         recs = recs[:args.limit_train]
     train, n_drop = encode_records(sp, recs, args.max_src_len, args.max_tgt_len, drop_long_targets=True)
+    if args.copy_frac > 0:
+        n_copy = add_copy_examples(train, sp, args, vocab_size, random.Random(args.seed + 7))
+        log(f"copy task: {n_copy} extra examples (source prefixed with id {vocab_size - 1})")
     n_tok = sum(len(s) + len(t) for s, t in train)
     log(f"train: {len(train)} examples ({n_drop} dropped: target > {args.max_tgt_len} tokens), {n_tok / 1e6:.1f}M tokens")
     del recs
@@ -422,6 +469,8 @@ def main():
         log(f"resumed from {args.resume}: step {state['step']}, {state['elapsed_s']:.0f}s trained")
     elif args.init_from:
         config = T5Config.from_pretrained(args.init_from)
+        if args.dropout is not None:
+            config.dropout_rate = args.dropout
         model = T5ForConditionalGeneration.from_pretrained(args.init_from, config=config).float()
         log(f"initialised from the exported model {args.init_from}")
     else:
@@ -444,9 +493,16 @@ def main():
         opt.load_state_dict(ck["opt"])
         del ck
     train_budget = max(0.0, deadline - time.time())
-    if state["schedule_s"] is None or state["elapsed_s"] >= state["schedule_s"]:
+    if args.schedule_minutes > 0:
+        state["schedule_s"] = args.schedule_minutes * 60
+    elif state["schedule_s"] is None or state["elapsed_s"] >= state["schedule_s"]:
         state["schedule_s"] = state["elapsed_s"] + train_budget  # fresh run, or extending a finished one
-    fwd_model = torch.compile(model) if args.compile else model
+    fwd_model = model
+    if world > 1:
+        from torch.nn.parallel import DistributedDataParallel
+        fwd_model = DistributedDataParallel(model, device_ids=[device.index] if device.type == "cuda" else None)
+    fwd_model = torch.compile(fwd_model) if args.compile else fwd_model
+    stop_flag = torch.zeros(1, device=device)
 
     def lr_at(step, elapsed):
         if step < args.warmup_steps:
@@ -465,16 +521,22 @@ def main():
     while not stop and time.time() < deadline:
         batches = length_grouped_batches(train, args.batch_size, random.Random(args.seed * 1000 + state["epoch"]))
         start = state["seen"] if state["seen"] < len(batches) else 0
-        for bi in range(start, len(batches)):
+        n_full = len(batches) - len(batches) % world  # every rank takes the same number of steps
+        for bi in range(start, n_full, world):
             now = time.time()
             elapsed = elapsed0 + (now - t_run0)
-            if now >= deadline or (args.max_steps and state["step"] >= args.max_steps):
+            want_stop = now >= deadline or (args.max_steps and state["step"] >= args.max_steps)
+            if world > 1:  # rank 0's clock decides, so no rank waits in an all-reduce the others never join
+                stop_flag.fill_(1.0 if (want_stop and rank == 0) else 0.0)
+                torch.distributed.broadcast(stop_flag, 0)
+                want_stop = bool(stop_flag.item())
+            if want_stop:
                 stop = True
                 break
             lr = lr_at(state["step"], elapsed)
             for g in opt.param_groups:
                 g["lr"] = lr
-            src, mask, lab = collate(train, batches[bi], device)
+            src, mask, lab = collate(train, batches[bi + rank], device)
             with torch.autocast(device.type, dtype=torch.bfloat16, enabled=device.type == "cuda"):
                 loss = fwd_model(input_ids=src, attention_mask=mask, labels=lab).loss
             opt.zero_grad(set_to_none=True)
@@ -482,17 +544,17 @@ def main():
             gnorm = torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
             opt.step()
             state["step"] += 1
-            state["seen"] = bi + 1
+            state["seen"] = bi + world
             loss_sum += float(loss.detach()) if state["step"] % 10 == 0 or device.type != "cuda" else 0.0
             loss_n += 1 if state["step"] % 10 == 0 or device.type != "cuda" else 0
             tok_log += int(mask.sum()) + int((lab != -100).sum()) if state["step"] % 10 == 0 else 0
             if state["step"] % args.log_every == 0:
                 dt = time.time() - t_log
                 log(f"step {state['step']} epoch {state['epoch']} loss {loss_sum / max(loss_n, 1):.4f} lr {lr:.2e} "
-                    f"gnorm {float(gnorm):.2f} ~{tok_log * 10 / dt / 1e3:.0f}k tok/s "
-                    f"{args.log_every * args.batch_size / dt:.0f} ex/s")
+                    f"gnorm {float(gnorm):.2f} ~{tok_log * 10 * world / dt / 1e3:.0f}k tok/s "
+                    f"{args.log_every * args.batch_size * world / dt:.0f} ex/s")
                 t_log, tok_log, loss_sum, loss_n = time.time(), 0, 0.0, 0
-            if time.time() - t_save > args.save_every_min * 60:
+            if rank == 0 and time.time() - t_save > args.save_every_min * 60:
                 state["elapsed_s"] = elapsed0 + (time.time() - t_run0)
                 save_ckpt(args.ckpt_dir, model, opt, state)
                 t_save = time.time()
@@ -501,6 +563,11 @@ def main():
             state["epoch"] += 1
             state["seen"] = 0
     state["elapsed_s"] = elapsed0 + (time.time() - t_run0)
+    if world > 1:
+        torch.distributed.barrier()
+        torch.distributed.destroy_process_group()
+        if rank != 0:
+            return
     save_ckpt(args.ckpt_dir, model, opt, state)
     log(f"stopped at step {state['step']} (epoch {state['epoch']}, {state['elapsed_s']:.0f}s trained); "
         f"checkpoint {args.ckpt_dir}")

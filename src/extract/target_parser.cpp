@@ -180,6 +180,28 @@ nlohmann::json amount_json(std::string_view what, const std::string& raw, Warnin
     return nullptr;
 }
 
+// `tax` may be the sum of the per-rate taxes as printed: "424 + 13" -> 437 (docs/target-format.md). Each term
+// goes through normalize_amount; one bad term makes the whole value invalid. A value without " + " is one amount.
+nlohmann::json tax_json(const std::string& raw, Warnings& warnings) {
+    if (raw.find(" + ") == std::string::npos) return amount_json("tax", raw, warnings);
+    double sum = 0.0;
+    size_t start = 0;
+    while (true) {
+        const size_t plus = raw.find(" + ", start);
+        const std::string term = raw.substr(start, plus == std::string::npos ? std::string::npos : plus - start);
+        const auto v = normalize_amount(term);
+        if (!v) {
+            warnings.add("invalid_amount", "tax " + excerpt(raw));
+            return nullptr;
+        }
+        sum += *v;
+        if (plus == std::string::npos) break;
+        start = plus + 3;
+    }
+    // Round to cents so 0.1 + 0.2 reads 0.3, as the single-number path would.
+    return number_json(std::round(sum * 100.0) / 100.0);
+}
+
 // "desc ; qty ; unit_price ; amount" -> item object; nullopt when nothing usable is left.
 std::optional<nlohmann::json> parse_item(const std::string& value, size_t index, Warnings& warnings) {
     std::vector<std::string> parts;
@@ -290,8 +312,10 @@ void parse_into(std::string_view text_in, nlohmann::json& out, Warnings& warning
             case TargetKey::kCur:
                 if (auto c = normalize_currency(seg.value)) value = *c;
                 break;
-            case TargetKey::kNet:
             case TargetKey::kTax:
+                value = tax_json(seg.value, warnings);
+                break;
+            case TargetKey::kNet:
             case TargetKey::kTotal:
                 value = amount_json(info.name, seg.value, warnings);
                 break;
