@@ -56,7 +56,8 @@ void add_eval_command(CLI::App& app) {
     struct Args {
         ModelArgs model;
         std::string data, report;
-        int limit = 0, batch_size = 8, max_new = 384;
+        int limit = 0, batch_size = 8, max_new = 512;
+        bool free_numbers = false;
     };
     auto a = std::make_shared<Args>();
     auto* cmd = app.add_subcommand("eval", "Score extraction against a labelled JSONL file ({\"id\",\"text\",\"fields\"})");
@@ -66,6 +67,8 @@ void add_eval_command(CLI::App& app) {
     cmd->add_option("--batch-size", a->batch_size, "receipts per engine batch")->capture_default_str();
     cmd->add_option("--max-new-tokens", a->max_new, "most output tokens per receipt")->capture_default_str();
     cmd->add_option("--report", a->report, "also write the scores as JSON here");
+    cmd->add_flag("--no-copy-numbers", a->free_numbers,
+                  "let phone numbers and amounts use digits not printed in the receipt (default: copy printed runs)");
     cmd->callback([a] {
         std::ifstream in(a->data);
         RECEIPT_CHECK(in.good(), receipt::InvalidInput, "cannot open --data file '" + a->data + "'");
@@ -94,7 +97,9 @@ void add_eval_command(CLI::App& app) {
         }
         receipt::ExtractOptions opts;
         opts.generation.max_new_tokens = a->max_new;
+        opts.copy_numbers = !a->free_numbers;
         nlohmann::json report;
+        report["copy_numbers"] = opts.copy_numbers;
         report["data"] = a->data;
         report["model"] = model->dir();
         report["fields_scored"] = fields;

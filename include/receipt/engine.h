@@ -33,6 +33,16 @@ struct EngineOptions {
     bool rebuild_plan = true;      // CUDA: rebuild a missing / mismatched plan instead of failing
 };
 
+// Adjusts a row's next-token logits before greedy search picks the token (a Hugging Face LogitsProcessor),
+// e.g. to forbid tokens. Called on the host from several threads at once, so process() must not mutate shared
+// state. source: the input's index in the generate() call; generated: the ids chosen so far for that input;
+// logits: [vocab] fp32, modified in place (set a token to -INFINITY to forbid it).
+class LogitsProcessor {
+public:
+    virtual ~LogitsProcessor() = default;
+    virtual void process(int source, const std::vector<int>& generated, float* logits, int vocab) const = 0;
+};
+
 // Decoding parameters, with Hugging Face generate() semantics.
 struct GenerationOptions {
     int num_beams = 1;             // 1 = greedy
@@ -40,6 +50,9 @@ struct GenerationOptions {
     int min_new_tokens = 0;        // EOS is forbidden before this many tokens
     float length_penalty = 1.0f;   // beam score = sum logprob / length^length_penalty
     bool early_stopping = false;   // beam: stop as soon as num_beams hypotheses are finished
+    // Greedy only (ignored by beam search): applied to every row's logits before the argmax. On CUDA it moves the
+    // argmax to the host (logits are copied back each step) instead of the on-GPU graph loop.
+    std::shared_ptr<const LogitsProcessor> logits_processor;
 };
 
 // One generated sequence: ids after the decoder start token, ending with EOS when one was produced.

@@ -14,9 +14,12 @@ class Tokenizer;
 
 // Per-request knobs.
 struct ExtractOptions {
-    GenerationOptions generation;  // defaults: greedy, max_new_tokens 384
+    GenerationOptions generation;  // defaults: greedy, max_new_tokens 512
     bool truncate = true;          // too-long input: truncate with a warning (true) or throw InvalidInput (false)
-    ExtractOptions() { generation.max_new_tokens = 384; }
+    // Greedy only: phone numbers and amounts may only use digit runs printed in the receipt text
+    // (extract/copy_constraint.h); other fields are untouched.
+    bool copy_numbers = true;
+    ExtractOptions() { generation.max_new_tokens = 512; }
 };
 
 // The result for one receipt.

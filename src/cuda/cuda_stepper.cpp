@@ -79,6 +79,17 @@ private:
     std::vector<int> src_row_;
 };
 
+std::vector<GenerationResult> CudaT5Engine::generate_greedy_host(const std::vector<std::vector<int>>& inputs,
+                                                                 size_t first, int B, const GenerationOptions& options) {
+    encode(inputs, first, B);
+    CudaStepper stepper(*this, B, 1);
+    SearchTokens tok;
+    tok.decoder_start = cfg_.decoder_start_token_id;
+    tok.eos = cfg_.eos_token_id;
+    tok.pad = cfg_.pad_token_id;
+    return greedy_search(stepper, B, options, tok, static_cast<int>(first));
+}
+
 std::vector<GenerationResult> CudaT5Engine::generate_beam(const std::vector<std::vector<int>>& inputs, size_t first,
                                                           int B, const GenerationOptions& options) {
     encode(inputs, first, B);

@@ -68,6 +68,10 @@ private:
                                                   const GenerationOptions& options);
     std::vector<GenerationResult> generate_beam(const std::vector<std::vector<int>>& inputs, size_t first, int B,
                                                 const GenerationOptions& options);
+    // Greedy with the argmax on the host (shared greedy_search over a CudaStepper): used when a LogitsProcessor
+    // must see every step's logits.
+    std::vector<GenerationResult> generate_greedy_host(const std::vector<std::vector<int>>& inputs, size_t first,
+                                                       int B, const GenerationOptions& options);
     void upload_state(int step, int min_new);
 
     std::shared_ptr<const Model> model_;

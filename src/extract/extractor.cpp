@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <numeric>
 
+#include "extract/copy_constraint.h"
 #include "receipt/errors.h"
 #include "receipt/model.h"
 #include "receipt/receipt_schema.h"
@@ -54,8 +55,14 @@ std::vector<Extraction> Extractor::extract(const std::vector<std::string>& texts
     std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return ids[a].size() < ids[b].size(); });
     std::vector<std::vector<int>> sorted(n);
     for (size_t k = 0; k < n; ++k) sorted[k] = ids[order[k]];
-    std::vector<GenerationResult> results = n ? engine_->generate(sorted, options.generation)
-                                              : std::vector<GenerationResult>{};
+    GenerationOptions gen = options.generation;
+    if (options.copy_numbers && gen.num_beams == 1 && n) {
+        std::vector<std::string> sorted_texts(n);
+        for (size_t k = 0; k < n; ++k) sorted_texts[k] = texts[order[k]];
+        gen.logits_processor = std::make_shared<extract::CopyConstraint>(*tokenizer_, model_->config().vocab_size,
+                                                                         sorted_texts);
+    }
+    std::vector<GenerationResult> results = n ? engine_->generate(sorted, gen) : std::vector<GenerationResult>{};
 
     std::vector<Extraction> out(n);
     for (size_t k = 0; k < n; ++k) {

@@ -7,7 +7,8 @@
 namespace receipt {
 
 std::vector<GenerationResult> greedy_search(DecoderStepper& stepper, int B, const GenerationOptions& options,
-                                            const SearchTokens& tokens) {
+                                            const SearchTokens& tokens, int source_offset) {
+    const LogitsProcessor* processor = options.logits_processor.get();
     const int V = stepper.vocab_size();
     std::vector<GenerationResult> results(B);
     std::vector<int> row_source(B);  // active row -> source index
@@ -28,6 +29,7 @@ std::vector<GenerationResult> greedy_search(DecoderStepper& stepper, int B, cons
         for (int r = 0; r < N; ++r) {
             float* row = logits.data() + size_t(r) * V;
             if (t < options.min_new_tokens) row[tokens.eos] = -INFINITY;
+            if (processor) processor->process(source_offset + row_source[r], results[row_source[r]].ids, row, V);
             int best = 0;
             float best_v = row[0];
             for (int i = 1; i < V; ++i)

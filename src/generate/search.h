@@ -18,8 +18,9 @@ struct SearchTokens {
 // Greedy search for B rows (one per source, stepper rows 0..B-1 map to sources 0..B-1).
 // Each step: logits -> (EOS forbidden while fewer than min_new_tokens) -> argmax. A row stops at EOS; rows that
 // finished are dropped from the stepper so later steps cost less. Returns B results in source order.
+// options.logits_processor, when set, sees each row as source index source_offset + row.
 std::vector<GenerationResult> greedy_search(DecoderStepper& stepper, int B, const GenerationOptions& options,
-                                            const SearchTokens& tokens);
+                                            const SearchTokens& tokens, int source_offset = 0);
 
 // Beam search for B sources with num_beams rows each (stepper rows b*num_beams .. b*num_beams+num_beams-1 belong to
 // source b and start identical). Mirrors transformers' GenerationMixin._beam_search: per source keep the top

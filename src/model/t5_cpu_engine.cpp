@@ -109,7 +109,7 @@ std::vector<float> CpuT5Engine::first_step_logits(const std::vector<std::vector<
 }
 
 std::vector<GenerationResult> CpuT5Engine::generate_chunk(const std::vector<std::vector<int>>& inputs,
-                                                          const GenerationOptions& options) {
+                                                          const GenerationOptions& options, int first) {
     const auto& c = model_->config();
     int S = 0;
     encode(inputs, enc_out_, S);  // once per request
@@ -118,7 +118,7 @@ std::vector<GenerationResult> CpuT5Engine::generate_chunk(const std::vector<std:
     decoder_.reset(enc_out_.data(), lengths, S, options.num_beams, options.max_new_tokens);
     SearchTokens tokens{c.decoder_start_token_id, c.eos_token_id, c.pad_token_id};
     const int B = static_cast<int>(inputs.size());
-    return options.num_beams == 1 ? greedy_search(decoder_, B, options, tokens)
+    return options.num_beams == 1 ? greedy_search(decoder_, B, options, tokens, first)
                                   : beam_search(decoder_, B, options, tokens);
 }
 
@@ -132,7 +132,7 @@ std::vector<GenerationResult> CpuT5Engine::generate(const std::vector<std::vecto
     for (size_t i = 0; i < inputs.size(); i += per_chunk) {
         std::vector<std::vector<int>> chunk(inputs.begin() + i,
                                             inputs.begin() + std::min(inputs.size(), i + per_chunk));
-        auto part = generate_chunk(chunk, options);
+        auto part = generate_chunk(chunk, options, static_cast<int>(i));
         for (auto& r : part) results.push_back(std::move(r));
     }
     return results;

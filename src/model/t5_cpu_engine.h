@@ -35,8 +35,9 @@ public:
 
 private:
     void validate(const std::vector<std::vector<int>>& inputs, const GenerationOptions* options) const;
+    // One chunk of at most max_batch_size rows; first = index of inputs[0] in the generate() call.
     std::vector<GenerationResult> generate_chunk(const std::vector<std::vector<int>>& inputs,
-                                                 const GenerationOptions& options);
+                                                 const GenerationOptions& options, int first);
 
     std::shared_ptr<const Model> model_;
     EngineOptions options_;

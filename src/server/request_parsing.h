@@ -28,7 +28,7 @@ struct RequestLimits {
     int max_instances = 64;
     int default_timeout_ms = 30000;
     int max_timeout_ms = 300000;
-    int max_new_tokens = 384;
+    int max_new_tokens = 512;
     int max_beams = 4;
 };
 

@@ -1,0 +1,222 @@
+#include "extract/copy_constraint.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+
+#include "receipt/tokenizer.h"
+
+namespace receipt::extract {
+
+namespace {
+
+bool is_digit(char c) { return c >= '0' && c <= '9'; }
+
+// Full-width digits (U+FF10..U+FF19), comma (U+FF0C) and full stop (U+FF0E) -> ASCII; other bytes unchanged.
+std::string fold_fullwidth(const std::string& s) {
+    std::string out;
+    out.reserve(s.size());
+    for (size_t i = 0; i < s.size(); ++i) {
+        const auto b0 = static_cast<unsigned char>(s[i]);
+        if (b0 == 0xEF && i + 2 < s.size() && static_cast<unsigned char>(s[i + 1]) == 0xBC) {
+            const auto b2 = static_cast<unsigned char>(s[i + 2]);
+            if (b2 >= 0x90 && b2 <= 0x99) {
+                out += static_cast<char>('0' + (b2 - 0x90));
+                i += 2;
+                continue;
+            }
+            if (b2 == 0x8C || b2 == 0x8E) {
+                out += b2 == 0x8C ? ',' : '.';
+                i += 2;
+                continue;
+            }
+        }
+        out += s[i];
+    }
+    return out;
+}
+
+// OCR confusions read as digits when next to a digit.
+char confusion_digit(char c) {
+    switch (c) {
+        case 'O': case 'o': case 'D': return '0';
+        case 'l': case 'I': case '|': return '1';
+        case 'Z': return '2';
+        case 'S': return '5';
+        case 'b': return '6';
+        case 'B': return '8';
+        case 'g': return '9';
+        default: return 0;
+    }
+}
+
+std::string read_confusions(const std::string& s) {
+    std::string out = s;
+    for (size_t i = 0; i < s.size(); ++i) {
+        const char d = confusion_digit(s[i]);
+        if (!d) continue;
+        const bool prev = i > 0 && is_digit(s[i - 1]);
+        const bool next = i + 1 < s.size() && is_digit(s[i + 1]);
+        if (prev || next) out[i] = d;
+    }
+    return out;
+}
+
+// Appends the runs of one (folded) text. A number is digit groups separated by single ',' or '.'; it gives each
+// group, the thousands joins (a following group of exactly 3 digits extends the join: "1,234,567" -> "1234",
+// "1234567"), and, when the last separator is '.', the decimal forms "<join or last group>.<last group>"
+// ("1,200.50" -> "1200.50", "200.50").
+void collect_runs(const std::string& s, std::vector<std::string>& runs) {
+    size_t i = 0;
+    while (i < s.size()) {
+        if (!is_digit(s[i])) {
+            ++i;
+            continue;
+        }
+        std::string joined, prev_joined, prev_group;
+        char last_sep = 0;
+        while (true) {
+            size_t j = i;
+            while (j < s.size() && is_digit(s[j])) ++j;
+            const std::string group = s.substr(i, j - i);
+            runs.push_back(group);
+            if (last_sep == '.') {
+                runs.push_back(prev_group + "." + group);
+                if (prev_joined != prev_group) runs.push_back(prev_joined + "." + group);
+            }
+            joined = (!joined.empty() && group.size() == 3) ? joined + group : group;
+            if (joined != group) runs.push_back(joined);
+            prev_joined = joined;
+            prev_group = group;
+            if (j + 1 < s.size() && (s[j] == ',' || s[j] == '.') && is_digit(s[j + 1])) {
+                last_sep = s[j];
+                i = j + 1;
+                continue;
+            }
+            i = j;
+            break;
+        }
+    }
+}
+
+// "<0x0A>" -> "\n"; other pieces: U+2581 -> ' '.
+std::string piece_text(const std::string& piece) {
+    if (piece.size() == 6 && piece.compare(0, 3, "<0x") == 0 && piece[5] == '>') {
+        const int v = static_cast<int>(std::strtol(piece.substr(3, 2).c_str(), nullptr, 16));
+        return std::string(1, static_cast<char>(v));
+    }
+    static const std::string kSpace = "\xE2\x96\x81";
+    std::string out;
+    for (size_t i = 0; i < piece.size();) {
+        if (piece.compare(i, kSpace.size(), kSpace) == 0) {
+            out += ' ';
+            i += kSpace.size();
+        } else {
+            out += piece[i++];
+        }
+    }
+    return out;
+}
+
+bool constrained(const std::string& field) { return field == "tel" || field == "net" || field == "tax" ||
+                                                    field == "total" || field == "item:3"; }
+
+}  // namespace
+
+std::vector<std::string> digit_runs(const std::string& text) {
+    const std::string folded = fold_fullwidth(text);
+    std::vector<std::string> runs;
+    collect_runs(folded, runs);
+    collect_runs(read_confusions(folded), runs);
+    std::sort(runs.begin(), runs.end());
+    runs.erase(std::unique(runs.begin(), runs.end()), runs.end());
+    return runs;
+}
+
+CopyConstraint::CopyConstraint(const Tokenizer& tokenizer, int vocab_size, const std::vector<std::string>& texts) {
+    const int n_pieces = std::min(vocab_size, tokenizer.piece_count());
+    tokens_.resize(static_cast<size_t>(std::max(vocab_size, 0)));
+    for (int id = 0; id < n_pieces; ++id) {
+        if (id == tokenizer.pad_id() || id == tokenizer.eos_id() || id == tokenizer.unk_id()) continue;
+        TokenInfo& t = tokens_[size_t(id)];
+        t.text = piece_text(tokenizer.id_to_piece(id));
+        t.space = !t.text.empty() && t.text[0] == ' ';
+        const std::string body = t.space ? t.text.substr(1) : t.text;
+        if (!body.empty() && std::all_of(body.begin(), body.end(), is_digit)) t.digits = body;
+        if (!body.empty() && std::all_of(body.begin(), body.end(), [](char c) { return is_digit(c) || c == '.'; }))
+            t.number = body;
+    }
+    runs_.reserve(texts.size());
+    for (const auto& text : texts) runs_.push_back(digit_runs(text));
+}
+
+bool CopyConstraint::prefix_of_run(int source, const std::string& prefix) const {
+    const auto& runs = runs_[size_t(source)];
+    auto it = std::lower_bound(runs.begin(), runs.end(), prefix);
+    return it != runs.end() && it->compare(0, prefix.size(), prefix) == 0;
+}
+
+bool CopyConstraint::is_run(int source, const std::string& digits) const {
+    const auto& runs = runs_[size_t(source)];
+    return std::binary_search(runs.begin(), runs.end(), digits);
+}
+
+std::string CopyConstraint::field_at(const std::vector<int>& generated) const {
+    // Text of the current segment: the tokens after the last '|' (walking back from the end).
+    std::string seg;
+    for (size_t k = generated.size(); k-- > 0;) {
+        const int id = generated[k];
+        const std::string& text = (id >= 0 && size_t(id) < tokens_.size()) ? tokens_[size_t(id)].text : std::string();
+        const size_t bar = text.rfind('|');
+        if (bar != std::string::npos) {
+            seg.insert(0, text.substr(bar + 1));
+            break;
+        }
+        seg.insert(0, text);
+        if (seg.size() > 4096) return "";  // a runaway segment: leave it alone
+    }
+    const size_t start = seg.find_first_not_of(' ');
+    if (start == std::string::npos) return "";
+    const size_t colon = seg.find(':', start);
+    if (colon == std::string::npos) return "";
+    std::string tag = seg.substr(start, colon - start);
+    if (tag == "item") return "item:" + std::to_string(std::count(seg.begin() + colon, seg.end(), ';'));
+    return tag;
+}
+
+void CopyConstraint::process(int source, const std::vector<int>& generated, float* logits, int vocab) const {
+    if (source < 0 || size_t(source) >= runs_.size() || vocab > int(tokens_.size())) return;
+    const std::string field = field_at(generated);
+    if (!constrained(field)) return;
+    // Amounts are numbers with an optional decimal point ("476.80"); a phone number is digit runs only.
+    const bool decimals = field != "tel";
+    auto num = [&](const TokenInfo& t) -> const std::string& { return decimals ? t.number : t.digits; };
+    // r: the number being written (trailing number tokens, back to one that starts with a space).
+    std::string r;
+    for (size_t k = generated.size(); k-- > 0;) {
+        const int id = generated[k];
+        if (id < 0 || size_t(id) >= tokens_.size() || num(tokens_[size_t(id)]).empty()) break;
+        r.insert(0, num(tokens_[size_t(id)]));
+        if (tokens_[size_t(id)].space) break;
+    }
+    const bool complete = r.empty() || is_run(source, r);
+    std::vector<char> allowed(static_cast<size_t>(vocab), 0);
+    bool any_number = false, any_continuation = false;
+    for (int id = 0; id < vocab; ++id) {
+        const TokenInfo& t = tokens_[size_t(id)];
+        const std::string& n = num(t);
+        if (n.empty()) continue;
+        const bool ok = t.space ? complete && prefix_of_run(source, n) : prefix_of_run(source, r + n);
+        allowed[size_t(id)] = ok;
+        any_number |= ok;
+        any_continuation |= ok && !t.space;
+    }
+    if (!r.empty() && !complete && !any_continuation) return;  // already off the printed numbers
+    if (r.empty() && !any_number) return;                        // nothing printed to copy from
+    for (int id = 0; id < vocab; ++id) {
+        const bool number = !num(tokens_[size_t(id)]).empty();
+        if (number ? !allowed[size_t(id)] : !complete) logits[id] = -INFINITY;
+    }
+}
+
+}  // namespace receipt::extract

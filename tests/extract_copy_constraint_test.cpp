@@ -1,0 +1,120 @@
+// Copy constraint: digit runs of OCR text, the field the output is in, and which tokens it forbids.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "extract/copy_constraint.h"
+#include "receipt/tokenizer.h"
+
+namespace ex = receipt::extract;
+using receipt::Tokenizer;
+using receipt::TokenizerMode;
+
+namespace {
+
+const std::string kSpiece = std::string(RECEIPT_SOURCE_DIR) + "/models/receipt-t5-small/spiece.model";
+constexpr int kVocab = 8100;
+
+bool has(const std::vector<std::string>& runs, const std::string& r) {
+    for (const auto& x : runs)
+        if (x == r) return true;
+    return false;
+}
+
+class CopyConstraintTest : public ::testing::Test {
+protected:
+    CopyConstraintTest() : tok(kSpiece, TokenizerMode::kSentencePiece) {}
+    std::vector<int> ids(const std::string& s) const { return tok.encode(s, false); }
+    int id_of(const std::string& piece) const {
+        for (int i = 0; i < tok.piece_count(); ++i)
+            if (tok.id_to_piece(i) == piece) return i;
+        return -1;
+    }
+    // Logits (all 0) after process(); -inf marks a forbidden token.
+    std::vector<float> run(const ex::CopyConstraint& c, const std::string& generated) const {
+        std::vector<float> logits(kVocab, 0.0f);
+        c.process(0, ids(generated), logits.data(), kVocab);
+        return logits;
+    }
+    Tokenizer tok;
+};
+
+}  // namespace
+
+TEST(DigitRuns, GroupsThousandsFullWidthAndConfusions) {
+    const auto runs = ex::digit_runs("TEL 045-717-0476\n合計 ¥1,200\n１２３\n小計 1,2O0\n12.50");
+    for (const char* r : {"045", "717", "0476", "1", "200", "1200", "123", "12", "50", "2"})
+        EXPECT_TRUE(has(runs, r)) << r;
+    EXPECT_FALSE(has(runs, "1250"));   // "12.50" has two decimals, not a thousands group
+    EXPECT_TRUE(has(runs, "12.50"));
+    const auto money = ex::digit_runs("TOTAL RM 1,234.50");
+    for (const char* r : {"1234.50", "234.50", "1234", "50"}) EXPECT_TRUE(has(money, r)) << r;
+    EXPECT_FALSE(has(runs, "0450"));
+    EXPECT_TRUE(ex::digit_runs("no digits here").empty());
+}
+
+TEST_F(CopyConstraintTest, FieldAt) {
+    ex::CopyConstraint c(tok, kVocab, {"x"});
+    EXPECT_EQ(c.field_at({}), "");
+    EXPECT_EQ(c.field_at(ids("name: A | tel: 045-7")), "tel");
+    EXPECT_EQ(c.field_at(ids("name: A | te")), "");
+    EXPECT_EQ(c.field_at(ids("cur: JPY | item: お茶 ; 1 ; 100 ; 1")), "item:3");
+    EXPECT_EQ(c.field_at(ids("item: お茶 ; 1 ; 10")), "item:2");
+    EXPECT_EQ(c.field_at(ids("item: A ; 1 ; 1 ; 1 | total: 5")), "total");
+}
+
+TEST_F(CopyConstraintTest, ForbidsDigitsThatLeaveThePrintedRuns) {
+    ex::CopyConstraint c(tok, kVocab, {"店\nTEL 045-717-0476\n合計 ¥1,200\n"});
+    const int d2 = id_of("2"), d7 = id_of("7"), d4 = id_of("4"), dash = id_of("-");
+    ASSERT_GE(d2, 0);
+    ASSERT_GE(d7, 0);
+    ASSERT_GE(dash, 0);
+    // r = "1": a printed run, continued only by "12..." (1200); "17" is not printed.
+    auto l = run(c, "tel: 045-1");
+    EXPECT_EQ(l[d2], 0.0f);
+    EXPECT_TRUE(std::isinf(l[d7]));
+    EXPECT_EQ(l[dash], 0.0f);  // "1" is complete: the number may end
+    // r = "71": not printed; must continue to "717", nothing else.
+    l = run(c, "tel: 045-71");
+    EXPECT_EQ(l[d7], 0.0f);
+    EXPECT_TRUE(std::isinf(l[d2]));
+    EXPECT_TRUE(std::isinf(l[dash]));
+    EXPECT_TRUE(std::isinf(l[1]));  // nor EOS
+    // Amounts too; "4" starts no printed run of this receipt.
+    l = run(c, "tel: 045-717-0476 | total: ");
+    EXPECT_EQ(l[id_of("1")], 0.0f);
+    EXPECT_TRUE(std::isinf(l[d4]));
+}
+
+TEST_F(CopyConstraintTest, DecimalAmountsFollowThePrintedNumber) {
+    ex::CopyConstraint c(tok, kVocab, {"GST ID 001234567890\nTOTAL 476.80\nCASH 500.00\n"});
+    const int dot = id_of("."), d8 = id_of("8"), d7 = id_of("7");
+    ASSERT_GE(dot, 0);
+    // The point after "476" is allowed (476.80 is printed),
+    auto l = run(c, "total: 476");
+    EXPECT_EQ(l[dot], 0.0f);
+    // and after "476." only "8" continues it.
+    l = run(c, "total: 476.");
+    EXPECT_EQ(l[d8], 0.0f);
+    EXPECT_TRUE(std::isinf(l[d7]));
+    // A point after "0012" is not printed: forbidden (and "0012" is no complete run, so digits must follow).
+    l = run(c, "total: 0012");
+    EXPECT_TRUE(std::isinf(l[dot]));
+    // In a phone number the point is plain text.
+    l = run(c, "tel: 476");
+    EXPECT_EQ(l[dot], 0.0f);
+}
+
+TEST_F(CopyConstraintTest, LeavesOtherFieldsAndLostNumbersAlone) {
+    ex::CopyConstraint c(tok, kVocab, {"TEL 045-717-0476\n"});
+    for (const char* g : {"name: 045-71", "date: 2024-0", "tel: 045-99", "item: A ; 1"}) {
+        const auto l = run(c, g);
+        for (float v : l) ASSERT_EQ(v, 0.0f) << g;
+    }
+    // A source index the processor does not know is ignored, not a crash.
+    std::vector<float> logits(kVocab, 0.0f);
+    c.process(5, ids("tel: 0"), logits.data(), kVocab);
+    for (float v : logits) ASSERT_EQ(v, 0.0f);
+}
