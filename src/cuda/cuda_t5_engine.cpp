@@ -94,6 +94,22 @@ void CudaT5Engine::alloc_buffers() {
     alloc(b.cache, 2 * L * R * H * T * K * es);
     alloc(b.cache_tmp, 2 * L * R * H * T * K * es);
     alloc(b.state, sizeof(DecodeState));
+    // Split-K attention for the decode steps whose H x R blocks cover less than half of the SMs (see
+    // decode_attn_n_split): at most n_sm / (2H) rows split, each (row, head) into <= ceil(n_sm / H) key ranges.
+    // RECEIPT_CUDA_ATTN_SPLIT=0 keeps the single-pass kernels (for A/B timing).
+    {
+        int n_sm = 0;
+        RECEIPT_CUDA_CHECK(cudaDeviceGetAttribute(&n_sm, cudaDevAttrMultiProcessorCount, device_id_));
+        const char* env = std::getenv("RECEIPT_CUDA_ATTN_SPLIT");
+        const bool split_on = !(env && std::string(env) == "0");
+        const int n_split_max = split_on ? std::min<int>(kMaxDecodeSplits, (n_sm + int(H) - 1) / int(H)) : 1;
+        const size_t rows_split = std::max<size_t>(1, std::min<size_t>(R, size_t(n_sm) / (2 * H)));
+        const size_t n_part = n_split_max > 1 ? rows_split * H * size_t(n_split_max) * (K + 2) : 0;
+        alloc(b.attn_part, n_part * 4);
+        alloc(b.attn_counter, n_split_max > 1 ? R * H * 4 : 0);
+        b.attn_split = DecodeAttnSplit{b.attn_part.as<float>(), b.attn_counter.as<int>(), n_part, int(R * H),
+                                       n_split_max, n_sm};
+    }
     b.h_ids = PinnedBuffer(N * 4);
     b.h_rows = PinnedBuffer(4 * R * 4);
     b.h_state = PinnedBuffer(sizeof(DecodeState));
@@ -125,7 +141,8 @@ void CudaT5Engine::alloc_buffers() {
 std::string CudaT5Engine::describe() const {
     return std::string("cuda ") + dtype_name(dt_) + " " + gpu_name_ + " (cc " + std::to_string(cc_major_) + "." +
            std::to_string(cc_minor_) + "), " + std::to_string(n_device_bytes_ >> 20) + " MiB, plan " + plan_status_ +
-           (use_graphs_ ? "" : ", graphs off");
+           (use_graphs_ ? "" : ", graphs off") + (gemm_->use_gemv() ? "" : ", small-M gemv off") +
+           (buf_->attn_split.n_split_max > 1 ? "" : ", split-K attention off");
 }
 
 void CudaT5Engine::validate(const std::vector<std::vector<int>>& inputs, const GenerationOptions& o) const {
@@ -164,8 +181,9 @@ std::vector<GenerationResult> CudaT5Engine::generate(const std::vector<std::vect
     const int per_chunk = std::max(1, R_max_ / options.num_beams);
     for (size_t first = 0; first < inputs.size(); first += per_chunk) {
         const int B = int(std::min<size_t>(per_chunk, inputs.size() - first));
-        auto part = options.num_beams == 1 ? generate_greedy(inputs, first, B, options)
-                                           : generate_beam(inputs, first, B, options);
+        auto part = options.num_beams > 1        ? generate_beam(inputs, first, B, options)
+                    : options.logits_processor ? generate_greedy_host(inputs, first, B, options)
+                                               : generate_greedy(inputs, first, B, options);
         for (auto& r : part) out.push_back(std::move(r));
     }
     return out;
@@ -238,7 +256,8 @@ void CudaT5Engine::decoder_forward(int R) {
         gemm_->run({R, 3 * HK, D, D, D, 3 * HK, dt_, false, false}, b.dec_x.get(), W.qkv.get(), b.dec_qkv.get(), 1.0f,
                    stream_);
         decoder_self_attention_cuda(dt_, b.dec_qkv.get(), cache + (2 * l) * lk_stride, cache + (2 * l + 1) * lk_stride,
-                                    b.dec_bias.as<float>(), R, H, K, T_max_, state, b.dec_att.get(), stream_);
+                                    b.dec_bias.as<float>(), R, H, K, T_max_, state, b.dec_att.get(), stream_,
+                                    &b.attn_split);
         gemm_->run({R, D, HK, HK, HK, D, dt_, true, true}, b.dec_att.get(), W.o.get(), resid, 1.0f, stream_);
 
         rmsnorm_cuda(dt_, resid, nullptr, W.ln_cross.as<float>(), R, D, eps, b.dec_x.get(), stream_);
@@ -246,14 +265,15 @@ void CudaT5Engine::decoder_forward(int R) {
                    stream_);
         cross_attention_cuda(dt_, b.dec_q.get(), b.cross_kv.get(), int64_t(L) * 2 * HK, int64_t(l) * 2 * HK,
                              int64_t(l) * 2 * HK + HK, b.src_row.as<int>(), b.src_len.as<int>(), R, H, K, S_max_,
-                             state, b.dec_att.get(), stream_);
+                             state, b.dec_att.get(), stream_, &b.attn_split);
         gemm_->run({R, D, HK, HK, HK, D, dt_, true, true}, b.dec_att.get(), W.o_cross.get(), resid, 1.0f, stream_);
 
         rmsnorm_cuda(dt_, resid, nullptr, W.ln_ffn.as<float>(), R, D, eps, b.dec_x.get(), stream_);
         ffn(W, R, b.dec_x.get(), b.dec_h.get(), b.dec_hg.get(), resid);
     }
     rmsnorm_cuda(dt_, resid, nullptr, w_.dec_final_ln.as<float>(), R, D, eps, b.dec_x.get(), stream_);
-    // logits [R, V] f32 = (x * lm_scale) . lm^T   (tied: lm = shared embedding, lm_scale = D^-0.5)
+    // logits [R, V] f32 = (x * lm_scale) . lm^T   (tied: lm = shared embedding, lm_scale = D^-0.5). Every GEMM of
+    // this step has m = R: up to kGemvMaxM rows GemmLt::run takes the small-M kernel, above it cuBLASLt.
     gemm_->run({R, V, D, D, D, V, dt_, true, false}, b.dec_x.get(), w_.lm_weight(), b.logits.get(), w_.lm_scale,
                stream_);
 }

@@ -5,10 +5,12 @@
 #include <cublasLt.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 
 #include "cuda/cuda_check.h"
+#include "ops/t5_ops_cuda.h"
 
 namespace receipt::cuda {
 
@@ -55,7 +57,10 @@ GemmLt::GemmLt(size_t workspace_bytes) : workspace_(workspace_bytes) {
     cublasLtHandle_t h = nullptr;
     RECEIPT_CUBLAS_CHECK(cublasLtCreate(&h));
     handle_ = h;
+    if (const char* g = std::getenv("RECEIPT_CUDA_GEMV")) use_gemv_ = std::string(g) != "0";
 }
+
+bool GemmLt::small_m(const GemmSpec& s) const { return use_gemv_ && s.m >= 1 && s.m <= kGemvMaxM; }
 
 GemmLt::~GemmLt() {
     cache_.clear();
@@ -133,6 +138,11 @@ GemmLt::Entry& GemmLt::entry(const GemmSpec& s, int align) {
 }
 
 void GemmLt::run(const GemmSpec& s, const void* x, const void* w, void* y, float alpha, cudaStream_t stream) {
+    if (small_m(s)) {  // decode-step GEMM: one pass over w (gemv_cuda checks the shape)
+        gemv_cuda(s.ab, s.m, s.n, s.k, x, s.ldx, w, s.ldw, y, s.ldy, alpha, s.out_f32, s.accumulate,
+                  s.epilogue == Epilogue::kRelu, stream);
+        return;
+    }
     Entry& e = entry(s, common_alignment(x, w, y));
     const float beta = s.accumulate ? 1.0f : 0.0f;
     RECEIPT_CUBLAS_CHECK(cublasLtMatmul(static_cast<cublasLtHandle_t>(handle_), e.op, &alpha, w, e.a, x, e.b, &beta, y,
@@ -141,6 +151,11 @@ void GemmLt::run(const GemmSpec& s, const void* x, const void* w, void* y, float
 
 PlanGemm GemmLt::tune(const GemmSpec& s, const void* x, const void* w, void* y, cudaStream_t stream,
                       int n_candidates) {
+    if (small_m(s)) {  // run() never calls cuBLASLt for this shape: nothing to time, nothing to plan
+        RECEIPT_CHECK(s.n > 0 && s.k > 0 && s.ldx >= s.k && s.ldw >= s.k && s.ldy >= s.n, InvalidInput,
+                      "invalid " + spec_str(s));
+        return to_plan(s);
+    }
     Entry& e = entry(s, 256);
     RECEIPT_CHECK(common_alignment(x, w, y) == 256, InvalidInput, "tune needs 256-byte aligned buffers");
     cublasLtMatmulPreference_t pref = nullptr;

@@ -127,13 +127,17 @@ __host__ __device__ inline int part_floats(int K) { return 4 * K > 1024 ? 4 * K 
 // ---- one decoder query over n keys, one block of 128 threads ------------------------------------------------
 // q: [K] T; keys k_j = kbase + j*pos_stride, values v_j = vbase + j*pos_stride ([K] T each); bias (nullable):
 // bias[t - j]; out: [K] T.  out = softmax_j(q . k_j + bias[t-j]) . v
+// With part_out (a split of the split-K path) nothing is normalised: part_out[0] = m = max_j s_j,
+// part_out[1] = l = sum_j exp(s_j - m), part_out[2 + d] = sum_j exp(s_j - m) v_j[d] (f32); out is not written.
+// n_keys = 0 gives out = 0, or (m, l, o) = (-inf, 0, 0).
 // Shared memory: sq [K] | sp [n_max] | part [part_floats(K)] | red [32] floats.
 // Threads score keys j = tid, tid+128, ...; block max/sum; then P.V: with 16-byte loads (K % 8 == 0) thread
 // (group, chunk) sums 8 dims over keys j = group, group + 128/(K/8), ...; else each warp sums over j = warp,
 // warp+4, ... with lanes over the K dims. The partial rows are added at the end.
 template <typename T, bool kVec>
 __device__ void attend_one_query(const T* q, const T* kbase, const T* vbase, int64_t pos_stride, int n_keys,
-                                 const float* bias, int t, int K, int n_max, float* smem, T* out) {
+                                 const float* bias, int t, int K, int n_max, float* smem, float* part_out,
+                                 T* out) {
     float* sq = smem;
     float* sp = sq + K;
     float* part = sp + n_max;
@@ -179,8 +183,10 @@ __device__ void attend_one_query(const T* q, const T* kbase, const T* vbase, int
         for (int d = tid; d < K; d += blockDim.x) {
             float o = 0.0f;
             for (int g = 0; g < n_groups; ++g) o += part[g * K + d];
-            out[d] = from_f32<T>(o * inv);
+            if (part_out) part_out[2 + d] = o;
+            else out[d] = from_f32<T>(o * inv);
         }
+        if (part_out && tid == 0) part_out[0] = mx, part_out[1] = sum;
         return;
     }
     float acc[kMaxHeadDim / 32];
@@ -200,81 +206,180 @@ __device__ void attend_one_query(const T* q, const T* kbase, const T* vbase, int
     for (int d = tid; d < K; d += blockDim.x) {
         float o = 0.0f;
         for (int w = 0; w < n_warps; ++w) o += part[w * K + d];
-        out[d] = from_f32<T>(o * inv);
+        if (part_out) part_out[2 + d] = o;
+        else out[d] = from_f32<T>(o * inv);
     }
+    if (part_out && tid == 0) part_out[0] = mx, part_out[1] = sum;
 }
 
 inline size_t decode_smem_bytes(int K, int n_max) { return size_t(K + n_max + part_floats(K) + 32) * sizeof(float); }
 
+// ---- split-K helpers (see DecodeAttnSplit in t5_ops_cuda.h) --------------------------------------------------
+// Keys [j0, j1) of split z of n_split over n_keys keys: n_used = min(n_split, ceil(n_keys / kMinSplitKeys))
+// splits of chunk = ceil(n_keys / n_used) keys; the splits past the end are empty (j0 = j1). n_split = 1: all keys.
+// A split never holds more than max(kMinSplitKeys, ceil(n_max / n_split)) keys (split_keys_max).
+__device__ __forceinline__ void split_range(int n_keys, int n_split, int z, int& j0, int& j1) {
+    if (n_split <= 1) {
+        j0 = 0, j1 = n_keys;
+        return;
+    }
+    const int n_used = max(1, min(n_split, (n_keys + kMinSplitKeys - 1) / kMinSplitKeys));
+    const int chunk = (n_keys + n_used - 1) / n_used;
+    j0 = min(z * chunk, n_keys);
+    j1 = min(j0 + chunk, n_keys);
+}
+inline int split_keys_max(int n_max, int n_split) {
+    return n_split <= 1 ? n_max : std::max(kMinSplitKeys, (n_max + n_split - 1) / n_split);
+}
+
+// Called by all threads of a split block after it wrote its partial result. Publishes the result (fence), counts
+// the block in and returns true in the last of the n_split blocks of this (row, head) to arrive; that block has
+// reset the counter to 0 for the next launch and may read every split's result.
+__device__ __forceinline__ bool split_arrive_last(int* counter, int n_split) {
+    __shared__ int s_last;
+    __threadfence();
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        s_last = atomicAdd(counter, 1) == n_split - 1;
+        if (s_last) atomicExch(counter, 0);  // all n_split blocks have arrived: nobody else touches it this launch
+    }
+    __syncthreads();
+    const bool last = s_last;
+    if (last) __threadfence();
+    return last;
+}
+
+// out[0:K] (T) from the n_split partials part[s] = (m_s, l_s, o_s[0:K]) ([n_split, K + 2] f32, written by other
+// blocks: read through L2 with __ldcg). M = max_s m_s over non-empty splits (l_s > 0);
+// out = sum_s exp(m_s - M) o_s / sum_s exp(m_s - M) l_s; 0 when every split is empty. smem: >= 2 n_split floats.
+template <typename T>
+__device__ void combine_splits(const float* part, int n_split, int K, float* smem, T* out) {
+    float* sm = smem;             // [n_split] m_s
+    float* sw = smem + n_split;   // [n_split] l_s
+    const int row = K + 2;
+    for (int s = threadIdx.x; s < n_split; s += blockDim.x) {
+        sm[s] = __ldcg(part + s * row);
+        sw[s] = __ldcg(part + s * row + 1);
+    }
+    __syncthreads();
+    float mx = -INFINITY;
+    for (int s = 0; s < n_split; ++s)
+        if (sw[s] > 0.0f) mx = fmaxf(mx, sm[s]);
+    float den = 0.0f;
+    for (int s = 0; s < n_split; ++s)
+        if (sw[s] > 0.0f) den += expf(sm[s] - mx) * sw[s];
+    const float inv = den > 0.0f ? 1.0f / den : 0.0f;
+    for (int d = threadIdx.x; d < K; d += blockDim.x) {
+        float o = 0.0f;
+        for (int s = 0; s < n_split; ++s)
+            if (sw[s] > 0.0f) o += expf(sm[s] - mx) * __ldcg(part + s * row + 2 + d);
+        out[d] = from_f32<T>(o * inv);
+    }
+}
+
 // qkv: [R, 3, H, K] T; cache_k/v: [R_max, H, T_max, K] T; bias: [H, T_max] f32 by distance; ctx: [R, H, K] T.
-// grid: (H, R); block: 128. Appends k, v of position t = state->step, then attends over positions 0..t.
+// grid: (H, R, n_split); block: 128. Appends k, v of position t = state->step, then attends over positions 0..t.
+// n_split = 1: one block per (head, row) attends over all keys. n_split > 1 (split-K): block z takes keys
+// split_range(t + 1, n_split, z) (n_keys_max = split_keys_max(T_max, n_split) sizes its shared memory) and writes
+// part[(r H + h) n_split + z] ([K + 2] f32); the last block of the (row, head) combines into ctx. Only the block
+// whose range holds position t appends it (no other block reads position t), so there is no cross-block race.
 template <typename T, bool kVec>
 __global__ void decoder_self_attention_kernel(const T* qkv, T* cache_k, T* cache_v, const float* bias, int H, int K,
-                                              int T_max, const DecodeState* state, T* ctx) {
+                                              int T_max, int n_keys_max, const DecodeState* state, float* split_part,
+                                              int* split_counter, T* ctx) {
     extern __shared__ float smem[];
-    const int h = blockIdx.x, r = blockIdx.y, HK = H * K;
+    const int h = blockIdx.x, r = blockIdx.y, z = blockIdx.z, n_split = gridDim.z, HK = H * K;
     const int t = state->step;
     T* out = ctx + int64_t(r) * HK + h * K;
     if (t < 0 || t >= T_max) {  // cannot happen when the host checks max_new_tokens; never write out of bounds
-        for (int d = threadIdx.x; d < K; d += blockDim.x) out[d] = from_f32<T>(0.0f);
+        if (z == 0)  // t is the same for every split: none of them counts in, the counter stays 0
+            for (int d = threadIdx.x; d < K; d += blockDim.x) out[d] = from_f32<T>(0.0f);
         return;
     }
     const T* row = qkv + int64_t(r) * 3 * HK;
     T* ck = cache_k + (int64_t(r) * H + h) * T_max * K;
     T* cv = cache_v + (int64_t(r) * H + h) * T_max * K;
-    for (int d = threadIdx.x; d < K; d += blockDim.x) {
-        ck[int64_t(t) * K + d] = row[HK + h * K + d];
-        cv[int64_t(t) * K + d] = row[2 * HK + h * K + d];
+    int j0, j1;
+    split_range(t + 1, n_split, z, j0, j1);
+    if (j0 <= t && t < j1) {
+        for (int d = threadIdx.x; d < K; d += blockDim.x) {
+            ck[int64_t(t) * K + d] = row[HK + h * K + d];
+            cv[int64_t(t) * K + d] = row[2 * HK + h * K + d];
+        }
     }
     __syncthreads();
-    attend_one_query<T, kVec>(row + h * K, ck, cv, K, t + 1, bias + int64_t(h) * T_max, t, K, T_max, smem, out);
+    // Keys j0..j1-1 relative to j0: bias[t - j] = (bias + j0 offset)[(t - j0) - (j - j0)].
+    float* part = n_split > 1 ? split_part + ((int64_t(r) * H + h) * n_split + z) * (K + 2) : nullptr;
+    attend_one_query<T, kVec>(row + h * K, ck + int64_t(j0) * K, cv + int64_t(j0) * K, K, j1 - j0,
+                              bias + int64_t(h) * T_max, t - j0, K, n_keys_max, smem, part, out);
+    if (n_split > 1 && split_arrive_last(split_counter + int64_t(r) * H + h, n_split))
+        combine_splits<T>(split_part + (int64_t(r) * H + h) * n_split * (K + 2), n_split, K, smem, out);
 }
 
 void decoder_self_attention_cuda(DType dt, const void* qkv, void* cache_k, void* cache_v, const float* bias, int R,
-                                 int H, int K, int T_max, const DecodeState* state, void* ctx, cudaStream_t stream) {
+                                 int H, int K, int T_max, const DecodeState* state, void* ctx, cudaStream_t stream,
+                                 const DecodeAttnSplit* split) {
     if (R <= 0) return;
     RECEIPT_CHECK(K <= kMaxHeadDim, InvalidInput, "decoder_self_attention_cuda: d_kv > 256 is not supported");
     const bool vec = K % 8 == 0;
-    const size_t smem = decode_smem_bytes(K, T_max);
+    const int n_split = decode_attn_n_split(split, R, H, K);
+    const int n_keys_max = split_keys_max(T_max, n_split);
+    const size_t smem = decode_smem_bytes(K, n_keys_max);
+    float* part = n_split > 1 ? split->part : nullptr;
+    int* counter = n_split > 1 ? split->counter : nullptr;
     RECEIPT_DISPATCH_DTYPE(dt, T, {
         auto kern = vec ? decoder_self_attention_kernel<T, true> : decoder_self_attention_kernel<T, false>;
         if (smem > 48 * 1024)
             RECEIPT_CUDA_CHECK(cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem)));
-        kern<<<dim3(H, R), 128, smem, stream>>>((const T*)qkv, (T*)cache_k, (T*)cache_v, bias, H, K, T_max, state,
-                                                (T*)ctx);
+        kern<<<dim3(H, R, n_split), 128, smem, stream>>>((const T*)qkv, (T*)cache_k, (T*)cache_v, bias, H, K, T_max,
+                                                         n_keys_max, state, part, counter, (T*)ctx);
     });
     RECEIPT_CUDA_CHECK_LAUNCH();
 }
 
 // q: [R, H, K] T; cross_kv: [B*S, row_stride] T (S = state->src_stride), keys at column k_off + h*K, values at
-// v_off + h*K; src_row: [R]; src_len: [B]; ctx: [R, H, K] T.  grid: (H, R); block: 128.
+// v_off + h*K; src_row: [R]; src_len: [B]; ctx: [R, H, K] T.  grid: (H, R, n_split); block: 128.
+// n_split > 1: block z takes keys split_range(len, n_split, z) and the last block combines, as in the
+// self-attention kernel (n_keys_max = split_keys_max(S_max, n_split)).
 template <typename T, bool kVec>
 __global__ void cross_attention_kernel(const T* q, const T* cross_kv, int64_t row_stride, int64_t k_off,
                                        int64_t v_off, const int* src_row, const int* src_len, int H, int K, int S_max,
-                                       const DecodeState* state, T* ctx) {
+                                       int n_keys_max, const DecodeState* state, float* split_part, int* split_counter,
+                                       T* ctx) {
     extern __shared__ float smem[];
-    const int h = blockIdx.x, r = blockIdx.y, HK = H * K;
+    const int h = blockIdx.x, r = blockIdx.y, z = blockIdx.z, n_split = gridDim.z, HK = H * K;
     const int S = min(max(state->src_stride, 0), S_max);
     const int src = src_row[r];
     const int len = min(max(src_len[src], 0), S);
-    const T* base = cross_kv + int64_t(src) * S * row_stride;
+    int j0, j1;
+    split_range(len, n_split, z, j0, j1);
+    const T* base = cross_kv + (int64_t(src) * S + j0) * row_stride;
+    T* out = ctx + int64_t(r) * HK + h * K;
+    float* part = n_split > 1 ? split_part + ((int64_t(r) * H + h) * n_split + z) * (K + 2) : nullptr;
     attend_one_query<T, kVec>(q + int64_t(r) * HK + h * K, base + k_off + h * K, base + v_off + h * K, row_stride,
-                              len, nullptr, 0, K, S_max, smem, ctx + int64_t(r) * HK + h * K);
+                              j1 - j0, nullptr, 0, K, n_keys_max, smem, part, out);
+    if (n_split > 1 && split_arrive_last(split_counter + int64_t(r) * H + h, n_split))
+        combine_splits<T>(split_part + (int64_t(r) * H + h) * n_split * (K + 2), n_split, K, smem, out);
 }
 
 void cross_attention_cuda(DType dt, const void* q, const void* cross_kv, int64_t row_stride, int64_t k_off,
                           int64_t v_off, const int* src_row, const int* src_len, int R, int H, int K, int S_max,
-                          const DecodeState* state, void* ctx, cudaStream_t stream) {
+                          const DecodeState* state, void* ctx, cudaStream_t stream, const DecodeAttnSplit* split) {
     if (R <= 0) return;
     RECEIPT_CHECK(K <= kMaxHeadDim, InvalidInput, "cross_attention_cuda: d_kv > 256 is not supported");
     const bool vec = K % 8 == 0 && row_stride % 8 == 0 && k_off % 8 == 0 && v_off % 8 == 0;
-    const size_t smem = decode_smem_bytes(K, S_max);
+    const int n_split = decode_attn_n_split(split, R, H, K);
+    const int n_keys_max = split_keys_max(S_max, n_split);
+    const size_t smem = decode_smem_bytes(K, n_keys_max);
+    float* part = n_split > 1 ? split->part : nullptr;
+    int* counter = n_split > 1 ? split->counter : nullptr;
     RECEIPT_DISPATCH_DTYPE(dt, T, {
         auto kern = vec ? cross_attention_kernel<T, true> : cross_attention_kernel<T, false>;
         if (smem > 48 * 1024)
             RECEIPT_CUDA_CHECK(cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem)));
-        kern<<<dim3(H, R), 128, smem, stream>>>((const T*)q, (const T*)cross_kv, row_stride, k_off, v_off, src_row,
-                                                src_len, H, K, S_max, state, (T*)ctx);
+        kern<<<dim3(H, R, n_split), 128, smem, stream>>>((const T*)q, (const T*)cross_kv, row_stride, k_off, v_off,
+                                                         src_row, src_len, H, K, S_max, n_keys_max, state, part,
+                                                         counter, (T*)ctx);
     });
     RECEIPT_CUDA_CHECK_LAUNCH();
 }

@@ -7,6 +7,8 @@
 
 #include <cuda_runtime_api.h>
 
+#include <algorithm>
+#include <cstddef>
 #include <cstdint>
 
 #include "receipt/engine.h"
@@ -39,20 +41,63 @@ void rmsnorm_cuda(DType dt, float* resid, const void* delta, const float* w, int
 void encoder_attention_cuda(DType dt, const void* qkv, const float* bias, int S_bias, const int* src_len, int B,
                             int S, int H, int K, void* ctx, cudaStream_t stream);
 
+// Split-K ("flash-decoding") scratch of the two decode attention launchers below. With few rows the H x R blocks of
+// the single-pass kernels leave most SMs idle, so each (row, head) is cut into n_split contiguous key ranges, one
+// block each (grid (H, R, n_split)). Block s writes its partial result (m_s = max score, l_s = sum_j exp(s_j - m_s),
+// o_s[0:K] = sum_j exp(s_j - m_s) v_j) and the last block of the (row, head) to finish (atomic counter) combines:
+//   M = max_s m_s,  out = sum_s exp(m_s - M) o_s / sum_s exp(m_s - M) l_s.
+// Owned by the caller (the engine preallocates it); the launchers never allocate. Launches on one stream may share
+// one scratch: each launch leaves every counter at zero, so graph replays need no reset.
+struct DecodeAttnSplit {
+    float* part = nullptr;     // [R, H, n_split, K + 2] f32 of the current launch: (m_s, l_s, o_s[0:K])
+    int* counter = nullptr;    // [n_counters] i32, all zero before the first launch (index r * H + h)
+    size_t n_part_floats = 0;  // capacity of `part`
+    int n_counters = 0;        // capacity of `counter` (>= R * H for a split launch)
+    int n_split_max = 1;       // most splits per (row, head); <= 1 disables splitting
+    int n_sm = 0;              // streaming multiprocessors the grid should cover (cudaDevAttrMultiProcessorCount)
+};
+
+constexpr int kMaxDecodeSplits = 32;  // n_split <= 32
+constexpr int kMinSplitKeys = 32;     // a split scores at least 32 keys (fewer splits are used for short ranges)
+
+// Splits the decode attention launchers use for R rows and H heads of width K: n_split = ceil(n_sm / (H R)),
+// clamped to [1, min(n_split_max, kMaxDecodeSplits)] and to the scratch capacity; 1 (the single-pass kernel) when
+// `split` is null or when H R blocks already cover half of the SMs.
+inline int decode_attn_n_split(const DecodeAttnSplit* split, int R, int H, int K) {
+    if (!split || !split->part || !split->counter || split->n_split_max <= 1 || R <= 0 || H <= 0) return 1;
+    const int64_t rh = int64_t(R) * H;
+    if (rh > split->n_counters || 2 * rh > split->n_sm) return 1;
+    int n = int(std::min<int64_t>((split->n_sm + rh - 1) / rh, std::min(split->n_split_max, kMaxDecodeSplits)));
+    while (n > 1 && rh * n * (K + 2) > int64_t(split->n_part_floats)) --n;
+    return std::max(n, 1);
+}
+
 // Decoder self-attention for one step over the KV cache, with the cache append fused.
 // qkv: [R, 3, H, K] T for the token at t = state->step; cache_k, cache_v: [R_max, H, T_max, K] T (rows 0..R-1
 // used; position t is written first); bias: [H, T_max] f32 by distance t - j; ctx: [R, H*K] T.
 // ctx[r,h] = softmax_{j <= t}(q . k_j + bias[h, t-j]) . v   (causal)
+// split (nullable): scratch for the split-K path, taken when decode_attn_n_split(split, R, H, K) > 1.
 void decoder_self_attention_cuda(DType dt, const void* qkv, void* cache_k, void* cache_v, const float* bias, int R,
-                                 int H, int K, int T_max, const DecodeState* state, void* ctx, cudaStream_t stream);
+                                 int H, int K, int T_max, const DecodeState* state, void* ctx, cudaStream_t stream,
+                                 const DecodeAttnSplit* split = nullptr);
 
 // Cross-attention of R decoder rows over their source's precomputed K/V (no position bias, key padding mask).
 // q: [R, H*K] T; cross_kv: [B*S, row_stride] T where row (b*S + j) holds, at column offset k_off, the keys
 // [H, K] and at v_off the values (S = state->src_stride); src_row: [R] source of each row; src_len: [B];
-// ctx: [R, H*K] T.
+// ctx: [R, H*K] T. split (nullable): as for decoder_self_attention_cuda.
 void cross_attention_cuda(DType dt, const void* q, const void* cross_kv, int64_t row_stride, int64_t k_off,
                           int64_t v_off, const int* src_row, const int* src_len, int R, int H, int K, int S_max,
-                          const DecodeState* state, void* ctx, cudaStream_t stream);
+                          const DecodeState* state, void* ctx, cudaStream_t stream,
+                          const DecodeAttnSplit* split = nullptr);
+
+// Small-M GEMM for decode steps (src/ops/gemv_cuda.cu): y[m, n] (+)= alpha * x[m, k] . w[n, k]^T, 1 <= m <= 8.
+// x: [m, k] T, row stride ldx; w: [n, k] T, row stride ldw; y: [m, n] T (or f32 when out_f32; always f32 for
+// T = f32), row stride ldy. f32 accumulation; y = relu?(alpha x.w^T + (accumulate ? y : 0)), ReLU last as in
+// cuBLASLt's RELU epilogue; an f16 y saturates at +-65504. 16-byte loads when k, ldx, ldw are multiples of 8 and
+// x, w are 16-byte aligned, else a scalar path. Throws InvalidInput on a bad shape.
+constexpr int kGemvMaxM = 8;
+void gemv_cuda(DType dt, int m, int n, int k, const void* x, int ldx, const void* w, int ldw, void* y, int ldy,
+               float alpha, bool out_f32, bool accumulate, bool relu, cudaStream_t stream);
 
 // Gated FFN activation: y[n, F] = act(h[n, 0:F]) * h[n, F:2F], act = gelu_new (tanh) or relu. h: [n, 2F] T.
 void gated_act_cuda(DType dt, const void* h, int n, int F, bool gelu, void* y, cudaStream_t stream);

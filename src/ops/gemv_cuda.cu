@@ -1,0 +1,234 @@
+// Small-M GEMM ("GEMV") for decode steps: y[m, n] (+)= alpha * x[m, k] . w[n, k]^T for 1 <= m <= 8, the same
+// contract as GemmLt::run (src/cuda/gemm_lt.h): f32 accumulation, y in the storage type or f32, optional
+// accumulate (beta = 1) and ReLU epilogue applied last, as cuBLASLt does: y = relu(alpha x.w^T + beta y).
+// At m <= 8 the GEMM is a pass over w (the weight, n x k): every weight element is read once, 16 bytes at a time
+// and coalesced along k, and used for all m rows; x (a few KiB) is staged in shared memory as f32.
+#include <algorithm>
+#include <cstdint>
+#include <string>
+
+#include "cuda/cuda_check.h"
+#include "ops/cuda_common.cuh"
+#include "ops/t5_ops_cuda.h"
+
+namespace receipt::cuda {
+
+namespace {
+
+constexpr int kWarps = 4;           // warps per block (128 threads)
+constexpr int kVecStep = 256;       // k elements one warp covers per vector step: 32 lanes x 8
+constexpr int kTileFloats = 8192;   // x tile in shared memory: kM * tile f32 <= 32 KiB
+constexpr int kTargetBlocks = 264;  // ~2 blocks per SM on a 132-SM H100 / H200: enough to hide latency
+
+struct GemvArgs {
+    const void* x;  // [m, k] T, row stride ldx
+    const void* w;  // [n, k] T, row stride ldw
+    void* y;        // [m, n] T or f32, row stride ldy
+    int m, n, k, ldx, ldw, ldy;
+    int tile;  // k elements of x staged per pass: a multiple of 256
+    int n_kw;  // warps that split k for one column group: 1, 2 or 4 (divides kWarps)
+    float alpha;
+    bool out_f32, accumulate, relu;
+};
+
+// y[i, col] = relu?(alpha * v + (accumulate ? y[i, col] : 0)) in f32, stored as f32 or T.
+template <typename T>
+__device__ __forceinline__ void store_out(const GemvArgs& a, int i, int col, float v) {
+    v *= a.alpha;
+    if (a.out_f32) {
+        float* y = static_cast<float*>(a.y) + int64_t(i) * a.ldy + col;
+        if (a.accumulate) v += *y;
+        if (a.relu) v = fmaxf(v, 0.0f);
+        *y = v;
+    } else {
+        T* y = static_cast<T*>(a.y) + int64_t(i) * a.ldy + col;
+        if (a.accumulate) v += to_f32(*y);
+        if (a.relu) v = fmaxf(v, 0.0f);
+        *y = from_f32<T>(v);
+    }
+}
+
+// grid: ceil(n / (kC * kWarps / n_kw)); block: 128 = kWarps warps; dynamic shared memory: kM * tile f32.
+// Warp `warp` = group * n_kw + kw computes the kC output columns n0 .. n0+kC-1 (n0 = (block * groups + group) * kC)
+// for all kM rows over its share of k: k-steps kw, kw + n_kw, ... of 256 elements (vector path: lane reads
+// w[col, k0 + 256 s + 8 lane .. +8] with one 16-byte load per column) or of 32 elements (scalar path: one element
+// per lane). acc[i][c] = sum_k x[i, k] w[n0 + c, k] is warp-reduced with shuffles, then across the n_kw warps of
+// a group through shared memory. Rows i >= m are zeros in the x tile and never stored; columns >= n read column
+// n - 1 (in bounds) and are never stored.
+// Vector-path x tile layout (bank-conflict-free float4 reads): element kk of a tile row lives at
+//   (kk & ~255) + ((kk & 255) >> 3) * 4 + (kk & 3) + ((kk >> 2) & 1) * 128,
+// i.e. within each 256-element chunk the first 4 of lane l's 8 values sit at [4l, 4l+4) and the last 4 at
+// [128 + 4l, 128 + 4l + 4), so a warp's float4 reads of one half are 512 contiguous bytes.
+template <typename T, int kM, int kC, bool kVec>
+__global__ void __launch_bounds__(kWarps * 32) gemv_kernel(GemvArgs a) {
+    extern __shared__ float xs[];            // [kM, tile] f32
+    __shared__ float red[kWarps * kM * kC];  // per-warp sums when n_kw > 1
+    const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
+    const int kw = warp % a.n_kw, group = warp / a.n_kw, n_groups = kWarps / a.n_kw;
+    const int n0 = (blockIdx.x * n_groups + group) * kC;
+    const T* x = static_cast<const T*>(a.x);
+    const T* wrow[kC];
+#pragma unroll
+    for (int c = 0; c < kC; ++c) wrow[c] = static_cast<const T*>(a.w) + int64_t(min(n0 + c, a.n - 1)) * a.ldw;
+
+    float acc[kM][kC];
+#pragma unroll
+    for (int i = 0; i < kM; ++i)
+#pragma unroll
+        for (int c = 0; c < kC; ++c) acc[i][c] = 0.0f;
+
+    for (int k0 = 0; k0 < a.k; k0 += a.tile) {
+        const int kt = min(a.tile, a.k - k0);
+        __syncthreads();  // every warp is done with the previous tile
+        if constexpr (kVec) {
+            const int n_vec = kt >> 3;  // kt % 8 == 0 on this path
+            for (int e = threadIdx.x; e < kM * n_vec; e += blockDim.x) {
+                const int i = e / n_vec, kk = (e - i * n_vec) * 8;
+                float v[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+                if (i < a.m) load8(x + int64_t(i) * a.ldx + k0 + kk, v);
+                float* dst = xs + i * a.tile + (kk & ~255) + ((kk & 255) >> 3) * 4;
+                *reinterpret_cast<float4*>(dst) = make_float4(v[0], v[1], v[2], v[3]);
+                *reinterpret_cast<float4*>(dst + 128) = make_float4(v[4], v[5], v[6], v[7]);
+            }
+        } else {
+            for (int e = threadIdx.x; e < kM * kt; e += blockDim.x) {
+                const int i = e / kt, kk = e - i * kt;
+                xs[i * a.tile + kk] = i < a.m ? to_f32(x[int64_t(i) * a.ldx + k0 + kk]) : 0.0f;
+            }
+        }
+        __syncthreads();
+
+        if constexpr (kVec) {
+#pragma unroll 2
+            for (int kk = (kw * 32 + lane) * 8; kk < kt; kk += kVecStep * a.n_kw) {
+                float wv[kC][8];
+#pragma unroll
+                for (int c = 0; c < kC; ++c) load8(wrow[c] + k0 + kk, wv[c]);
+                const float* xb = xs + (kk & ~255) + lane * 4;  // kk & 255 == 8 * lane
+#pragma unroll
+                for (int i = 0; i < kM; ++i) {
+                    const float4 lo = *reinterpret_cast<const float4*>(xb + i * a.tile);
+                    const float4 hi = *reinterpret_cast<const float4*>(xb + i * a.tile + 128);
+#pragma unroll
+                    for (int c = 0; c < kC; ++c) {
+                        float s = acc[i][c];
+                        s = fmaf(lo.x, wv[c][0], s);
+                        s = fmaf(lo.y, wv[c][1], s);
+                        s = fmaf(lo.z, wv[c][2], s);
+                        s = fmaf(lo.w, wv[c][3], s);
+                        s = fmaf(hi.x, wv[c][4], s);
+                        s = fmaf(hi.y, wv[c][5], s);
+                        s = fmaf(hi.z, wv[c][6], s);
+                        s = fmaf(hi.w, wv[c][7], s);
+                        acc[i][c] = s;
+                    }
+                }
+            }
+        } else {
+            for (int kk = kw * 32 + lane; kk < kt; kk += 32 * a.n_kw) {
+                float wv[kC];
+#pragma unroll
+                for (int c = 0; c < kC; ++c) wv[c] = to_f32(wrow[c][k0 + kk]);
+#pragma unroll
+                for (int i = 0; i < kM; ++i) {
+                    const float xv = xs[i * a.tile + kk];
+#pragma unroll
+                    for (int c = 0; c < kC; ++c) acc[i][c] = fmaf(xv, wv[c], acc[i][c]);
+                }
+            }
+        }
+    }
+
+#pragma unroll
+    for (int i = 0; i < kM; ++i)
+#pragma unroll
+        for (int c = 0; c < kC; ++c) acc[i][c] = warp_sum(acc[i][c]);
+    if (a.n_kw > 1) {  // block-uniform
+        if (lane == 0)
+#pragma unroll
+            for (int i = 0; i < kM; ++i)
+#pragma unroll
+                for (int c = 0; c < kC; ++c) red[(warp * kM + i) * kC + c] = acc[i][c];
+        __syncthreads();
+        if (kw != 0) return;  // no barrier below
+#pragma unroll
+        for (int i = 0; i < kM; ++i)
+#pragma unroll
+            for (int c = 0; c < kC; ++c) {
+                float s = 0.0f;
+                for (int q = 0; q < a.n_kw; ++q) s += red[((group * a.n_kw + q) * kM + i) * kC + c];
+                acc[i][c] = s;
+            }
+    }
+    // Lane i * kC + c stores (row i, column n0 + c): kM * kC <= 32.
+#pragma unroll
+    for (int i = 0; i < kM; ++i)
+#pragma unroll
+        for (int c = 0; c < kC; ++c)
+            if (lane == i * kC + c && i < a.m && n0 + c < a.n) store_out<T>(a, i, n0 + c, acc[i][c]);
+}
+
+template <typename T, int kM>
+void launch_m(const GemvArgs& a, int n_cols, bool vec, cudaStream_t stream) {
+    const int n_cols_per_block = n_cols * kWarps / a.n_kw;
+    const int n_blocks = (a.n + n_cols_per_block - 1) / n_cols_per_block;
+    const size_t smem = size_t(kM) * a.tile * sizeof(float);
+    if (!vec)
+        gemv_kernel<T, kM, 1, false><<<n_blocks, kWarps * 32, smem, stream>>>(a);
+    else if (n_cols == 4)
+        gemv_kernel<T, kM, 4, true><<<n_blocks, kWarps * 32, smem, stream>>>(a);
+    else if (n_cols == 2)
+        gemv_kernel<T, kM, 2, true><<<n_blocks, kWarps * 32, smem, stream>>>(a);
+    else
+        gemv_kernel<T, kM, 1, true><<<n_blocks, kWarps * 32, smem, stream>>>(a);
+}
+
+bool aligned16(const void* p) { return (reinterpret_cast<uintptr_t>(p) & 15u) == 0; }
+
+}  // namespace
+
+void gemv_cuda(DType dt, int m, int n, int k, const void* x, int ldx, const void* w, int ldw, void* y, int ldy,
+               float alpha, bool out_f32, bool accumulate, bool relu, cudaStream_t stream) {
+    RECEIPT_CHECK(m >= 1 && m <= kGemvMaxM && n >= 1 && k >= 1 && ldx >= k && ldw >= k && ldy >= n, InvalidInput,
+                  "gemv_cuda: invalid shape m=" + std::to_string(m) + " n=" + std::to_string(n) +
+                      " k=" + std::to_string(k) + " ldx=" + std::to_string(ldx) + " ldw=" + std::to_string(ldw) +
+                      " ldy=" + std::to_string(ldy) + " (needs 1 <= m <= " + std::to_string(kGemvMaxM) + ")");
+    GemvArgs a{x, w, y, m, n, k, ldx, ldw, ldy, 0, 1, alpha, out_f32 || dt == DType::kF32, accumulate, relu};
+    // 16-byte loads along k need every row start 16-byte aligned: k, ldx, ldw multiples of 8 elements.
+    const bool vec = k % 8 == 0 && ldx % 8 == 0 && ldw % 8 == 0 && aligned16(x) && aligned16(w);
+    const int kM = m <= 1 ? 1 : m <= 2 ? 2 : m <= 4 ? 4 : 8;
+    // Columns per warp: as many as keep >= kTargetBlocks blocks (more columns = more loads in flight per lane and
+    // more reuse of each x value read from shared memory).
+    int n_cols = 1;
+    if (vec) {
+        if ((n + 4 * kWarps - 1) / (4 * kWarps) >= kTargetBlocks)
+            n_cols = 4;
+        else if ((n + 2 * kWarps - 1) / (2 * kWarps) >= kTargetBlocks)
+            n_cols = 2;
+    }
+    // Too few column groups to fill the GPU: let 2 or 4 warps split k, while each still gets two k-steps.
+    const int step = vec ? kVecStep : 32;
+    while (a.n_kw < kWarps && (n + n_cols * kWarps / a.n_kw - 1) / (n_cols * kWarps / a.n_kw) < kTargetBlocks &&
+           k >= 2 * step * (a.n_kw * 2))
+        a.n_kw *= 2;
+    a.tile = std::min(kTileFloats / kM, (k + 255) / 256 * 256);
+    RECEIPT_DISPATCH_DTYPE(dt, T, {
+        switch (kM) {
+            case 1:
+                launch_m<T, 1>(a, n_cols, vec, stream);
+                break;
+            case 2:
+                launch_m<T, 2>(a, n_cols, vec, stream);
+                break;
+            case 4:
+                launch_m<T, 4>(a, n_cols, vec, stream);
+                break;
+            default:
+                launch_m<T, 8>(a, n_cols, vec, stream);
+                break;
+        }
+    });
+    RECEIPT_CUDA_CHECK_LAUNCH();
+}
+
+}  // namespace receipt::cuda

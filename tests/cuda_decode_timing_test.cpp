@@ -1,0 +1,152 @@
+// Per-call latency of the decode-step kernels on t5-small fp16 shapes (D 512, H 8, K 64, F 2048, V 32128):
+// the small-M GEMM (gemv_cuda) vs cuBLASLt, and split-K vs single-pass decode attention. Each variant is timed as
+// a CUDA graph of kCalls back-to-back calls, replayed like the greedy decode graph. Prints a table and checks
+// nothing about speed, so the tests are disabled by default:
+//   build-cuda/bin/cuda_decode_timing_test --gtest_also_run_disabled_tests
+// (label: cuda; skips without a GPU like cuda_ops_test).
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "receipt/engine.h"
+
+#if defined(RECEIPT_WITH_CUDA)
+#include <cuda_runtime_api.h>
+
+#include "cuda/cuda_check.h"
+#include "cuda/device_buffer.h"
+#include "cuda/gemm_lt.h"
+#include "ops/t5_ops_cuda.h"
+
+namespace rc = receipt::cuda;
+using receipt::DType;
+
+namespace {
+
+constexpr int kCalls = 50;  // calls per graph
+constexpr int kReplays = 20;
+
+// Mean µs per call of `body` (which enqueues one call on the stream) over kReplays replays of a kCalls graph.
+double graph_us(const std::function<void(cudaStream_t)>& body) {
+    cudaStream_t s = nullptr;
+    RECEIPT_CUDA_CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+    body(s);  // warm-up outside the capture (module loading, kernel attributes, cuBLASLt descriptors)
+    RECEIPT_CUDA_CHECK(cudaStreamSynchronize(s));
+    cudaGraph_t graph = nullptr;
+    cudaGraphExec_t exec = nullptr;
+    RECEIPT_CUDA_CHECK(cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal));
+    for (int i = 0; i < kCalls; ++i) body(s);
+    RECEIPT_CUDA_CHECK(cudaStreamEndCapture(s, &graph));
+    RECEIPT_CUDA_CHECK(cudaGraphInstantiate(&exec, graph, 0));
+    cudaEvent_t t0, t1;
+    RECEIPT_CUDA_CHECK(cudaEventCreate(&t0));
+    RECEIPT_CUDA_CHECK(cudaEventCreate(&t1));
+    RECEIPT_CUDA_CHECK(cudaGraphLaunch(exec, s));
+    RECEIPT_CUDA_CHECK(cudaEventRecord(t0, s));
+    for (int r = 0; r < kReplays; ++r) RECEIPT_CUDA_CHECK(cudaGraphLaunch(exec, s));
+    RECEIPT_CUDA_CHECK(cudaEventRecord(t1, s));
+    RECEIPT_CUDA_CHECK(cudaEventSynchronize(t1));
+    float ms = 0.0f;
+    RECEIPT_CUDA_CHECK(cudaEventElapsedTime(&ms, t0, t1));
+    cudaEventDestroy(t0);
+    cudaEventDestroy(t1);
+    cudaGraphExecDestroy(exec);
+    cudaGraphDestroy(graph);
+    cudaStreamDestroy(s);
+    return 1000.0 * ms / (kReplays * kCalls);
+}
+
+class CudaDecodeTiming : public ::testing::Test {
+protected:
+    void SetUp() override {
+        if (!receipt::cuda_available()) GTEST_SKIP() << "no usable CUDA GPU";
+    }
+};
+
+TEST_F(CudaDecodeTiming, DISABLED_GemvVsCublasLt) {
+    struct Case { const char* what; int n, k; bool out_f32, accumulate; rc::Epilogue epi; float alpha; };
+    const Case cases[] = {{"qkv", 1536, 512, false, false, rc::Epilogue::kNone, 1.0f},
+                          {"o (+= resid)", 512, 512, true, true, rc::Epilogue::kNone, 1.0f},
+                          {"q_cross", 512, 512, false, false, rc::Epilogue::kNone, 1.0f},
+                          {"wi relu", 2048, 512, false, false, rc::Epilogue::kRelu, 1.0f},
+                          {"wo (+= resid)", 512, 2048, true, true, rc::Epilogue::kNone, 1.0f},
+                          {"lm_head f32", 32128, 512, true, false, rc::Epilogue::kNone, 0.044f}};
+    rc::DeviceBuffer x(8 * 2048 * 2), w(size_t(32128) * 512 * 2), y(size_t(8) * 32128 * 4);
+    RECEIPT_CUDA_CHECK(cudaMemset(x.get(), 0, x.size()));
+    RECEIPT_CUDA_CHECK(cudaMemset(w.get(), 0, w.size()));
+    RECEIPT_CUDA_CHECK(cudaMemset(y.get(), 0, y.size()));
+    std::printf("%-16s %3s %6s %5s %12s %12s %8s\n", "gemm f16", "m", "n", "k", "cublasLt us", "gemv us", "speedup");
+    for (const Case& c : cases)
+        for (int m : {1, 2, 4, 8}) {
+            const rc::GemmSpec spec{m, c.n, c.k, c.k, c.k, c.n, DType::kF16, c.out_f32, c.accumulate, c.epi};
+            double us[2];
+            for (int g = 0; g < 2; ++g) {
+                rc::GemmLt gemm;
+                gemm.set_use_gemv(g == 1);
+                us[g] = graph_us([&](cudaStream_t s) { gemm.run(spec, x.get(), w.get(), y.get(), c.alpha, s); });
+            }
+            std::printf("%-16s %3d %6d %5d %12.2f %12.2f %7.2fx\n", c.what, m, c.n, c.k, us[0], us[1], us[0] / us[1]);
+        }
+}
+
+TEST_F(CudaDecodeTiming, DISABLED_SplitKAttentionVsSinglePass) {
+    const int H = 8, K = 64, HK = H * K, S = 384, T_max = 129, L = 6, R_max = 8;
+    int dev = 0, n_sm = 0;
+    RECEIPT_CUDA_CHECK(cudaGetDevice(&dev));
+    RECEIPT_CUDA_CHECK(cudaDeviceGetAttribute(&n_sm, cudaDevAttrMultiProcessorCount, dev));
+    const int64_t stride = int64_t(L) * 2 * HK;
+    rc::DeviceBuffer q(size_t(R_max) * 3 * HK * 2), kv(size_t(R_max) * S * stride * 2), ctx(size_t(R_max) * HK * 2);
+    rc::DeviceBuffer cache_k(size_t(R_max) * H * T_max * K * 2), cache_v(cache_k.size()), bias(size_t(H) * T_max * 4);
+    rc::DeviceBuffer rows(R_max * 4), lens(R_max * 4), state(sizeof(rc::DecodeState));
+    rc::DeviceBuffer part(size_t(R_max) * H * rc::kMaxDecodeSplits * (K + 2) * 4), counter(size_t(R_max) * H * 4);
+    for (rc::DeviceBuffer* b : {&q, &kv, &cache_k, &cache_v, &bias, &counter})
+        RECEIPT_CUDA_CHECK(cudaMemset(b->get(), 0, b->size()));
+    std::vector<int> h_rows(R_max), h_lens(R_max, S);
+    for (int r = 0; r < R_max; ++r) h_rows[size_t(r)] = r;
+    RECEIPT_CUDA_CHECK(cudaMemcpy(rows.get(), h_rows.data(), R_max * 4, cudaMemcpyHostToDevice));
+    RECEIPT_CUDA_CHECK(cudaMemcpy(lens.get(), h_lens.data(), R_max * 4, cudaMemcpyHostToDevice));
+    const size_t n_part = size_t(R_max) * H * rc::kMaxDecodeSplits * (K + 2);
+    const rc::DecodeAttnSplit split{part.as<float>(), counter.as<int>(), n_part, R_max * H, rc::kMaxDecodeSplits, n_sm};
+    std::printf("%-22s %3s %7s %12s %12s %8s  (%d SMs)\n", "attention f16", "R", "n_split", "single us", "split us",
+                "speedup", n_sm);
+    for (int t : {15, 127}) {  // self-attention keys t + 1
+        const rc::DecodeState st{t, S, 0, 0, 0, 0};
+        RECEIPT_CUDA_CHECK(cudaMemcpy(state.get(), &st, sizeof(st), cudaMemcpyHostToDevice));
+        for (int R : {1, 2, 4, 8}) {
+            double us[2];
+            for (int sp = 0; sp < 2; ++sp)
+                us[sp] = graph_us([&](cudaStream_t s) {
+                    rc::decoder_self_attention_cuda(DType::kF16, q.get(), cache_k.get(), cache_v.get(),
+                                                    bias.as<float>(), R, H, K, T_max, state.as<rc::DecodeState>(),
+                                                    ctx.get(), s, sp ? &split : nullptr);
+                });
+            std::printf("self, %4d keys        %3d %7d %12.2f %12.2f %7.2fx\n", t + 1, R,
+                        rc::decode_attn_n_split(&split, R, H, K), us[0], us[1], us[0] / us[1]);
+        }
+        if (t != 127) continue;
+        for (int R : {1, 2, 4, 8}) {
+            double us[2];
+            for (int sp = 0; sp < 2; ++sp)
+                us[sp] = graph_us([&](cudaStream_t s) {
+                    rc::cross_attention_cuda(DType::kF16, q.get(), kv.get(), stride, 0, HK, rows.as<int>(),
+                                             lens.as<int>(), R, H, K, S, state.as<rc::DecodeState>(), ctx.get(), s,
+                                             sp ? &split : nullptr);
+                });
+            std::printf("cross, %4d keys       %3d %7d %12.2f %12.2f %7.2fx\n", S, R,
+                        rc::decode_attn_n_split(&split, R, H, K), us[0], us[1], us[0] / us[1]);
+        }
+    }
+}
+
+}  // namespace
+
+#else  // !RECEIPT_WITH_CUDA
+
+TEST(CudaDecodeTiming, NotBuilt) {
+    GTEST_SKIP() << "cuda_decode_timing_test was built without RECEIPT_WITH_CUDA";
+}
+
+#endif
