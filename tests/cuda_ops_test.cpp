@@ -400,8 +400,9 @@ TEST_F(CudaOps, GemvRejectsBadShapes) {
                  receipt::InvalidInput);  // m = 0
 }
 
-// The decode-step GEMMs of t5-small through GemmLt::run, which must route m <= 8 to gemv_cuda: the same result
-// as the CPU reference and as cuBLASLt (small-M kernel off), and tune() must not plan the small-M shapes.
+// The decode-step GEMMs of t5-small through GemmLt::run (which routes m <= 2, n <= 8192 to gemv_cuda and the rest
+// to cuBLASLt): the same result as the CPU reference and as cuBLASLt alone (small-M kernel off), and tune() must
+// plan exactly the shapes that run on cuBLASLt.
 TEST_F(CudaOps, GemmLtSmallMUsesGemvForDecodeShapes) {
     struct Case { int n, k; bool out_f32, accumulate; rc::Epilogue epi; float alpha; const char* what; };
     const float lm_scale = 1.0f / std::sqrt(512.0f);
@@ -442,18 +443,18 @@ TEST_F(CudaOps, GemmLtSmallMUsesGemvForDecodeShapes) {
                 expect_close(want, got[1], out_tol(out), what + " gemv vs CPU");
                 expect_close(got[0], got[1], 2 * out_tol(out), what + " gemv vs cuBLASLt");
             }
-    // Planning: small-M shapes are not timed or planned, larger ones are.
+    // Planning: small-M shapes are not timed or planned, the cuBLASLt ones are.
     rc::GemmLt gemm;
     rc::DeviceBuffer bx(16 * 512 * 2), bw(1536 * 512 * 2), by(16 * 1536 * 2);
-    const rc::GemmSpec small{8, 1536, 512, 512, 512, 1536, DType::kF16, false, false};
+    const rc::GemmSpec small{2, 1536, 512, 512, 512, 1536, DType::kF16, false, false};
     const rc::PlanGemm p = gemm.tune(small, bx.get(), bw.get(), by.get(), nullptr);
-    EXPECT_EQ(p.m, 8);
+    EXPECT_EQ(p.m, 2);
     EXPECT_EQ(p.workspace, 0u);
-    EXPECT_TRUE(gemm.tuned().empty()) << "an m <= 8 shape was added to the plan";
-    const rc::GemmSpec big{16, 1536, 512, 512, 512, 1536, DType::kF16, false, false};
+    EXPECT_TRUE(gemm.tuned().empty()) << "a small-M shape was added to the plan";
+    const rc::GemmSpec big{8, 1536, 512, 512, 512, 1536, DType::kF16, false, false};
     gemm.tune(big, bx.get(), bw.get(), by.get(), nullptr);
     ASSERT_EQ(gemm.tuned().size(), 1u);
-    EXPECT_EQ(gemm.tuned()[0].m, 16);
+    EXPECT_EQ(gemm.tuned()[0].m, 8);
 }
 
 // ---- split-K decode attention -------------------------------------------------------------------------------------

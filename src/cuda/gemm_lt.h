@@ -1,9 +1,10 @@
 // cuBLASLt GEMMs of the T5 engine: y[m, n] (+)= alpha * x[m, k] . w[n, k]^T (an nn.Linear without bias), f32
 // accumulation (CUBLAS_COMPUTE_32F) for every dtype, optional RELU epilogue, and y may be f32 while x, w are
 // f16/bf16 (the residual stream: accumulate = true adds the product into y). Algorithms come from the engine plan
-// when it has the shape, else from the cuBLASLt heuristic (cached per shape). GEMMs with m <= kGemvMaxM (8: the
-// decode steps) run the small-M kernel gemv_cuda (src/ops/gemv_cuda.cu) instead, which reads the weight once with
-// 16-byte loads; RECEIPT_CUDA_GEMV=0 in the environment (or set_use_gemv(false)) keeps them on cuBLASLt.
+// when it has the shape, else from the cuBLASLt heuristic (cached per shape). GEMMs with m <= 2 and n <= 8192
+// (decode steps at batch 1-2, not the lm_head; where it was measured faster, see small_m in gemm_lt.cpp) run the
+// small-M kernel gemv_cuda (src/ops/gemv_cuda.cu) instead, which reads the weight once with 16-byte loads;
+// RECEIPT_CUDA_GEMV=0 in the environment (or set_use_gemv(false)) keeps them on cuBLASLt.
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -45,7 +46,7 @@ public:
 
     // Times up to n_candidates heuristic algorithms on the given (scratch-safe) buffers, keeps the fastest for
     // this shape and returns it as a plan entry. Synchronises the stream. A shape that run() sends to the
-    // small-M kernel (m <= kGemvMaxM, small-M kernel on) has nothing to tune: its shape is returned with an
+    // small-M kernel (small_m(): m <= 2, n <= 8192, small-M kernel on) has nothing to tune: its shape is returned with an
     // empty algorithm and is not added to tuned(), so plans only hold cuBLASLt shapes.
     PlanGemm tune(const GemmSpec& s, const void* x, const void* w, void* y, cudaStream_t stream,
                   int n_candidates = 8);
@@ -60,7 +61,7 @@ public:
     // cublasLtGetVersion().
     static uint64_t version();
 
-    // Whether run() sends m <= kGemvMaxM to the small-M kernel (default on; RECEIPT_CUDA_GEMV=0 turns it off).
+    // Whether run() sends the small-M shapes to the small-M kernel (default on; RECEIPT_CUDA_GEMV=0 turns it off).
     // For tests and A/B timing; set it before capturing graphs.
     void set_use_gemv(bool on) { use_gemv_ = on; }
     bool use_gemv() const { return use_gemv_; }
