@@ -8,12 +8,14 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <sstream>
 #include <unistd.h>
 
 #include "receipt/engine.h"
 #include "receipt/errors.h"
 #include "receipt/model.h"
+#include "test_processors.h"
 
 namespace fs = std::filesystem;
 using receipt::DType;
@@ -199,6 +201,23 @@ TEST_F(CudaEngineTest, BatchingBucketsAndReplays) {
     EXPECT_THROW(gpu->generate({std::vector<int>(257, 5)}, o), receipt::InvalidInput);
     EXPECT_THROW(gpu->generate({g.inputs[0]}, GenerationOptions{1, 41, 0, 1.0f, false}), receipt::InvalidInput);
     EXPECT_THROW(gpu->generate({{5, 99999}}, o), receipt::InvalidInput);
+}
+
+// Greedy with a LogitsProcessor runs the argmax on the host (CudaStepper + greedy_search): the same ids as the CPU
+// engine with the same processor, with each input seen under its index in the call also across chunks (5 > 4).
+TEST_F(CudaEngineTest, LogitsProcessorHostGreedyMatchesCpu) {
+    auto model = receipt::Model::load(kGolden + "t5-tiny-v10");
+    GoldenCase g = load_golden("t5-tiny-v10");
+    std::vector<std::vector<int>> inputs = g.inputs;
+    inputs.push_back(g.inputs[0]);
+    GenerationOptions o;
+    o.max_new_tokens = 20;
+    auto proc = std::make_shared<receipt_test::BanByIndexProcessor>(model->config().vocab_size);
+    o.logits_processor = proc;
+    const auto want = cpu_engine(model)->generate(inputs, o);
+    const auto got = cuda_engine(model, DType::kF32, dir_, 4)->generate(inputs, o);
+    EXPECT_EQ(compare(want, got, "processor fp32", 1e-4f), 0);
+    EXPECT_EQ(proc->sources_seen(), (std::set<int>{0, 1, 2, 3, 4}));
 }
 
 // ---- fp16 overflow: a v1.1 model whose FFN output exceeds 65504 -------------------------------------------------
