@@ -1,0 +1,309 @@
+// CUDA decode-step kernels vs the fp32 CPU ops (label: cuda): the small-M GEMM (gemv_cuda, alone and as routed by
+// GemmLt) and split-K decode attention against the single-pass kernels and the CPU.
+// Without RECEIPT_WITH_CUDA it compiles to one skipped test.
+#include <gtest/gtest.h>
+
+#include "receipt/engine.h"
+
+#if defined(RECEIPT_WITH_CUDA)
+#include "cuda/gemm_lt.h"
+#include "cuda_test_util.h"
+#include "ops/attention.h"
+#include "ops/t5_ops_cuda.h"
+#include "receipt/errors.h"
+
+using namespace cuda_test;
+
+namespace {
+
+// ---- small-M GEMM (gemv_cuda) ----------------------------------------------------------------------------------
+// y[m, n] (+)= alpha x[m, k] . w[n, k]^T for m = 1..8 against a double-precision CPU reference on the same rounded
+// inputs. Output tolerance (relative to the largest |reference| value): f32 outputs carry only f32 summation
+// error (f16 / bf16 products are exact in f32), f16 / bf16 outputs one rounding to the storage type.
+float out_tol(DType out) { return out == DType::kF32 ? 1e-4f : out == DType::kF16 ? 1.5e-3f : 8e-3f; }
+
+TEST_F(CudaOps, GemvMatchesCpuOnOddShapes) {
+    // Each shape exercises one path of the launcher (see gemv_cuda in src/ops/gemv_cuda.cu):
+    struct Shape { int n, k; const char* path; };
+    const Shape shapes[] = {
+        {37, 24, "vector, 1 column / warp"},
+        {19, 13, "scalar (k % 8 != 0)"},
+        {70, 2056, "vector, 4 warps split k, k tiled with a partial last tile at m > 4"},
+        {45, 1037, "scalar, warps split k, several k tiles at m > 4"},
+        {4501, 72, "vector, 4 columns / warp, last block partly past n"},
+        {2300, 40, "vector, 2 columns / warp"},
+    };
+    // variant 0: dense (ld = k, ldy = n); 1: padded row strides; 2: x misaligned by one element (scalar path even
+    // when k % 8 == 0).
+    const char* variant_name[] = {"dense", "padded strides", "x misaligned"};
+    // mode: output type, accumulate, relu, alpha
+    struct Mode { bool out_f32, accumulate, relu; float alpha; const char* what; };
+    const Mode modes[] = {{false, false, false, 1.0f, "T out"},
+                          {false, false, true, -1.25f, "T out, relu, alpha -1.25"},
+                          {false, true, false, 0.75f, "T out += , alpha 0.75"},
+                          {true, true, false, 0.044f, "f32 out +=, alpha 0.044"},
+                          {true, true, true, -0.5f, "f32 out +=, relu, alpha -0.5"}};
+    const int kMaxM = rc::kGemvMaxM;
+    for (DType dt : kTypes)
+        for (const Shape& sh : shapes)
+            for (int variant = 0; variant < 3; ++variant) {
+                const int n = sh.n, k = sh.k, es = rc::dtype_size(dt);
+                const int ldx = variant == 1 ? k + 8 : k, ldw = variant == 1 ? k + 16 : k;
+                const int ldy = variant == 1 ? n + 3 : n;
+                const int x_off = variant == 2 ? 1 : 0;  // elements before x[0, 0]
+                // x: [kMaxM, ldx] (the first m rows are used), w: [n, ldw]; padding holds random values too.
+                auto x = rounded(randn(size_t(x_off) + size_t(kMaxM) * ldx, 21), dt);
+                auto w = rounded(randn(size_t(n) * ldw, 22), dt);
+                auto dx = to_device(x, dt), dw = to_device(w, dt);
+                const void* px = static_cast<const char*>(dx.get()) + size_t(x_off) * es;
+                for (int m = 1; m <= kMaxM; ++m)
+                    for (const Mode& md : modes) {
+                        const DType out = md.out_f32 || dt == DType::kF32 ? DType::kF32 : dt;
+                        const std::string what = std::string(name(dt)) + " m=" + std::to_string(m) + " n=" +
+                                                 std::to_string(n) + " k=" + std::to_string(k) + " (" + sh.path +
+                                                 ", " + variant_name[variant] + ", " + md.what + ")";
+                        // y: [kMaxM, ldy]; everything outside [0:m, 0:n] must stay as it was.
+                        const auto y0 = rounded(randn(size_t(kMaxM) * ldy, 23 + m), out);
+                        auto dy = to_device(y0, out);
+                        try {
+                            rc::gemv_cuda(dt, m, n, k, px, ldx, dw.get(), ldw, dy.get(), ldy, md.alpha, md.out_f32,
+                                          md.accumulate, md.relu, nullptr);
+                            RECEIPT_CUDA_CHECK(cudaDeviceSynchronize());
+                        } catch (const receipt::Error& e) {
+                            ADD_FAILURE() << what << ": " << e.what();
+                            continue;
+                        }
+                        const auto got = to_host(dy, y0.size(), out);
+                        std::vector<float> want, got_valid;
+                        int n_clobbered = 0;
+                        for (int i = 0; i < kMaxM; ++i)
+                            for (int j = 0; j < ldy; ++j) {
+                                const size_t iy = size_t(i) * ldy + j;
+                                if (i >= m || j >= n) {
+                                    n_clobbered += got[iy] != y0[iy];
+                                    continue;
+                                }
+                                double acc = 0;
+                                for (int q = 0; q < k; ++q)
+                                    acc += double(x[x_off + size_t(i) * ldx + q]) * w[size_t(j) * ldw + q];
+                                double v = double(md.alpha) * acc + (md.accumulate ? y0[iy] : 0.0);
+                                if (md.relu) v = std::max(v, 0.0);
+                                want.push_back(float(v));
+                                got_valid.push_back(got[iy]);
+                            }
+                        EXPECT_EQ(n_clobbered, 0) << what << ": wrote outside y[0:m, 0:n]";
+                        expect_close(want, got_valid, out_tol(out), what);
+                    }
+            }
+}
+
+TEST_F(CudaOps, GemvRejectsBadShapes) {
+    rc::DeviceBuffer b(1 << 16);
+    EXPECT_THROW(rc::gemv_cuda(DType::kF16, 9, 8, 8, b.get(), 8, b.get(), 8, b.get(), 8, 1.0f, false, false, false,
+                               nullptr),
+                 receipt::InvalidInput);  // m > kGemvMaxM
+    EXPECT_THROW(rc::gemv_cuda(DType::kF16, 1, 8, 16, b.get(), 8, b.get(), 16, b.get(), 8, 1.0f, false, false, false,
+                               nullptr),
+                 receipt::InvalidInput);  // ldx < k
+    EXPECT_THROW(rc::gemv_cuda(DType::kF16, 0, 8, 8, b.get(), 8, b.get(), 8, b.get(), 8, 1.0f, false, false, false,
+                               nullptr),
+                 receipt::InvalidInput);  // m = 0
+}
+
+// The decode-step GEMMs of t5-small through GemmLt::run (which routes m <= 2, n <= 8192 to gemv_cuda and the rest
+// to cuBLASLt): the same result as the CPU reference and as cuBLASLt alone (small-M kernel off), and tune() must
+// plan exactly the shapes that run on cuBLASLt.
+TEST_F(CudaOps, GemmLtSmallMUsesGemvForDecodeShapes) {
+    struct Case { int n, k; bool out_f32, accumulate; rc::Epilogue epi; float alpha; const char* what; };
+    const float lm_scale = 1.0f / std::sqrt(512.0f);
+    const Case cases[] = {{1536, 512, false, false, rc::Epilogue::kNone, 1.0f, "qkv"},
+                          {512, 512, true, true, rc::Epilogue::kNone, 1.0f, "o (+= residual)"},
+                          {2048, 512, false, false, rc::Epilogue::kRelu, 1.0f, "wi relu"},
+                          {512, 2048, true, true, rc::Epilogue::kNone, 1.0f, "wo (+= residual)"},
+                          {32128, 512, true, false, rc::Epilogue::kNone, lm_scale, "lm_head (f32 logits, scaled)"}};
+    rc::GemmLt gemms[2];  // [0]: cuBLASLt for every m, [1]: m <= 8 on the small-M kernel (the default)
+    gemms[0].set_use_gemv(false);
+    gemms[1].set_use_gemv(true);
+    for (DType dt : {DType::kF16, DType::kBF16})
+        for (const Case& c : cases)
+            for (int m : {1, 3, 8}) {
+                const std::string what = std::string(name(dt)) + " " + c.what + " m=" + std::to_string(m);
+                const DType out = c.out_f32 ? DType::kF32 : dt;
+                const auto x = rounded(randn(size_t(m) * c.k, 31), dt);
+                const auto w = rounded(randn(size_t(c.n) * c.k, 32, 0.05f), dt);
+                const auto y0 = rounded(randn(size_t(m) * c.n, 33), out);
+                auto dx = to_device(x, dt), dw = to_device(w, dt);
+                const rc::GemmSpec spec{m, c.n, c.k, c.k, c.k, c.n, dt, c.out_f32, c.accumulate, c.epi};
+                std::vector<float> got[2];
+                for (int use_gemv = 0; use_gemv < 2; ++use_gemv) {
+                    auto dy = to_device(y0, out);
+                    gemms[use_gemv].run(spec, dx.get(), dw.get(), dy.get(), c.alpha, nullptr);
+                    RECEIPT_CUDA_CHECK(cudaDeviceSynchronize());
+                    got[use_gemv] = to_host(dy, y0.size(), out);
+                }
+                std::vector<float> want(y0.size());
+                for (int i = 0; i < m; ++i)
+                    for (int j = 0; j < c.n; ++j) {
+                        double acc = 0;
+                        for (int q = 0; q < c.k; ++q) acc += double(x[size_t(i) * c.k + q]) * w[size_t(j) * c.k + q];
+                        double v = c.alpha * acc + (c.accumulate ? y0[size_t(i) * c.n + j] : 0.0);
+                        if (c.epi == rc::Epilogue::kRelu) v = std::max(v, 0.0);
+                        want[size_t(i) * c.n + j] = float(v);
+                    }
+                expect_close(want, got[1], out_tol(out), what + " gemv vs CPU");
+                expect_close(got[0], got[1], 2 * out_tol(out), what + " gemv vs cuBLASLt");
+            }
+    // Planning: small-M shapes are not timed or planned, the cuBLASLt ones are.
+    rc::GemmLt gemm;
+    rc::DeviceBuffer bx(16 * 512 * 2), bw(1536 * 512 * 2), by(16 * 1536 * 2);
+    const rc::GemmSpec small{2, 1536, 512, 512, 512, 1536, DType::kF16, false, false};
+    const rc::PlanGemm p = gemm.tune(small, bx.get(), bw.get(), by.get(), nullptr);
+    EXPECT_EQ(p.m, 2);
+    EXPECT_EQ(p.workspace, 0u);
+    EXPECT_TRUE(gemm.tuned().empty()) << "a small-M shape was added to the plan";
+    const rc::GemmSpec big{8, 1536, 512, 512, 512, 1536, DType::kF16, false, false};
+    gemm.tune(big, bx.get(), bw.get(), by.get(), nullptr);
+    ASSERT_EQ(gemm.tuned().size(), 1u);
+    EXPECT_EQ(gemm.tuned()[0].m, 8);
+}
+
+// ---- split-K decode attention -------------------------------------------------------------------------------------
+// Split scratch for R rows, H heads of width K, sized for kMaxDecodeSplits; n_sm steers how many splits the
+// launchers pick (decode_attn_n_split).
+struct SplitScratch {
+    rc::DeviceBuffer part, counter;
+    rc::DecodeAttnSplit split;
+    SplitScratch(int R, int H, int K, int n_sm)
+        : part(size_t(R) * H * rc::kMaxDecodeSplits * (K + 2) * 4), counter(size_t(R) * H * 4) {
+        RECEIPT_CUDA_CHECK(cudaMemset(counter.get(), 0, counter.size()));
+        const size_t n_part = size_t(R) * H * rc::kMaxDecodeSplits * (K + 2);
+        split = rc::DecodeAttnSplit{part.as<float>(), counter.as<int>(), n_part, R * H, rc::kMaxDecodeSplits, n_sm};
+    }
+    // Every launch must leave all counters at zero (graph replays reuse them without a reset).
+    int n_nonzero_counters(int n) const {
+        std::vector<int> c(static_cast<size_t>(n));
+        RECEIPT_CUDA_CHECK(cudaMemcpy(c.data(), counter.get(), size_t(n) * 4, cudaMemcpyDeviceToHost));
+        int nz = 0;
+        for (int v : c) nz += v != 0;
+        return nz;
+    }
+};
+
+// Split vs single-pass on the GPU: both sum in f32 in different orders, then round once to T.
+float split_vs_single_tol(DType d) { return d == DType::kF32 ? 1e-5f : d == DType::kF16 ? 2e-3f : 1.6e-2f; }
+
+TEST_F(CudaOps, CrossAttentionSplitKMatchesSinglePassAndCpu) {
+    // Source lengths 1, 37, 384, 513 (S = S_max = 513); each config maps rows to sources and picks n_sm so the
+    // launcher uses 2 .. 32 splits.
+    const int B = 4, S = 513, H = 8, L = 2, l = 1;
+    const std::vector<int> lens = {1, 37, 384, 513};
+    struct Config { std::vector<int> rows; int n_sm; };
+    const Config configs[] = {{{3}, 132}, {{2}, 132}, {{1}, 132}, {{0}, 132}, {{0, 1, 2, 3}, 132},
+                              {{3, 2, 1, 0}, 64}, {{3, 3}, 4096}, {{2, 0, 3, 1, 3, 2, 1, 0}, 132}};
+    for (DType dt : kTypes)
+        for (int K : {64, 20}) {  // vector and scalar paths
+            const int HK = H * K;
+            const int64_t stride = int64_t(L) * 2 * HK;
+            auto kv = rounded(randn(size_t(B) * S * stride, 41, 0.5f), dt);
+            auto dkv = to_device(kv, dt);
+            std::vector<float> k(size_t(B) * S * HK), v(k.size());
+            for (int r = 0; r < B * S; ++r)
+                for (int c = 0; c < HK; ++c) {
+                    k[size_t(r) * HK + c] = kv[size_t(r) * stride + l * 2 * HK + c];
+                    v[size_t(r) * HK + c] = kv[size_t(r) * stride + l * 2 * HK + HK + c];
+                }
+            rc::DeviceBuffer dlen(B * 4), ds(sizeof(rc::DecodeState));
+            const rc::DecodeState st{0, S, 0, 0, 0, 0};
+            RECEIPT_CUDA_CHECK(cudaMemcpy(dlen.get(), lens.data(), B * 4, cudaMemcpyHostToDevice));
+            RECEIPT_CUDA_CHECK(cudaMemcpy(ds.get(), &st, sizeof(st), cudaMemcpyHostToDevice));
+            for (const Config& cf : configs) {
+                const int N = int(cf.rows.size());
+                std::string what = std::string(name(dt)) + " K=" + std::to_string(K) + " rows->sources {";
+                for (int r : cf.rows) what += std::to_string(r) + "(len " + std::to_string(lens[size_t(r)]) + ") ";
+                what += "} n_sm=" + std::to_string(cf.n_sm);
+                auto q = rounded(randn(size_t(N) * HK, 42 + N), dt);
+                auto dq = to_device(q, dt);
+                rc::DeviceBuffer drow(N * 4), dsingle(size_t(N) * HK * 4), dsplit(size_t(N) * HK * 4);
+                RECEIPT_CUDA_CHECK(cudaMemcpy(drow.get(), cf.rows.data(), N * 4, cudaMemcpyHostToDevice));
+                SplitScratch sc(N, H, K, cf.n_sm);
+                const int n_split = rc::decode_attn_n_split(&sc.split, N, H, K);
+                ASSERT_GT(n_split, 1) << what << ": the launcher would not split";
+                what += " n_split=" + std::to_string(n_split);
+                auto launch = [&](void* ctx, const rc::DecodeAttnSplit* split) {
+                    rc::cross_attention_cuda(dt, dq.get(), dkv.get(), stride, int64_t(l) * 2 * HK,
+                                             int64_t(l) * 2 * HK + HK, drow.as<int>(), dlen.as<int>(), N, H, K, S,
+                                             ds.as<rc::DecodeState>(), ctx, nullptr, split);
+                    RECEIPT_CUDA_CHECK(cudaDeviceSynchronize());
+                };
+                launch(dsingle.get(), nullptr);
+                launch(dsplit.get(), &sc.split);
+                const auto single = to_host(dsingle, size_t(N) * HK, dt), split1 = to_host(dsplit, single.size(), dt);
+                EXPECT_EQ(sc.n_nonzero_counters(N * H), 0) << what << ": counters not reset";
+                launch(dsplit.get(), &sc.split);  // a replay on the same scratch gives the same bits
+                const auto split2 = to_host(dsplit, single.size(), dt);
+                EXPECT_EQ(sc.n_nonzero_counters(N * H), 0) << what << ": counters not reset after the replay";
+                int n_diff = 0;
+                for (size_t i = 0; i < split1.size(); ++i) n_diff += std::memcmp(&split1[i], &split2[i], 4) != 0;
+                EXPECT_EQ(n_diff, 0) << what << ": second launch differs from the first";
+                std::vector<float> want(single.size());
+                receipt::ops::cross_attention_cpu(q.data(), k.data(), v.data(), cf.rows.data(), lens.data(), N, S, H,
+                                                  K, want.data());
+                expect_close(want, split1, tol(dt), what + ": split vs CPU");
+                expect_close(single, split1, split_vs_single_tol(dt), what + ": split vs single pass");
+            }
+        }
+}
+
+TEST_F(CudaOps, DecoderSelfAttentionSplitKAppendsAndMatchesCpu) {
+    // Positions t = 0, 36, 383, 512 (1, 37, 384, 513 keys) in a T_max = 520 cache; N = 1 (17 splits at 132 SMs)
+    // and N = 2 (9 splits).
+    const int H = 8, T_max = 520;
+    for (DType dt : kTypes)
+        for (int K : {64, 20})
+            for (int N : {1, 2})
+                for (int t : {0, 36, 383, 512}) {
+                    const int HK = H * K;
+                    const std::string what = std::string(name(dt)) + " K=" + std::to_string(K) + " N=" +
+                                             std::to_string(N) + " t=" + std::to_string(t);
+                    auto cache_k = rounded(randn(size_t(N) * H * T_max * K, 50 + t, 0.5f), dt);
+                    auto cache_v = rounded(randn(cache_k.size(), 51 + t), dt);
+                    auto qkv = rounded(randn(size_t(N) * 3 * HK, 52 + t, 0.5f), dt);
+                    auto bias = randn(size_t(H) * T_max, 53);
+                    auto dk = to_device(cache_k, dt), dv = to_device(cache_v, dt), dq = to_device(qkv, dt);
+                    auto db = to_device(bias, DType::kF32);
+                    const rc::DecodeState st{t, 0, 0, 0, 0, 0};
+                    rc::DeviceBuffer ds(sizeof(st)), dsingle(size_t(N) * HK * 4), dsplit(size_t(N) * HK * 4);
+                    RECEIPT_CUDA_CHECK(cudaMemcpy(ds.get(), &st, sizeof(st), cudaMemcpyHostToDevice));
+                    SplitScratch sc(N, H, K, 132);
+                    ASSERT_GT(rc::decode_attn_n_split(&sc.split, N, H, K), 1) << what;
+                    auto launch = [&](void* ctx, const rc::DecodeAttnSplit* split) {
+                        rc::decoder_self_attention_cuda(dt, dq.get(), dk.get(), dv.get(), db.as<float>(), N, H, K,
+                                                        T_max, ds.as<rc::DecodeState>(), ctx, nullptr, split);
+                        RECEIPT_CUDA_CHECK(cudaDeviceSynchronize());
+                    };
+                    launch(dsplit.get(), &sc.split);  // split first: it alone must append position t
+                    const auto split1 = to_host(dsplit, size_t(N) * HK, dt);
+                    const auto got_k = to_host(dk, cache_k.size(), dt), got_v = to_host(dv, cache_v.size(), dt);
+                    EXPECT_EQ(sc.n_nonzero_counters(N * H), 0) << what << ": counters not reset";
+                    launch(dsingle.get(), nullptr);
+                    const auto single = to_host(dsingle, split1.size(), dt);
+                    const auto q = take_q_append_kv(qkv, N, H, K, T_max, t, cache_k, cache_v);
+                    std::vector<float> want(q.size());
+                    receipt::ops::decoder_self_attention_cpu(q.data(), cache_k.data(), cache_v.data(), bias.data(), N,
+                                                             H, K, T_max, t, want.data());
+                    expect_close(want, split1, tol(dt), what + ": split vs CPU");
+                    expect_close(single, split1, split_vs_single_tol(dt), what + ": split vs single pass");
+                    expect_close(cache_k, got_k, 1e-6f, what + ": K cache after the split launch");
+                    expect_close(cache_v, got_v, 1e-6f, what + ": V cache after the split launch");
+                }
+}
+
+}  // namespace
+
+#else  // !RECEIPT_WITH_CUDA
+
+TEST(CudaDecodeOps, NotBuilt) {
+    GTEST_SKIP() << "cuda_decode_ops_test was built without RECEIPT_WITH_CUDA (see docs/numerics.md, Testing)";
+}
+
+#endif
