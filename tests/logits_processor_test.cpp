@@ -71,3 +71,19 @@ TEST(LogitsProcessor, BeamSearchIgnoresIt) {
     const auto b = e->generate(inputs, with);
     for (size_t i = 0; i < a.size(); ++i) EXPECT_EQ(a[i].ids, b[i].ids) << "seq " << i;
 }
+
+// A processor that forbids every token ends the sequence with EOS instead of picking from NaNs.
+TEST(LogitsProcessor, ForbiddingEverythingEndsTheSequence) {
+    struct BanAll final : receipt::LogitsProcessor {
+        void process(int, const std::vector<int>&, float* logits, int vocab) const override {
+            for (int i = 0; i < vocab; ++i) logits[i] = -INFINITY;
+        }
+    };
+    auto model = receipt::Model::load(std::string(RECEIPT_SOURCE_DIR) + "/tests/golden/t5-tiny-v10");
+    const auto inputs = receipt::test::load_golden("t5-tiny-v10")["input_ids"].get<std::vector<std::vector<int>>>();
+    GenerationOptions o;
+    o.max_new_tokens = 10;
+    o.logits_processor = std::make_shared<BanAll>();
+    const auto r = cpu(model, 16)->generate(inputs, o);
+    for (const auto& g : r) EXPECT_EQ(g.ids, std::vector<int>{model->config().eos_token_id});
+}

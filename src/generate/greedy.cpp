@@ -37,6 +37,11 @@ std::vector<GenerationResult> greedy_search(DecoderStepper& stepper, int B, cons
                     best_v = row[i];
                     best = i;
                 }
+            if (best_v == -INFINITY) {  // a processor forbade every token: end the sequence
+                best_ids[r] = tokens.eos;
+                best_logp[r] = -INFINITY;
+                continue;
+            }
             float sum = 0.0f;
             for (int i = 0; i < V; ++i) sum += std::exp(row[i] - best_v);
             best_ids[r] = best;
