@@ -162,6 +162,8 @@ __device__ void attend_one_query(const T* q, const T* kbase, const T* vbase, int
     sum = block_sum(sum, red);  // its barriers also publish sp[]
     const float inv = sum > 0.0f ? 1.0f / sum : 0.0f;
 
+    // P.V into partial rows part[0 .. n_parts-1][0:K], then their sum.
+    int n_parts;
     if constexpr (kVec) {
         // Thread = group * n_chunks + chunk: 16-byte value loads, keys j = group, group + n_groups, ...
         const int n_chunks = K / 8, n_groups = blockDim.x / n_chunks;
@@ -179,33 +181,27 @@ __device__ void attend_one_query(const T* q, const T* kbase, const T* vbase, int
 #pragma unroll
             for (int u = 0; u < 8; ++u) part[group * K + chunk * 8 + u] = acc[u];
         }
-        __syncthreads();
-        for (int d = tid; d < K; d += blockDim.x) {
-            float o = 0.0f;
-            for (int g = 0; g < n_groups; ++g) o += part[g * K + d];
-            if (part_out) part_out[2 + d] = o;
-            else out[d] = from_f32<T>(o * inv);
-        }
-        if (part_out && tid == 0) part_out[0] = mx, part_out[1] = sum;
-        return;
-    }
-    float acc[kMaxHeadDim / 32];
+        n_parts = n_groups;
+    } else {
+        float acc[kMaxHeadDim / 32];
 #pragma unroll
-    for (int c = 0; c < kMaxHeadDim / 32; ++c) acc[c] = 0.0f;
-    for (int j = warp; j < n_keys; j += n_warps) {
-        const float p = sp[j];
-        const T* v = vbase + j * pos_stride;
+        for (int c = 0; c < kMaxHeadDim / 32; ++c) acc[c] = 0.0f;
+        for (int j = warp; j < n_keys; j += n_warps) {
+            const float p = sp[j];
+            const T* v = vbase + j * pos_stride;
+#pragma unroll
+            for (int c = 0; c < kMaxHeadDim / 32; ++c)
+                if (lane + 32 * c < K) acc[c] += p * to_f32(v[lane + 32 * c]);
+        }
 #pragma unroll
         for (int c = 0; c < kMaxHeadDim / 32; ++c)
-            if (lane + 32 * c < K) acc[c] += p * to_f32(v[lane + 32 * c]);
+            if (lane + 32 * c < K) part[warp * K + lane + 32 * c] = acc[c];
+        n_parts = n_warps;
     }
-#pragma unroll
-    for (int c = 0; c < kMaxHeadDim / 32; ++c)
-        if (lane + 32 * c < K) part[warp * K + lane + 32 * c] = acc[c];
     __syncthreads();
     for (int d = tid; d < K; d += blockDim.x) {
         float o = 0.0f;
-        for (int w = 0; w < n_warps; ++w) o += part[w * K + d];
+        for (int g = 0; g < n_parts; ++g) o += part[g * K + d];
         if (part_out) part_out[2 + d] = o;
         else out[d] = from_f32<T>(o * inv);
     }
@@ -277,6 +273,42 @@ __device__ void combine_splits(const float* part, int n_split, int K, float* sme
     }
 }
 
+// Partial-result slot ([K + 2] f32) of split z of (row r, head h) in part [R, H, n_split, K + 2]; null without
+// split-K (n_split = 1).
+__device__ __forceinline__ float* split_slot(float* part, int r, int H, int h, int n_split, int z, int K) {
+    return n_split > 1 ? part + ((int64_t(r) * H + h) * n_split + z) * (K + 2) : nullptr;
+}
+
+// After attend_one_query wrote this block's slot: the last of the n_split blocks of (r, h) to arrive combines every
+// split's slot into out. No-op without split-K.
+template <typename T>
+__device__ void finish_split(float* part, int* counter, int r, int H, int h, int n_split, int K, float* smem,
+                             T* out) {
+    if (n_split > 1 && split_arrive_last(counter + int64_t(r) * H + h, n_split))
+        combine_splits<T>(split_slot(part, r, H, h, n_split, 0, K), n_split, K, smem, out);
+}
+
+// Launch shape of a decode attention kernel over at most n_max keys: the split count, the keys one block holds
+// (which sizes its shared memory) and the split scratch (null when n_split = 1).
+struct DecodeLaunch {
+    int n_split = 1, n_keys_max = 0;
+    size_t smem = 0;
+    float* part = nullptr;
+    int* counter = nullptr;
+};
+
+inline DecodeLaunch decode_launch(const DecodeAttnSplit* split, int R, int H, int K, int n_max) {
+    DecodeLaunch l;
+    l.n_split = decode_attn_n_split(split, R, H, K);
+    l.n_keys_max = split_keys_max(n_max, l.n_split);
+    l.smem = decode_smem_bytes(K, l.n_keys_max);
+    if (l.n_split > 1) {
+        l.part = split->part;
+        l.counter = split->counter;
+    }
+    return l;
+}
+
 // qkv: [R, 3, H, K] T; cache_k/v: [R_max, H, T_max, K] T; bias: [H, T_max] f32 by distance; ctx: [R, H, K] T.
 // grid: (H, R, n_split); block: 128. Appends k, v of position t = state->step, then attends over positions 0..t.
 // n_split = 1: one block per (head, row) attends over all keys. n_split > 1 (split-K): block z takes keys
@@ -309,11 +341,10 @@ __global__ void decoder_self_attention_kernel(const T* qkv, T* cache_k, T* cache
     }
     __syncthreads();
     // Keys j0..j1-1 relative to j0: bias[t - j] = (bias + j0 offset)[(t - j0) - (j - j0)].
-    float* part = n_split > 1 ? split_part + ((int64_t(r) * H + h) * n_split + z) * (K + 2) : nullptr;
     attend_one_query<T, kVec>(row + h * K, ck + int64_t(j0) * K, cv + int64_t(j0) * K, K, j1 - j0,
-                              bias + int64_t(h) * T_max, t - j0, K, n_keys_max, smem, part, out);
-    if (n_split > 1 && split_arrive_last(split_counter + int64_t(r) * H + h, n_split))
-        combine_splits<T>(split_part + (int64_t(r) * H + h) * n_split * (K + 2), n_split, K, smem, out);
+                              bias + int64_t(h) * T_max, t - j0, K, n_keys_max, smem,
+                              split_slot(split_part, r, H, h, n_split, z, K), out);
+    finish_split<T>(split_part, split_counter, r, H, h, n_split, K, smem, out);
 }
 
 void decoder_self_attention_cuda(DType dt, const void* qkv, void* cache_k, void* cache_v, const float* bias, int R,
@@ -322,17 +353,13 @@ void decoder_self_attention_cuda(DType dt, const void* qkv, void* cache_k, void*
     if (R <= 0) return;
     RECEIPT_CHECK(K <= kMaxHeadDim, InvalidInput, "decoder_self_attention_cuda: d_kv > 256 is not supported");
     const bool vec = K % 8 == 0;
-    const int n_split = decode_attn_n_split(split, R, H, K);
-    const int n_keys_max = split_keys_max(T_max, n_split);
-    const size_t smem = decode_smem_bytes(K, n_keys_max);
-    float* part = n_split > 1 ? split->part : nullptr;
-    int* counter = n_split > 1 ? split->counter : nullptr;
+    const DecodeLaunch l = decode_launch(split, R, H, K, T_max);
     RECEIPT_DISPATCH_DTYPE(dt, T, {
         auto kern = vec ? decoder_self_attention_kernel<T, true> : decoder_self_attention_kernel<T, false>;
-        if (smem > 48 * 1024)
-            RECEIPT_CUDA_CHECK(cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem)));
-        kern<<<dim3(H, R, n_split), 128, smem, stream>>>((const T*)qkv, (T*)cache_k, (T*)cache_v, bias, H, K, T_max,
-                                                         n_keys_max, state, part, counter, (T*)ctx);
+        if (l.smem > 48 * 1024)
+            RECEIPT_CUDA_CHECK(cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, int(l.smem)));
+        kern<<<dim3(H, R, l.n_split), 128, l.smem, stream>>>((const T*)qkv, (T*)cache_k, (T*)cache_v, bias, H, K,
+                                                             T_max, l.n_keys_max, state, l.part, l.counter, (T*)ctx);
     });
     RECEIPT_CUDA_CHECK_LAUNCH();
 }
@@ -355,11 +382,10 @@ __global__ void cross_attention_kernel(const T* q, const T* cross_kv, int64_t ro
     split_range(len, n_split, z, j0, j1);
     const T* base = cross_kv + (int64_t(src) * S + j0) * row_stride;
     T* out = ctx + int64_t(r) * HK + h * K;
-    float* part = n_split > 1 ? split_part + ((int64_t(r) * H + h) * n_split + z) * (K + 2) : nullptr;
     attend_one_query<T, kVec>(q + int64_t(r) * HK + h * K, base + k_off + h * K, base + v_off + h * K, row_stride,
-                              j1 - j0, nullptr, 0, K, n_keys_max, smem, part, out);
-    if (n_split > 1 && split_arrive_last(split_counter + int64_t(r) * H + h, n_split))
-        combine_splits<T>(split_part + (int64_t(r) * H + h) * n_split * (K + 2), n_split, K, smem, out);
+                              j1 - j0, nullptr, 0, K, n_keys_max, smem, split_slot(split_part, r, H, h, n_split, z, K),
+                              out);
+    finish_split<T>(split_part, split_counter, r, H, h, n_split, K, smem, out);
 }
 
 void cross_attention_cuda(DType dt, const void* q, const void* cross_kv, int64_t row_stride, int64_t k_off,
@@ -368,18 +394,14 @@ void cross_attention_cuda(DType dt, const void* q, const void* cross_kv, int64_t
     if (R <= 0) return;
     RECEIPT_CHECK(K <= kMaxHeadDim, InvalidInput, "cross_attention_cuda: d_kv > 256 is not supported");
     const bool vec = K % 8 == 0 && row_stride % 8 == 0 && k_off % 8 == 0 && v_off % 8 == 0;
-    const int n_split = decode_attn_n_split(split, R, H, K);
-    const int n_keys_max = split_keys_max(S_max, n_split);
-    const size_t smem = decode_smem_bytes(K, n_keys_max);
-    float* part = n_split > 1 ? split->part : nullptr;
-    int* counter = n_split > 1 ? split->counter : nullptr;
+    const DecodeLaunch l = decode_launch(split, R, H, K, S_max);
     RECEIPT_DISPATCH_DTYPE(dt, T, {
         auto kern = vec ? cross_attention_kernel<T, true> : cross_attention_kernel<T, false>;
-        if (smem > 48 * 1024)
-            RECEIPT_CUDA_CHECK(cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem)));
-        kern<<<dim3(H, R, n_split), 128, smem, stream>>>((const T*)q, (const T*)cross_kv, row_stride, k_off, v_off,
-                                                         src_row, src_len, H, K, S_max, n_keys_max, state, part,
-                                                         counter, (T*)ctx);
+        if (l.smem > 48 * 1024)
+            RECEIPT_CUDA_CHECK(cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, int(l.smem)));
+        kern<<<dim3(H, R, l.n_split), 128, l.smem, stream>>>((const T*)q, (const T*)cross_kv, row_stride, k_off,
+                                                             v_off, src_row, src_len, H, K, S_max, l.n_keys_max, state,
+                                                             l.part, l.counter, (T*)ctx);
     });
     RECEIPT_CUDA_CHECK_LAUNCH();
 }
