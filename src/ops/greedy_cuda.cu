@@ -7,6 +7,19 @@
 
 namespace receipt::cuda {
 
+// Warp-wide argmax of (best, best_i) pairs: every lane ends with the largest value, the lowest index among ties.
+__device__ __forceinline__ void warp_argmax(float& best, int& best_i) {
+#pragma unroll
+    for (int o = 16; o > 0; o >>= 1) {
+        const float ov = __shfl_xor_sync(0xffffffffu, best, o);
+        const int oi = __shfl_xor_sync(0xffffffffu, best_i, o);
+        if (ov > best || (ov == best && oi < best_i)) {
+            best = ov;
+            best_i = oi;
+        }
+    }
+}
+
 // logits: [R, V] f32; finished/next_tok: [R]; tokens: [R, T_max] int; scores: [R] f32.
 // grid: R blocks, one row each; block: 1024 threads.
 //   masked[v] = (v == eos && t < min_new) ? -inf : logits[r, v]
@@ -32,15 +45,7 @@ __global__ void greedy_select_kernel(const float* logits, int V, int eos, int pa
         }
     }
     // Warp then block argmax with the lower index winning ties.
-#pragma unroll
-    for (int o = 16; o > 0; o >>= 1) {
-        const float ov = __shfl_xor_sync(0xffffffffu, best, o);
-        const int oi = __shfl_xor_sync(0xffffffffu, best_i, o);
-        if (ov > best || (ov == best && oi < best_i)) {
-            best = ov;
-            best_i = oi;
-        }
-    }
+    warp_argmax(best, best_i);
     if (lane == 0) {
         s_val[warp] = best;
         s_idx[warp] = best_i;
@@ -49,15 +54,7 @@ __global__ void greedy_select_kernel(const float* logits, int V, int eos, int pa
     if (warp == 0) {
         best = lane < kThreads / 32 ? s_val[lane] : -INFINITY;
         best_i = lane < kThreads / 32 ? s_idx[lane] : 0x7fffffff;
-#pragma unroll
-        for (int o = 16; o > 0; o >>= 1) {
-            const float ov = __shfl_xor_sync(0xffffffffu, best, o);
-            const int oi = __shfl_xor_sync(0xffffffffu, best_i, o);
-            if (ov > best || (ov == best && oi < best_i)) {
-                best = ov;
-                best_i = oi;
-            }
-        }
+        warp_argmax(best, best_i);
         if (lane == 0) {
             s_val[0] = best;
             s_idx[0] = best_i;
