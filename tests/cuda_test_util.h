@@ -8,7 +8,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
-#include <random>
 #include <string>
 #include <vector>
 
@@ -18,23 +17,18 @@
 #include "cuda/device_buffer.h"
 #include "ops/t5_ops_cuda.h"
 #include "receipt/engine.h"
+#include "test_random.h"
 
 namespace rc = receipt::cuda;
 using receipt::DType;
 
 namespace cuda_test {
 
+using receipt::test::randn;
+
 const DType kTypes[] = {DType::kF32, DType::kF16, DType::kBF16};
 const char* name(DType d) { return d == DType::kF16 ? "f16" : d == DType::kBF16 ? "bf16" : "f32"; }
 float tol(DType d) { return d == DType::kF32 ? 2e-4f : d == DType::kF16 ? 2e-2f : 8e-2f; }
-
-std::vector<float> randn(size_t n, unsigned seed, float scale = 1.0f) {
-    std::mt19937 g(seed);
-    std::normal_distribution<float> d(0.0f, scale);
-    std::vector<float> v(n);
-    for (float& x : v) x = d(g);
-    return v;
-}
 
 // Device copy of `v` in dtype dt (via the convert kernel), and back to f32 on the host.
 rc::DeviceBuffer to_device(const std::vector<float>& v, DType dt) {

@@ -4,24 +4,17 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <random>
 #include <vector>
 
 #include "ops/attention.h"
 #include "ops/elementwise.h"
 #include "ops/linear.h"
+#include "test_random.h"
 
 using namespace receipt::ops;
+using receipt::test::randn;
 
 namespace {
-
-std::vector<float> randn(size_t n, unsigned seed, float scale = 1.0f) {
-    std::mt19937 rng(seed);
-    std::normal_distribution<float> d(0.0f, scale);
-    std::vector<float> v(n);
-    for (auto& x : v) x = d(rng);
-    return v;
-}
 
 float max_rel_err(const std::vector<float>& got, const std::vector<double>& want) {
     float m = 0.0f;
