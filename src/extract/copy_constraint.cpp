@@ -143,8 +143,10 @@ CopyConstraint::CopyConstraint(const Tokenizer& tokenizer, int vocab_size, const
         t.space = !t.text.empty() && t.text[0] == ' ';
         const std::string body = t.space ? t.text.substr(1) : t.text;
         if (!body.empty() && std::all_of(body.begin(), body.end(), is_digit)) t.digits = body;
-        if (!body.empty() && std::all_of(body.begin(), body.end(), [](char c) { return is_digit(c) || c == '.'; }))
+        if (!body.empty() && std::all_of(body.begin(), body.end(), [](char c) { return is_digit(c) || c == '.'; })) {
             t.number = body;
+            number_ids_.push_back(id);
+        }
     }
     runs_.reserve(texts.size());
     for (const auto& text : texts) runs_.push_back(digit_runs(text));
@@ -200,23 +202,25 @@ void CopyConstraint::process(int source, const std::vector<int>& generated, floa
         if (tokens_[size_t(id)].space) break;
     }
     const bool complete = r.empty() || is_run(source, r);
-    std::vector<char> allowed(static_cast<size_t>(vocab), 0);
+    // Only the number tokens (a few dozen ids) need a decision; the rest are allowed iff r is complete.
+    std::vector<int> forbidden;
     bool any_number = false, any_continuation = false;
-    for (int id = 0; id < vocab; ++id) {
+    for (int id : number_ids_) {
+        if (id >= vocab) break;
         const TokenInfo& t = tokens_[size_t(id)];
         const std::string& n = num(t);
         if (n.empty()) continue;
         const bool ok = t.space ? complete && prefix_of_run(source, n) : prefix_of_run(source, r + n);
-        allowed[size_t(id)] = ok;
+        if (!ok) forbidden.push_back(id);
         any_number |= ok;
         any_continuation |= ok && !t.space;
     }
     if (!r.empty() && !complete && !any_continuation) return;  // already off the printed numbers
     if (r.empty() && !any_number) return;                        // nothing printed to copy from
-    for (int id = 0; id < vocab; ++id) {
-        const bool number = !num(tokens_[size_t(id)]).empty();
-        if (number ? !allowed[size_t(id)] : !complete) logits[id] = -INFINITY;
-    }
+    for (int id : forbidden) logits[id] = -INFINITY;
+    if (!complete)
+        for (int id = 0; id < vocab; ++id)
+            if (num(tokens_[size_t(id)]).empty()) logits[id] = -INFINITY;
 }
 
 }  // namespace receipt::extract

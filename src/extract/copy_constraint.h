@@ -50,6 +50,7 @@ private:
     bool is_run(int source, const std::string& digits) const;
 
     std::vector<TokenInfo> tokens_;
+    std::vector<int> number_ids_;  // ids whose TokenInfo::number is set, ascending
     std::vector<std::vector<std::string>> runs_;  // per source: digit_runs(text)
 };
 
