@@ -15,8 +15,8 @@ struct CudaT5Engine::Buffers {
     DeviceBuffer dec_resid, dec_x, dec_qkv, dec_q, dec_att, dec_h, dec_hg, logits;
     DeviceBuffer cache, cache_tmp;      // [2 * L_dec, R_max, H, T_max, K] T (layer l: k at 2l, v at 2l+1)
     DeviceBuffer state;                 // DecodeState
-    // Split-K decode attention scratch (DecodeAttnSplit in ops/t5_ops_cuda.h), shared by every layer's self- and
-    // cross-attention: attn_part [rows that split, H, n_split_max, K + 2] f32, attn_counter [R_max, H] i32 (zeroed
+    // Split-K decode attention scratch (DecodeAttnSplit in ops/t5_ops_cuda.h), shared by every layer's
+    // cross-attention (self-attention runs single-pass, see decoder_forward): attn_part [rows that split, H, n_split_max, K + 2] f32, attn_counter [R_max, H] i32 (zeroed
     // once; every launch leaves it zero). attn_split points into them (n_split_max = 1: splitting off).
     DeviceBuffer attn_part, attn_counter;
     DecodeAttnSplit attn_split;

@@ -274,7 +274,8 @@ void CudaT5Engine::decoder_forward(int R) {
     }
     rmsnorm_cuda(dt_, resid, nullptr, w_.dec_final_ln.as<float>(), R, D, eps, b.dec_x.get(), stream_);
     // logits [R, V] f32 = (x * lm_scale) . lm^T   (tied: lm = shared embedding, lm_scale = D^-0.5). Every GEMM of
-    // this step has m = R: up to kGemvMaxM rows GemmLt::run takes the small-M kernel, above it cuBLASLt.
+    // this step has m = R; GemmLt::run sends the ones it measured faster that way (m <= 2, n <= 8192: not this
+    // lm_head) to the small-M kernel, the rest to cuBLASLt.
     gemm_->run({R, V, D, D, D, V, dt_, true, false}, b.dec_x.get(), w_.lm_weight(), b.logits.get(), w_.lm_scale,
                stream_);
 }
