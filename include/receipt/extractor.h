@@ -19,6 +19,9 @@ struct ExtractOptions {
     // Greedy only: phone numbers and amounts may only use digit runs printed in the receipt text
     // (extract/copy_constraint.h); other fields are untouched.
     bool copy_numbers = true;
+    // Greedy only: the store name is copied from the printed text, in a short extra pass
+    // (extract/name_constraint.h).
+    bool copy_name = true;
     ExtractOptions() { generation.max_new_tokens = 512; }
 };
 

@@ -2,8 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstring>
 
+#include "extract/target_tokens.h"
 #include "receipt/tokenizer.h"
 
 namespace receipt::extract {
@@ -99,25 +99,6 @@ void collect_runs(const std::string& s, std::vector<std::string>& runs) {
     }
 }
 
-// "<0x0A>" -> "\n"; other pieces: U+2581 -> ' '.
-std::string piece_text(const std::string& piece) {
-    if (piece.size() == 6 && piece.compare(0, 3, "<0x") == 0 && piece[5] == '>') {
-        const int v = static_cast<int>(std::strtol(piece.substr(3, 2).c_str(), nullptr, 16));
-        return std::string(1, static_cast<char>(v));
-    }
-    static const std::string kSpace = "\xE2\x96\x81";
-    std::string out;
-    for (size_t i = 0; i < piece.size();) {
-        if (piece.compare(i, kSpace.size(), kSpace) == 0) {
-            out += ' ';
-            i += kSpace.size();
-        } else {
-            out += piece[i++];
-        }
-    }
-    return out;
-}
-
 bool constrained(const std::string& field) { return field == "tel" || field == "net" || field == "tax" ||
                                                     field == "total" || field == "item:3"; }
 
@@ -133,19 +114,18 @@ std::vector<std::string> digit_runs(const std::string& text) {
     return runs;
 }
 
-CopyConstraint::CopyConstraint(const Tokenizer& tokenizer, int vocab_size, const std::vector<std::string>& texts) {
-    const int n_pieces = std::min(vocab_size, tokenizer.piece_count());
-    tokens_.resize(static_cast<size_t>(std::max(vocab_size, 0)));
-    for (int id = 0; id < n_pieces; ++id) {
-        if (id == tokenizer.pad_id() || id == tokenizer.eos_id() || id == tokenizer.unk_id()) continue;
-        TokenInfo& t = tokens_[size_t(id)];
-        t.text = piece_text(tokenizer.id_to_piece(id));
-        t.space = !t.text.empty() && t.text[0] == ' ';
-        const std::string body = t.space ? t.text.substr(1) : t.text;
+CopyConstraint::CopyConstraint(const Tokenizer& tokenizer, int vocab_size, const std::vector<std::string>& texts)
+    : texts_(token_texts(tokenizer, vocab_size)) {
+    tokens_.resize(texts_.size());
+    for (size_t id = 0; id < texts_.size(); ++id) {
+        TokenInfo& t = tokens_[id];
+        const std::string& text = texts_[id];
+        t.space = !text.empty() && text[0] == ' ';
+        const std::string body = t.space ? text.substr(1) : text;
         if (!body.empty() && std::all_of(body.begin(), body.end(), is_digit)) t.digits = body;
         if (!body.empty() && std::all_of(body.begin(), body.end(), [](char c) { return is_digit(c) || c == '.'; })) {
             t.number = body;
-            number_ids_.push_back(id);
+            number_ids_.push_back(int(id));
         }
     }
     runs_.reserve(texts.size());
@@ -164,26 +144,8 @@ bool CopyConstraint::is_run(int source, const std::string& digits) const {
 }
 
 std::string CopyConstraint::field_at(const std::vector<int>& generated) const {
-    // Text of the current segment: the tokens after the last '|' (walking back from the end).
-    std::string seg;
-    for (size_t k = generated.size(); k-- > 0;) {
-        const int id = generated[k];
-        const std::string& text = (id >= 0 && size_t(id) < tokens_.size()) ? tokens_[size_t(id)].text : std::string();
-        const size_t bar = text.rfind('|');
-        if (bar != std::string::npos) {
-            seg.insert(0, text.substr(bar + 1));
-            break;
-        }
-        seg.insert(0, text);
-        if (seg.size() > 4096) return "";  // a runaway segment: leave it alone
-    }
-    const size_t start = seg.find_first_not_of(' ');
-    if (start == std::string::npos) return "";
-    const size_t colon = seg.find(':', start);
-    if (colon == std::string::npos) return "";
-    std::string tag = seg.substr(start, colon - start);
-    if (tag == "item") return "item:" + std::to_string(std::count(seg.begin() + colon, seg.end(), ';'));
-    return tag;
+    const TargetSegment seg = current_segment(texts_, generated);
+    return seg.tag == "item" ? "item:" + std::to_string(seg.column) : seg.tag;
 }
 
 void CopyConstraint::process(int source, const std::vector<int>& generated, float* logits, int vocab) const {

@@ -44,11 +44,11 @@ private:
         std::string digits;  // the token's digits when it is only digits (after an optional leading space), else ""
         std::string number;  // the same for digits and '.' ("5", ".", ".5"), else ""
         bool space = false;  // starts with a space (U+2581): a digit token then starts a new run
-        std::string text;    // the piece as text (U+2581 -> ' ', <0x0A> -> '\n'); "" for special ids
     };
     bool prefix_of_run(int source, const std::string& prefix) const;
     bool is_run(int source, const std::string& digits) const;
 
+    std::vector<std::string> texts_;  // per id: the piece as text (extract/target_tokens.h)
     std::vector<TokenInfo> tokens_;
     std::vector<int> number_ids_;  // ids whose TokenInfo::number is set, ascending
     std::vector<std::vector<std::string>> runs_;  // per source: digit_runs(text)

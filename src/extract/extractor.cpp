@@ -6,7 +6,10 @@
 #include <filesystem>
 #include <numeric>
 
+#include <nlohmann/json.hpp>
+
 #include "extract/copy_constraint.h"
+#include "extract/name_constraint.h"
 #include "receipt/errors.h"
 #include "receipt/model.h"
 #include "receipt/receipt_schema.h"
@@ -23,6 +26,22 @@ Extractor::Extractor(std::shared_ptr<const Model> model, const EngineOptions& op
       max_input_tokens_(options.max_input_tokens) {}
 
 Extractor::~Extractor() = default;
+
+namespace {
+
+// Most tokens the name pass may generate ("name: <name> | addr:").
+constexpr int kNamePassTokens = 64;
+
+// The supplier_name of a name pass's output when the name field was finished (a '|' follows it), else "".
+std::string finished_name(const std::string& target) {
+    const size_t bar = target.find('|');
+    if (bar == std::string::npos) return "";
+    const nlohmann::json fields = nlohmann::json::parse(parse_target_to_json(target.substr(0, bar)));
+    const auto it = fields.find("supplier_name");
+    return it != fields.end() && it->is_string() ? it->get<std::string>() : "";
+}
+
+}  // namespace
 
 int Extractor::count_tokens(const std::string& text) const { return static_cast<int>(tokenizer_->encode(text).size()); }
 int Extractor::max_input_tokens() const { return max_input_tokens_; }
@@ -56,14 +75,39 @@ std::vector<Extraction> Extractor::extract(const std::vector<std::string>& texts
     std::vector<std::vector<int>> sorted(n);
     for (size_t k = 0; k < n; ++k) sorted[k] = ids[order[k]];
     GenerationOptions gen = options.generation;
-    if (options.copy_numbers && gen.num_beams == 1 && n) {
-        std::vector<std::string> sorted_texts(n);
-        for (size_t k = 0; k < n; ++k) sorted_texts[k] = texts[order[k]];
-        gen.logits_processor = std::make_shared<extract::CopyConstraint>(*tokenizer_, model_->config().vocab_size,
-                                                                         sorted_texts);
-    }
+    const bool greedy = gen.num_beams == 1 && n;
+    std::vector<std::string> sorted_texts(n);
+    for (size_t k = 0; k < n; ++k) sorted_texts[k] = texts[order[k]];
+    const int vocab = model_->config().vocab_size;
+    if (options.copy_numbers && greedy)
+        gen.logits_processor = std::make_shared<extract::CopyConstraint>(*tokenizer_, vocab, sorted_texts);
     std::vector<GenerationResult> results = n ? engine_->generate(sorted, gen) : std::vector<GenerationResult>{};
-
+    // A store name that is not printed in the receipt is written again by a short pass that copies it from the
+    // printed text (extract/name_constraint.h); the other fields stay from the pass above.
+    std::vector<std::string> names(n);
+    if (options.copy_name && greedy) {
+        std::vector<size_t> redo;
+        for (size_t k = 0; k < n; ++k) {
+            const nlohmann::json fields = nlohmann::json::parse(parse_target_to_json(tokenizer_->decode(results[k].ids)));
+            const auto it = fields.find("supplier_name");
+            if (it != fields.end() && it->is_string() && !extract::name_is_printed(sorted_texts[k], it->get<std::string>()))
+                redo.push_back(k);
+        }
+        if (!redo.empty()) {
+            std::vector<std::vector<int>> redo_ids;
+            std::vector<std::string> redo_texts;
+            for (size_t k : redo) {
+                redo_ids.push_back(sorted[k]);
+                redo_texts.push_back(sorted_texts[k]);
+            }
+            GenerationOptions name_gen = options.generation;
+            name_gen.max_new_tokens = std::min(name_gen.max_new_tokens, kNamePassTokens);
+            name_gen.logits_processor = std::make_shared<extract::NameConstraint>(*tokenizer_, vocab, redo_texts);
+            const std::vector<GenerationResult> name_results = engine_->generate(redo_ids, name_gen);
+            for (size_t j = 0; j < redo.size(); ++j)
+                names[redo[j]] = finished_name(tokenizer_->decode(name_results[j].ids));
+        }
+    }
     std::vector<Extraction> out(n);
     for (size_t k = 0; k < n; ++k) {
         const size_t i = order[k];
@@ -76,6 +120,11 @@ std::vector<Extraction> Extractor::extract(const std::vector<std::string>& texts
             warnings[i].push_back("output_truncated: generation stopped at max_new_tokens " +
                                   std::to_string(options.generation.max_new_tokens));
         e.fields_json = parse_target_to_json(e.target_text, warnings[i]);
+        if (!names[k].empty()) {
+            nlohmann::ordered_json fields = nlohmann::ordered_json::parse(e.fields_json);
+            fields["supplier_name"] = names[k];
+            e.fields_json = fields.dump();
+        }
     }
     return out;
 }

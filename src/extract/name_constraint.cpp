@@ -1,0 +1,151 @@
+#include "extract/name_constraint.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "extract/target_tokens.h"
+#include "receipt/tokenizer.h"
+
+namespace receipt::extract {
+
+namespace {
+
+// Length in bytes of the whitespace at s[i] (' ', \t, \r, \n, U+3000 ideographic space), 0 if none.
+size_t space_at(const std::string& s, size_t i) {
+    const char c = s[i];
+    if (c == ' ' || c == '\t' || c == '\r' || c == '\n') return 1;
+    if (s.compare(i, 3, "\xE3\x80\x80") == 0) return 3;
+    return 0;
+}
+
+// True when s ends inside a UTF-8 sequence (its last lead byte announces more bytes than follow it).
+bool utf8_incomplete(const std::string& s) {
+    size_t k = s.size(), cont = 0;
+    while (k > 0 && cont < 4 && (static_cast<unsigned char>(s[k - 1]) & 0xC0) == 0x80) --k, ++cont;
+    if (k == 0) return false;
+    const auto lead = static_cast<unsigned char>(s[k - 1]);
+    const size_t need = lead >= 0xF0 ? 3 : lead >= 0xE0 ? 2 : lead >= 0xC0 ? 1 : 0;
+    return cont < need;
+}
+
+// Word starts p of c where v is printed: c.text.compare(p, v.size(), v) == 0.
+std::vector<int> occurrences(const CompactText& c, const std::string& v) {
+    std::vector<int> out;
+    for (int p : c.word_starts)
+        if (size_t(p) + v.size() <= c.text.size() && c.text.compare(size_t(p), v.size(), v) == 0) out.push_back(p);
+    return out;
+}
+
+}  // namespace
+
+CompactText compact_text(const std::string& text) {
+    CompactText out;
+    out.text.reserve(text.size());
+    bool word_start = true, line_start = true;
+    for (size_t i = 0; i < text.size();) {
+        if (const size_t n = space_at(text, i)) {
+            word_start = true;
+            line_start |= text[i] == '\n';
+            i += n;
+            continue;
+        }
+        if (word_start) out.word_starts.push_back(static_cast<int>(out.text.size()));
+        if (line_start) out.line_starts.push_back(static_cast<int>(out.text.size()));
+        word_start = line_start = false;
+        out.text += text[i++];
+    }
+    return out;
+}
+
+std::string strip_spaces(const std::string& s) { return compact_text(s).text; }
+
+bool name_is_printed(const std::string& text, const std::string& name) {
+    const CompactText c = compact_text(text);
+    const std::string v = strip_spaces(name);
+    if (v.empty()) return false;
+    for (int p : occurrences(c, v)) {
+        const auto line = std::upper_bound(c.line_starts.begin(), c.line_starts.end(), p) - c.line_starts.begin();
+        const size_t last = size_t(line) - 1 + size_t(NameConstraint::kMaxLines);
+        const size_t end = last < c.line_starts.size() ? size_t(c.line_starts[last]) : c.text.size();
+        const size_t e = size_t(p) + v.size();
+        if (e <= end && (e == end || std::binary_search(c.word_starts.begin(), c.word_starts.end(), int(e))))
+            return true;
+    }
+    return false;
+}
+
+NameConstraint::NameConstraint(const Tokenizer& tokenizer, int vocab_size, const std::vector<std::string>& texts)
+    : texts_(token_texts(tokenizer, vocab_size)), spaced_(texts_.size(), 0), eos_(tokenizer.eos_id()) {
+    for (size_t id = 0; id < texts_.size(); ++id) {
+        const std::string& t = texts_[id];
+        if (t.empty()) continue;
+        const std::string c = strip_spaces(t);
+        spaced_[id] = t[0] == ' ';
+        if (c.empty()) {
+            spaces_.push_back(int(id));
+        } else if (c[0] == '|') {
+            always_.push_back(int(id));
+        } else {
+            by_text_[c].push_back(int(id));
+            max_len_ = std::max(max_len_, c.size());
+        }
+    }
+    if (tokenizer.eos_id() >= 0 && tokenizer.eos_id() < vocab_size) always_.push_back(tokenizer.eos_id());
+    sources_.reserve(texts.size());
+    for (const auto& text : texts) sources_.push_back(compact_text(text));
+}
+
+void NameConstraint::process(int source, const std::vector<int>& generated, float* logits, int vocab) const {
+    if (source < 0 || size_t(source) >= sources_.size() || vocab > int(texts_.size())) return;
+    const TargetSegment seg = current_segment(texts_, generated);
+    if (!seg.tag.empty() && seg.tag != "name") {  // past the name: stop
+        if (eos_ < 0 || eos_ >= vocab) return;
+        for (int id = 0; id < vocab; ++id)
+            if (id != eos_) logits[id] = -INFINITY;
+        return;
+    }
+    if (seg.tag.empty()) return;  // the model writes "name:" itself
+    const int max_lines = kMaxLines;
+    const CompactText& c = sources_[size_t(source)];
+    const std::string v = strip_spaces(seg.value);
+    const std::vector<int> at = occurrences(c, v);
+    if (at.empty()) return;  // v is not printed: the model already left the text (or there is none)
+
+    // A character split into byte pieces must be finished before the name may end or a space may come.
+    const bool mid_char = !v.empty() && utf8_incomplete(v);
+    std::vector<char> allowed(size_t(vocab), 0);
+    auto allow = [&](int id) {
+        if (id < vocab) allowed[size_t(id)] = 1;
+    };
+    bool boundary = false;  // v ends where a printed word (or the last allowed line) ends at one of its occurrences
+    // Tokens that continue v at one of its occurrences: the pieces equal to text[e, e + len). A piece that
+    // starts with a space may only start a printed word (e is a word start), so spaces land where OCR put them.
+    std::string key;
+    for (int p : at) {
+        // The name may run to the end of the max_lines-th printed line from the one it starts on.
+        const auto line = std::upper_bound(c.line_starts.begin(), c.line_starts.end(), p) - c.line_starts.begin();
+        const size_t end = size_t(line) - 1 + size_t(max_lines) < c.line_starts.size()
+                               ? size_t(c.line_starts[size_t(line) - 1 + size_t(max_lines)])
+                               : c.text.size();
+        const size_t e = size_t(p) + v.size();
+        if (e > end) continue;
+        const bool word = std::binary_search(c.word_starts.begin(), c.word_starts.end(), int(e));
+        boundary |= word || e == end;
+        if (word && !mid_char && e < end)
+            for (int id : spaces_) allow(id);
+        const size_t n = std::min(max_len_, end - e);
+        for (size_t len = 1; len <= n; ++len) {
+            key.assign(c.text, e, len);
+            auto it = by_text_.find(key);
+            if (it == by_text_.end()) continue;
+            for (int id : it->second)
+                if (word || !spaced_[size_t(id)]) allow(id);
+        }
+    }
+    if (boundary && !mid_char && !v.empty())
+        for (int id : always_) allow(id);
+    for (int id = 0; id < vocab; ++id)
+        if (!allowed[size_t(id)]) logits[id] = -INFINITY;
+}
+
+}  // namespace receipt::extract

@@ -1,0 +1,63 @@
+// Copy constraint for the store name: the name the model writes must be printed in the receipt. A small model
+// trained from scratch misspells store names it has never seen (ナチュラルローソン -> ナチョラルソルラーメン,
+// or a memorised name of another store); copying from the printed text fixes that.
+// Used as a separate short first pass (extract/extractor.cpp): the forced name is taken from it, and the other
+// fields from an unconstrained pass, because a forced name can lead the model astray in the later fields.
+#pragma once
+
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "receipt/engine.h"
+
+namespace receipt {
+class Tokenizer;
+}
+
+namespace receipt::extract {
+
+// A receipt text prepared for matching: whitespace is removed (the model may add or drop spaces, as OCR loses
+// and adds them), and the positions where words and lines started are kept.
+struct CompactText {
+    std::string text;                // the bytes of the receipt without whitespace (' ', \t, \r, \n, U+3000)
+    std::vector<int> word_starts;    // offsets into text where a whitespace-separated word began, ascending
+    std::vector<int> line_starts;    // offsets into text where a line began (a subset of word_starts)
+};
+CompactText compact_text(const std::string& text);
+
+// Whitespace removed (as compact_text, without the word and line starts).
+std::string strip_spaces(const std::string& s);
+
+// True when `name` (spaces aside) is printed in `text` as NameConstraint allows it: from a word start, within
+// kMaxLines lines, to a word end. Such a name is what the constrained pass would give, so it needs none.
+bool name_is_printed(const std::string& text, const std::string& name);
+
+// A LogitsProcessor for one generate() call over `texts` (the receipts in the order given to the engine).
+// While the model writes the name field, with v the name so far (spaces removed), a token t is allowed iff
+//   * v + t (spaces removed) occurs in the receipt (spaces removed) starting where a printed word starts and
+//     ending within kMaxLines printed lines of the one it starts on, and a token that starts with a space (or is
+//     only spaces) continues v only where a printed word starts;
+//   * or t ends a non-empty name ('|' first, or EOS) where v ends a printed word (or the last allowed line), and
+//     v does not end inside a character written as byte pieces.
+// Every other token is forbidden. When v occurs nowhere (no printed text to copy), nothing is changed. Once the
+// output is past the name (any other field), only EOS is allowed: this pass decodes the name alone.
+class NameConstraint final : public LogitsProcessor {
+public:
+    static constexpr int kMaxLines = 2;  // a name is printed on at most this many lines (chain, branch)
+
+    NameConstraint(const Tokenizer& tokenizer, int vocab_size, const std::vector<std::string>& texts);
+    void process(int source, const std::vector<int>& generated, float* logits, int vocab) const override;
+
+private:
+    std::vector<std::string> texts_;                             // per id: the piece as text
+    std::unordered_map<std::string, std::vector<int>> by_text_;  // spaces-removed piece -> ids
+    std::vector<char> spaced_;  // per id: the piece starts with a space
+    std::vector<int> spaces_;   // ids of only whitespace (allowed where a printed word starts)
+    std::vector<int> always_;   // ids that end the name: '|'-led, and EOS
+    int eos_;
+    size_t max_len_ = 0;        // longest spaces-removed piece, bytes
+    std::vector<CompactText> sources_;
+};
+
+}  // namespace receipt::extract

@@ -1,0 +1,104 @@
+// Name constraint: compact text, "is this name printed", and which tokens the name pass allows.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "extract/name_constraint.h"
+#include "extract/target_tokens.h"
+#include "receipt/tokenizer.h"
+
+namespace ex = receipt::extract;
+using receipt::Tokenizer;
+using receipt::TokenizerMode;
+
+namespace {
+
+const std::string kSpiece = std::string(RECEIPT_SOURCE_DIR) + "/models/receipt-t5-small/spiece.model";
+constexpr int kVocab = 8100;
+
+const std::string kReceipt = "ナチュラルローソン\n六本木駅東口店\n〒106-0032 東京都港区六本木1-2-3\nTEL 03-1234-5678\n合計 ¥1,200";
+
+class NameConstraintTest : public ::testing::Test {
+protected:
+    NameConstraintTest() : tok(kSpiece, TokenizerMode::kSentencePiece), texts(ex::token_texts(tok, kVocab)) {}
+    // The text of every token allowed after `generated` (logits all 0 before process()).
+    std::vector<std::string> allowed(const ex::NameConstraint& c, const std::string& generated) const {
+        std::vector<float> logits(kVocab, 0.0f);
+        c.process(0, tok.encode(generated, false), logits.data(), kVocab);
+        std::vector<std::string> out;
+        for (int id = 0; id < kVocab; ++id)
+            if (std::isfinite(logits[size_t(id)])) out.push_back(id == tok.eos_id() ? "</s>" : texts[size_t(id)]);
+        return out;
+    }
+    static bool has(const std::vector<std::string>& v, const std::string& s) {
+        for (const auto& x : v)
+            if (x == s) return true;
+        return false;
+    }
+    Tokenizer tok;
+    std::vector<std::string> texts;
+};
+
+}  // namespace
+
+TEST(CompactText, DropsWhitespaceAndKeepsWordAndLineStarts) {
+    const auto c = ex::compact_text("AB CD\n　EF\tG");
+    EXPECT_EQ(c.text, "ABCDEFG");
+    EXPECT_EQ(c.word_starts, (std::vector<int>{0, 2, 4, 6}));
+    EXPECT_EQ(c.line_starts, (std::vector<int>{0, 4}));
+    EXPECT_EQ(ex::strip_spaces(" a b\n"), "ab");
+}
+
+TEST(NameIsPrinted, WordAlignedWithinTwoLines) {
+    EXPECT_TRUE(ex::name_is_printed(kReceipt, "ナチュラルローソン"));
+    EXPECT_TRUE(ex::name_is_printed(kReceipt, "ナチュラルローソン 六本木駅東口店"));
+    EXPECT_TRUE(ex::name_is_printed(kReceipt, "ナチュラルローソン六本木駅東口店"));  // spaces are free
+    EXPECT_FALSE(ex::name_is_printed(kReceipt, "ナチョラルソルラーメン 六本木駅東口店"));
+    EXPECT_FALSE(ex::name_is_printed(kReceipt, "チュラルローソン"));    // not from a word start
+    EXPECT_FALSE(ex::name_is_printed(kReceipt, "ナチュラルロー"));      // not to a word end
+    EXPECT_FALSE(ex::name_is_printed(kReceipt, "ナチュラルローソン 六本木駅東口店 〒106-0032"));  // three lines
+    EXPECT_FALSE(ex::name_is_printed(kReceipt, ""));
+}
+
+TEST_F(NameConstraintTest, StartsAtAPrintedWord) {
+    ex::NameConstraint c(tok, kVocab, {kReceipt});
+    const auto a = allowed(c, "name:");
+    ASSERT_FALSE(a.empty());
+    for (const auto& t : a) {
+        const std::string s = ex::strip_spaces(t);
+        if (s.empty() || s[0] == '|' || t == "</s>") continue;
+        EXPECT_TRUE(ex::name_is_printed(kReceipt, s) || kReceipt.find(s) != std::string::npos) << t;
+    }
+    EXPECT_FALSE(has(a, "</s>"));  // an empty name cannot end: v is empty, not at a word end
+}
+
+TEST_F(NameConstraintTest, ContinuesOnlyWithPrintedText) {
+    ex::NameConstraint c(tok, kVocab, {kReceipt});
+    const auto a = allowed(c, "name: ナチュラル");
+    ASSERT_FALSE(a.empty());
+    for (const auto& t : a) {
+        const std::string s = ex::strip_spaces(t);
+        ASSERT_FALSE(s.empty()) << "no space inside a printed word";
+        EXPECT_EQ(std::string("ローソン").compare(0, s.size(), s), 0) << t;
+        EXPECT_NE(t[0], ' ') << t;
+    }
+    // At a word end the name may end or go on to the next printed line.
+    const auto b = allowed(c, "name: ナチュラルローソン");
+    EXPECT_TRUE(has(b, "</s>"));
+    bool bar = false, next_line = false;
+    for (const auto& t : b) {
+        bar |= ex::strip_spaces(t).rfind('|', 0) == 0;
+        next_line |= ex::strip_spaces(t).rfind("六", 0) == 0;
+    }
+    EXPECT_TRUE(bar);
+    EXPECT_TRUE(next_line);
+}
+
+TEST_F(NameConstraintTest, StopsAfterTheNameAndLeavesUnprintedNamesAlone) {
+    ex::NameConstraint c(tok, kVocab, {kReceipt});
+    EXPECT_EQ(allowed(c, "name: ナチュラルローソン | addr:"), std::vector<std::string>{"</s>"});
+    EXPECT_EQ(allowed(c, "").size(), size_t(kVocab));                // before "name:" the model is free
+    EXPECT_EQ(allowed(c, "name: セブン").size(), size_t(kVocab));     // not printed: nothing to copy
+}
