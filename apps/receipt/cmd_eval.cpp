@@ -109,7 +109,7 @@ void add_eval_command(CLI::App& app) {
         report["fields_scored"] = fields;
         std::vector<DeviceRun> runs;
         for (auto d : devices) {
-            receipt::Extractor ex(model, a->model.engine_options(d));
+            receipt::Extractor ex(model, a->model.engine_options(d, a->max_new, a->batch_size));
             DeviceRun r;
             r.device = receipt::device_name(d);
             r.describe = ex.describe();

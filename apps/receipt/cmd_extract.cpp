@@ -137,7 +137,8 @@ void add_extract_command(CLI::App& app) {
         RECEIPT_CHECK(!a->files.empty() || !a->jsonl.empty(), receipt::InvalidInput,
                       "give receipt files, - for standard input, or --jsonl FILE");
         auto model = receipt::Model::load(a->model.model_dir());
-        receipt::Extractor ex(model, a->model.engine_options(receipt::parse_device(a->model.device)));
+        receipt::Extractor ex(model, a->model.engine_options(receipt::parse_device(a->model.device), a->max_new,
+                                                             a->batch_size * a->beams));
         receipt::ExtractOptions opts;
         opts.generation.num_beams = a->beams;
         opts.generation.max_new_tokens = a->max_new;

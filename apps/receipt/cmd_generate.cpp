@@ -34,8 +34,8 @@ void add_generate_command(CLI::App& app) {
         receipt::Tokenizer tok(model->tokenizer_path(), model->config().sentencepiece_tokenizer
                                                              ? receipt::TokenizerMode::kSentencePiece
                                                              : receipt::TokenizerMode::kHuggingFace);
-        receipt::EngineOptions eo = args->model.engine_options(receipt::parse_device(args->model.device));
-        eo.max_total_tokens = args->max_new + 1;
+        receipt::EngineOptions eo =
+            args->model.engine_options(receipt::parse_device(args->model.device), args->max_new, args->beams);
         auto engine = receipt::make_engine(model, eo);
         receipt::GenerationOptions go;
         go.num_beams = args->beams;

@@ -22,11 +22,13 @@ std::string ModelArgs::model_dir() const {
     return receipt::default_model_dir(g_program_path, RECEIPT_SOURCE_DIR);
 }
 
-receipt::EngineOptions ModelArgs::engine_options(receipt::Device d) const {
+receipt::EngineOptions ModelArgs::engine_options(receipt::Device d, int max_new_tokens, int max_rows) const {
     receipt::EngineOptions eo;
     eo.device = d;
     eo.dtype = receipt::parse_dtype(dtype);
     eo.n_threads = threads;
     eo.max_input_tokens = max_input_tokens;
+    if (max_new_tokens > 0) eo.max_total_tokens = max_new_tokens + 1;  // + the decoder start position
+    if (max_rows > eo.max_batch_size) eo.max_batch_size = max_rows;
     return eo;
 }

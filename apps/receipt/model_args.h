@@ -20,8 +20,9 @@ struct ModelArgs {
     void add_to(CLI::App* cmd);
     // The model folder: --model, else the default model next to the executable / sources.
     std::string model_dir() const;
-    // EngineOptions for these flags and `device`.
-    receipt::EngineOptions engine_options(receipt::Device device) const;
+    // EngineOptions for these flags and `device`, sized for up to `max_new_tokens` output tokens and `max_rows`
+    // sequences at once (batch x beams); 0 keeps the engine defaults.
+    receipt::EngineOptions engine_options(receipt::Device device, int max_new_tokens = 0, int max_rows = 0) const;
 };
 
 // argv[0] of the running program (for locating the default model).

@@ -45,7 +45,10 @@ bool cuda_available() {
 std::unique_ptr<Engine> make_engine(std::shared_ptr<const Model> model, const EngineOptions& options) {
     RECEIPT_CHECK(model != nullptr, InvalidInput, "make_engine: null model");
     Device device = options.device;
-    if (device == Device::kAuto) device = cuda_available() ? Device::kCuda : Device::kCpu;
+    // auto = CPU for now: on an H200 the CUDA engine's greedy tokens for the shipped receipt model differ from the
+    // CPU reference (tests/cuda_engine_test.cpp ShippedModelAtServingSizesMatchesCpu fails; cause not found yet),
+    // so it must be asked for explicitly with --device cuda until that test passes.
+    if (device == Device::kAuto) device = Device::kCpu;
     if (device == Device::kCuda) {
 #ifdef RECEIPT_WITH_CUDA
         if (!cuda::device_usable())

@@ -132,9 +132,13 @@ void CudaT5Engine::alloc_buffers() {
         const int bucket = relative_position_bucket(-int(d), false, nb, md);
         for (size_t h = 0; h < H; ++h) dec_bias[h * T + d] = dec_table.data[bucket * H + h];
     }
-    RECEIPT_CUDA_CHECK(cudaMemcpy(b.enc_bias.get(), enc_bias.data(), enc_bias.size() * 4, cudaMemcpyHostToDevice));
-    RECEIPT_CUDA_CHECK(cudaMemcpy(b.dec_bias.get(), dec_bias.data(), dec_bias.size() * 4, cudaMemcpyHostToDevice));
-    RECEIPT_CUDA_CHECK(cudaStreamSynchronize(stream_));
+    // On stream_, after the zero fills queued by alloc(): stream_ is non-blocking, so a plain cudaMemcpy (legacy
+    // stream) could land before a still-running fill of the same buffer and be wiped (seen with large buffers).
+    RECEIPT_CUDA_CHECK(cudaMemcpyAsync(b.enc_bias.get(), enc_bias.data(), enc_bias.size() * 4, cudaMemcpyHostToDevice,
+                                       stream_));
+    RECEIPT_CUDA_CHECK(cudaMemcpyAsync(b.dec_bias.get(), dec_bias.data(), dec_bias.size() * 4, cudaMemcpyHostToDevice,
+                                       stream_));
+    RECEIPT_CUDA_CHECK(cudaStreamSynchronize(stream_));  // before the host tables go out of scope
     n_device_bytes_ = total + w_.n_bytes + (size_t(32) << 20);
 }
 
