@@ -36,6 +36,13 @@ std::vector<int> occurrences(const CompactText& c, const std::string& v) {
     return out;
 }
 
+// End (exclusive offset into c.text) of the max_lines printed lines starting with the line that holds offset p.
+size_t lines_end(const CompactText& c, int p, int max_lines) {
+    const auto line = std::upper_bound(c.line_starts.begin(), c.line_starts.end(), p) - c.line_starts.begin();
+    const size_t last = size_t(std::max<std::ptrdiff_t>(line - 1, 0)) + size_t(max_lines);
+    return last < c.line_starts.size() ? size_t(c.line_starts[last]) : c.text.size();
+}
+
 }  // namespace
 
 CompactText compact_text(const std::string& text) {
@@ -64,9 +71,7 @@ bool name_is_printed(const std::string& text, const std::string& name) {
     const std::string v = strip_spaces(name);
     if (v.empty()) return false;
     for (int p : occurrences(c, v)) {
-        const auto line = std::upper_bound(c.line_starts.begin(), c.line_starts.end(), p) - c.line_starts.begin();
-        const size_t last = size_t(line) - 1 + size_t(NameConstraint::kMaxLines);
-        const size_t end = last < c.line_starts.size() ? size_t(c.line_starts[last]) : c.text.size();
+        const size_t end = lines_end(c, p, NameConstraint::kMaxLines);
         const size_t e = size_t(p) + v.size();
         if (e <= end && (e == end || std::binary_search(c.word_starts.begin(), c.word_starts.end(), int(e))))
             return true;
@@ -105,7 +110,6 @@ void NameConstraint::process(int source, const std::vector<int>& generated, floa
         return;
     }
     if (seg.tag.empty()) return;  // the model writes "name:" itself
-    const int max_lines = kMaxLines;
     const CompactText& c = sources_[size_t(source)];
     const std::string v = strip_spaces(seg.value);
     const std::vector<int> at = occurrences(c, v);
@@ -122,11 +126,7 @@ void NameConstraint::process(int source, const std::vector<int>& generated, floa
     // starts with a space may only start a printed word (e is a word start), so spaces land where OCR put them.
     std::string key;
     for (int p : at) {
-        // The name may run to the end of the max_lines-th printed line from the one it starts on.
-        const auto line = std::upper_bound(c.line_starts.begin(), c.line_starts.end(), p) - c.line_starts.begin();
-        const size_t end = size_t(line) - 1 + size_t(max_lines) < c.line_starts.size()
-                               ? size_t(c.line_starts[size_t(line) - 1 + size_t(max_lines)])
-                               : c.text.size();
+        const size_t end = lines_end(c, p, kMaxLines);  // the name stays within kMaxLines printed lines
         const size_t e = size_t(p) + v.size();
         if (e > end) continue;
         const bool word = std::binary_search(c.word_starts.begin(), c.word_starts.end(), int(e));
