@@ -14,6 +14,9 @@ namespace receipt::cuda {
 namespace {
 
 // Copies f32 host pieces through an f32 device staging buffer and converts them into one T matrix.
+// Every copy is queued on the engine's stream, before the kernel that reads it: the stream is non-blocking, and a
+// plain cudaMemcpy from pageable memory may return before its DMA has landed, so a convert on the stream could
+// read the staging buffer's previous contents (weights silently wrong in parts, differently from run to run).
 class Uploader {
 public:
     Uploader(DType dt, cudaStream_t stream, size_t& n_bytes) : dt_(dt), stream_(stream), n_bytes_(n_bytes) {}
@@ -39,7 +42,9 @@ public:
     DeviceBuffer f32(const float* src, int64_t n) {
         RECEIPT_CHECK(src != nullptr, ModelError, "missing norm weight while uploading to the GPU");
         DeviceBuffer dst(size_t(n) * sizeof(float));
-        RECEIPT_CUDA_CHECK(cudaMemcpy(dst.get(), src, size_t(n) * sizeof(float), cudaMemcpyHostToDevice));
+        RECEIPT_CUDA_CHECK(
+            cudaMemcpyAsync(dst.get(), src, size_t(n) * sizeof(float), cudaMemcpyHostToDevice, stream_));
+        RECEIPT_CUDA_CHECK(cudaStreamSynchronize(stream_));
         n_bytes_ += dst.size();
         return dst;
     }
@@ -47,7 +52,9 @@ public:
 private:
     void stage(const float* src, int64_t n) {
         if (staging_.size() < size_t(n) * sizeof(float)) staging_.resize(size_t(n) * sizeof(float));
-        RECEIPT_CUDA_CHECK(cudaMemcpy(staging_.get(), src, size_t(n) * sizeof(float), cudaMemcpyHostToDevice));
+        // The previous piece's convert has finished (matrix() synchronises after each one), so staging is free.
+        RECEIPT_CUDA_CHECK(
+            cudaMemcpyAsync(staging_.get(), src, size_t(n) * sizeof(float), cudaMemcpyHostToDevice, stream_));
     }
     DType dt_;
     cudaStream_t stream_;
@@ -104,8 +111,10 @@ CudaT5Weights CudaT5Weights::upload(const Model& model, DType dtype, cudaStream_
         // All decoder layers' cross K/V projections form one [L*2*HK, D] matrix (one GEMM per request).
         DeviceBuffer kv = up.matrix({{d.cross.k, HK * D}, {d.cross.v, HK * D}});
         g.n_bytes -= kv.size();
-        RECEIPT_CUDA_CHECK(cudaMemcpy(static_cast<char*>(g.cross_kv.get()) + size_t(l * 2 * HK * D) * dtype_size(dtype),
-                                      kv.get(), size_t(2 * HK * D) * dtype_size(dtype), cudaMemcpyDeviceToDevice));
+        RECEIPT_CUDA_CHECK(cudaMemcpyAsync(
+            static_cast<char*>(g.cross_kv.get()) + size_t(l * 2 * HK * D) * dtype_size(dtype), kv.get(),
+            size_t(2 * HK * D) * dtype_size(dtype), cudaMemcpyDeviceToDevice, stream));
+        RECEIPT_CUDA_CHECK(cudaStreamSynchronize(stream));  // before kv is freed
         g.dec.push_back(std::move(L));
     }
     RECEIPT_CUDA_CHECK(cudaStreamSynchronize(stream));
