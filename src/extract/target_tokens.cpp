@@ -35,13 +35,6 @@ std::vector<std::string> token_texts(const Tokenizer& tokenizer, int vocab_size)
     return texts;
 }
 
-std::string generated_text(const std::vector<std::string>& texts, const std::vector<int>& generated) {
-    std::string out;
-    for (int id : generated)
-        if (id >= 0 && size_t(id) < texts.size()) out += texts[size_t(id)];
-    return out;
-}
-
 TargetSegment current_segment(const std::vector<std::string>& texts, const std::vector<int>& generated) {
     // Text of the current segment: the tokens after the last '|' (walking back from the end).
     std::string seg;

@@ -1,5 +1,5 @@
 // Token texts of the target vocabulary and the segment of the target text a decode step is in; shared by the
-// copy constraints (extract/copy_constraint.h, extract/text_copy_constraint.h).
+// copy constraints (extract/copy_constraint.h, extract/name_constraint.h).
 #pragma once
 
 #include <string>
@@ -24,8 +24,5 @@ struct TargetSegment {
     std::string value;   // the text after "tag:" (item: after the last ';'), leading spaces kept
 };
 TargetSegment current_segment(const std::vector<std::string>& texts, const std::vector<int>& generated);
-
-// The whole generated text (ids outside `texts` count as "").
-std::string generated_text(const std::vector<std::string>& texts, const std::vector<int>& generated);
 
 }  // namespace receipt::extract
