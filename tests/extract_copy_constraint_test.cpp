@@ -100,7 +100,8 @@ TEST_F(CopyConstraintTest, DecimalAmountsFollowThePrintedNumber) {
     EXPECT_EQ(l[d8], 0.0f);
     EXPECT_TRUE(std::isinf(l[d7]));
     // A point after "0012" is not printed: forbidden (and "0012" is no complete run, so digits must follow).
-    l = run(c, "total: 0012");
+    // (net: the total keeps to the numbers near TOTAL, and the GST line is not one of them.)
+    l = run(c, "net: 0012");
     EXPECT_TRUE(std::isinf(l[dot]));
     // In a phone number the point is plain text.
     l = run(c, "tel: 476");
@@ -117,4 +118,31 @@ TEST_F(CopyConstraintTest, LeavesOtherFieldsAndLostNumbersAlone) {
     std::vector<float> logits(kVocab, 0.0f);
     c.process(5, ids("tel: 0"), logits.data(), kVocab);
     for (float v : logits) ASSERT_EQ(v, 0.0f);
+}
+
+TEST(TotalWindowRuns, NumbersNearTotalKeywordsOnly) {
+    const std::string en = "ITEM A 12.50\nSUBTOTAL\n80.90\nCASH 100.00\nCHANGE 19.10\nTotal Rounded:\n80.90\nTHANK YOU 2";
+    const auto runs = ex::total_window_runs(en);
+    EXPECT_TRUE(has(runs, "80.90"));
+    EXPECT_TRUE(has(runs, "100.00"));   // two lines after SUBTOTAL
+    EXPECT_FALSE(has(runs, "12.50"));  // before any keyword
+    EXPECT_FALSE(has(runs, "19.10"));  // three lines after SUBTOTAL, and before "Total Rounded"
+    const auto ja = ex::total_window_runs("りんご\n¥180\n小計\n¥5,445\n外税8%\n¥424\nお会計\n¥5,882\n預り\n¥6,000");
+    EXPECT_TRUE(has(ja, "5882"));
+    EXPECT_FALSE(has(ja, "6000"));     // three lines after お会計
+    EXPECT_FALSE(has(ja, "180"));
+    EXPECT_FALSE(has(ja, "424"));      // 小計 is not a total keyword
+    EXPECT_TRUE(ex::total_window_runs("no keyword 12\n34").empty());
+}
+
+TEST_F(CopyConstraintTest, TotalKeepsToTheTotalWindow) {
+    ex::CopyConstraint c(tok, kVocab, {"ITEM 12.50\nTOTAL\n80.90"});
+    const int d1 = id_of("1"), d8 = id_of("8");
+    ASSERT_GE(d1, 0);
+    ASSERT_GE(d8, 0);
+    const auto total = run(c, "name: X | total: ");
+    EXPECT_TRUE(std::isinf(total[size_t(d1)]));   // 12.50 is printed, but not near TOTAL
+    EXPECT_FALSE(std::isinf(total[size_t(d8)]));
+    const auto net = run(c, "name: X | net: ");
+    EXPECT_FALSE(std::isinf(net[size_t(d1)]));    // other amounts may use any printed run
 }

@@ -1,6 +1,7 @@
 #include "extract/copy_constraint.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 
 #include "extract/target_tokens.h"
@@ -104,6 +105,28 @@ bool constrained(const std::string& field) { return field == "tel" || field == "
 
 }  // namespace
 
+std::vector<std::string> total_window_runs(const std::string& text) {
+    static const char* const kLatin[] = {"TOTAL", "AMOUNT", "JUMLAH", "DUE", "NETT", "ROUND"};
+    static const char* const kOther[] = {"合計", "会計", "お買上", "総計", "請求"};
+    std::vector<std::string> lines;
+    for (size_t i = 0; i <= text.size();) {
+        const size_t j = std::min(text.find('\n', i), text.size());
+        lines.push_back(text.substr(i, j - i));
+        i = j + 1;
+    }
+    std::string window;
+    for (size_t i = 0; i < lines.size(); ++i) {
+        std::string upper = lines[i];
+        for (char& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+        bool hit = false;
+        for (const char* k : kLatin) hit |= upper.find(k) != std::string::npos;
+        for (const char* k : kOther) hit |= lines[i].find(k) != std::string::npos;
+        if (!hit) continue;
+        for (size_t k = i; k < std::min(lines.size(), i + kTotalWindowLines); ++k) window += lines[k] + "\n";
+    }
+    return digit_runs(window);
+}
+
 std::vector<std::string> digit_runs(const std::string& text) {
     const std::string folded = fold_fullwidth(text);
     std::vector<std::string> runs;
@@ -129,17 +152,20 @@ CopyConstraint::CopyConstraint(const Tokenizer& tokenizer, int vocab_size, const
         }
     }
     runs_.reserve(texts.size());
-    for (const auto& text : texts) runs_.push_back(digit_runs(text));
+    total_runs_.reserve(texts.size());
+    for (const auto& text : texts) {
+        runs_.push_back(digit_runs(text));
+        total_runs_.push_back(total_window_runs(text));
+        if (total_runs_.back().empty()) total_runs_.back() = runs_.back();
+    }
 }
 
-bool CopyConstraint::prefix_of_run(int source, const std::string& prefix) const {
-    const auto& runs = runs_[size_t(source)];
+bool CopyConstraint::prefix_of_run(const std::vector<std::string>& runs, const std::string& prefix) {
     auto it = std::lower_bound(runs.begin(), runs.end(), prefix);
     return it != runs.end() && it->compare(0, prefix.size(), prefix) == 0;
 }
 
-bool CopyConstraint::is_run(int source, const std::string& digits) const {
-    const auto& runs = runs_[size_t(source)];
+bool CopyConstraint::is_run(const std::vector<std::string>& runs, const std::string& digits) {
     return std::binary_search(runs.begin(), runs.end(), digits);
 }
 
@@ -163,7 +189,8 @@ void CopyConstraint::process(int source, const std::vector<int>& generated, floa
         r.insert(0, num(tokens_[size_t(id)]));
         if (tokens_[size_t(id)].space) break;
     }
-    const bool complete = r.empty() || is_run(source, r);
+    const auto& runs = field == "total" ? total_runs_[size_t(source)] : runs_[size_t(source)];
+    const bool complete = r.empty() || is_run(runs, r);
     // Only the number tokens (a few dozen ids) need a decision; the rest are allowed iff r is complete.
     std::vector<int> forbidden;
     bool any_number = false, any_continuation = false;
@@ -172,7 +199,7 @@ void CopyConstraint::process(int source, const std::vector<int>& generated, floa
         const TokenInfo& t = tokens_[size_t(id)];
         const std::string& n = num(t);
         if (n.empty()) continue;
-        const bool ok = t.space ? complete && prefix_of_run(source, n) : prefix_of_run(source, r + n);
+        const bool ok = t.space ? complete && prefix_of_run(runs, n) : prefix_of_run(runs, r + n);
         if (!ok) forbidden.push_back(id);
         any_number |= ok;
         any_continuation |= ok && !t.space;

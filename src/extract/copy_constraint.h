@@ -2,8 +2,11 @@
 // item's amount), every run of digits it writes must be a run of digits printed in the receipt text.
 // A seq2seq model trained from scratch copies digits imperfectly (045-717-0476 -> 045-177-0746); restricting
 // the next digit to continuations of printed runs turns most such slips into the printed number.
+// The total must moreover be printed near a total keyword when the receipt has one (total_window_runs): the
+// model often picks another printed amount (a subtotal, the cash given, an item).
 #pragma once
 
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -22,6 +25,14 @@ namespace receipt::extract {
 // b -> 6, B -> 8, g -> 9).
 std::vector<std::string> digit_runs(const std::string& text);
 
+// Lines a total keyword's window spans: the keyword's line and the next ones (OCR puts the amount in its own box).
+inline constexpr size_t kTotalWindowLines = 3;
+
+// The digit runs (as digit_runs) of the lines near a total keyword: each line holding TOTAL, AMOUNT, JUMLAH, DUE,
+// NETT or ROUND (any case), or 合計, 会計, お買上, 総計, 請求, and the kTotalWindowLines - 1 lines after it. Empty
+// when no line has a keyword.
+std::vector<std::string> total_window_runs(const std::string& text);
+
 // A LogitsProcessor for one generate() call over `texts` (the receipts in the order given to the engine).
 // Only the constrained fields are touched, and only as follows, with r the number being written (the trailing
 // digit tokens, and '.' in amounts, back to one that starts with a space):
@@ -29,6 +40,7 @@ std::vector<std::string> digit_runs(const std::string& text);
 //   * a digit token that starts a new run, or any other token, is allowed iff r is empty or r is a printed run;
 //   * when r is non-empty, not a printed run and has no printed continuation (the model already left the
 //     printed numbers, e.g. on a garbled OCR line), nothing is masked.
+// "Printed runs" are digit_runs(text), and for the total total_window_runs(text) when that is not empty.
 // Everything else (other fields, text) is left to the model.
 class CopyConstraint final : public LogitsProcessor {
 public:
@@ -45,13 +57,14 @@ private:
         std::string number;  // the same for digits and '.' ("5", ".", ".5"), else ""
         bool space = false;  // starts with a space (U+2581): a digit token then starts a new run
     };
-    bool prefix_of_run(int source, const std::string& prefix) const;
-    bool is_run(int source, const std::string& digits) const;
+    static bool prefix_of_run(const std::vector<std::string>& runs, const std::string& prefix);
+    static bool is_run(const std::vector<std::string>& runs, const std::string& digits);
 
     std::vector<std::string> texts_;  // per id: the piece as text (extract/target_tokens.h)
     std::vector<TokenInfo> tokens_;
     std::vector<int> number_ids_;  // ids whose TokenInfo::number is set, ascending
     std::vector<std::vector<std::string>> runs_;  // per source: digit_runs(text)
+    std::vector<std::vector<std::string>> total_runs_;  // per source: total_window_runs(text), or runs_ if empty
 };
 
 }  // namespace receipt::extract
