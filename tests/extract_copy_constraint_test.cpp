@@ -146,3 +146,15 @@ TEST_F(CopyConstraintTest, TotalKeepsToTheTotalWindow) {
     const auto net = run(c, "name: X | net: ");
     EXPECT_FALSE(std::isinf(net[size_t(d1)]));    // other amounts may use any printed run
 }
+
+TEST_F(CopyConstraintTest, TaxStaysBelowAShareOfTheNetAmount) {
+    ex::CopyConstraint c(tok, kVocab, {"小計\n¥1,200\n消費税\n¥96\nお会計\n¥1,296\n"});
+    const int d2 = id_of("2"), d9 = id_of("9");
+    ASSERT_GE(d2, 0);
+    ASSERT_GE(d9, 0);
+    // After "net: 1200 |" the tax may start 96 but not 12.. (1200 and 1296 are above 30% of the net amount).
+    EXPECT_FALSE(std::isinf(run(c, "net: 1200 | tax: ")[size_t(d9)]));
+    EXPECT_TRUE(std::isinf(run(c, "net: 1200 | tax: 1")[size_t(d2)]));
+    // Without a net amount any printed run may be written.
+    EXPECT_FALSE(std::isinf(run(c, "tax: 1")[size_t(d2)]));
+}

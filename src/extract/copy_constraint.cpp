@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <cstdlib>
 
 #include "extract/target_tokens.h"
 #include "receipt/tokenizer.h"
@@ -169,6 +170,29 @@ bool CopyConstraint::is_run(const std::vector<std::string>& runs, const std::str
     return std::binary_search(runs.begin(), runs.end(), digits);
 }
 
+double CopyConstraint::written_amount(const std::vector<int>& generated, const std::string& tag) const {
+    std::string all;
+    for (int id : generated)
+        if (id >= 0 && size_t(id) < texts_.size()) all += texts_[size_t(id)];
+    const std::string key = tag + ":";
+    for (size_t bar = 0;;) {
+        size_t start = all.find_first_not_of(' ', bar);
+        if (start == std::string::npos) return -1.0;
+        if (all.compare(start, key.size(), key) == 0) {
+            const size_t end = all.find('|', start);
+            if (end == std::string::npos) return -1.0;  // still being written
+            std::string v = all.substr(start + key.size(), end - start - key.size());
+            v.erase(std::remove(v.begin(), v.end(), ' '), v.end());
+            char* stop = nullptr;
+            const double x = std::strtod(v.c_str(), &stop);
+            return stop && *stop == 0 && !v.empty() ? x : -1.0;
+        }
+        bar = all.find('|', start);
+        if (bar == std::string::npos) return -1.0;
+        ++bar;
+    }
+}
+
 std::string CopyConstraint::field_at(const std::vector<int>& generated) const {
     const TargetSegment seg = current_segment(texts_, generated);
     return seg.tag == "item" ? "item:" + std::to_string(seg.column) : seg.tag;
@@ -189,7 +213,18 @@ void CopyConstraint::process(int source, const std::vector<int>& generated, floa
         r.insert(0, num(tokens_[size_t(id)]));
         if (tokens_[size_t(id)].space) break;
     }
-    const auto& runs = field == "total" ? total_runs_[size_t(source)] : runs_[size_t(source)];
+    const std::vector<std::string>* runs_ptr = field == "total" ? &total_runs_[size_t(source)] : &runs_[size_t(source)];
+    // A tax part is below kMaxTaxShare of the net amount when the output already has one.
+    std::vector<std::string> tax_runs;
+    if (field == "tax") {
+        const double net = written_amount(generated, "net");
+        if (net > 0) {
+            for (const auto& run : *runs_ptr)
+                if (std::strtod(run.c_str(), nullptr) <= kMaxTaxShare * net) tax_runs.push_back(run);
+            runs_ptr = &tax_runs;
+        }
+    }
+    const auto& runs = *runs_ptr;
     const bool complete = r.empty() || is_run(runs, r);
     // Only the number tokens (a few dozen ids) need a decision; the rest are allowed iff r is complete.
     std::vector<int> forbidden;

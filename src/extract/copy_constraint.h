@@ -27,6 +27,8 @@ std::vector<std::string> digit_runs(const std::string& text);
 
 // Lines a total keyword's window spans: the keyword's line and the next ones (OCR puts the amount in its own box).
 inline constexpr size_t kTotalWindowLines = 3;
+// Largest tax (each part of "a + b") as a share of the net amount written before it.
+inline constexpr double kMaxTaxShare = 0.3;
 
 // The digit runs (as digit_runs) of the lines near a total keyword: each line holding TOTAL, AMOUNT, JUMLAH, DUE,
 // NETT or ROUND (any case), or 合計, 会計, お買上, 総計, 請求, and the kTotalWindowLines - 1 lines after it. Empty
@@ -40,7 +42,8 @@ std::vector<std::string> total_window_runs(const std::string& text);
 //   * a digit token that starts a new run, or any other token, is allowed iff r is empty or r is a printed run;
 //   * when r is non-empty, not a printed run and has no printed continuation (the model already left the
 //     printed numbers, e.g. on a garbled OCR line), nothing is masked.
-// "Printed runs" are digit_runs(text), and for the total total_window_runs(text) when that is not empty.
+// "Printed runs" are digit_runs(text), for the total total_window_runs(text) when that is not empty, and for the
+// tax only runs up to kMaxTaxShare of the net amount when the output already holds one ("net: 1200 |").
 // Everything else (other fields, text) is left to the model.
 class CopyConstraint final : public LogitsProcessor {
 public:
@@ -57,6 +60,9 @@ private:
         std::string number;  // the same for digits and '.' ("5", ".", ".5"), else ""
         bool space = false;  // starts with a space (U+2581): a digit token then starts a new run
     };
+    // The value of the finished segment "<tag>: <number> |" in the output so far, or -1 (absent, unfinished or
+    // not a plain number).
+    double written_amount(const std::vector<int>& generated, const std::string& tag) const;
     static bool prefix_of_run(const std::vector<std::string>& runs, const std::string& prefix);
     static bool is_run(const std::vector<std::string>& runs, const std::string& digits);
 
