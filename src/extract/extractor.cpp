@@ -82,32 +82,6 @@ std::vector<Extraction> Extractor::extract(const std::vector<std::string>& texts
     if (options.copy_numbers && greedy)
         gen.logits_processor = std::make_shared<extract::CopyConstraint>(*tokenizer_, vocab, sorted_texts);
     std::vector<GenerationResult> results = n ? engine_->generate(sorted, gen) : std::vector<GenerationResult>{};
-    // A store name that is not printed in the receipt is written again by a short pass that copies it from the
-    // printed text (extract/name_constraint.h); the other fields stay from the pass above.
-    std::vector<std::string> names(n);
-    if (options.copy_name && greedy) {
-        std::vector<size_t> redo;
-        for (size_t k = 0; k < n; ++k) {
-            const nlohmann::json fields = nlohmann::json::parse(parse_target_to_json(tokenizer_->decode(results[k].ids)));
-            const auto it = fields.find("supplier_name");
-            if (it != fields.end() && it->is_string() && !extract::name_is_printed(sorted_texts[k], it->get<std::string>()))
-                redo.push_back(k);
-        }
-        if (!redo.empty()) {
-            std::vector<std::vector<int>> redo_ids;
-            std::vector<std::string> redo_texts;
-            for (size_t k : redo) {
-                redo_ids.push_back(sorted[k]);
-                redo_texts.push_back(sorted_texts[k]);
-            }
-            GenerationOptions name_gen = options.generation;
-            name_gen.max_new_tokens = std::min(name_gen.max_new_tokens, kNamePassTokens);
-            name_gen.logits_processor = std::make_shared<extract::NameConstraint>(*tokenizer_, vocab, redo_texts);
-            const std::vector<GenerationResult> name_results = engine_->generate(redo_ids, name_gen);
-            for (size_t j = 0; j < redo.size(); ++j)
-                names[redo[j]] = finished_name(tokenizer_->decode(name_results[j].ids));
-        }
-    }
     std::vector<Extraction> out(n);
     for (size_t k = 0; k < n; ++k) {
         const size_t i = order[k];
@@ -120,10 +94,37 @@ std::vector<Extraction> Extractor::extract(const std::vector<std::string>& texts
             warnings[i].push_back("output_truncated: generation stopped at max_new_tokens " +
                                   std::to_string(options.generation.max_new_tokens));
         e.fields_json = parse_target_to_json(e.target_text, warnings[i]);
-        if (!names[k].empty()) {
-            nlohmann::ordered_json fields = nlohmann::ordered_json::parse(e.fields_json);
-            fields["supplier_name"] = names[k];
-            e.fields_json = fields.dump();
+    }
+    // A store name that is not printed in the receipt is written again by a short pass that copies it from the
+    // printed text (extract/name_constraint.h); the other fields stay from the pass above.
+    if (options.copy_name && greedy) {
+        std::vector<size_t> redo;                   // positions k in the sorted order
+        std::vector<nlohmann::ordered_json> fields;  // their parsed fields, patched below
+        for (size_t k = 0; k < n; ++k) {
+            nlohmann::ordered_json f = nlohmann::ordered_json::parse(out[order[k]].fields_json);
+            const auto it = f.find("supplier_name");
+            if (it != f.end() && it->is_string() && !extract::name_is_printed(sorted_texts[k], it->get<std::string>())) {
+                redo.push_back(k);
+                fields.push_back(std::move(f));
+            }
+        }
+        if (!redo.empty()) {
+            std::vector<std::vector<int>> redo_ids;
+            std::vector<std::string> redo_texts;
+            for (size_t k : redo) {
+                redo_ids.push_back(sorted[k]);
+                redo_texts.push_back(sorted_texts[k]);
+            }
+            GenerationOptions name_gen = options.generation;
+            name_gen.max_new_tokens = std::min(name_gen.max_new_tokens, kNamePassTokens);
+            name_gen.logits_processor = std::make_shared<extract::NameConstraint>(*tokenizer_, vocab, redo_texts);
+            const std::vector<GenerationResult> name_results = engine_->generate(redo_ids, name_gen);
+            for (size_t j = 0; j < redo.size(); ++j) {
+                const std::string name = finished_name(tokenizer_->decode(name_results[j].ids));
+                if (name.empty()) continue;
+                fields[j]["supplier_name"] = name;
+                out[order[redo[j]]].fields_json = fields[j].dump();
+            }
         }
     }
     return out;
