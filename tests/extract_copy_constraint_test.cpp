@@ -7,6 +7,7 @@
 
 #include "extract/copy_constraint.h"
 #include "receipt/tokenizer.h"
+#include "shipped_tokenizer.h"
 
 namespace ex = receipt::extract;
 using receipt::Tokenizer;
@@ -14,18 +15,9 @@ using receipt::TokenizerMode;
 
 namespace {
 
-const std::string kSpiece = std::string(RECEIPT_SOURCE_DIR) + "/models/receipt-t5-small/spiece.model";
-constexpr int kVocab = 8100;
-
-bool has(const std::vector<std::string>& runs, const std::string& r) {
-    for (const auto& x : runs)
-        if (x == r) return true;
-    return false;
-}
-
 class CopyConstraintTest : public ::testing::Test {
 protected:
-    CopyConstraintTest() : tok(kSpiece, TokenizerMode::kSentencePiece) {}
+    CopyConstraintTest() : tok(kShippedSpiece, TokenizerMode::kSentencePiece) {}
     std::vector<int> ids(const std::string& s) const { return tok.encode(s, false); }
     int id_of(const std::string& piece) const {
         for (int i = 0; i < tok.piece_count(); ++i)
@@ -34,8 +26,8 @@ protected:
     }
     // Logits (all 0) after process(); -inf marks a forbidden token.
     std::vector<float> run(const ex::CopyConstraint& c, const std::string& generated) const {
-        std::vector<float> logits(kVocab, 0.0f);
-        c.process(0, ids(generated), logits.data(), kVocab);
+        std::vector<float> logits(kShippedVocab, 0.0f);
+        c.process(0, ids(generated), logits.data(), kShippedVocab);
         return logits;
     }
     Tokenizer tok;
@@ -56,7 +48,7 @@ TEST(DigitRuns, GroupsThousandsFullWidthAndConfusions) {
 }
 
 TEST_F(CopyConstraintTest, FieldAt) {
-    ex::CopyConstraint c(tok, kVocab, {"x"});
+    ex::CopyConstraint c(tok, kShippedVocab, {"x"});
     EXPECT_EQ(c.field_at({}), "");
     EXPECT_EQ(c.field_at(ids("name: A | tel: 045-7")), "tel");
     EXPECT_EQ(c.field_at(ids("name: A | te")), "");
@@ -66,7 +58,7 @@ TEST_F(CopyConstraintTest, FieldAt) {
 }
 
 TEST_F(CopyConstraintTest, ForbidsDigitsThatLeaveThePrintedRuns) {
-    ex::CopyConstraint c(tok, kVocab, {"店\nTEL 045-717-0476\n合計 ¥1,200\n"});
+    ex::CopyConstraint c(tok, kShippedVocab, {"店\nTEL 045-717-0476\n合計 ¥1,200\n"});
     const int d2 = id_of("2"), d7 = id_of("7"), d4 = id_of("4"), dash = id_of("-");
     ASSERT_GE(d2, 0);
     ASSERT_GE(d7, 0);
@@ -89,7 +81,7 @@ TEST_F(CopyConstraintTest, ForbidsDigitsThatLeaveThePrintedRuns) {
 }
 
 TEST_F(CopyConstraintTest, DecimalAmountsFollowThePrintedNumber) {
-    ex::CopyConstraint c(tok, kVocab, {"GST ID 001234567890\nTOTAL 476.80\nCASH 500.00\n"});
+    ex::CopyConstraint c(tok, kShippedVocab, {"GST ID 001234567890\nTOTAL 476.80\nCASH 500.00\n"});
     const int dot = id_of("."), d8 = id_of("8"), d7 = id_of("7");
     ASSERT_GE(dot, 0);
     // The point after "476" is allowed (476.80 is printed),
@@ -109,14 +101,14 @@ TEST_F(CopyConstraintTest, DecimalAmountsFollowThePrintedNumber) {
 }
 
 TEST_F(CopyConstraintTest, LeavesOtherFieldsAndLostNumbersAlone) {
-    ex::CopyConstraint c(tok, kVocab, {"TEL 045-717-0476\n"});
+    ex::CopyConstraint c(tok, kShippedVocab, {"TEL 045-717-0476\n"});
     for (const char* g : {"name: 045-71", "date: 2024-0", "tel: 045-99", "item: A ; 1"}) {
         const auto l = run(c, g);
         for (float v : l) ASSERT_EQ(v, 0.0f) << g;
     }
     // A source index the processor does not know is ignored, not a crash.
-    std::vector<float> logits(kVocab, 0.0f);
-    c.process(5, ids("tel: 0"), logits.data(), kVocab);
+    std::vector<float> logits(kShippedVocab, 0.0f);
+    c.process(5, ids("tel: 0"), logits.data(), kShippedVocab);
     for (float v : logits) ASSERT_EQ(v, 0.0f);
 }
 
@@ -136,7 +128,7 @@ TEST(TotalWindowRuns, NumbersNearTotalKeywordsOnly) {
 }
 
 TEST_F(CopyConstraintTest, TotalKeepsToTheTotalWindow) {
-    ex::CopyConstraint c(tok, kVocab, {"ITEM 12.50\nTOTAL\n80.90"});
+    ex::CopyConstraint c(tok, kShippedVocab, {"ITEM 12.50\nTOTAL\n80.90"});
     const int d1 = id_of("1"), d8 = id_of("8");
     ASSERT_GE(d1, 0);
     ASSERT_GE(d8, 0);
@@ -148,7 +140,7 @@ TEST_F(CopyConstraintTest, TotalKeepsToTheTotalWindow) {
 }
 
 TEST_F(CopyConstraintTest, TaxStaysBelowAShareOfTheNetAmount) {
-    ex::CopyConstraint c(tok, kVocab, {"小計\n¥1,200\n消費税\n¥96\nお会計\n¥1,296\n"});
+    ex::CopyConstraint c(tok, kShippedVocab, {"小計\n¥1,200\n消費税\n¥96\nお会計\n¥1,296\n"});
     const int d2 = id_of("2"), d9 = id_of("9");
     ASSERT_GE(d2, 0);
     ASSERT_GE(d9, 0);

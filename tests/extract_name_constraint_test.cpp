@@ -8,6 +8,7 @@
 #include "extract/name_constraint.h"
 #include "extract/target_tokens.h"
 #include "receipt/tokenizer.h"
+#include "shipped_tokenizer.h"
 
 namespace ex = receipt::extract;
 using receipt::Tokenizer;
@@ -15,27 +16,19 @@ using receipt::TokenizerMode;
 
 namespace {
 
-const std::string kSpiece = std::string(RECEIPT_SOURCE_DIR) + "/models/receipt-t5-small/spiece.model";
-constexpr int kVocab = 8100;
-
 const std::string kReceipt = "ナチュラルローソン\n六本木駅東口店\n〒106-0032 東京都港区六本木1-2-3\nTEL 03-1234-5678\n合計 ¥1,200";
 
 class NameConstraintTest : public ::testing::Test {
 protected:
-    NameConstraintTest() : tok(kSpiece, TokenizerMode::kSentencePiece), texts(ex::token_texts(tok, kVocab)) {}
+    NameConstraintTest() : tok(kShippedSpiece, TokenizerMode::kSentencePiece), texts(ex::token_texts(tok, kShippedVocab)) {}
     // The text of every token allowed after `generated` (logits all 0 before process()).
     std::vector<std::string> allowed(const ex::NameConstraint& c, const std::string& generated) const {
-        std::vector<float> logits(kVocab, 0.0f);
-        c.process(0, tok.encode(generated, false), logits.data(), kVocab);
+        std::vector<float> logits(kShippedVocab, 0.0f);
+        c.process(0, tok.encode(generated, false), logits.data(), kShippedVocab);
         std::vector<std::string> out;
-        for (int id = 0; id < kVocab; ++id)
+        for (int id = 0; id < kShippedVocab; ++id)
             if (std::isfinite(logits[size_t(id)])) out.push_back(id == tok.eos_id() ? "</s>" : texts[size_t(id)]);
         return out;
-    }
-    static bool has(const std::vector<std::string>& v, const std::string& s) {
-        for (const auto& x : v)
-            if (x == s) return true;
-        return false;
     }
     Tokenizer tok;
     std::vector<std::string> texts;
@@ -63,7 +56,7 @@ TEST(NameIsPrinted, WordAlignedWithinTwoLines) {
 }
 
 TEST_F(NameConstraintTest, StartsAtAPrintedWord) {
-    ex::NameConstraint c(tok, kVocab, {kReceipt});
+    ex::NameConstraint c(tok, kShippedVocab, {kReceipt});
     const auto a = allowed(c, "name:");
     ASSERT_FALSE(a.empty());
     for (const auto& t : a) {
@@ -75,7 +68,7 @@ TEST_F(NameConstraintTest, StartsAtAPrintedWord) {
 }
 
 TEST_F(NameConstraintTest, ContinuesOnlyWithPrintedText) {
-    ex::NameConstraint c(tok, kVocab, {kReceipt});
+    ex::NameConstraint c(tok, kShippedVocab, {kReceipt});
     const auto a = allowed(c, "name: ナチュラル");
     ASSERT_FALSE(a.empty());
     for (const auto& t : a) {
@@ -97,8 +90,8 @@ TEST_F(NameConstraintTest, ContinuesOnlyWithPrintedText) {
 }
 
 TEST_F(NameConstraintTest, StopsAfterTheNameAndLeavesUnprintedNamesAlone) {
-    ex::NameConstraint c(tok, kVocab, {kReceipt});
+    ex::NameConstraint c(tok, kShippedVocab, {kReceipt});
     EXPECT_EQ(allowed(c, "name: ナチュラルローソン | addr:"), std::vector<std::string>{"</s>"});
-    EXPECT_EQ(allowed(c, "").size(), size_t(kVocab));                // before "name:" the model is free
-    EXPECT_EQ(allowed(c, "name: セブン").size(), size_t(kVocab));     // not printed: nothing to copy
+    EXPECT_EQ(allowed(c, "").size(), size_t(kShippedVocab));                // before "name:" the model is free
+    EXPECT_EQ(allowed(c, "name: セブン").size(), size_t(kShippedVocab));     // not printed: nothing to copy
 }
