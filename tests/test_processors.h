@@ -1,4 +1,4 @@
-// A LogitsProcessor for tests: bans a pseudo-random 1/3 of the vocabulary that depends on the source index and
+// LogitsProcessors for tests. BanByIndexProcessor bans a pseudo-random 1/3 of the vocabulary that depends on the source index and
 // the position, so any mix-up of source indices or positions changes the output.
 #pragma once
 
@@ -38,6 +38,12 @@ private:
     int vocab_;
     mutable std::mutex mu_;
     mutable std::set<int> seen_;
+};
+
+// Changes nothing: on CUDA it only moves the argmax to the host (the path serving with a constraint takes).
+class IdentityProcessor final : public receipt::LogitsProcessor {
+public:
+    void process(int, const std::vector<int>&, float*, int) const override {}
 };
 
 }  // namespace receipt_test

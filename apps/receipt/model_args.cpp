@@ -10,7 +10,7 @@ void set_program_path(const char* argv0) {
 
 void ModelArgs::add_to(CLI::App* cmd) {
     cmd->add_option("--model", model, "model folder (default: the bundled receipt-t5-small, or $RECEIPT_MODEL_DIR)");
-    cmd->add_option("--device", device, "auto (the CPU for now), cpu or cuda")->capture_default_str();
+    cmd->add_option("--device", device, "auto (the GPU when one is usable, else the CPU), cpu or cuda")->capture_default_str();
     cmd->add_option("--dtype", dtype, "CUDA precision: fp16, bf16 or fp32")->capture_default_str();
     cmd->add_option("--threads", threads, "CPU threads (0 = all cores)")->capture_default_str();
     cmd->add_option("--max-input-tokens", max_input_tokens, "longer inputs are truncated with a warning")

@@ -9,8 +9,7 @@ namespace receipt {
 
 class Model;
 
-// Where an engine runs. kAuto is CPU for now (the CUDA engine does not yet reproduce the CPU reference on the
-// shipped model; see src/core/engine_factory.cpp); kCuda asks for the GPU explicitly.
+// Where an engine runs. kAuto is the GPU when one is usable, else the CPU; kCuda asks for the GPU explicitly.
 enum class Device { kAuto, kCpu, kCuda };
 // Compute precision of the CUDA engine (the CPU engine is always fp32).
 enum class DType { kF32, kF16, kBF16 };

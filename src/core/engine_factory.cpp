@@ -45,10 +45,9 @@ bool cuda_available() {
 std::unique_ptr<Engine> make_engine(std::shared_ptr<const Model> model, const EngineOptions& options) {
     RECEIPT_CHECK(model != nullptr, InvalidInput, "make_engine: null model");
     Device device = options.device;
-    // auto = CPU for now: on an H200 the CUDA engine's greedy tokens for the shipped receipt model differ from the
-    // CPU reference (tests/cuda_engine_test.cpp ShippedModelAtServingSizesMatchesCpu fails; cause not found yet),
-    // so it must be asked for explicitly with --device cuda until that test passes.
-    if (device == Device::kAuto) device = Device::kCpu;
+    // auto = the GPU when one is usable (its fp16 greedy tokens are checked against this CPU reference by
+    // tests/cuda_engine_test.cpp and `receipt eval --device auto`), else the CPU.
+    if (device == Device::kAuto) device = cuda_available() ? Device::kCuda : Device::kCpu;
     if (device == Device::kCuda) {
 #ifdef RECEIPT_WITH_CUDA
         if (!cuda::device_usable())
