@@ -37,7 +37,7 @@ PYTHONUNBUFFERED=1 "${LAUNCH[@]}" train/train.py \
     --train "$TRAIN_FILE" \
     --val "$DATA/val_synth.jsonl" \
     --val "$DATA/val.jsonl" \
-    --val "$DATA/synth_test_ja.jsonl" \
+    --val "$DATA/dev_ja.jsonl" \
     --spm "$MODEL/spiece.model" \
     --out "$OUT_MODEL" \
     --ckpt-dir train/out/ckpt \
