@@ -22,6 +22,9 @@ struct ExtractOptions {
     // Greedy only: the store name is copied from the printed text, in a short extra pass
     // (extract/name_constraint.h).
     bool copy_name = true;
+    // A receipt date that is not printed on the receipt is replaced by the printed date closest to it, with a
+    // warning (extract/printed_date.h).
+    bool copy_date = true;
     ExtractOptions() { generation.max_new_tokens = 512; }
 };
 

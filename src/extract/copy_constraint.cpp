@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdlib>
 
+#include "extract/ocr_digits.h"
 #include "extract/target_tokens.h"
 #include "receipt/tokenizer.h"
 
@@ -34,32 +35,6 @@ std::string fold_fullwidth(const std::string& s) {
             }
         }
         out += s[i];
-    }
-    return out;
-}
-
-// OCR confusions read as digits when next to a digit.
-char confusion_digit(char c) {
-    switch (c) {
-        case 'O': case 'o': case 'D': return '0';
-        case 'l': case 'I': case '|': return '1';
-        case 'Z': return '2';
-        case 'S': return '5';
-        case 'b': return '6';
-        case 'B': return '8';
-        case 'g': return '9';
-        default: return 0;
-    }
-}
-
-std::string read_confusions(const std::string& s) {
-    std::string out = s;
-    for (size_t i = 0; i < s.size(); ++i) {
-        const char d = confusion_digit(s[i]);
-        if (!d) continue;
-        const bool prev = i > 0 && is_digit(s[i - 1]);
-        const bool next = i + 1 < s.size() && is_digit(s[i + 1]);
-        if (prev || next) out[i] = d;
     }
     return out;
 }
@@ -132,7 +107,7 @@ std::vector<std::string> digit_runs(const std::string& text) {
     const std::string folded = fold_fullwidth(text);
     std::vector<std::string> runs;
     collect_runs(folded, runs);
-    collect_runs(read_confusions(folded), runs);
+    collect_runs(read_digit_confusions(folded), runs);
     std::sort(runs.begin(), runs.end());
     runs.erase(std::unique(runs.begin(), runs.end()), runs.end());
     return runs;

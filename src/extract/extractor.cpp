@@ -10,6 +10,8 @@
 
 #include "extract/copy_constraint.h"
 #include "extract/name_constraint.h"
+#include "extract/normalize_date.h"
+#include "extract/printed_date.h"
 #include "receipt/errors.h"
 #include "receipt/model.h"
 #include "receipt/receipt_schema.h"
@@ -125,6 +127,21 @@ std::vector<Extraction> Extractor::extract(const std::vector<std::string>& texts
                 fields[j]["supplier_name"] = name;
                 out[order[redo[j]]].fields_json = fields[j].dump();
             }
+        }
+    }
+    // A date that is not printed on the receipt becomes the printed date closest to it (extract/printed_date.h).
+    if (options.copy_date) {
+        for (size_t i = 0; i < n; ++i) {
+            nlohmann::ordered_json f = nlohmann::ordered_json::parse(out[i].fields_json);
+            const auto it = f.find("receipt_date");
+            if (it == f.end() || !it->is_string()) continue;
+            const std::string wrote = it->get<std::string>();
+            const auto date = extract::printed_date_for(extract::printed_dates(texts[i]), wrote);
+            if (!date) continue;
+            *it = *date;
+            f["warnings"].push_back("receipt_date_not_printed: the model wrote " + wrote + ", the receipt prints " +
+                                    *date);
+            out[i].fields_json = f.dump();
         }
     }
     return out;

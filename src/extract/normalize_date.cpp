@@ -1,10 +1,12 @@
 #include "extract/normalize_date.h"
 
+#include <algorithm>
 #include <array>
 #include <cstdio>
 #include <regex>
 #include <vector>
 
+#include "extract/ocr_digits.h"
 #include "extract/utf8.h"
 
 namespace receipt::extract {
@@ -86,14 +88,15 @@ int month_from_name(const std::string& word) {
     return 0;
 }
 
-// All-numeric a<sep>b<sep>c: picks the reading from digit counts and hints, falling back to other orders.
-std::optional<Ymd> from_numeric(const std::string& a, const std::string& b, const std::string& c,
-                                const DateHints& hints) {
-    if (a.size() == 3 || c.size() == 3) return std::nullopt;
+// All-numeric a<sep>b<sep>c: the valid readings, the one picked from digit counts and hints first, then the
+// other orders.
+std::vector<Ymd> numeric_readings(const std::string& a, const std::string& b, const std::string& c,
+                                  const DateHints& hints) {
+    if (a.size() == 3 || c.size() == 3) return {};
     if (a.size() == 4) {
-        if (c.size() > 2) return std::nullopt;
+        if (c.size() > 2) return {};
         const Ymd v{to_int(a), to_int(b), to_int(c)};
-        return is_valid(v) ? std::optional<Ymd>(v) : std::nullopt;
+        return is_valid(v) ? std::vector<Ymd>{v} : std::vector<Ymd>{};
     }
     const int ia = to_int(a), ib = to_int(b);
     const int yc = expand_year(c);
@@ -111,10 +114,13 @@ std::optional<Ymd> from_numeric(const std::string& a, const std::string& b, cons
             order = {dmy, mdy, ymd};
         }
     }
+    std::vector<Ymd> valid;
     for (const Ymd& v : order) {
-        if (is_valid(v)) return v;
+        const bool seen = std::any_of(valid.begin(), valid.end(),
+                                      [&](const Ymd& u) { return u.y == v.y && u.m == v.m && u.d == v.d; });
+        if (is_valid(v) && !seen) valid.push_back(v);
     }
-    return std::nullopt;
+    return valid;
 }
 
 struct Candidate {
@@ -134,11 +140,15 @@ void collect(const std::string& s, const std::regex& re, int priority, int pos_g
     }
 }
 
-}  // namespace
+std::string iso(const Ymd& v) {
+    char buf[32];
+    std::snprintf(buf, sizeof(buf), "%04d-%02d-%02d", v.y, v.m, v.d);
+    return buf;
+}
 
-std::optional<std::string> normalize_date(std::string_view text, const DateHints& hints_in) try {
-    const std::string s = fold_fullwidth(sanitize_utf8(utf8_prefix(text, kMaxDateBytes)));
-    DateHints hints = hints_in;
+// Every date of the (folded, at most kMaxDateBytes) text `s`, in pattern order. An all-numeric date gives its
+// preferred reading, or with `all_readings` each valid reading (preferred first, same position).
+std::vector<Candidate> scan(const std::string& s, DateHints hints, bool all_readings) {
     if (has_cjk(s)) hints.japanese = true;
 
     // Patterns run on the folded text; multi-byte literals are plain byte sequences, never inside [].
@@ -170,8 +180,12 @@ std::optional<std::string> normalize_date(std::string_view text, const DateHints
             return is_valid(v) ? std::optional<Ymd>(v) : std::nullopt;
         },
         found);
-    collect(
-        s, kNumeric, 3, 2, [&](const std::smatch& m) { return from_numeric(m[2], m[4], m[5], hints); }, found);
+    for (auto it = std::sregex_iterator(s.begin(), s.end(), kNumeric); it != std::sregex_iterator(); ++it) {
+        const std::smatch& m = *it;
+        const std::vector<Ymd> readings = numeric_readings(m[2], m[4], m[5], hints);
+        for (size_t r = 0; r < readings.size() && (all_readings || r == 0); ++r)
+            found.push_back({static_cast<size_t>(m.position(2)), 3, readings[r]});
+    }
     collect(
         s, kDayMonthName, 4, 2,
         [](const std::smatch& m) -> std::optional<Ymd> {
@@ -193,18 +207,43 @@ std::optional<std::string> normalize_date(std::string_view text, const DateHints
             return is_valid(v) && v.y >= 1990 ? std::optional<Ymd>(v) : std::nullopt;
         },
         found);
-    if (found.empty()) return std::nullopt;
+    // The first date printed first; at the same position the more specific pattern first (stable: the readings
+    // of one numeric date keep their order).
+    std::stable_sort(found.begin(), found.end(), [](const Candidate& a, const Candidate& b) {
+        return a.pos != b.pos ? a.pos < b.pos : a.priority < b.priority;
+    });
+    return found;
+}
 
-    // The first date printed wins; at the same position the more specific pattern does.
-    const Candidate* best = &found[0];
-    for (const Candidate& c : found) {
-        if (c.pos < best->pos || (c.pos == best->pos && c.priority < best->priority)) best = &c;
-    }
-    char buf[32];
-    std::snprintf(buf, sizeof(buf), "%04d-%02d-%02d", best->ymd.y, best->ymd.m, best->ymd.d);
-    return std::string(buf);
+}  // namespace
+
+std::optional<std::string> normalize_date(std::string_view text, const DateHints& hints) try {
+    const std::vector<Candidate> found =
+        scan(fold_fullwidth(sanitize_utf8(utf8_prefix(text, kMaxDateBytes))), hints, false);
+    if (found.empty()) return std::nullopt;
+    return iso(found.front().ymd);
 } catch (...) {
     return std::nullopt;  // std::regex may throw (complexity / stack); treat as "no date"
+}
+
+std::vector<std::string> printed_dates(std::string_view text) {
+    std::vector<std::string> out;
+    for (size_t i = 0; i <= text.size();) {
+        const size_t j = std::min(text.find('\n', i), text.size());
+        try {
+            const std::string line = fold_fullwidth(sanitize_utf8(utf8_prefix(text.substr(i, j - i), kMaxDateBytes)));
+            // The line as printed, then with OCR look-alikes read as digits ("20Z4/12/01").
+            for (const std::string& form : {line, read_digit_confusions(line)})
+                for (const Candidate& c : scan(form, {}, true)) {
+                    const std::string d = iso(c.ymd);
+                    if (std::find(out.begin(), out.end(), d) == out.end()) out.push_back(d);
+                }
+        } catch (...) {
+            // std::regex gave up on this line: it holds no usable date
+        }
+        i = j + 1;
+    }
+    return out;
 }
 
 }  // namespace receipt::extract

@@ -4,6 +4,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace receipt::extract {
 
@@ -23,5 +24,11 @@ struct DateHints {
 // Years must fall in 1900..2100; two-digit years yy map to 20yy (yy < 70) or 19yy. Era dates before the era
 // began (令和1年4月30日) are rejected; dates after an era ended (H31.5.1) are accepted, as some tills print them.
 std::optional<std::string> normalize_date(std::string_view text, const DateHints& hints = {});
+
+// Every date printed in a receipt text as "YYYY-MM-DD", first printed first, without repeats: each line is scanned
+// on its own (its first 200 bytes) with the patterns above, and an all-numeric date gives each of its valid
+// readings ("06/12/2016" gives 2016-12-06, then 2016-06-12); a line is also read with OCR look-alikes next to
+// digits taken as digits ("20Z4/12/01" gives 2024-12-01; extract/ocr_digits.h). Never throws.
+std::vector<std::string> printed_dates(std::string_view text);
 
 }  // namespace receipt::extract

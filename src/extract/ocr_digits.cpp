@@ -1,0 +1,34 @@
+#include "extract/ocr_digits.h"
+
+namespace receipt::extract {
+
+namespace {
+bool is_digit(char c) { return c >= '0' && c <= '9'; }
+}  // namespace
+
+char confusion_digit(char c) {
+    switch (c) {
+        case 'O': case 'o': case 'D': return '0';
+        case 'l': case 'I': case '|': return '1';
+        case 'Z': return '2';
+        case 'S': return '5';
+        case 'b': return '6';
+        case 'B': return '8';
+        case 'g': return '9';
+        default: return 0;
+    }
+}
+
+std::string read_digit_confusions(const std::string& s) {
+    std::string out = s;
+    for (size_t i = 0; i < s.size(); ++i) {
+        const char d = confusion_digit(s[i]);
+        if (!d) continue;
+        const bool prev = i > 0 && is_digit(s[i - 1]);
+        const bool next = i + 1 < s.size() && is_digit(s[i + 1]);
+        if (prev || next) out[i] = d;
+    }
+    return out;
+}
+
+}  // namespace receipt::extract
