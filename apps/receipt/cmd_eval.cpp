@@ -72,7 +72,7 @@ void add_eval_command(CLI::App& app) {
     cmd->add_flag("--no-copy-name", a->free_name,
                   "let the store name use text not printed in the receipt (default: copy it from the printed text)");
     cmd->add_flag("--no-copy-date", a->free_date,
-                  "keep a receipt date that is not printed on the receipt (default: use the printed date closest to it)");
+                  "keep a receipt date / time that is not printed on the receipt (default: use the printed one closest to it)");
     cmd->callback([a] {
         std::ifstream in(a->data);
         RECEIPT_CHECK(in.good(), receipt::InvalidInput, "cannot open --data file '" + a->data + "'");

@@ -134,7 +134,7 @@ void add_extract_command(CLI::App& app) {
     cmd->add_flag("--no-copy-name", a->free_name,
                   "let the store name use text not printed in the receipt (default: copy it from the printed text)");
     cmd->add_flag("--no-copy-date", a->free_date,
-                  "keep a receipt date that is not printed on the receipt (default: use the printed date closest to it)");
+                  "keep a receipt date / time that is not printed on the receipt (default: use the printed one closest to it)");
     cmd->callback([a] {
         RECEIPT_CHECK(!a->files.empty() || !a->jsonl.empty(), receipt::InvalidInput,
                       "give receipt files, - for standard input, or --jsonl FILE");

@@ -22,8 +22,8 @@ struct ExtractOptions {
     // Greedy only: the store name is copied from the printed text, in a short extra pass
     // (extract/name_constraint.h).
     bool copy_name = true;
-    // A receipt date that is not printed on the receipt is replaced by the printed date closest to it, with a
-    // warning (extract/printed_date.h).
+    // A receipt date or time that is not printed on the receipt is replaced by the printed one closest to it
+    // (no date at all: the first printed date), with a warning (extract/printed_value.h).
     bool copy_date = true;
     ExtractOptions() { generation.max_new_tokens = 512; }
 };

@@ -11,7 +11,8 @@
 #include "extract/copy_constraint.h"
 #include "extract/name_constraint.h"
 #include "extract/normalize_date.h"
-#include "extract/printed_date.h"
+#include "extract/normalize_time.h"
+#include "extract/printed_value.h"
 #include "receipt/errors.h"
 #include "receipt/model.h"
 #include "receipt/receipt_schema.h"
@@ -129,19 +130,26 @@ std::vector<Extraction> Extractor::extract(const std::vector<std::string>& texts
             }
         }
     }
-    // A date that is not printed on the receipt becomes the printed date closest to it (extract/printed_date.h).
+    // A date or time that is not printed on the receipt becomes the printed one closest to it
+    // (extract/printed_value.h).
     if (options.copy_date) {
         for (size_t i = 0; i < n; ++i) {
             nlohmann::ordered_json f = nlohmann::ordered_json::parse(out[i].fields_json);
-            const auto it = f.find("receipt_date");
-            if (it == f.end() || !it->is_string()) continue;
-            const std::string wrote = it->get<std::string>();
-            const auto date = extract::printed_date_for(extract::printed_dates(texts[i]), wrote);
-            if (!date) continue;
-            *it = *date;
-            f["warnings"].push_back("receipt_date_not_printed: the model wrote " + wrote + ", the receipt prints " +
-                                    *date);
-            out[i].fields_json = f.dump();
+            bool changed = false;
+            auto check = [&](const char* key, auto&& printed, auto&& closest) {
+                auto& v = f[key];
+                const std::optional<std::string> wrote =
+                    v.is_string() ? std::optional<std::string>(v.get<std::string>()) : std::nullopt;
+                const std::optional<std::string> fixed = closest(printed(texts[i]), wrote);
+                if (!fixed) return;
+                v = *fixed;
+                f["warnings"].push_back(std::string(key) + "_not_printed: the model wrote " + wrote.value_or("none") +
+                                        ", the receipt prints " + *fixed);
+                changed = true;
+            };
+            check("receipt_date", extract::printed_dates, extract::printed_date_for);
+            check("purchase_time", extract::printed_times, extract::printed_time_for);
+            if (changed) out[i].fields_json = f.dump();
         }
     }
     return out;

@@ -1,8 +1,10 @@
 #include "extract/normalize_time.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <regex>
 
+#include "extract/ocr_digits.h"
 #include "extract/utf8.h"
 
 namespace receipt::extract {
@@ -13,12 +15,17 @@ constexpr size_t kMaxTimeBytes = 200;
 
 bool contains(const std::string& s, std::string_view needle) { return s.find(needle) != std::string::npos; }
 
+// hour (':' | '時' | 'h') minute, not part of a longer number.
+const std::regex& time_regex() {
+    static const std::regex kTime("(^|\\D)(\\d{1,2})\\s*(?::|\xE6\x99\x82|h)\\s*(\\d{2})(?!\\d)");
+    return kTime;
+}
+
 }  // namespace
 
 std::optional<std::string> normalize_time(std::string_view text) try {
     const std::string s = fold_fullwidth(sanitize_utf8(utf8_prefix(text, kMaxTimeBytes)));
-    // hour (':' | '時' | 'h') minute, not part of a longer number.
-    static const std::regex kTime("(^|\\D)(\\d{1,2})\\s*(?::|\xE6\x99\x82|h)\\s*(\\d{2})(?!\\d)");
+    const std::regex& kTime = time_regex();
     std::smatch m;
     if (!std::regex_search(s, m, kTime)) return std::nullopt;
     int hour = std::stoi(m[2]);
@@ -46,6 +53,27 @@ std::optional<std::string> normalize_time(std::string_view text) try {
     return std::string(buf);
 } catch (...) {
     return std::nullopt;  // std::regex may throw (complexity / stack); treat as "no time"
+}
+
+std::vector<std::string> printed_times(std::string_view text) {
+    std::vector<std::string> out;
+    for (size_t i = 0; i <= text.size();) {
+        const size_t j = std::min(text.find('\n', i), text.size());
+        try {
+            const std::string line = fold_fullwidth(sanitize_utf8(utf8_prefix(text.substr(i, j - i), kMaxTimeBytes)));
+            for (const std::string& form : {line, read_digit_confusions(line)})
+                for (auto it = std::sregex_iterator(form.begin(), form.end(), time_regex());
+                     it != std::sregex_iterator(); ++it) {
+                    // Each time with the rest of its line (AM / PM follow it).
+                    const auto t = normalize_time(std::string_view(form).substr(size_t(it->position(2))));
+                    if (t && std::find(out.begin(), out.end(), *t) == out.end()) out.push_back(*t);
+                }
+        } catch (...) {
+            // std::regex gave up on this line: it holds no usable time
+        }
+        i = j + 1;
+    }
+    return out;
 }
 
 }  // namespace receipt::extract

@@ -4,6 +4,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace receipt::extract {
 
@@ -11,5 +12,9 @@ namespace receipt::extract {
 // "14時05分", "12:30 AM" (-> "00:30"). Seconds are dropped. Returns nullopt when no time is found or it is out
 // of range (25:10, 14:75, 13:00 PM).
 std::optional<std::string> normalize_time(std::string_view text);
+
+// Every time printed in a receipt text as "HH:MM", first printed first, without repeats: each line on its own,
+// as printed and with OCR look-alikes next to digits read as digits (extract/ocr_digits.h). Never throws.
+std::vector<std::string> printed_times(std::string_view text);
 
 }  // namespace receipt::extract

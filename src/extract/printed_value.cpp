@@ -1,4 +1,4 @@
-#include "extract/printed_date.h"
+#include "extract/printed_value.h"
 
 #include <algorithm>
 #include <numeric>
@@ -23,7 +23,8 @@ int edit_distance(const std::string& a, const std::string& b) {
 
 std::optional<std::string> printed_date_for(const std::vector<std::string>& printed,
                                             const std::optional<std::string>& model_date) {
-    if (!model_date || printed.empty()) return std::nullopt;
+    if (printed.empty()) return std::nullopt;
+    if (!model_date) return printed.front();
     if (std::find(printed.begin(), printed.end(), *model_date) != printed.end()) return std::nullopt;
     // Only dates that could be the one meant: the same year, or at most kMaxDateEdits digits away. Other printed
     // numbers that read as dates (house numbers "3-10-10", a mangled "20/09/2013:26") are too far off.
@@ -33,6 +34,21 @@ std::optional<std::string> printed_date_for(const std::vector<std::string>& prin
         const int d = edit_distance(*model_date, p);
         const bool same_year = p.compare(0, 4, *model_date, 0, 4) == 0;
         if (!same_year && d > kMaxDateEdits) continue;
+        if (!best || d < best_d) best = &p, best_d = d;
+    }
+    if (!best) return std::nullopt;
+    return *best;
+}
+
+std::optional<std::string> printed_time_for(const std::vector<std::string>& printed,
+                                            const std::optional<std::string>& model_time) {
+    if (!model_time || printed.empty()) return std::nullopt;
+    if (std::find(printed.begin(), printed.end(), *model_time) != printed.end()) return std::nullopt;
+    const std::string* best = nullptr;
+    int best_d = 0;
+    for (const std::string& p : printed) {
+        const int d = edit_distance(*model_time, p);
+        if (d > kMaxTimeEdits) continue;
         if (!best || d < best_d) best = &p, best_d = d;
     }
     if (!best) return std::nullopt;

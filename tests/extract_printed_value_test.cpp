@@ -1,4 +1,4 @@
-// Printed dates of a receipt text and the date repair of extraction (extract/printed_date.h).
+// Printed dates and times of a receipt text and their repair in extraction (extract/printed_value.h).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -6,7 +6,8 @@
 #include <vector>
 
 #include "extract/normalize_date.h"
-#include "extract/printed_date.h"
+#include "extract/normalize_time.h"
+#include "extract/printed_value.h"
 
 namespace ex = receipt::extract;
 using V = std::vector<std::string>;
@@ -31,7 +32,8 @@ TEST(PrintedDateFor, KeepsPrintedDatesAndRepairsOthers) {
     EXPECT_EQ(ex::printed_date_for(printed, std::string("2018-10-17")), std::nullopt);  // printed: kept
     EXPECT_EQ(ex::printed_date_for(printed, std::string("2017-01-18")), "2017-10-18");  // one digit off
     EXPECT_EQ(ex::printed_date_for({}, std::string("2017-01-18")), std::nullopt);       // nothing printed
-    EXPECT_EQ(ex::printed_date_for(printed, std::nullopt), std::nullopt);               // no date: none made up
+    EXPECT_EQ(ex::printed_date_for(printed, std::nullopt), "2017-10-18");               // no date: the first printed
+    EXPECT_EQ(ex::printed_date_for({}, std::nullopt), std::nullopt);
     // A printed date of another year more than kMaxDateEdits away is no candidate (a house number "3-10-10");
     // one of the same year is, however far.
     EXPECT_EQ(ex::printed_date_for({"2010-03-10"}, std::string("2022-06-11")), std::nullopt);
@@ -46,4 +48,21 @@ TEST(EditDistance, CountsEdits) {
     EXPECT_EQ(ex::edit_distance("2018-05-12", "2018-12-25"), 4);
     EXPECT_EQ(ex::edit_distance("", "abc"), 3);
     EXPECT_EQ(ex::edit_distance("kitten", "sitting"), 3);
+}
+
+TEST(PrintedTimes, EveryTimeOfEveryLine) {
+    EXPECT_EQ(ex::printed_times("2021年6月11日 金曜日 22:40:41\nレジ 02:10;40\n14時05分"),
+              (V{"22:40", "02:10", "14:05"}));
+    EXPECT_EQ(ex::printed_times("12/05/2018 2:15 PM\n"), (V{"14:15"}));  // AM / PM after the time
+    EXPECT_EQ(ex::printed_times("I5:5l"), (V{"15:51"}));                  // OCR look-alikes
+    EXPECT_TRUE(ex::printed_times("TOTAL 12.50\n").empty());
+}
+
+TEST(PrintedTimeFor, KeepsPrintedTimesAndRepairsOthers) {
+    EXPECT_EQ(ex::printed_time_for({"15:51"}, std::string("15:51")), std::nullopt);
+    EXPECT_EQ(ex::printed_time_for({"15:51"}, std::string("15:15")), "15:51");  // swapped digits
+    EXPECT_EQ(ex::printed_time_for({"21:18"}, std::string("12:18")), "21:18");
+    EXPECT_EQ(ex::printed_time_for({"09:47"}, std::string("15:15")), std::nullopt);  // 4 edits: not the same time
+    EXPECT_EQ(ex::printed_time_for({}, std::string("15:15")), std::nullopt);
+    EXPECT_EQ(ex::printed_time_for({"15:51"}, std::nullopt), std::nullopt);
 }
