@@ -150,3 +150,11 @@ TEST_F(CopyConstraintTest, TaxStaysBelowAShareOfTheNetAmount) {
     // Without a net amount any printed run may be written.
     EXPECT_FALSE(std::isinf(run(c, "tax: 1")[size_t(d2)]));
 }
+
+TEST(TotalFallback, LargestAmountWithCentsNearATotalKeyword) {
+    // 80.91 and 84.00 are near TOTAL; 99.99 is not (before any keyword); 2 has no cents.
+    EXPECT_EQ(ex::total_fallback("ITEM 99.99\nTOTAL QTY\n2\nTOTAL SALES :\n80.91\nTOTAL\n84.00\n"), 84.0);
+    EXPECT_EQ(ex::total_fallback("GRAND TOTAL\nRM1,234.50\n"), 1234.5);
+    EXPECT_EQ(ex::total_fallback("合計\n¥3,021\n"), std::nullopt);  // no cents: no guess
+    EXPECT_EQ(ex::total_fallback("ITEM 12.50\n"), std::nullopt);   // no total keyword
+}

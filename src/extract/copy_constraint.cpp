@@ -103,6 +103,17 @@ std::vector<std::string> total_window_runs(const std::string& text) {
     return digit_runs(window);
 }
 
+std::optional<double> total_fallback(const std::string& text) {
+    std::optional<double> best;
+    for (const std::string& run : total_window_runs(text)) {
+        const size_t dot = run.find('.');
+        if (dot == std::string::npos || dot == 0 || run.size() - dot != 3) continue;
+        const double v = std::strtod(run.c_str(), nullptr);
+        if (!best || v > *best) best = v;
+    }
+    return best;
+}
+
 std::vector<std::string> digit_runs(const std::string& text) {
     const std::string folded = fold_fullwidth(text);
     std::vector<std::string> runs;
@@ -189,13 +200,13 @@ void CopyConstraint::process(int source, const std::vector<int>& generated, floa
         if (tokens_[size_t(id)].space) break;
     }
     const std::vector<std::string>* runs_ptr = field == "total" ? &total_runs_[size_t(source)] : &runs_[size_t(source)];
-    // A tax part is below kMaxTaxShare of the net amount when the output already has one.
+    // A tax part is below kMaxTaxShareOfNet of the net amount when the output already has one.
     std::vector<std::string> tax_runs;
     if (field == "tax") {
         const double net = written_amount(generated, "net");
         if (net > 0) {
             for (const auto& run : *runs_ptr)
-                if (std::strtod(run.c_str(), nullptr) <= kMaxTaxShare * net) tax_runs.push_back(run);
+                if (std::strtod(run.c_str(), nullptr) <= kMaxTaxShareOfNet * net) tax_runs.push_back(run);
             runs_ptr = &tax_runs;
         }
     }

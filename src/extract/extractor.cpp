@@ -13,6 +13,7 @@
 #include "extract/normalize_date.h"
 #include "extract/normalize_time.h"
 #include "extract/printed_value.h"
+#include "extract/validate.h"
 #include "receipt/errors.h"
 #include "receipt/model.h"
 #include "receipt/receipt_schema.h"
@@ -42,6 +43,35 @@ std::string finished_name(const std::string& target) {
     const nlohmann::json fields = nlohmann::json::parse(parse_target_to_json(target.substr(0, bar)));
     const auto it = fields.find("supplier_name");
     return it != fields.end() && it->is_string() ? it->get<std::string>() : "";
+}
+
+// Replaces the consistency warnings of `fields` (extract/validate.h) by those of its current values, after an
+// amount was changed; other warnings stay.
+void revalidate(nlohmann::ordered_json& fields) {
+    static const char* const kCodes[] = {"items_sum_mismatch", "item_amount_mismatch", "net_tax_total_mismatch",
+                                         "negative_tax",       "tax_exceeds_total",    "tax_implausible",
+                                         "negative_total"};
+    auto is_check = [](const std::string& w) {
+        for (const char* c : kCodes)
+            if (w.rfind(std::string(c) + ":", 0) == 0) return true;
+        return false;
+    };
+    nlohmann::ordered_json kept = nlohmann::ordered_json::array();
+    for (const auto& w : fields["warnings"])
+        if (!w.is_string() || !is_check(w.get<std::string>())) kept.push_back(w);
+    for (std::string& w : extract::validate_fields(nlohmann::json::parse(fields.dump()))) kept.push_back(std::move(w));
+    fields["warnings"] = std::move(kept);
+}
+
+// True when the target text's "<tag>: <number>" segment writes a decimal point ("total: 27.55").
+bool written_with_cents(const std::string& target, const std::string& tag) {
+    const std::string key = tag + ":";
+    size_t at = std::string::npos;
+    for (size_t p = target.find(key); p != std::string::npos; p = target.find(key, p + 1))
+        if (p == 0 || target[p - 1] == ' ') at = p;
+    if (at == std::string::npos) return false;
+    const size_t end = std::min(target.find('|', at), target.size());
+    return target.substr(at, end - at).find('.') != std::string::npos;
 }
 
 }  // namespace
@@ -150,6 +180,23 @@ std::vector<Extraction> Extractor::extract(const std::vector<std::string>& texts
             check("receipt_date", extract::printed_dates, extract::printed_date_for);
             check("purchase_time", extract::printed_times, extract::printed_time_for);
             if (changed) out[i].fields_json = f.dump();
+        }
+    }
+    // No valid total (the model wandered off in the total field), or a total without cents on a receipt whose
+    // total lines print cents (the model copied a piece of a number: "55" of 27.55, a quantity): the largest
+    // amount with cents printed near a total keyword (extract/copy_constraint.h, total_fallback).
+    if (options.copy_numbers) {
+        for (size_t i = 0; i < n; ++i) {
+            nlohmann::ordered_json f = nlohmann::ordered_json::parse(out[i].fields_json);
+            auto& total = f["total_amount"];
+            if (!total.is_null() && written_with_cents(out[i].target_text, "total")) continue;
+            const std::optional<double> v = extract::total_fallback(texts[i]);
+            if (!v || (total.is_number() && total.get<double>() == *v)) continue;
+            f["warnings"].push_back(std::string(total.is_null() ? "total_amount_not_read" : "total_amount_without_cents") +
+                                    ": taking the largest amount printed near a total keyword");
+            total = *v;
+            revalidate(f);
+            out[i].fields_json = f.dump();
         }
     }
     return out;
