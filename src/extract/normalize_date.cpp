@@ -228,21 +228,12 @@ std::optional<std::string> normalize_date(std::string_view text, const DateHints
 
 std::vector<std::string> printed_dates(std::string_view text) {
     std::vector<std::string> out;
-    for (size_t i = 0; i <= text.size();) {
-        const size_t j = std::min(text.find('\n', i), text.size());
-        try {
-            const std::string line = fold_fullwidth(sanitize_utf8(utf8_prefix(text.substr(i, j - i), kMaxDateBytes)));
-            // The line as printed, then with OCR look-alikes read as digits ("20Z4/12/01").
-            for (const std::string& form : {line, read_digit_confusions(line)})
-                for (const Candidate& c : scan(form, {}, true)) {
-                    const std::string d = iso(c.ymd);
-                    if (std::find(out.begin(), out.end(), d) == out.end()) out.push_back(d);
-                }
-        } catch (...) {
-            // std::regex gave up on this line: it holds no usable date
+    for_each_line_reading(text, kMaxDateBytes, [&](const std::string& line) {
+        for (const Candidate& c : scan(line, {}, true)) {
+            const std::string d = iso(c.ymd);
+            if (std::find(out.begin(), out.end(), d) == out.end()) out.push_back(d);
         }
-        i = j + 1;
-    }
+    });
     return out;
 }
 

@@ -57,22 +57,14 @@ std::optional<std::string> normalize_time(std::string_view text) try {
 
 std::vector<std::string> printed_times(std::string_view text) {
     std::vector<std::string> out;
-    for (size_t i = 0; i <= text.size();) {
-        const size_t j = std::min(text.find('\n', i), text.size());
-        try {
-            const std::string line = fold_fullwidth(sanitize_utf8(utf8_prefix(text.substr(i, j - i), kMaxTimeBytes)));
-            for (const std::string& form : {line, read_digit_confusions(line)})
-                for (auto it = std::sregex_iterator(form.begin(), form.end(), time_regex());
-                     it != std::sregex_iterator(); ++it) {
-                    // Each time with the rest of its line (AM / PM follow it).
-                    const auto t = normalize_time(std::string_view(form).substr(size_t(it->position(2))));
-                    if (t && std::find(out.begin(), out.end(), *t) == out.end()) out.push_back(*t);
-                }
-        } catch (...) {
-            // std::regex gave up on this line: it holds no usable time
+    for_each_line_reading(text, kMaxTimeBytes, [&](const std::string& line) {
+        for (auto it = std::sregex_iterator(line.begin(), line.end(), time_regex()); it != std::sregex_iterator();
+             ++it) {
+            // Each time with the rest of its line (AM / PM follow it).
+            const auto t = normalize_time(std::string_view(line).substr(size_t(it->position(2))));
+            if (t && std::find(out.begin(), out.end(), *t) == out.end()) out.push_back(*t);
         }
-        i = j + 1;
-    }
+    });
     return out;
 }
 

@@ -1,7 +1,11 @@
 // OCR confusions of digits: letters that OCR reads in place of a digit ("1,2O0", "20Z4/12/01", "2021/01/3I").
 #pragma once
 
+#include <algorithm>
 #include <string>
+#include <string_view>
+
+#include "extract/utf8.h"
 
 namespace receipt::extract {
 
@@ -10,5 +14,22 @@ char confusion_digit(char c);
 
 // `s` with every look-alike that stands next to an ASCII digit replaced by its digit; same length.
 std::string read_digit_confusions(const std::string& s);
+
+// Calls fn(line) for each line of a receipt text (its first max_bytes bytes, made valid UTF-8, full-width folded),
+// first as printed, then with OCR look-alikes read as digits. A line on which fn throws (std::regex giving up on
+// it) is skipped; the others are still read.
+template <typename Fn>
+void for_each_line_reading(std::string_view text, size_t max_bytes, Fn&& fn) {
+    for (size_t i = 0; i <= text.size();) {
+        const size_t j = std::min(text.find('\n', i), text.size());
+        try {
+            const std::string line = fold_fullwidth(sanitize_utf8(utf8_prefix(text.substr(i, j - i), max_bytes)));
+            fn(line);
+            fn(read_digit_confusions(line));
+        } catch (...) {
+        }
+        i = j + 1;
+    }
+}
 
 }  // namespace receipt::extract
