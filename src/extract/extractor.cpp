@@ -35,6 +35,8 @@ namespace {
 
 // Most tokens the name pass may generate ("name: <name> | addr:").
 constexpr int kNamePassTokens = 64;
+// The name pass copies from the first kNameLines lines of the receipt only.
+constexpr int kNameLines = 4;
 
 // The supplier_name of a name pass's output when the name field was finished (a '|' follows it), else "".
 std::string finished_name(const std::string& target) {
@@ -43,6 +45,18 @@ std::string finished_name(const std::string& target) {
     const nlohmann::json fields = nlohmann::json::parse(parse_target_to_json(target.substr(0, bar)));
     const auto it = fields.find("supplier_name");
     return it != fields.end() && it->is_string() ? it->get<std::string>() : "";
+}
+
+// The first n lines of a receipt text (a store name is printed at the top: on SROIE validation and the Japanese
+// development set within the first three lines).
+std::string leading_lines(const std::string& text, int n) {
+    size_t pos = 0;  // start of line i
+    for (int i = 0; i < n; ++i) {
+        const size_t nl = text.find('\n', pos);
+        if (nl == std::string::npos) return text;
+        pos = nl + 1;
+    }
+    return text.substr(0, pos - 1);  // n > 0 lines, without the newline after the last
 }
 
 // Replaces the consistency warnings of `fields` (extract/validate.h) by those of its current values, after an
@@ -146,7 +160,7 @@ std::vector<Extraction> Extractor::extract(const std::vector<std::string>& texts
             std::vector<std::string> redo_texts;
             for (size_t k : redo) {
                 redo_ids.push_back(sorted[k]);
-                redo_texts.push_back(sorted_texts[k]);
+                redo_texts.push_back(leading_lines(sorted_texts[k], kNameLines));
             }
             GenerationOptions name_gen = options.generation;
             name_gen.max_new_tokens = std::min(name_gen.max_new_tokens, kNamePassTokens);
