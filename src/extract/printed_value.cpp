@@ -21,38 +21,42 @@ int edit_distance(const std::string& a, const std::string& b) {
     return row[b.size()];
 }
 
-std::optional<std::string> printed_date_for(const std::vector<std::string>& printed,
-                                            const std::optional<std::string>& model_date) {
-    if (printed.empty()) return std::nullopt;
-    if (!model_date) return printed.front();
-    if (std::find(printed.begin(), printed.end(), *model_date) != printed.end()) return std::nullopt;
-    // Only dates that could be the one meant: the same year, or at most kMaxDateEdits digits away. Other printed
-    // numbers that read as dates (house numbers "3-10-10", a mangled "20/09/2013:26") are too far off.
+namespace {
+
+// nullopt when `wrote` is printed; else the printed value nearest to it (edit distance, the first printed on a tie)
+// among those `near(p, d)` accepts (d = the distance), or nullopt when it accepts none.
+template <typename Near>
+std::optional<std::string> closest_printed(const std::vector<std::string>& printed, const std::string& wrote,
+                                           Near&& near) {
+    if (std::find(printed.begin(), printed.end(), wrote) != printed.end()) return std::nullopt;
     const std::string* best = nullptr;
     int best_d = 0;
     for (const std::string& p : printed) {
-        const int d = edit_distance(*model_date, p);
-        const bool same_year = p.compare(0, 4, *model_date, 0, 4) == 0;
-        if (!same_year && d > kMaxDateEdits) continue;
+        const int d = edit_distance(wrote, p);
+        if (!near(p, d)) continue;
         if (!best || d < best_d) best = &p, best_d = d;
     }
     if (!best) return std::nullopt;
     return *best;
 }
 
+}  // namespace
+
+std::optional<std::string> printed_date_for(const std::vector<std::string>& printed,
+                                            const std::optional<std::string>& model_date) {
+    if (printed.empty()) return std::nullopt;
+    if (!model_date) return printed.front();
+    // Only dates that could be the one meant: the same year, or at most kMaxDateEdits digits away. Other printed
+    // numbers that read as dates (house numbers "3-10-10", a mangled "20/09/2013:26") are too far off.
+    return closest_printed(printed, *model_date, [&](const std::string& p, int d) {
+        return p.compare(0, 4, *model_date, 0, 4) == 0 || d <= kMaxDateEdits;
+    });
+}
+
 std::optional<std::string> printed_time_for(const std::vector<std::string>& printed,
                                             const std::optional<std::string>& model_time) {
     if (!model_time || printed.empty()) return std::nullopt;
-    if (std::find(printed.begin(), printed.end(), *model_time) != printed.end()) return std::nullopt;
-    const std::string* best = nullptr;
-    int best_d = 0;
-    for (const std::string& p : printed) {
-        const int d = edit_distance(*model_time, p);
-        if (d > kMaxTimeEdits) continue;
-        if (!best || d < best_d) best = &p, best_d = d;
-    }
-    if (!best) return std::nullopt;
-    return *best;
+    return closest_printed(printed, *model_time, [](const std::string&, int d) { return d <= kMaxTimeEdits; });
 }
 
 }  // namespace receipt::extract
