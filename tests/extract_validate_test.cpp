@@ -15,7 +15,10 @@ namespace {
 
 std::vector<std::string> codes(const json& fields) {
     std::vector<std::string> out;
-    for (const std::string& w : ex::validate_fields(fields)) out.push_back(w.substr(0, w.find(':')));
+    for (const std::string& w : ex::validate_fields(fields)) {
+        EXPECT_TRUE(ex::is_validation_warning(w)) << w;
+        out.push_back(w.substr(0, w.find(':')));
+    }
     return out;
 }
 
@@ -96,4 +99,11 @@ TEST(Validate, RunsInsideParser) {
     std::vector<std::string> got;
     for (const json& w : j["warnings"]) got.push_back(w.get<std::string>().substr(0, w.get<std::string>().find(':')));
     EXPECT_EQ(got, (Codes{"item_amount_mismatch", "net_tax_total_mismatch", "tax_exceeds_total"}));
+}
+
+TEST(Validate, KnowsItsOwnWarnings) {
+    EXPECT_TRUE(ex::is_validation_warning("negative_total: total_amount is -1"));
+    EXPECT_FALSE(ex::is_validation_warning("negative_total"));  // a code alone is no warning
+    EXPECT_FALSE(ex::is_validation_warning("input_truncated: 600 tokens cut to 512"));
+    EXPECT_FALSE(ex::is_validation_warning("receipt_date_not_printed: the model wrote 2018-05-12"));
 }

@@ -62,17 +62,9 @@ std::string leading_lines(const std::string& text, int n) {
 // Replaces the consistency warnings of `fields` (extract/validate.h) by those of its current values, after an
 // amount was changed; other warnings stay.
 void revalidate(nlohmann::ordered_json& fields) {
-    static const char* const kCodes[] = {"items_sum_mismatch", "item_amount_mismatch", "net_tax_total_mismatch",
-                                         "negative_tax",       "tax_exceeds_total",    "tax_implausible",
-                                         "negative_total"};
-    auto is_check = [](const std::string& w) {
-        for (const char* c : kCodes)
-            if (w.rfind(std::string(c) + ":", 0) == 0) return true;
-        return false;
-    };
     nlohmann::ordered_json kept = nlohmann::ordered_json::array();
     for (const auto& w : fields["warnings"])
-        if (!w.is_string() || !is_check(w.get<std::string>())) kept.push_back(w);
+        if (!w.is_string() || !extract::is_validation_warning(w.get<std::string>())) kept.push_back(w);
     for (std::string& w : extract::validate_fields(nlohmann::json::parse(fields.dump()))) kept.push_back(std::move(w));
     fields["warnings"] = std::move(kept);
 }

@@ -23,6 +23,16 @@ std::string num(double v) { return shortest_decimal(std::round(v * 1e6) / 1e6); 
 
 }  // namespace
 
+bool is_validation_warning(const std::string& warning) {
+    static const char* const kCodes[] = {"items_sum_mismatch", "item_amount_mismatch", "net_tax_total_mismatch",
+                                         "negative_tax",       "tax_exceeds_total",    "tax_implausible",
+                                         "negative_total"};
+    const std::string code = warning.substr(0, warning.find(':'));
+    for (const char* c : kCodes)
+        if (code == c && code.size() < warning.size()) return true;
+    return false;
+}
+
 std::vector<std::string> validate_fields(const nlohmann::json& fields) {
     std::vector<std::string> out;
     if (!fields.is_object()) return out;

@@ -24,4 +24,8 @@ inline constexpr double kMaxTaxShare = 0.25;
 // Never throws. Thread-safe.
 std::vector<std::string> validate_fields(const nlohmann::json& fields);
 
+// True when `warning` is one validate_fields() writes (its code is one of those above): after a value changes,
+// these are the warnings to recompute.
+bool is_validation_warning(const std::string& warning);
+
 }  // namespace receipt::extract
