@@ -134,18 +134,17 @@ std::vector<Extraction> Extractor::extract(const std::vector<std::string>& texts
                                   std::to_string(options.generation.max_new_tokens));
         e.fields_json = parse_target_to_json(e.target_text, warnings[i]);
     }
+    // The steps below patch the parsed fields of each receipt (indexed like texts); each is written back once.
+    std::vector<nlohmann::ordered_json> fields(n);
+    for (size_t i = 0; i < n; ++i) fields[i] = nlohmann::ordered_json::parse(out[i].fields_json);
     // A store name that is not printed in the receipt is written again by a short pass that copies it from the
     // printed text (extract/name_constraint.h); the other fields stay from the pass above.
     if (options.copy_name && greedy) {
-        std::vector<size_t> redo;                   // positions k in the sorted order
-        std::vector<nlohmann::ordered_json> fields;  // their parsed fields, patched below
+        std::vector<size_t> redo;  // positions k in the sorted order
         for (size_t k = 0; k < n; ++k) {
-            nlohmann::ordered_json f = nlohmann::ordered_json::parse(out[order[k]].fields_json);
-            const auto it = f.find("supplier_name");
-            if (it != f.end() && it->is_string() && !extract::name_is_printed(sorted_texts[k], it->get<std::string>())) {
+            const auto& name = fields[order[k]]["supplier_name"];
+            if (name.is_string() && !extract::name_is_printed(sorted_texts[k], name.get<std::string>()))
                 redo.push_back(k);
-                fields.push_back(std::move(f));
-            }
         }
         if (!redo.empty()) {
             std::vector<std::vector<int>> redo_ids;
@@ -160,50 +159,44 @@ std::vector<Extraction> Extractor::extract(const std::vector<std::string>& texts
             const std::vector<GenerationResult> name_results = engine_->generate(redo_ids, name_gen);
             for (size_t j = 0; j < redo.size(); ++j) {
                 const std::string name = finished_name(tokenizer_->decode(name_results[j].ids));
-                if (name.empty()) continue;
-                fields[j]["supplier_name"] = name;
-                out[order[redo[j]]].fields_json = fields[j].dump();
+                if (!name.empty()) fields[order[redo[j]]]["supplier_name"] = name;
             }
         }
     }
-    // A date or time that is not printed on the receipt becomes the printed one closest to it
-    // (extract/printed_value.h).
-    if (options.copy_date) {
-        for (size_t i = 0; i < n; ++i) {
-            nlohmann::ordered_json f = nlohmann::ordered_json::parse(out[i].fields_json);
-            bool changed = false;
-            auto check = [&](const char* key, auto&& printed, auto&& closest) {
-                auto& v = f[key];
-                const std::optional<std::string> wrote =
-                    v.is_string() ? std::optional<std::string>(v.get<std::string>()) : std::nullopt;
-                const std::optional<std::string> fixed = closest(printed(texts[i]), wrote);
-                if (!fixed) return;
-                v = *fixed;
-                f["warnings"].push_back(std::string(key) + "_not_printed: the model wrote " + wrote.value_or("none") +
-                                        ", the receipt prints " + *fixed);
-                changed = true;
-            };
+    for (size_t i = 0; i < n; ++i) {
+        nlohmann::ordered_json& f = fields[i];
+        // A date or time that is not printed on the receipt becomes the printed one closest to it
+        // (extract/printed_value.h).
+        auto check = [&](const char* key, auto&& printed, auto&& closest) {
+            auto& v = f[key];
+            const std::optional<std::string> wrote =
+                v.is_string() ? std::optional<std::string>(v.get<std::string>()) : std::nullopt;
+            const std::optional<std::string> fixed = closest(printed(texts[i]), wrote);
+            if (!fixed) return;
+            v = *fixed;
+            f["warnings"].push_back(std::string(key) + "_not_printed: the model wrote " + wrote.value_or("none") +
+                                    ", the receipt prints " + *fixed);
+        };
+        if (options.copy_date) {
             check("receipt_date", extract::printed_dates, extract::printed_date_for);
             check("purchase_time", extract::printed_times, extract::printed_time_for);
-            if (changed) out[i].fields_json = f.dump();
         }
-    }
-    // No valid total (the model wandered off in the total field), or a total without cents on a receipt whose
-    // total lines print cents (the model copied a piece of a number: "55" of 27.55, a quantity): the largest
-    // amount with cents printed near a total keyword (extract/copy_constraint.h, total_fallback).
-    if (options.copy_numbers) {
-        for (size_t i = 0; i < n; ++i) {
-            nlohmann::ordered_json f = nlohmann::ordered_json::parse(out[i].fields_json);
-            auto& total = f["total_amount"];
-            if (!total.is_null() && written_with_cents(out[i].target_text, "total")) continue;
+        // No valid total (the model wandered off in the total field), or a total without cents on a receipt whose
+        // total lines print cents (the model copied a piece of a number: "55" of 27.55, a quantity): the largest
+        // amount with cents printed near a total keyword (extract/copy_constraint.h, total_fallback).
+        auto& total = f["total_amount"];
+        const bool total_doubtful = total.is_null() || !written_with_cents(out[i].target_text, "total");
+        if (options.copy_numbers && total_doubtful) {
             const std::optional<double> v = extract::total_fallback(texts[i]);
-            if (!v || (total.is_number() && total.get<double>() == *v)) continue;
-            f["warnings"].push_back(std::string(total.is_null() ? "total_amount_not_read" : "total_amount_without_cents") +
-                                    ": taking the largest amount printed near a total keyword");
-            total = *v;
-            revalidate(f);
-            out[i].fields_json = f.dump();
+            if (v && !(total.is_number() && total.get<double>() == *v)) {
+                f["warnings"].push_back(std::string(total.is_null() ? "total_amount_not_read"
+                                                                    : "total_amount_without_cents") +
+                                        ": taking the largest amount printed near a total keyword");
+                total = *v;
+                revalidate(f);
+            }
         }
+        out[i].fields_json = f.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
     }
     return out;
 }
