@@ -61,6 +61,8 @@ private:
     std::unique_ptr<Tokenizer> tokenizer_;
     std::unique_ptr<Engine> engine_;
     int max_input_tokens_;
+    struct ConstraintVocabs;  // the copy and name constraints' vocabulary tables, built once
+    std::shared_ptr<const ConstraintVocabs> vocabs_;
 };
 
 // The bundled default model folder: $RECEIPT_MODEL_DIR when set, else the first of

@@ -124,20 +124,26 @@ std::vector<std::string> digit_runs(const std::string& text) {
     return runs;
 }
 
-CopyConstraint::CopyConstraint(const Tokenizer& tokenizer, int vocab_size, const std::vector<std::string>& texts)
-    : texts_(token_texts(tokenizer, vocab_size)) {
-    tokens_.resize(texts_.size());
-    for (size_t id = 0; id < texts_.size(); ++id) {
-        TokenInfo& t = tokens_[id];
-        const std::string& text = texts_[id];
+std::shared_ptr<const CopyConstraint::Vocab> CopyConstraint::make_vocab(const Tokenizer& tokenizer, int vocab_size) {
+    auto v = std::make_shared<Vocab>();
+    v->texts = token_texts(tokenizer, vocab_size);
+    v->tokens.resize(v->texts.size());
+    for (size_t id = 0; id < v->texts.size(); ++id) {
+        TokenInfo& t = v->tokens[id];
+        const std::string& text = v->texts[id];
         t.space = !text.empty() && text[0] == ' ';
         const std::string body = t.space ? text.substr(1) : text;
         if (!body.empty() && std::all_of(body.begin(), body.end(), is_digit)) t.digits = body;
         if (!body.empty() && std::all_of(body.begin(), body.end(), [](char c) { return is_digit(c) || c == '.'; })) {
             t.number = body;
-            number_ids_.push_back(int(id));
+            v->number_ids.push_back(int(id));
         }
     }
+    return v;
+}
+
+CopyConstraint::CopyConstraint(std::shared_ptr<const Vocab> vocab, const std::vector<std::string>& texts)
+    : vocab_(std::move(vocab)), texts_(vocab_->texts), tokens_(vocab_->tokens), number_ids_(vocab_->number_ids) {
     runs_.reserve(texts.size());
     total_runs_.reserve(texts.size());
     for (const auto& text : texts) {

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstddef>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -54,7 +55,23 @@ std::optional<double> total_fallback(const std::string& text);
 // Everything else (other fields, text) is left to the model.
 class CopyConstraint final : public LogitsProcessor {
 public:
-    CopyConstraint(const Tokenizer& tokenizer, int vocab_size, const std::vector<std::string>& texts);
+    struct TokenInfo {
+        std::string digits;  // the token's digits when it is only digits (after an optional leading space), else ""
+        std::string number;  // the same for digits and '.' ("5", ".", ".5"), else ""
+        bool space = false;  // starts with a space (U+2581): a digit token then starts a new run
+    };
+    // What the constraint needs of the vocabulary; it depends on the tokenizer alone, so one serves every
+    // CopyConstraint over it (building it takes milliseconds: keep it rather than rebuild it per call).
+    struct Vocab {
+        std::vector<std::string> texts;  // per id: the piece as text (extract/target_tokens.h)
+        std::vector<TokenInfo> tokens;   // per id
+        std::vector<int> number_ids;     // ids whose TokenInfo::number is set, ascending
+    };
+    static std::shared_ptr<const Vocab> make_vocab(const Tokenizer& tokenizer, int vocab_size);
+
+    CopyConstraint(std::shared_ptr<const Vocab> vocab, const std::vector<std::string>& texts);
+    CopyConstraint(const Tokenizer& tokenizer, int vocab_size, const std::vector<std::string>& texts)
+        : CopyConstraint(make_vocab(tokenizer, vocab_size), texts) {}
     void process(int source, const std::vector<int>& generated, float* logits, int vocab) const override;
 
     // The field the output is in after `generated` ("tel", "net", "tax", "total", "item:3" for an item's
@@ -62,20 +79,16 @@ public:
     std::string field_at(const std::vector<int>& generated) const;
 
 private:
-    struct TokenInfo {
-        std::string digits;  // the token's digits when it is only digits (after an optional leading space), else ""
-        std::string number;  // the same for digits and '.' ("5", ".", ".5"), else ""
-        bool space = false;  // starts with a space (U+2581): a digit token then starts a new run
-    };
     // The value of the finished segment "<tag>: <number> |" in the output so far, or -1 (absent, unfinished or
     // not a plain number).
     double written_amount(const std::vector<int>& generated, const std::string& tag) const;
     static bool prefix_of_run(const std::vector<std::string>& runs, const std::string& prefix);
     static bool is_run(const std::vector<std::string>& runs, const std::string& digits);
 
-    std::vector<std::string> texts_;  // per id: the piece as text (extract/target_tokens.h)
-    std::vector<TokenInfo> tokens_;
-    std::vector<int> number_ids_;  // ids whose TokenInfo::number is set, ascending
+    std::shared_ptr<const Vocab> vocab_;
+    const std::vector<std::string>& texts_;  // vocab_->texts
+    const std::vector<TokenInfo>& tokens_;   // vocab_->tokens
+    const std::vector<int>& number_ids_;     // vocab_->number_ids
     std::vector<std::vector<std::string>> runs_;  // per source: digit_runs(text)
     std::vector<std::vector<std::string>> total_runs_;  // per source: total_window_runs(text), or runs_ if empty
 };

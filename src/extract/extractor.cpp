@@ -21,13 +21,23 @@
 
 namespace receipt {
 
+struct Extractor::ConstraintVocabs {
+    std::shared_ptr<const extract::CopyConstraint::Vocab> copy;
+    std::shared_ptr<const extract::NameConstraint::Vocab> name;
+};
+
 Extractor::Extractor(std::shared_ptr<const Model> model, const EngineOptions& options)
     : model_(std::move(model)),
       tokenizer_(std::make_unique<Tokenizer>(model_->tokenizer_path(), model_->config().sentencepiece_tokenizer
                                                                             ? TokenizerMode::kSentencePiece
                                                                             : TokenizerMode::kHuggingFace)),
       engine_(make_engine(model_, options)),
-      max_input_tokens_(options.max_input_tokens) {}
+      max_input_tokens_(options.max_input_tokens) {
+    const int vocab = model_->config().vocab_size;
+    vocabs_ = std::make_shared<const ConstraintVocabs>(
+        ConstraintVocabs{extract::CopyConstraint::make_vocab(*tokenizer_, vocab),
+                         extract::NameConstraint::make_vocab(*tokenizer_, vocab)});
+}
 
 Extractor::~Extractor() = default;
 
@@ -117,9 +127,8 @@ std::vector<Extraction> Extractor::extract(const std::vector<std::string>& texts
     const bool greedy = gen.num_beams == 1 && n;
     std::vector<std::string> sorted_texts(n);
     for (size_t k = 0; k < n; ++k) sorted_texts[k] = texts[order[k]];
-    const int vocab = model_->config().vocab_size;
     if (options.copy_numbers && greedy)
-        gen.logits_processor = std::make_shared<extract::CopyConstraint>(*tokenizer_, vocab, sorted_texts);
+        gen.logits_processor = std::make_shared<extract::CopyConstraint>(vocabs_->copy, sorted_texts);
     std::vector<GenerationResult> results = n ? engine_->generate(sorted, gen) : std::vector<GenerationResult>{};
     std::vector<Extraction> out(n);
     for (size_t k = 0; k < n; ++k) {
@@ -155,7 +164,7 @@ std::vector<Extraction> Extractor::extract(const std::vector<std::string>& texts
             }
             GenerationOptions name_gen = options.generation;
             name_gen.max_new_tokens = std::min(name_gen.max_new_tokens, kNamePassTokens);
-            name_gen.logits_processor = std::make_shared<extract::NameConstraint>(*tokenizer_, vocab, redo_texts);
+            name_gen.logits_processor = std::make_shared<extract::NameConstraint>(vocabs_->name, redo_texts);
             const std::vector<GenerationResult> name_results = engine_->generate(redo_ids, name_gen);
             for (size_t j = 0; j < redo.size(); ++j) {
                 const std::string name = finished_name(tokenizer_->decode(name_results[j].ids));

@@ -79,34 +79,43 @@ bool name_is_printed(const std::string& text, const std::string& name) {
     return false;
 }
 
-NameConstraint::NameConstraint(const Tokenizer& tokenizer, int vocab_size, const std::vector<std::string>& texts)
-    : texts_(token_texts(tokenizer, vocab_size)), spaced_(texts_.size(), 0), eos_(tokenizer.eos_id()) {
-    for (size_t id = 0; id < texts_.size(); ++id) {
-        const std::string& t = texts_[id];
+std::shared_ptr<const NameConstraint::Vocab> NameConstraint::make_vocab(const Tokenizer& tokenizer, int vocab_size) {
+    auto v = std::make_shared<Vocab>();
+    v->texts = token_texts(tokenizer, vocab_size);
+    v->spaced.assign(v->texts.size(), 0);
+    v->eos = tokenizer.eos_id();
+    for (size_t id = 0; id < v->texts.size(); ++id) {
+        const std::string& t = v->texts[id];
         if (t.empty()) continue;
         const std::string c = strip_spaces(t);
-        spaced_[id] = t[0] == ' ';
+        v->spaced[id] = t[0] == ' ';
         if (c.empty()) {
-            spaces_.push_back(int(id));
+            v->spaces.push_back(int(id));
         } else if (c[0] == '|') {
-            always_.push_back(int(id));
+            v->always.push_back(int(id));
         } else {
-            by_text_[c].push_back(int(id));
-            max_len_ = std::max(max_len_, c.size());
+            v->by_text[c].push_back(int(id));
+            v->max_len = std::max(v->max_len, c.size());
         }
     }
-    if (tokenizer.eos_id() >= 0 && tokenizer.eos_id() < vocab_size) always_.push_back(tokenizer.eos_id());
+    if (v->eos >= 0 && v->eos < vocab_size) v->always.push_back(v->eos);
+    return v;
+}
+
+NameConstraint::NameConstraint(std::shared_ptr<const Vocab> vocab, const std::vector<std::string>& texts)
+    : vocab_(std::move(vocab)) {
     sources_.reserve(texts.size());
     for (const auto& text : texts) sources_.push_back(compact_text(text));
 }
 
 void NameConstraint::process(int source, const std::vector<int>& generated, float* logits, int vocab) const {
-    if (source < 0 || size_t(source) >= sources_.size() || vocab > int(texts_.size())) return;
-    const TargetSegment seg = current_segment(texts_, generated);
+    const Vocab& voc = *vocab_;
+    if (source < 0 || size_t(source) >= sources_.size() || vocab > int(voc.texts.size())) return;
+    const TargetSegment seg = current_segment(voc.texts, generated);
     if (!seg.tag.empty() && seg.tag != "name") {  // past the name: stop
-        if (eos_ < 0 || eos_ >= vocab) return;
+        if (voc.eos < 0 || voc.eos >= vocab) return;
         for (int id = 0; id < vocab; ++id)
-            if (id != eos_) logits[id] = -INFINITY;
+            if (id != voc.eos) logits[id] = -INFINITY;
         return;
     }
     if (seg.tag.empty()) return;  // the model writes "name:" itself
@@ -132,18 +141,18 @@ void NameConstraint::process(int source, const std::vector<int>& generated, floa
         const bool word = std::binary_search(c.word_starts.begin(), c.word_starts.end(), int(e));
         boundary |= word || e == end;
         if (word && !mid_char && e < end)
-            for (int id : spaces_) allow(id);
-        const size_t n = std::min(max_len_, end - e);
+            for (int id : voc.spaces) allow(id);
+        const size_t n = std::min(voc.max_len, end - e);
         for (size_t len = 1; len <= n; ++len) {
             key.assign(c.text, e, len);
-            auto it = by_text_.find(key);
-            if (it == by_text_.end()) continue;
+            auto it = voc.by_text.find(key);
+            if (it == voc.by_text.end()) continue;
             for (int id : it->second)
-                if (word || !spaced_[size_t(id)]) allow(id);
+                if (word || !voc.spaced[size_t(id)]) allow(id);
         }
     }
     if (boundary && !mid_char && !v.empty())
-        for (int id : always_) allow(id);
+        for (int id : voc.always) allow(id);
     for (int id = 0; id < vocab; ++id)
         if (!allowed[size_t(id)]) logits[id] = -INFINITY;
 }

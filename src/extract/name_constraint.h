@@ -5,6 +5,7 @@
 // fields from an unconstrained pass, because a forced name can lead the model astray in the later fields.
 #pragma once
 
+#include <memory>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -46,17 +47,26 @@ class NameConstraint final : public LogitsProcessor {
 public:
     static constexpr int kMaxLines = 2;  // a name is printed on at most this many lines (chain, branch)
 
-    NameConstraint(const Tokenizer& tokenizer, int vocab_size, const std::vector<std::string>& texts);
+    // What the constraint needs of the vocabulary; it depends on the tokenizer alone, so one serves every
+    // NameConstraint over it (building it takes milliseconds: keep it rather than rebuild it per call).
+    struct Vocab {
+        std::vector<std::string> texts;                             // per id: the piece as text
+        std::unordered_map<std::string, std::vector<int>> by_text;  // spaces-removed piece -> ids
+        std::vector<char> spaced;  // per id: the piece starts with a space
+        std::vector<int> spaces;   // ids of only whitespace (allowed where a printed word starts)
+        std::vector<int> always;   // ids that end the name: '|'-led, and EOS
+        int eos = -1;
+        size_t max_len = 0;        // longest spaces-removed piece, bytes
+    };
+    static std::shared_ptr<const Vocab> make_vocab(const Tokenizer& tokenizer, int vocab_size);
+
+    NameConstraint(std::shared_ptr<const Vocab> vocab, const std::vector<std::string>& texts);
+    NameConstraint(const Tokenizer& tokenizer, int vocab_size, const std::vector<std::string>& texts)
+        : NameConstraint(make_vocab(tokenizer, vocab_size), texts) {}
     void process(int source, const std::vector<int>& generated, float* logits, int vocab) const override;
 
 private:
-    std::vector<std::string> texts_;                             // per id: the piece as text
-    std::unordered_map<std::string, std::vector<int>> by_text_;  // spaces-removed piece -> ids
-    std::vector<char> spaced_;  // per id: the piece starts with a space
-    std::vector<int> spaces_;   // ids of only whitespace (allowed where a printed word starts)
-    std::vector<int> always_;   // ids that end the name: '|'-led, and EOS
-    int eos_;
-    size_t max_len_ = 0;        // longest spaces-removed piece, bytes
+    std::shared_ptr<const Vocab> vocab_;
     std::vector<CompactText> sources_;
 };
 
