@@ -2,6 +2,8 @@
 #include "receipt/extractor.h"
 
 #include <algorithm>
+#include <cmath>
+#include <cstdint>
 #include <cstdlib>
 #include <filesystem>
 #include <numeric>
@@ -12,7 +14,9 @@
 #include "extract/name_constraint.h"
 #include "extract/normalize_date.h"
 #include "extract/normalize_time.h"
+#include "extract/printed_tax.h"
 #include "extract/printed_value.h"
+#include "extract/store_branch.h"
 #include "extract/validate.h"
 #include "receipt/errors.h"
 #include "receipt/model.h"
@@ -77,6 +81,12 @@ void revalidate(nlohmann::ordered_json& fields) {
         if (!w.is_string() || !extract::is_validation_warning(w.get<std::string>())) kept.push_back(w);
     for (std::string& w : extract::validate_fields(nlohmann::json::parse(fields.dump()))) kept.push_back(std::move(w));
     fields["warnings"] = std::move(kept);
+}
+
+// An amount as JSON: an integer when it has no fraction (yen), else the number.
+nlohmann::ordered_json json_amount(double v) {
+    if (v == std::floor(v) && std::fabs(v) < 9e15) return static_cast<int64_t>(v);
+    return v;
 }
 
 // True when the target text's "<tag>: <number>" segment writes a decimal point ("total: 27.55").
@@ -186,6 +196,11 @@ std::vector<Extraction> Extractor::extract(const std::vector<std::string>& texts
             f["warnings"].push_back(std::string(key) + "_not_printed: the model wrote " + wrote.value_or("none") +
                                     ", the receipt prints " + *fixed);
         };
+        // A chain name printed above its branch line gets the branch (extract/store_branch.h).
+        if (options.copy_name && f["supplier_name"].is_string())
+            if (auto with_branch =
+                    extract::name_with_branch(texts[i], f["supplier_name"].get<std::string>(), kNameLines))
+                f["supplier_name"] = *with_branch;
         if (options.copy_date) {
             check("receipt_date", extract::printed_dates, extract::printed_date_for);
             check("purchase_time", extract::printed_times, extract::printed_time_for);
@@ -202,6 +217,19 @@ std::vector<Extraction> Extractor::extract(const std::vector<std::string>& texts
                                                                     : "total_amount_without_cents") +
                                         ": taking the largest amount printed near a total keyword");
                 total = *v;
+                revalidate(f);
+            }
+        }
+        // A receipt that prints a base and a tax amount for each of its tax rates gives the total tax exactly
+        // (extract/printed_tax.h); the model often takes one rate's tax, a base, or a wrong column.
+        if (options.copy_numbers) {
+            auto& tax = f["total_tax_amount"];
+            const std::optional<double> printed = extract::printed_tax_total(texts[i]);
+            if (printed && !(tax.is_number() && std::fabs(tax.get<double>() - *printed) < 0.005)) {
+                f["warnings"].push_back("total_tax_amount_from_tax_lines: the model wrote " +
+                                        (tax.is_number() ? tax.dump() : std::string("none")) +
+                                        ", the receipt's per-rate tax lines add up to " + json_amount(*printed).dump());
+                tax = json_amount(*printed);
                 revalidate(f);
             }
         }

@@ -1,0 +1,36 @@
+// The total tax read from a receipt's per-rate tax lines. Receipts with two tax rates (Japan's 8 % reduced rate
+// and 10 %) print a base and a tax amount per rate ("8%  ¥474  ¥35", "(10%対象 ¥683 内税 ¥62)", "SR @ 6% 40.57
+// 2.43"), and the schema's total_tax_amount is the sum over the rates. A model trained from scratch often picks
+// the wrong number of such a table or does not add the parts; the arithmetic identifies them exactly:
+//   tax = base * r / (100 + r)   (tax included in the base: 内税)   or   tax = base * r / 100   (外税, GST on net)
+// up to one unit of the last printed digit (floor, round or ceil).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace receipt::extract {
+
+// One tax rate's printed base and tax amount, in the receipt's major unit (yen, dollars).
+struct PrintedTaxLine {
+    double rate = 0;  // percent
+    double base = 0;
+    double tax = 0;
+};
+
+// Lines after a rate's line that may hold its base and tax amount (OCR puts each box on its own line).
+inline constexpr int kTaxWindowLines = 3;
+
+// The per-rate tax lines of `text`, first rate printed first, one per rate, or nullopt when they do not add up to
+// a confident total: no rate is resolved, or a rate printed in a tax context with amounts after it has no pair.
+// A rate is "d%" or "d.d%" (1 to 30) on a line with a tax word (税, 対象, TAX, GST, SST, VAT), after a line with
+// one (a summary table's header), or at the start of a line (a tax table row "8% ¥474 ¥35"). Its pair is two adjacent amounts (base, tax), among the amounts after it
+// on its line and on the next kTaxWindowLines lines (stopping at another rate's line), with tax within one unit
+// of the formulas above, 0 < tax < base. OCR look-alikes next to digits are read as digits ("1b4" = 164).
+std::optional<std::vector<PrintedTaxLine>> printed_tax_lines(const std::string& text);
+
+// The sum of printed_tax_lines(text)'s tax amounts, rounded to cents, or nullopt.
+std::optional<double> printed_tax_total(const std::string& text);
+
+}  // namespace receipt::extract

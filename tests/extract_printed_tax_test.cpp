@@ -1,0 +1,55 @@
+// Per-rate tax lines of receipt texts and their sum (extract/printed_tax.h).
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "extract/printed_tax.h"
+
+namespace ex = receipt::extract;
+
+TEST(PrintedTax, TaxTableWithOneBoxPerLine) {
+    // 税率 / 対象額 / 税額 table, OCR boxes on their own lines; 8 %: 474 * 8 / 108 = 35.1, 10 %: 295 * 10 / 110 = 26.8.
+    const std::string text = "合計\n¥769\n税率\n対象額\n税額\n8%\n¥474\n¥35\n10%\n\\295\n¥26\n現金\n¥1000\nおつり\n¥231";
+    const auto lines = ex::printed_tax_lines(text);
+    ASSERT_TRUE(lines.has_value());
+    ASSERT_EQ(lines->size(), 2u);
+    EXPECT_EQ((*lines)[0].rate, 8);
+    EXPECT_EQ((*lines)[0].base, 474);
+    EXPECT_EQ((*lines)[0].tax, 35);
+    EXPECT_EQ((*lines)[1].rate, 10);
+    EXPECT_EQ((*lines)[1].tax, 26);
+    EXPECT_EQ(ex::printed_tax_total(text), 61);
+}
+
+TEST(PrintedTax, ExternalTaxWithBasesAndOcrNoise) {
+    // 外税: tax = base * r / 100 (6903 * 0.08 = 552.2, 1645 * 0.1 = 164.5); "1b4" is 164 and "8,54B" a subtotal.
+    const std::string text =
+        "小計\n8,54B\n(8%対象\n6,903)\n外税8%\n552\n(10%対象\n1,645)\n外税10% 1b4\n合計\n9,264\n軽印は軽減税率適用商品";
+    EXPECT_EQ(ex::printed_tax_total(text), 716);
+}
+
+TEST(PrintedTax, IncludedTaxOnOneLineAndFullWidthForms) {
+    EXPECT_EQ(ex::printed_tax_total("(8%対象 ¥2,628 内税 ¥194)\n(10%対象 ¥683 内税 ¥62)"), 256);
+    EXPECT_EQ(ex::printed_tax_total("８％対象計　１，２３４\n（内消費税８％　９１）"), 91);
+    EXPECT_EQ(ex::printed_tax_total("8% ¥638 ¥47\nQUICPay支払 ¥638"), 47);
+}
+
+TEST(PrintedTax, DecimalCurrencies) {
+    // A GST summary row: 40.57 * 6 / 100 = 2.43.
+    EXPECT_EQ(ex::printed_tax_total("GST Summary Amount(RM) Tax(RM)\nSR @ 6% 40.57 2.43\nTOTAL 43.00"), 2.43);
+    // Base with cents and tax without: not a pair.
+    EXPECT_EQ(ex::printed_tax_total("SR @ 6% 40.57 2"), std::nullopt);
+}
+
+TEST(PrintedTax, NothingConfident) {
+    // A single tax amount without its base, or only a rate in a footnote: no reading.
+    EXPECT_EQ(ex::printed_tax_total("合計 ¥4733\n(内消費税等 ¥378)\n※は軽減税率8%対象商品です"), std::nullopt);
+    EXPECT_EQ(ex::printed_tax_total("TAX 8.875% $1.23\nTOTAL $15.10"), std::nullopt);
+    // One rate resolves, the other has amounts but no pair (boxes out of order): the sum would be partial.
+    EXPECT_EQ(ex::printed_tax_total("税率\n8%\n6\n10%\n458\n41"), std::nullopt);
+    // A discount percentage is no tax rate; a registration number or a date is no amount.
+    EXPECT_EQ(ex::printed_tax_total("割引 10%\n-¥50\n卵\n1\n¥228\n¥20"), std::nullopt);
+    EXPECT_EQ(ex::printed_tax_total("10%\nT2771137188671\n2020/07/14"), std::nullopt);
+    EXPECT_EQ(ex::printed_tax_total(""), std::nullopt);
+    EXPECT_EQ(ex::printed_tax_total("\xff\xfe 8% \xc3"), std::nullopt);
+}
