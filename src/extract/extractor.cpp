@@ -14,6 +14,8 @@
 #include "extract/name_constraint.h"
 #include "extract/normalize_date.h"
 #include "extract/normalize_time.h"
+#include "extract/normalize_currency.h"
+#include "extract/printed_amounts.h"
 #include "extract/printed_tax.h"
 #include "extract/printed_value.h"
 #include "extract/store_branch.h"
@@ -219,6 +221,29 @@ std::vector<Extraction> Extractor::extract(const std::vector<std::string>& texts
                 total = *v;
                 revalidate(f);
             }
+        }
+        // In a currency without minor units (yen) the total is the amount printed after the total keyword
+        // (extract/printed_amounts.h); the model, near the end of a long output, often writes a garbled or
+        // another printed number there. (With cents, the keyword reading is less reliable than the model: SROIE
+        // prints "TOTAL QTY", "TOTAL (EXCL GST)" and the like.)
+        // The net amount likewise is the amount after the subtotal keyword, and null when none is printed.
+        const auto& currency = f["currency"];
+        if (options.copy_numbers && currency.is_string() &&
+            extract::currency_without_minor_units(currency.get<std::string>())) {
+            auto take = [&](const char* key, const std::optional<double>& printed, const char* what) {
+                auto& v = f[key];
+                if (printed ? v.is_number() && v.get<double>() == *printed : v.is_null()) return;
+                f["warnings"].push_back(std::string(key) + "_from_" + what + "_line: the model wrote " +
+                                        (v.is_number() ? v.dump() : std::string("none")) + ", the receipt prints " +
+                                        (printed ? json_amount(*printed).dump() : std::string("no ") + what));
+                v = printed ? json_amount(*printed) : nlohmann::ordered_json();
+                revalidate(f);
+            };
+            if (const std::optional<double> printed = extract::keyword_total(texts[i]))
+                take("total_amount", printed, "total");
+            bool subtotal_printed = false;
+            const std::optional<double> subtotal = extract::keyword_subtotal(texts[i], &subtotal_printed);
+            if (subtotal || !subtotal_printed) take("net_amount", subtotal, "subtotal");
         }
         // A receipt that prints a base and a tax amount for each of its tax rates gives the total tax exactly
         // (extract/printed_tax.h); the model often takes one rate's tax, a base, or a wrong column.

@@ -5,76 +5,11 @@
 #include <cmath>
 #include <map>
 
-#include "extract/ocr_digits.h"
-#include "extract/utf8.h"
+#include "extract/printed_amounts.h"
 
 namespace receipt::extract {
 
 namespace {
-
-// A number printed on a line: "1,645", "40.57", "8"; [begin, end) are byte offsets in the line.
-struct Number {
-    double value = 0;
-    bool cents = false;    // written with two decimals
-    bool percent = false;  // followed by '%' (after optional spaces): a rate
-    bool usable = true;    // may be an amount: not negative, not part of a date, time, id or code
-    size_t begin = 0, end = 0;
-};
-
-bool is_digit(char c) { return c >= '0' && c <= '9'; }
-
-// The numbers of one line (ASCII digits; full-width forms already folded), left to right.
-std::vector<Number> numbers_of(const std::string& s) {
-    std::vector<Number> out;
-    for (size_t i = 0; i < s.size();) {
-        if (!is_digit(s[i]) || (i > 0 && (is_digit(s[i - 1]) || s[i - 1] == '.' || s[i - 1] == ','))) {
-            ++i;
-            continue;
-        }
-        Number n;
-        n.begin = i;
-        std::string digits;
-        size_t j = i;
-        while (j < s.size()) {
-            if (is_digit(s[j])) {
-                digits += s[j++];
-            } else if (s[j] == ',' && j + 3 < s.size() && is_digit(s[j + 1]) && is_digit(s[j + 2]) &&
-                       is_digit(s[j + 3]) && (j + 4 >= s.size() || !is_digit(s[j + 4]))) {
-                j += 1;  // thousands separator: exactly three digits follow
-            } else {
-                break;
-            }
-        }
-        size_t int_digits = digits.size();
-        if (j + 2 < s.size() && s[j] == '.' && is_digit(s[j + 1]) && is_digit(s[j + 2]) &&
-            (j + 3 >= s.size() || !is_digit(s[j + 3]))) {
-            digits += '.';
-            digits += s.substr(j + 1, 2);
-            n.cents = true;
-            j += 3;
-        } else if (j + 1 < s.size() && s[j] == '.' && is_digit(s[j + 1])) {
-            // one or 3+ decimals: a rate ("8.875%") or not an amount
-            size_t k = j + 1;
-            while (k < s.size() && is_digit(s[k])) ++k;
-            digits += s.substr(j, k - j);
-            n.usable = false;
-            j = k;
-        }
-        n.end = j;
-        n.value = std::strtod(digits.c_str(), nullptr);
-        size_t k = j;
-        while (k < s.size() && s[k] == ' ') ++k;
-        n.percent = k < s.size() && s[k] == '%';
-        const char before = i > 0 ? s[i - 1] : ' ';
-        const char after = j < s.size() ? s[j] : ' ';
-        if (before == '-' || before == '#' || before == ':' || before == '/' || after == ':' || after == '/' ||
-            after == '-' || int_digits > 9)
-            n.usable = false;
-        out.push_back(n);
-        i = j;
-    }
-    return out;
-}
 
 // True when `line` holds a tax word: 税, 対象, TAX, GST, SST or VAT (any case).
 bool has_tax_word(const std::string& line) {
@@ -99,7 +34,7 @@ bool tax_context(const std::string& line, size_t at, const std::string& prev) {
 }
 
 // |tax - base * r / (100 + r)| or |tax - base * r / 100| within one unit of the last printed digit.
-bool is_tax_of(const Number& base, const Number& tax, double rate) {
+bool is_tax_of(const PrintedNumber& base, const PrintedNumber& tax, double rate) {
     if (base.cents != tax.cents) return false;
     const double unit = base.cents ? 0.01 : 1.0;
     if (!(tax.value >= unit && tax.value < base.value)) return false;
@@ -116,22 +51,13 @@ struct RateMention {
 }  // namespace
 
 std::optional<std::vector<PrintedTaxLine>> printed_tax_lines(const std::string& text) {
-    std::vector<std::string> lines;
-    for (size_t i = 0; i <= text.size();) {
-        const size_t j = std::min(text.find('\n', i), text.size());
-        try {
-            lines.push_back(read_digit_confusions(fold_fullwidth(sanitize_utf8(text.substr(i, j - i)))));
-        } catch (...) {
-            lines.emplace_back();
-        }
-        i = j + 1;
-    }
-    std::vector<std::vector<Number>> nums(lines.size());
+    const std::vector<std::string> lines = printed_lines(text);
+    std::vector<std::vector<PrintedNumber>> nums(lines.size());
     std::vector<RateMention> mentions;
     for (size_t li = 0; li < lines.size(); ++li) {
-        nums[li] = numbers_of(lines[li]);
+        nums[li] = printed_numbers(lines[li]);
         const std::string& prev = li > 0 ? lines[li - 1] : lines[li];
-        for (const Number& n : nums[li])
+        for (const PrintedNumber& n : nums[li])
             if (n.percent && n.value >= 1 && n.value <= 30 && tax_context(lines[li], n.begin, li > 0 ? prev : ""))
                 mentions.push_back({n.value, li, n.end});
     }
@@ -148,12 +74,12 @@ std::optional<std::vector<PrintedTaxLine>> printed_tax_lines(const std::string& 
         bool have = false;
         for (const auto& f : found) have |= f.rate == m.rate;
         if (have) continue;
-        std::vector<Number> amounts;
-        for (const Number& n : nums[m.line])
+        std::vector<PrintedNumber> amounts;
+        for (const PrintedNumber& n : nums[m.line])
             if (n.begin >= m.end && n.usable && !n.percent) amounts.push_back(n);
         for (size_t li = m.line + 1; li < lines.size() && li <= m.line + size_t(kTaxWindowLines); ++li) {
             if (other_rate_line(li, m.rate)) break;
-            for (const Number& n : nums[li])
+            for (const PrintedNumber& n : nums[li])
                 if (n.usable && !n.percent) amounts.push_back(n);
         }
         bool paired = false;

@@ -1,0 +1,130 @@
+// Numbers as printed on receipt lines (extract/printed_amounts.h).
+#include "extract/printed_amounts.h"
+
+#include <cctype>
+#include <cstdlib>
+#include <initializer_list>
+
+#include "extract/ocr_digits.h"
+#include "extract/utf8.h"
+
+namespace receipt::extract {
+
+namespace {
+
+bool is_digit(char c) { return c >= '0' && c <= '9'; }
+
+}  // namespace
+
+std::vector<PrintedNumber> printed_numbers(const std::string& s) {
+    std::vector<PrintedNumber> out;
+    for (size_t i = 0; i < s.size();) {
+        if (!is_digit(s[i]) || (i > 0 && (is_digit(s[i - 1]) || s[i - 1] == '.' || s[i - 1] == ','))) {
+            ++i;
+            continue;
+        }
+        PrintedNumber n;
+        n.begin = i;
+        std::string digits;
+        size_t j = i;
+        while (j < s.size()) {
+            if (is_digit(s[j])) {
+                digits += s[j++];
+            } else if (s[j] == ',' && j + 3 < s.size() && is_digit(s[j + 1]) && is_digit(s[j + 2]) &&
+                       is_digit(s[j + 3]) && (j + 4 >= s.size() || !is_digit(s[j + 4]))) {
+                j += 1;  // thousands separator: exactly three digits follow
+            } else {
+                break;
+            }
+        }
+        size_t int_digits = digits.size();
+        if (j + 2 < s.size() && s[j] == '.' && is_digit(s[j + 1]) && is_digit(s[j + 2]) &&
+            (j + 3 >= s.size() || !is_digit(s[j + 3]))) {
+            digits += '.';
+            digits += s.substr(j + 1, 2);
+            n.cents = true;
+            j += 3;
+        } else if (j + 1 < s.size() && s[j] == '.' && is_digit(s[j + 1])) {
+            // one or 3+ decimals: a rate ("8.875%") or not an amount
+            size_t k = j + 1;
+            while (k < s.size() && is_digit(s[k])) ++k;
+            digits += s.substr(j, k - j);
+            n.usable = false;
+            j = k;
+        }
+        n.end = j;
+        n.value = std::strtod(digits.c_str(), nullptr);
+        size_t k = j;
+        while (k < s.size() && s[k] == ' ') ++k;
+        n.percent = k < s.size() && s[k] == '%';
+        const char before = i > 0 ? s[i - 1] : ' ';
+        const char after = j < s.size() ? s[j] : ' ';
+        if (before == '-' || before == '#' || before == ':' || before == '/' || after == ':' || after == '/' ||
+            after == '-' || int_digits > 9)
+            n.usable = false;
+        // A broken thousands group ("8,75" of 8,745 with a digit lost) is no amount.
+        if ((after == ',' || after == '.') && j + 1 < s.size() && is_digit(s[j + 1])) n.usable = false;
+        // A count: "(18点)", "2個", "3品", "248P" (points).
+        for (const char* unit : {"点", "個", "品", "P"})
+            if (s.compare(k, std::string(unit).size(), unit) == 0) n.usable = false;
+        out.push_back(n);
+        i = j;
+    }
+    return out;
+}
+
+
+std::vector<std::string> printed_lines(const std::string& text) {
+    std::vector<std::string> lines;
+    for (size_t i = 0; i <= text.size();) {
+        const size_t j = std::min(text.find('\n', i), text.size());
+        try {
+            lines.push_back(read_digit_confusions(fold_fullwidth(sanitize_utf8(text.substr(i, j - i)))));
+        } catch (...) {
+            lines.emplace_back();
+        }
+        i = j + 1;
+    }
+    return lines;
+}
+
+namespace {
+
+// The first usable non-rate number after the first line holding one of `keys` (ASCII keys matched in any case) and
+// none of `not_keys`: on that line after the key, or on the next kTotalAmountLines lines. `found_key` tells
+// whether such a line exists.
+std::optional<double> amount_after_key(const std::vector<std::string>& lines, std::initializer_list<const char*> keys,
+                                       std::initializer_list<const char*> not_keys, bool* found_key) {
+    if (found_key) *found_key = false;
+    for (size_t li = 0; li < lines.size(); ++li) {
+        std::string upper = lines[li];
+        for (char& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+        bool excluded = false;
+        for (const char* k : not_keys) excluded |= upper.find(k) != std::string::npos;
+        if (excluded) continue;
+        size_t at = std::string::npos;
+        for (const char* k : keys)
+            if (const size_t p = upper.find(k); p != std::string::npos) at = std::min(at, p + std::string(k).size());
+        if (at == std::string::npos) continue;
+        if (found_key) *found_key = true;
+        for (size_t k = li; k < lines.size() && k <= li + size_t(kTotalAmountLines); ++k)
+            for (const PrintedNumber& n : printed_numbers(lines[k]))
+                if ((k > li || n.begin >= at) && n.usable && !n.percent) return n.value;
+        return std::nullopt;
+    }
+    return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<double> keyword_total(const std::string& text) {
+    return amount_after_key(printed_lines(text), {"合計", "合 計", "お会計", "お買上計", "総計", "TOTAL"},
+                            {"小計", "SUBTOTAL", "SUB TOTAL", "SUB-TOTAL"}, nullptr);
+}
+
+std::optional<double> keyword_subtotal(const std::string& text, bool* printed) {
+    return amount_after_key(printed_lines(text), {"小計", "小 計", "SUBTOTAL", "SUB TOTAL", "SUB-TOTAL"}, {},
+                            printed);
+}
+
+}  // namespace receipt::extract

@@ -1,0 +1,43 @@
+// Numbers as printed on receipt lines ("1,645", "40.57", "8%"), read for the checks that take an amount from the
+// text itself: the per-rate tax lines (extract/printed_tax.h) and the total after a total keyword.
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace receipt::extract {
+
+// A number printed on a line; [begin, end) are byte offsets in the line.
+struct PrintedNumber {
+    double value = 0;
+    bool cents = false;    // written with two decimals ("40.57")
+    bool percent = false;  // followed by '%' (after optional spaces): a rate
+    bool usable = true;    // may be an amount: not negative, not part of a date, time, id or code
+    size_t begin = 0, end = 0;
+};
+
+// The lines of a receipt text as the readers below see them: valid UTF-8, full-width forms folded to ASCII, OCR
+// look-alikes next to digits read as digits ("1b4" = 164, "8,54B" = 8,548).
+std::vector<std::string> printed_lines(const std::string& text);
+
+// The numbers of one line of printed_lines(), left to right. Thousands groups join ("1,645" = 1645); a number
+// with one or three-plus decimals, preceded by '-', '#', ':' or '/', followed by ':', '/' or '-', followed by a
+// count unit (点, 個, 品, P), followed by a broken thousands group ("8,75"), or with more than 9 integer digits
+// is not usable as an amount.
+std::vector<PrintedNumber> printed_numbers(const std::string& line);
+
+// Lines after a total keyword's line that may hold its amount.
+inline constexpr int kTotalAmountLines = 2;
+
+// The amount printed after the first total keyword (合計, 合 計, お会計, お買上計, 総計, TOTAL; not 小計 or
+// SUBTOTAL): the first usable non-rate number after the keyword on its line or on the next kTotalAmountLines
+// lines; nullopt when there is no keyword or no such number.
+std::optional<double> keyword_total(const std::string& text);
+
+// The same for the subtotal (小計, 小 計, SUBTOTAL, SUB TOTAL, SUB-TOTAL). `printed`, when given, tells whether a
+// subtotal keyword is printed at all (a receipt without one has no net amount).
+std::optional<double> keyword_subtotal(const std::string& text, bool* printed = nullptr);
+
+}  // namespace receipt::extract

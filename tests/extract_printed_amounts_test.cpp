@@ -1,0 +1,54 @@
+// Numbers as printed on receipt lines, and the total / subtotal after their keywords (extract/printed_amounts.h).
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "extract/printed_amounts.h"
+
+namespace ex = receipt::extract;
+
+TEST(PrintedNumbers, AmountsRatesAndWhatIsNoAmount) {
+    const auto n = ex::printed_numbers("1,645 40.57 8% 8.875% -50 #12 10:24 2020/07 (18点) 8,75 T2771137188671 1,23,4");
+    std::vector<double> values;
+    std::vector<bool> usable;
+    for (const auto& x : n) {
+        values.push_back(x.value);
+        usable.push_back(x.usable && !x.percent);
+    }
+    ASSERT_GE(n.size(), 12u);
+    EXPECT_EQ(values[0], 1645);
+    EXPECT_TRUE(usable[0]);
+    EXPECT_EQ(values[1], 40.57);
+    EXPECT_TRUE(n[1].cents);
+    EXPECT_TRUE(n[2].percent);  // 8%
+    EXPECT_TRUE(n[3].percent);  // 8.875%
+    for (size_t i = 4; i < n.size(); ++i) {
+        if (values[i] == 1 && i + 1 < n.size()) continue;  // "1,23,4": 1 is a broken group
+        EXPECT_FALSE(usable[i]) << "number " << i << " = " << values[i];
+    }
+    EXPECT_TRUE(ex::printed_numbers("").empty());
+}
+
+TEST(PrintedLines, FoldsAndReadsLookAlikes) {
+    EXPECT_EQ(ex::printed_lines("１，２３４円\n1b4\n"), (std::vector<std::string>{"1,234円", "164", ""}));
+}
+
+TEST(KeywordTotal, AmountAfterTheTotalKeyword) {
+    EXPECT_EQ(ex::keyword_total("小計 (18点)\n¥4733\n合計金額\n¥4733\n(内消費税等\n¥378)"), 4733);
+    EXPECT_EQ(ex::keyword_total("お会計 ¥1,68\n¥1,768"), 1768);  // a broken group is skipped
+    EXPECT_EQ(ex::keyword_total("SUBTOTAL 12.00\nTOTAL 12.72\nCASH 20.00"), 12.72);
+    EXPECT_EQ(ex::keyword_total("お買上明細\n合 計\n8%対象\n¥2,546"), 2546);  // rates are skipped
+    EXPECT_EQ(ex::keyword_total("合計\n現金\nおつり\n\n¥100"), std::nullopt);   // nothing within the window
+    EXPECT_EQ(ex::keyword_total("no keyword 1,200"), std::nullopt);
+}
+
+TEST(KeywordSubtotal, AmountAfterTheSubtotalKeywordAndWhetherOneIsPrinted) {
+    bool printed = false;
+    EXPECT_EQ(ex::keyword_subtotal("小計 (18点)\n¥4733\n合計金額\n¥4733", &printed), 4733);
+    EXPECT_TRUE(printed);
+    EXPECT_EQ(ex::keyword_subtotal("合計 ¥769\n税率", &printed), std::nullopt);
+    EXPECT_FALSE(printed);
+    EXPECT_EQ(ex::keyword_subtotal("小計\n\n\n\n1,000", &printed), std::nullopt);
+    EXPECT_TRUE(printed);
+}
