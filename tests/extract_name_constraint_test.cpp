@@ -1,12 +1,14 @@
 // Name constraint: compact text, "is this name printed", and which tokens the name pass allows.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 #include <vector>
 
 #include "extract/name_constraint.h"
 #include "extract/target_tokens.h"
+#include "receipt/errors.h"
 #include "receipt/tokenizer.h"
 #include "shipped_tokenizer.h"
 
@@ -94,4 +96,38 @@ TEST_F(NameConstraintTest, StopsAfterTheNameAndLeavesUnprintedNamesAlone) {
     EXPECT_EQ(allowed(c, "name: ナチュラルローソン | addr:"), std::vector<std::string>{"</s>"});
     EXPECT_EQ(allowed(c, "").size(), size_t(kShippedVocab));                // before "name:" the model is free
     EXPECT_EQ(allowed(c, "name: セブン").size(), size_t(kShippedVocab));     // not printed: nothing to copy
+}
+
+TEST(TextIsPrinted, AnyFieldWithinItsLines) {
+    EXPECT_TRUE(ex::text_is_printed(kReceipt, "東京都港区六本木1-2-3", 4));
+    EXPECT_TRUE(ex::text_is_printed(kReceipt, "六本木駅東口店 〒106-0032 東京都港区六本木1-2-3 TEL", 3));
+    EXPECT_FALSE(ex::text_is_printed(kReceipt, "六本木駅東口店 〒106-0032 東京都港区六本木1-2-3 TEL", 2));
+    EXPECT_FALSE(ex::text_is_printed(kReceipt, "東京都港区赤坂1-2-3", 4));
+}
+
+TEST_F(NameConstraintTest, AddressPassRepeatsThePrefixThenCopiesTheAddress) {
+    const std::string head = "name: ナチュラルローソン | addr:";
+    const std::vector<int> prefix = tok.encode(head, false);
+    ASSERT_GE(prefix.size(), 2u);
+    ex::NameConstraint c(ex::NameConstraint::make_vocab(tok, kShippedVocab), {kReceipt}, ex::PrintedField{"addr", 4},
+                         {prefix});
+    // Inside the prefix only its next token is allowed, whatever the field.
+    EXPECT_EQ(allowed(c, "").size(), 1u);
+    std::vector<float> logits(kShippedVocab, 0.0f);
+    c.process(0, std::vector<int>(prefix.begin(), prefix.begin() + 1), logits.data(), kShippedVocab);
+    EXPECT_TRUE(std::isfinite(logits[size_t(prefix[1])]));
+    EXPECT_EQ(std::count_if(logits.begin(), logits.end(), [](float x) { return std::isfinite(x); }), 1);
+    // After it, the address starts at a printed word and may span the lines after it.
+    const auto a = allowed(c, head + " 東京都港区六本木1-2-3");
+    EXPECT_TRUE(has(a, "</s>"));
+    bool next_line = false;
+    for (const auto& t : a) next_line |= ex::strip_spaces(t).rfind("TEL", 0) == 0 || ex::strip_spaces(t) == "T";
+    EXPECT_TRUE(next_line);
+    EXPECT_LT(allowed(c, head + " 東京都").size(), size_t(kShippedVocab));
+    // Past the address only EOS.
+    EXPECT_EQ(allowed(c, head + " 東京都港区六本木1-2-3 | tel:"), std::vector<std::string>{"</s>"});
+    // One prefix per text.
+    const auto vocab = ex::NameConstraint::make_vocab(tok, kShippedVocab);
+    const std::vector<std::string> two = {kReceipt, kReceipt};
+    EXPECT_THROW(ex::NameConstraint(vocab, two, ex::PrintedField{"addr", 4}, {prefix}), receipt::Error);
 }

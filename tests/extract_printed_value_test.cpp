@@ -66,3 +66,12 @@ TEST(PrintedTimeFor, KeepsPrintedTimesAndRepairsOthers) {
     EXPECT_EQ(ex::printed_time_for({}, std::string("15:15")), std::nullopt);
     EXPECT_EQ(ex::printed_time_for({"15:51"}, std::nullopt), std::nullopt);
 }
+
+TEST(SubstringEditDistance, EditsToTheClosestPrintedSubstring) {
+    EXPECT_EQ(ex::substring_edit_distance("JALANANGSA", "LOTP.T.2811,JALANANGSA,TAMAN"), 0);
+    EXPECT_EQ(ex::substring_edit_distance("JALANWANGSA", "LOTP.T.2811,JALANANGSA,TAMAN"), 1);
+    EXPECT_EQ(ex::substring_edit_distance("RAYA,43300", "TAMANRAYA.43300SERI"), 1);
+    EXPECT_EQ(ex::substring_edit_distance("XYZ", "ABC"), 3);
+    EXPECT_EQ(ex::substring_edit_distance("", "ABC"), 0);
+    EXPECT_EQ(ex::substring_edit_distance("AB", ""), 2);
+}

@@ -57,7 +57,7 @@ void add_eval_command(CLI::App& app) {
         ModelArgs model;
         std::string data, report;
         int limit = 0, batch_size = 8, max_new = 512;
-        bool free_numbers = false, free_name = false, free_date = false;
+        bool free_numbers = false, free_name = false, free_date = false, free_address = false;
     };
     auto a = std::make_shared<Args>();
     auto* cmd = app.add_subcommand("eval", "Score extraction against a labelled JSONL file ({\"id\",\"text\",\"fields\"})");
@@ -71,6 +71,8 @@ void add_eval_command(CLI::App& app) {
                   "let phone numbers and amounts use digits not printed in the receipt (default: copy printed runs)");
     cmd->add_flag("--no-copy-name", a->free_name,
                   "let the store name use text not printed in the receipt (default: copy it from the printed text)");
+    cmd->add_flag("--no-copy-address", a->free_address,
+                  "keep an address that is not printed in the receipt (default: copy it from the printed text)");
     cmd->add_flag("--no-copy-date", a->free_date,
                   "keep a receipt date / time that is not printed on the receipt (default: use the printed one closest to it)");
     cmd->callback([a] {
@@ -104,10 +106,12 @@ void add_eval_command(CLI::App& app) {
         opts.copy_numbers = !a->free_numbers;
         opts.copy_name = !a->free_name;
         opts.copy_date = !a->free_date;
+        opts.copy_address = !a->free_address;
         nlohmann::json report;
         report["copy_numbers"] = opts.copy_numbers;
         report["copy_name"] = opts.copy_name;
         report["copy_date"] = opts.copy_date;
+        report["copy_address"] = opts.copy_address;
         report["data"] = a->data;
         report["model"] = model->dir();
         report["fields_scored"] = fields;

@@ -116,7 +116,7 @@ void add_extract_command(CLI::App& app) {
         std::vector<std::string> files;
         std::string jsonl, out = "-";
         int batch_size = 8, beams = 1, max_new = 512;
-        bool pretty = false, raw = false, free_numbers = false, free_name = false, free_date = false;
+        bool pretty = false, raw = false, free_numbers = false, free_name = false, free_date = false, free_address = false;
     };
     auto a = std::make_shared<Args>();
     auto* cmd = app.add_subcommand("extract", "Extract receipt fields as JSON (one object per receipt)");
@@ -133,6 +133,8 @@ void add_extract_command(CLI::App& app) {
                   "let phone numbers and amounts use digits not printed in the receipt (default: copy printed runs)");
     cmd->add_flag("--no-copy-name", a->free_name,
                   "let the store name use text not printed in the receipt (default: copy it from the printed text)");
+    cmd->add_flag("--no-copy-address", a->free_address,
+                  "keep an address that is not printed in the receipt (default: copy it from the printed text)");
     cmd->add_flag("--no-copy-date", a->free_date,
                   "keep a receipt date / time that is not printed on the receipt (default: use the printed one closest to it)");
     cmd->callback([a] {
@@ -147,6 +149,7 @@ void add_extract_command(CLI::App& app) {
         opts.copy_numbers = !a->free_numbers;
         opts.copy_name = !a->free_name;
         opts.copy_date = !a->free_date;
+        opts.copy_address = !a->free_address;
         if (!a->jsonl.empty()) {
             int rc = run_jsonl(ex, a->jsonl, a->out, a->batch_size, opts);
             if (rc != kExitOk) throw CLI::RuntimeError(rc);

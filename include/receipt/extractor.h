@@ -22,6 +22,9 @@ struct ExtractOptions {
     // Greedy only: the store name is copied from the printed text, in a short extra pass
     // (extract/name_constraint.h).
     bool copy_name = true;
+    // Greedy only: an address that is not printed on the receipt is copied from the printed text, in an extra
+    // pass that repeats the output up to the address (extract/name_constraint.h).
+    bool copy_address = true;
     // A receipt date or time that is not printed on the receipt is replaced by the printed one closest to it
     // (no date at all: the first printed date), with a warning (extract/printed_value.h).
     bool copy_date = true;

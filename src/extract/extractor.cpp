@@ -19,6 +19,8 @@
 #include "extract/printed_tax.h"
 #include "extract/printed_value.h"
 #include "extract/store_branch.h"
+#include "extract/target_tokens.h"
+#include "extract/utf8.h"
 #include "extract/validate.h"
 #include "receipt/errors.h"
 #include "receipt/model.h"
@@ -51,6 +53,10 @@ namespace {
 
 // Most tokens the name pass may generate ("name: <name> | addr:").
 constexpr int kNamePassTokens = 64;
+// An address is printed on at most this many lines; its pass writes at most this many tokens after the prefix.
+constexpr int kAddressLines = 4;
+constexpr int kAddressPassTokens = 128;
+constexpr double kAddressRedoEdits = 0.1;
 // The name pass copies from the first kNameLines lines of the receipt only.
 constexpr int kNameLines = 4;
 
@@ -61,6 +67,44 @@ std::string finished_name(const std::string& target) {
     const nlohmann::json fields = nlohmann::json::parse(parse_target_to_json(target.substr(0, bar)));
     const auto it = fields.find("supplier_name");
     return it != fields.end() && it->is_string() ? it->get<std::string>() : "";
+}
+
+// True when an address is not printed on the receipt, not even up to a few edits: more than
+// kAddressRedoEdits of its bytes (spaces aside) differ from the closest printed text. Below that the model
+// mostly restored punctuation or a letter that OCR lost, which the ground truth of SROIE also does, and copying
+// the printed text would undo it (SROIE validation: 5 right addresses lost at 0.0-0.05; above 0.1 the model
+// wrote another shop's address, or one with a made-up end).
+// Japanese addresses are left alone: on the Japanese development set the model's address is right on 92% of
+// receipts, and those not printed as such are mostly printed in OCR boxes out of order, which a copy cannot
+// follow (the pass lost 5 of 150 there).
+bool address_not_printed(const std::string& text, const std::string& addr) {
+    if (extract::has_cjk(addr) || extract::text_is_printed(text, addr, kAddressLines)) return false;
+    const std::string a = extract::strip_spaces(addr);
+    return extract::substring_edit_distance(a, extract::strip_spaces(text)) > kAddressRedoEdits * double(a.size());
+}
+
+// The value of `key` in a constrained pass's output that ended after that field ("... | addr: X |"): the text up
+// to the last '|' is parsed. "" when the output has no '|' after the field (it was cut off).
+std::string finished_field(const std::string& target, const char* key) {
+    const size_t bar = target.rfind('|');
+    if (bar == std::string::npos) return "";
+    const nlohmann::json fields = nlohmann::json::parse(parse_target_to_json(target.substr(0, bar)));
+    const auto it = fields.find(key);
+    return it != fields.end() && it->is_string() ? it->get<std::string>() : "";
+}
+
+// The first tokens of `ids` up to where the output is in the `tag` field (its "tag:" written, its value not yet
+// begun); empty when the output never gets there or the token that ends the tag already starts the value.
+std::vector<int> prefix_to_field(const std::vector<std::string>& texts, const std::vector<int>& ids,
+                                 const std::string& tag) {
+    std::vector<int> prefix;
+    for (int id : ids) {
+        prefix.push_back(id);
+        const extract::TargetSegment seg = extract::current_segment(texts, prefix);
+        if (seg.tag != tag) continue;
+        return seg.value.find_first_not_of(' ') == std::string::npos ? prefix : std::vector<int>{};
+    }
+    return {};
 }
 
 // The first n lines of a receipt text (a store name is printed at the top: on SROIE validation and the Japanese
@@ -181,6 +225,39 @@ std::vector<Extraction> Extractor::extract(const std::vector<std::string>& texts
             for (size_t j = 0; j < redo.size(); ++j) {
                 const std::string name = finished_name(tokenizer_->decode(name_results[j].ids));
                 if (!name.empty()) fields[order[redo[j]]]["supplier_name"] = name;
+            }
+        }
+    }
+    // An address that is not printed on the receipt (often a memorised address of another shop) is written again
+    // by a pass that repeats the output up to "addr:" and then copies the address from the printed text.
+    if (options.copy_address && greedy) {
+        std::vector<size_t> redo;  // positions k in the sorted order
+        std::vector<std::vector<int>> prefixes;
+        for (size_t k = 0; k < n; ++k) {
+            const auto& addr = fields[order[k]]["supplier_address"];
+            if (!addr.is_string() || !address_not_printed(sorted_texts[k], addr.get<std::string>())) continue;
+            std::vector<int> prefix = prefix_to_field(vocabs_->name->texts, results[k].ids, "addr");
+            if (prefix.empty()) continue;
+            redo.push_back(k);
+            prefixes.push_back(std::move(prefix));
+        }
+        if (!redo.empty()) {
+            std::vector<std::vector<int>> redo_ids;
+            std::vector<std::string> redo_texts;
+            size_t longest = 0;
+            for (size_t j = 0; j < redo.size(); ++j) {
+                redo_ids.push_back(sorted[redo[j]]);
+                redo_texts.push_back(sorted_texts[redo[j]]);
+                longest = std::max(longest, prefixes[j].size());
+            }
+            GenerationOptions addr_gen = options.generation;
+            addr_gen.max_new_tokens = std::min<int>(addr_gen.max_new_tokens, int(longest) + kAddressPassTokens);
+            addr_gen.logits_processor = std::make_shared<extract::NameConstraint>(
+                vocabs_->name, redo_texts, extract::PrintedField{"addr", kAddressLines}, prefixes);
+            const std::vector<GenerationResult> addr_results = engine_->generate(redo_ids, addr_gen);
+            for (size_t j = 0; j < redo.size(); ++j) {
+                const std::string addr = finished_field(tokenizer_->decode(addr_results[j].ids), "supplier_address");
+                if (!addr.empty()) fields[order[redo[j]]]["supplier_address"] = addr;
             }
         }
     }

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "extract/target_tokens.h"
+#include "receipt/errors.h"
 #include "receipt/tokenizer.h"
 
 namespace receipt::extract {
@@ -67,11 +68,15 @@ CompactText compact_text(const std::string& text) {
 std::string strip_spaces(const std::string& s) { return compact_text(s).text; }
 
 bool name_is_printed(const std::string& text, const std::string& name) {
+    return text_is_printed(text, name, NameConstraint::kMaxLines);
+}
+
+bool text_is_printed(const std::string& text, const std::string& value, int max_lines) {
     const CompactText c = compact_text(text);
-    const std::string v = strip_spaces(name);
+    const std::string v = strip_spaces(value);
     if (v.empty()) return false;
     for (int p : occurrences(c, v)) {
-        const size_t end = lines_end(c, p, NameConstraint::kMaxLines);
+        const size_t end = lines_end(c, p, max_lines);
         const size_t e = size_t(p) + v.size();
         if (e <= end && (e == end || std::binary_search(c.word_starts.begin(), c.word_starts.end(), int(e))))
             return true;
@@ -102,8 +107,12 @@ std::shared_ptr<const NameConstraint::Vocab> NameConstraint::make_vocab(const To
     return v;
 }
 
-NameConstraint::NameConstraint(std::shared_ptr<const Vocab> vocab, const std::vector<std::string>& texts)
-    : vocab_(std::move(vocab)) {
+NameConstraint::NameConstraint(std::shared_ptr<const Vocab> vocab, const std::vector<std::string>& texts,
+                               PrintedField field, std::vector<std::vector<int>> prefixes)
+    : vocab_(std::move(vocab)), field_(std::move(field)), prefixes_(std::move(prefixes)) {
+    RECEIPT_CHECK(prefixes_.empty() || prefixes_.size() == texts.size(), InvalidInput,
+                  "NameConstraint: one prefix per text");
+    RECEIPT_CHECK(field_.max_lines >= 1, InvalidInput, "NameConstraint: max_lines must be >= 1");
     sources_.reserve(texts.size());
     for (const auto& text : texts) sources_.push_back(compact_text(text));
 }
@@ -111,8 +120,18 @@ NameConstraint::NameConstraint(std::shared_ptr<const Vocab> vocab, const std::ve
 void NameConstraint::process(int source, const std::vector<int>& generated, float* logits, int vocab) const {
     const Vocab& voc = *vocab_;
     if (source < 0 || size_t(source) >= sources_.size() || vocab > int(voc.texts.size())) return;
+    if (!prefixes_.empty()) {
+        const std::vector<int>& prefix = prefixes_[size_t(source)];
+        if (generated.size() < prefix.size()) {  // repeat the prefix
+            const int next = prefix[generated.size()];
+            if (next < 0 || next >= vocab) return;
+            for (int id = 0; id < vocab; ++id)
+                if (id != next) logits[id] = -INFINITY;
+            return;
+        }
+    }
     const TargetSegment seg = current_segment(voc.texts, generated);
-    if (!seg.tag.empty() && seg.tag != "name") {  // past the name: stop
+    if (!seg.tag.empty() && seg.tag != field_.tag) {  // past the field: stop
         if (voc.eos < 0 || voc.eos >= vocab) return;
         for (int id = 0; id < vocab; ++id)
             if (id != voc.eos) logits[id] = -INFINITY;
@@ -135,7 +154,7 @@ void NameConstraint::process(int source, const std::vector<int>& generated, floa
     // starts with a space may only start a printed word (e is a word start), so spaces land where OCR put them.
     std::string key;
     for (int p : at) {
-        const size_t end = lines_end(c, p, kMaxLines);  // the name stays within kMaxLines printed lines
+        const size_t end = lines_end(c, p, field_.max_lines);  // the value stays within max_lines printed lines
         const size_t e = size_t(p) + v.size();
         if (e > end) continue;
         const bool word = std::binary_search(c.word_starts.begin(), c.word_starts.end(), int(e));

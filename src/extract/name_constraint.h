@@ -1,8 +1,9 @@
-// Copy constraint for the store name: the name the model writes must be printed in the receipt. A small model
-// trained from scratch misspells store names it has never seen (ナチュラルローソン -> ナチョラルソルラーメン,
-// or a memorised name of another store); copying from the printed text fixes that.
-// Used as a separate short first pass (extract/extractor.cpp): the forced name is taken from it, and the other
-// fields from an unconstrained pass, because a forced name can lead the model astray in the later fields.
+// Copy constraint for printed text fields, the store name and the address: the text the model writes must be
+// printed in the receipt. A small model trained from scratch misspells store names it has never seen
+// (ナチュラルローソン -> ナチョラルソルラーメン, or a memorised name of another store) and writes memorised addresses
+// of other shops of a chain; copying from the printed text fixes that.
+// Used as separate short passes (extract/extractor.cpp): the forced field is taken from them, and the other
+// fields from an unconstrained pass, because a forced field can lead the model astray in the later fields.
 #pragma once
 
 #include <memory>
@@ -30,22 +31,34 @@ CompactText compact_text(const std::string& text);
 // Whitespace removed (as compact_text, without the word and line starts).
 std::string strip_spaces(const std::string& s);
 
-// True when `name` (spaces aside) is printed in `text` as NameConstraint allows it: from a word start, within
-// kMaxLines lines, to a word end. Such a name is what the constrained pass would give, so it needs none.
+// True when `value` (spaces aside) is printed in `text` as NameConstraint allows it: from a word start, within
+// max_lines lines, to a word end. Such a value is what the constrained pass would give, so it needs none.
+bool text_is_printed(const std::string& text, const std::string& value, int max_lines);
+// text_is_printed for a store name (NameConstraint::kMaxLines lines).
 bool name_is_printed(const std::string& text, const std::string& name);
 
+// The field a NameConstraint constrains: its tag in the target text and the most printed lines its value may span
+// (a store name: chain and branch).
+struct PrintedField {
+    std::string tag = "name";
+    int max_lines = 2;
+};
+
 // A LogitsProcessor for one generate() call over `texts` (the receipts in the order given to the engine).
-// While the model writes the name field, with v the name so far (spaces removed), a token t is allowed iff
+// The output first repeats the source's forced prefix (when given: token ids, e.g. the first pass's output up to
+// "addr:"), one token at a time. Then, while the model writes the constrained field (PrintedField::tag), with v the
+// value so far (spaces removed), a token t is allowed iff
 //   * v + t (spaces removed) occurs in the receipt (spaces removed) starting where a printed word starts and
-//     ending within kMaxLines printed lines of the one it starts on, and a token that starts with a space (or is
-//     only spaces) continues v only where a printed word starts;
-//   * or t ends a non-empty name ('|' first, or EOS) where v ends a printed word (or the last allowed line), and
+//     ending within PrintedField::max_lines printed lines of the one it starts on, and a token that starts with a space
+//     (or is only spaces) continues v only where a printed word starts;
+//   * or t ends a non-empty value ('|' first, or EOS) where v ends a printed word (or the last allowed line), and
 //     v does not end inside a character written as byte pieces.
 // Every other token is forbidden. When v occurs nowhere (no printed text to copy), nothing is changed. Once the
-// output is past the name (any other field), only EOS is allowed: this pass decodes the name alone.
+// output is past the field (any other tag), only EOS is allowed: the pass decodes up to the field alone.
 class NameConstraint final : public LogitsProcessor {
 public:
-    static constexpr int kMaxLines = 2;  // a name is printed on at most this many lines (chain, branch)
+    static constexpr int kMaxLines = PrintedField{}.max_lines;  // lines of a store name (chain, branch)
+
 
     // What the constraint needs of the vocabulary; it depends on the tokenizer alone, so one serves every
     // NameConstraint over it (building it takes milliseconds: keep it rather than rebuild it per call).
@@ -60,7 +73,9 @@ public:
     };
     static std::shared_ptr<const Vocab> make_vocab(const Tokenizer& tokenizer, int vocab_size);
 
-    NameConstraint(std::shared_ptr<const Vocab> vocab, const std::vector<std::string>& texts);
+    // prefixes: per source, token ids to repeat before the field (empty: none; else one per text).
+    NameConstraint(std::shared_ptr<const Vocab> vocab, const std::vector<std::string>& texts, PrintedField field = {},
+                   std::vector<std::vector<int>> prefixes = {});
     NameConstraint(const Tokenizer& tokenizer, int vocab_size, const std::vector<std::string>& texts)
         : NameConstraint(make_vocab(tokenizer, vocab_size), texts) {}
     void process(int source, const std::vector<int>& generated, float* logits, int vocab) const override;
@@ -68,6 +83,8 @@ public:
 private:
     std::shared_ptr<const Vocab> vocab_;
     std::vector<CompactText> sources_;
+    PrintedField field_;
+    std::vector<std::vector<int>> prefixes_;
 };
 
 }  // namespace receipt::extract

@@ -21,6 +21,22 @@ int edit_distance(const std::string& a, const std::string& b) {
     return row[b.size()];
 }
 
+int substring_edit_distance(const std::string& needle, const std::string& hay) {
+    // Sellers' algorithm: like edit_distance(needle, hay) with a free start and end in hay. row[j] = the least
+    // distance between needle[0:i] and a substring of hay ending at j.
+    std::vector<int> row(hay.size() + 1, 0);
+    for (size_t i = 1; i <= needle.size(); ++i) {
+        int diag = row[0];
+        row[0] = int(i);
+        for (size_t j = 1; j <= hay.size(); ++j) {
+            const int up = row[j];
+            row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (needle[i - 1] == hay[j - 1] ? 0 : 1)});
+            diag = up;
+        }
+    }
+    return needle.empty() ? 0 : *std::min_element(row.begin(), row.end());
+}
+
 namespace {
 
 // nullopt when `wrote` is printed; else the printed value nearest to it (edit distance, the first printed on a tie)

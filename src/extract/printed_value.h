@@ -12,6 +12,9 @@ namespace receipt::extract {
 // Levenshtein distance between two byte strings (on "YYYY-MM-DD" strings: the number of digit edits).
 int edit_distance(const std::string& a, const std::string& b);
 
+// The least edit distance between `needle` and any substring of `hay` (bytes; 0 when needle is printed in hay).
+int substring_edit_distance(const std::string& needle, const std::string& hay);
+
 // Edits within which a printed date of another year may still replace the model's date.
 inline constexpr int kMaxDateEdits = 2;
 
