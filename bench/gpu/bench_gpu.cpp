@@ -5,12 +5,18 @@
 //
 //   bench_gpu --model DIR [--dtype fp16] [--batches 1,8,64] [--input-tokens 384] [--new-tokens 128]
 //             [--iters 5] [--device cuda] [--out FILE]
+//
+// RECEIPT_CUDA_PROFILE=1 in the environment: the CUDA engine runs without graphs and times every op; after the
+// timed calls of each batch size the per-op table of those calls goes to stderr. Its times, and the JSON's, are
+// then eager-mode times (slower than the graphs of a normal run).
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <iostream>
 #include <random>
@@ -20,6 +26,7 @@
 #include "receipt/model.h"
 
 #ifdef RECEIPT_WITH_CUDA
+#include "cuda/cuda_engine.h"  // CUDA-free: profile_report / reset_profile
 // From the CUDA runtime the library links (declared here so this file needs no CUDA include path).
 extern "C" int cudaMemGetInfo(size_t* free_bytes, size_t* total_bytes);
 #endif
@@ -33,6 +40,12 @@ double device_used_mib() {
     if (cudaMemGetInfo(&free_b, &total_b) == 0) return double(total_b - free_b) / (1 << 20);
 #endif
     return -1.0;
+}
+
+// RECEIPT_CUDA_PROFILE set and not "0" (the CUDA engine reads the same variable).
+bool profile_requested() {
+    const char* p = std::getenv("RECEIPT_CUDA_PROFILE");
+    return p && *p && std::strcmp(p, "0") != 0;
 }
 
 std::string iso_now() {
@@ -102,6 +115,10 @@ int main(int argc, char** argv) {
             for (const auto& r : warm)
                 if (int(r.ids.size()) != new_tokens)
                     std::fprintf(stderr, "warning: generated %zu tokens, expected %d\n", r.ids.size(), new_tokens);
+            const bool profile = profile_requested();
+#ifdef RECEIPT_WITH_CUDA
+            if (profile) receipt::cuda::reset_profile(*engine);  // the timed calls only, not the warm-up
+#endif
             std::vector<double> ms;
             for (int i = 0; i < iters; ++i) {
                 const auto t0 = std::chrono::steady_clock::now();
@@ -121,6 +138,16 @@ int main(int argc, char** argv) {
                                   {"device_used_mib", device_used_mib()},
                                   {"peak_device_mib", device_used_mib() - std::max(0.0, mib_start)}};
             std::cerr << row.dump() << "\n";
+            if (profile) {
+                std::string table;
+#ifdef RECEIPT_WITH_CUDA
+                table = receipt::cuda::profile_report(*engine);
+#endif
+                std::cerr << "per-op GPU time, batch " << batch << ", " << iters
+                          << " timed calls (eager mode: RECEIPT_CUDA_PROFILE=1 turns CUDA graphs off, so these and "
+                             "the timings above are not those of a normal run):\n"
+                          << (table.empty() ? std::string("(no profile: not a CUDA engine)\n") : table);
+            }
             report["results"].push_back(row);
         }
         const std::string text = report.dump(2);

@@ -30,4 +30,13 @@ std::unique_ptr<Engine> make_engine(std::shared_ptr<const Model> model, const En
     return std::make_unique<CudaT5Engine>(std::move(model), options);
 }
 
+std::string profile_report(const Engine& engine) {
+    const auto* e = dynamic_cast<const CudaT5Engine*>(&engine);
+    return e ? e->profile_report() : std::string();
+}
+
+void reset_profile(Engine& engine) {
+    if (auto* e = dynamic_cast<CudaT5Engine*>(&engine)) e->reset_profile();
+}
+
 }  // namespace receipt::cuda

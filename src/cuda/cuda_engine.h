@@ -2,6 +2,7 @@
 #pragma once
 
 #include <memory>
+#include <string>
 
 #include "receipt/engine.h"
 
@@ -13,5 +14,12 @@ bool device_usable();
 // Creates the fp16/bf16/fp32 CUDA engine for `model` (loads / builds the engine plan as needed).
 // Throws Unavailable when no GPU is usable, ModelError for a bad plan that cannot be rebuilt.
 std::unique_ptr<Engine> make_engine(std::shared_ptr<const Model> model, const EngineOptions& options);
+
+// Per-op GPU time profile of a CUDA engine created with RECEIPT_CUDA_PROFILE=1 (CudaT5Engine::profile_report(),
+// eager-mode times): the table, or "" when `engine` is not a CUDA engine or does not profile. For tools that must
+// not include CUDA headers (bench_gpu). Same threading rule as the engine.
+std::string profile_report(const Engine& engine);
+// Clears that profile (no-op for other engines).
+void reset_profile(Engine& engine);
 
 }  // namespace receipt::cuda

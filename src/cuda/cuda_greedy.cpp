@@ -18,10 +18,12 @@ constexpr int kCheckEvery = 4;
 void CudaT5Engine::greedy_step(int R) {
     Buffers& b = *buf_;
     decoder_forward(R);
-    greedy_select_cuda(b.logits.as<float>(), R, cfg_.vocab_size, cfg_.eos_token_id, cfg_.pad_token_id,
-                       b.state.as<DecodeState>(), b.finished.as<int>(), b.next_tok.as<int>(), b.tokens.as<int>(),
-                       T_max_, b.scores.as<float>(), stream_);
-    greedy_advance_cuda(b.state.as<DecodeState>(), stream_);
+    timed_op("dec.greedy_select", [&] {
+        greedy_select_cuda(b.logits.as<float>(), R, cfg_.vocab_size, cfg_.eos_token_id, cfg_.pad_token_id,
+                           b.state.as<DecodeState>(), b.finished.as<int>(), b.next_tok.as<int>(), b.tokens.as<int>(),
+                           T_max_, b.scores.as<float>(), stream_);
+    });
+    timed_op("dec.greedy_advance", [&] { greedy_advance_cuda(b.state.as<DecodeState>(), stream_); });
 }
 
 void CudaT5Engine::run_greedy_step(int R_bucket) {

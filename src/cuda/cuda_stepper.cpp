@@ -33,7 +33,10 @@ public:
         e_.upload_state(t, 0);
         e_.decoder_forward(n_);
         const size_t bytes = size_t(n_) * e_.cfg_.vocab_size * sizeof(float);
-        RECEIPT_CUDA_CHECK(cudaMemcpyAsync(b.h_logits.as<float>(), b.logits.get(), bytes, cudaMemcpyDeviceToHost, e_.stream_));
+        e_.timed_op("stepper.logits_d2h", [&] {
+            RECEIPT_CUDA_CHECK(
+                cudaMemcpyAsync(b.h_logits.as<float>(), b.logits.get(), bytes, cudaMemcpyDeviceToHost, e_.stream_));
+        });
         RECEIPT_CUDA_CHECK(cudaStreamSynchronize(e_.stream_));
         std::memcpy(logits, b.h_logits.as<float>(), bytes);
     }
@@ -48,14 +51,16 @@ public:
         std::copy(src.begin(), src.end(), h_sel);
         RECEIPT_CUDA_CHECK(cudaMemcpyAsync(b.sel.get(), h_sel, size_t(n_new) * 4, cudaMemcpyHostToDevice, e_.stream_));
         const int H = e_.cfg_.num_heads, K = e_.cfg_.d_kv, n_lk = 2 * int(e_.w_.dec.size());
-        kv_gather_rows_cuda(e_.dt_, b.cache.get(), b.cache_tmp.get(), b.sel.as<int>(), n_lk, n_new, e_.R_max_, H,
-                            e_.T_max_, K, t_cached, e_.stream_);
-        // Copy the gathered rows back: per (layer, k|v) slab, rows 0..n_new-1 are contiguous.
-        const size_t row_bytes = size_t(H) * e_.T_max_ * K * dtype_size(e_.dt_);
-        const size_t pitch = row_bytes * e_.R_max_;
-        if (n_new > 0 && t_cached > 0)
-            RECEIPT_CUDA_CHECK(cudaMemcpy2DAsync(b.cache.get(), pitch, b.cache_tmp.get(), pitch, row_bytes * n_new,
-                                                 n_lk, cudaMemcpyDeviceToDevice, e_.stream_));
+        e_.timed_op("stepper.kv_reorder", [&] {
+            kv_gather_rows_cuda(e_.dt_, b.cache.get(), b.cache_tmp.get(), b.sel.as<int>(), n_lk, n_new, e_.R_max_, H,
+                                e_.T_max_, K, t_cached, e_.stream_);
+            // Copy the gathered rows back: per (layer, k|v) slab, rows 0..n_new-1 are contiguous.
+            const size_t row_bytes = size_t(H) * e_.T_max_ * K * dtype_size(e_.dt_);
+            const size_t pitch = row_bytes * e_.R_max_;
+            if (n_new > 0 && t_cached > 0)
+                RECEIPT_CUDA_CHECK(cudaMemcpy2DAsync(b.cache.get(), pitch, b.cache_tmp.get(), pitch, row_bytes * n_new,
+                                                     n_lk, cudaMemcpyDeviceToDevice, e_.stream_));
+        });
         std::vector<int> rows(static_cast<size_t>(n_new));
         for (int r = 0; r < n_new; ++r) rows[size_t(r)] = src_row_[size_t(src[size_t(r)])];
         src_row_.swap(rows);

@@ -28,6 +28,12 @@ CudaT5Engine::CudaT5Engine(std::shared_ptr<const Model> model, const EngineOptio
     S_max_ = options.max_input_tokens;
     T_max_ = options.max_total_tokens;
     if (const char* g = std::getenv("RECEIPT_CUDA_GRAPHS")) use_graphs_ = std::string(g) != "0";
+    // RECEIPT_CUDA_PROFILE=1: per-op event timing (profile_report()); event records are not captured into the
+    // decode graphs, so the engine runs eagerly.
+    if (const char* p = std::getenv("RECEIPT_CUDA_PROFILE"); p && *p && std::string(p) != "0") {
+        prof_ = std::make_unique<OpProfiler>();
+        use_graphs_ = false;
+    }
 
     RECEIPT_CUDA_CHECK(cudaGetDevice(&device_id_));
     cudaDeviceProp prop{};
@@ -35,6 +41,7 @@ CudaT5Engine::CudaT5Engine(std::shared_ptr<const Model> model, const EngineOptio
     gpu_name_ = prop.name;
     cc_major_ = prop.major;
     cc_minor_ = prop.minor;
+    pdl_ = pdl_enabled();
     RECEIPT_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
     gemm_ = std::make_unique<GemmLt>();
     w_ = CudaT5Weights::upload(*model_, dt_, stream_);
@@ -146,7 +153,14 @@ std::string CudaT5Engine::describe() const {
     return std::string("cuda ") + dtype_name(dt_) + " " + gpu_name_ + " (cc " + std::to_string(cc_major_) + "." +
            std::to_string(cc_minor_) + "), " + std::to_string(n_device_bytes_ >> 20) + " MiB, plan " + plan_status_ +
            (use_graphs_ ? "" : ", graphs off") + (gemm_->use_gemv() ? "" : ", small-M gemv off") +
-           (buf_->attn_split.n_split_max > 1 ? "" : ", split-K attention off");
+           (buf_->attn_split.n_split_max > 1 ? "" : ", split-K attention off") + (pdl_ ? "" : ", PDL off") +
+           (prof_ ? ", op profiling" : "");
+}
+
+std::string CudaT5Engine::profile_report() const { return prof_ ? prof_->report() : std::string(); }
+
+void CudaT5Engine::reset_profile() {
+    if (prof_) prof_->reset();
 }
 
 void CudaT5Engine::validate(const std::vector<std::vector<int>>& inputs, const GenerationOptions& o) const {
@@ -190,6 +204,7 @@ std::vector<GenerationResult> CudaT5Engine::generate(const std::vector<std::vect
                                                : generate_greedy(inputs, first, B, options);
         for (auto& r : part) out.push_back(std::move(r));
     }
+    if (prof_) prof_->flush();  // every path above has synchronised the stream: the events are complete
     return out;
 }
 
@@ -206,39 +221,60 @@ void CudaT5Engine::encode(const std::vector<std::vector<int>>& inputs, size_t fi
         std::fill(ids + size_t(i) * S + in.size(), ids + size_t(i + 1) * S, cfg_.pad_token_id);
         lens[i] = int(in.size());
     }
-    RECEIPT_CUDA_CHECK(cudaMemcpyAsync(b.enc_ids.get(), ids, size_t(B) * S * 4, cudaMemcpyHostToDevice, stream_));
-    RECEIPT_CUDA_CHECK(cudaMemcpyAsync(b.src_len.get(), lens, size_t(B) * 4, cudaMemcpyHostToDevice, stream_));
+    timed_op("enc.upload", [&] {
+        RECEIPT_CUDA_CHECK(cudaMemcpyAsync(b.enc_ids.get(), ids, size_t(B) * S * 4, cudaMemcpyHostToDevice, stream_));
+        RECEIPT_CUDA_CHECK(cudaMemcpyAsync(b.src_len.get(), lens, size_t(B) * 4, cudaMemcpyHostToDevice, stream_));
+    });
 
     const int M = B * S, D = cfg_.d_model, H = cfg_.num_heads, K = cfg_.d_kv, HK = H * K;
     const float eps = cfg_.layer_norm_epsilon;
     float* resid = b.enc_resid.as<float>();
-    embed_cuda(dt_, b.enc_ids.as<int>(), w_.embed.get(), cfg_.vocab_size, M, D, resid, stream_);
+    timed_op("enc.embed",
+             [&] { embed_cuda(dt_, b.enc_ids.as<int>(), w_.embed.get(), cfg_.vocab_size, M, D, resid, stream_); });
     for (const CudaLayerWeights& L : w_.enc) {
-        rmsnorm_cuda(dt_, resid, nullptr, L.ln_self.as<float>(), M, D, eps, b.enc_x.get(), stream_);
-        gemm_->run({M, 3 * HK, D, D, D, 3 * HK, dt_, false, false}, b.enc_x.get(), L.qkv.get(), b.enc_qkv.get(), 1.0f,
-                   stream_);
-        encoder_attention_cuda(dt_, b.enc_qkv.get(), b.enc_bias.as<float>(), S_max_, b.src_len.as<int>(), B, S, H, K,
-                               b.enc_att.get(), stream_);
-        gemm_->run({M, D, HK, HK, HK, D, dt_, true, true}, b.enc_att.get(), L.o.get(), resid, 1.0f, stream_);
-        rmsnorm_cuda(dt_, resid, nullptr, L.ln_ffn.as<float>(), M, D, eps, b.enc_x.get(), stream_);
-        ffn(L, M, b.enc_x.get(), b.enc_h.get(), b.enc_hg.get(), resid);
+        timed_op("enc.rmsnorm",
+                 [&] { rmsnorm_cuda(dt_, resid, nullptr, L.ln_self.as<float>(), M, D, eps, b.enc_x.get(), stream_); });
+        timed_op("enc.qkv", [&] {
+            gemm_->run({M, 3 * HK, D, D, D, 3 * HK, dt_, false, false}, b.enc_x.get(), L.qkv.get(), b.enc_qkv.get(),
+                       1.0f, stream_);
+        });
+        timed_op("enc.self_attn", [&] {
+            encoder_attention_cuda(dt_, b.enc_qkv.get(), b.enc_bias.as<float>(), S_max_, b.src_len.as<int>(), B, S, H,
+                                   K, b.enc_att.get(), stream_);
+        });
+        timed_op("enc.o", [&] {
+            gemm_->run({M, D, HK, HK, HK, D, dt_, true, true}, b.enc_att.get(), L.o.get(), resid, 1.0f, stream_);
+        });
+        timed_op("enc.rmsnorm",
+                 [&] { rmsnorm_cuda(dt_, resid, nullptr, L.ln_ffn.as<float>(), M, D, eps, b.enc_x.get(), stream_); });
+        ffn(L, M, b.enc_x.get(), b.enc_h.get(), b.enc_hg.get(), resid, false);
     }
-    rmsnorm_cuda(dt_, resid, nullptr, w_.enc_final_ln.as<float>(), M, D, eps, b.enc_x.get(), stream_);
+    timed_op("enc.rmsnorm", [&] {
+        rmsnorm_cuda(dt_, resid, nullptr, w_.enc_final_ln.as<float>(), M, D, eps, b.enc_x.get(), stream_);
+    });
     // Cross K/V of every decoder layer in one GEMM: cross_kv [M, L*2*HK].
     const int n_kv = int(w_.dec.size()) * 2 * HK;
-    gemm_->run({M, n_kv, D, D, D, n_kv, dt_, false, false}, b.enc_x.get(), w_.cross_kv.get(), b.cross_kv.get(), 1.0f,
-               stream_);
+    timed_op("enc.cross_kv", [&] {
+        gemm_->run({M, n_kv, D, D, D, n_kv, dt_, false, false}, b.enc_x.get(), w_.cross_kv.get(), b.cross_kv.get(),
+                   1.0f, stream_);
+    });
 }
 
-void CudaT5Engine::ffn(const CudaLayerWeights& L, int M, const void* x, void* h, void* hg, float* resid) {
+void CudaT5Engine::ffn(const CudaLayerWeights& L, int M, const void* x, void* h, void* hg, float* resid, bool dec) {
     const int D = cfg_.d_model, F = cfg_.d_ff;
+    const char* wi = dec ? "dec.wi" : "enc.wi";
+    const char* wo = dec ? "dec.wo" : "enc.wo";
     if (w_.gated) {
-        gemm_->run({M, 2 * F, D, D, D, 2 * F, dt_, false, false}, x, L.wi.get(), h, 1.0f, stream_);
-        gated_act_cuda(dt_, h, M, F, w_.gelu, hg, stream_);
-        gemm_->run({M, D, F, F, F, D, dt_, true, true}, hg, L.wo.get(), resid, 1.0f, stream_);
+        timed_op(wi, [&] {
+            gemm_->run({M, 2 * F, D, D, D, 2 * F, dt_, false, false}, x, L.wi.get(), h, 1.0f, stream_);
+        });
+        timed_op(dec ? "dec.gated_act" : "enc.gated_act", [&] { gated_act_cuda(dt_, h, M, F, w_.gelu, hg, stream_); });
+        timed_op(wo, [&] { gemm_->run({M, D, F, F, F, D, dt_, true, true}, hg, L.wo.get(), resid, 1.0f, stream_); });
     } else {
-        gemm_->run({M, F, D, D, D, F, dt_, false, false, Epilogue::kRelu}, x, L.wi.get(), h, 1.0f, stream_);
-        gemm_->run({M, D, F, F, F, D, dt_, true, true}, h, L.wo.get(), resid, 1.0f, stream_);
+        timed_op(wi, [&] {
+            gemm_->run({M, F, D, D, D, F, dt_, false, false, Epilogue::kRelu}, x, L.wi.get(), h, 1.0f, stream_);
+        });
+        timed_op(wo, [&] { gemm_->run({M, D, F, F, F, D, dt_, true, true}, h, L.wo.get(), resid, 1.0f, stream_); });
     }
 }
 
@@ -253,35 +289,55 @@ void CudaT5Engine::decoder_forward(int R) {
     float* resid = b.dec_resid.as<float>();
     char* cache = static_cast<char*>(b.cache.get());
 
-    embed_cuda(dt_, b.next_tok.as<int>(), w_.embed.get(), V, R, D, resid, stream_);
+    timed_op("dec.embed", [&] { embed_cuda(dt_, b.next_tok.as<int>(), w_.embed.get(), V, R, D, resid, stream_); });
     for (int l = 0; l < L; ++l) {
         const CudaLayerWeights& W = w_.dec[size_t(l)];
-        rmsnorm_cuda(dt_, resid, nullptr, W.ln_self.as<float>(), R, D, eps, b.dec_x.get(), stream_);
-        gemm_->run({R, 3 * HK, D, D, D, 3 * HK, dt_, false, false}, b.dec_x.get(), W.qkv.get(), b.dec_qkv.get(), 1.0f,
-                   stream_);
+        timed_op("dec.rmsnorm",
+                 [&] { rmsnorm_cuda(dt_, resid, nullptr, W.ln_self.as<float>(), R, D, eps, b.dec_x.get(), stream_); });
+        timed_op("dec.qkv", [&] {
+            gemm_->run({R, 3 * HK, D, D, D, 3 * HK, dt_, false, false}, b.dec_x.get(), W.qkv.get(), b.dec_qkv.get(),
+                       1.0f, stream_);
+        });
         // Self-attention stays single-pass: over the few keys of a receipt's output the split kernel measured
         // 0.63-0.78x of it on an H200 (16-128 keys, R 1-8); cross-attention over the source gains 1.07-1.31x.
-        decoder_self_attention_cuda(dt_, b.dec_qkv.get(), cache + (2 * l) * lk_stride, cache + (2 * l + 1) * lk_stride,
-                                    b.dec_bias.as<float>(), R, H, K, T_max_, state, b.dec_att.get(), stream_);
-        gemm_->run({R, D, HK, HK, HK, D, dt_, true, true}, b.dec_att.get(), W.o.get(), resid, 1.0f, stream_);
+        timed_op("dec.self_attn", [&] {
+            decoder_self_attention_cuda(dt_, b.dec_qkv.get(), cache + (2 * l) * lk_stride,
+                                        cache + (2 * l + 1) * lk_stride, b.dec_bias.as<float>(), R, H, K, T_max_, state,
+                                        b.dec_att.get(), stream_);
+        });
+        timed_op("dec.o", [&] {
+            gemm_->run({R, D, HK, HK, HK, D, dt_, true, true}, b.dec_att.get(), W.o.get(), resid, 1.0f, stream_);
+        });
 
-        rmsnorm_cuda(dt_, resid, nullptr, W.ln_cross.as<float>(), R, D, eps, b.dec_x.get(), stream_);
-        gemm_->run({R, HK, D, D, D, HK, dt_, false, false}, b.dec_x.get(), W.q_cross.get(), b.dec_q.get(), 1.0f,
-                   stream_);
-        cross_attention_cuda(dt_, b.dec_q.get(), b.cross_kv.get(), int64_t(L) * 2 * HK, int64_t(l) * 2 * HK,
-                             int64_t(l) * 2 * HK + HK, b.src_row.as<int>(), b.src_len.as<int>(), R, H, K, S_max_,
-                             state, b.dec_att.get(), stream_, &b.attn_split);
-        gemm_->run({R, D, HK, HK, HK, D, dt_, true, true}, b.dec_att.get(), W.o_cross.get(), resid, 1.0f, stream_);
+        timed_op("dec.rmsnorm",
+                 [&] { rmsnorm_cuda(dt_, resid, nullptr, W.ln_cross.as<float>(), R, D, eps, b.dec_x.get(), stream_); });
+        timed_op("dec.q_cross", [&] {
+            gemm_->run({R, HK, D, D, D, HK, dt_, false, false}, b.dec_x.get(), W.q_cross.get(), b.dec_q.get(), 1.0f,
+                       stream_);
+        });
+        timed_op("dec.cross_attn", [&] {
+            cross_attention_cuda(dt_, b.dec_q.get(), b.cross_kv.get(), int64_t(L) * 2 * HK, int64_t(l) * 2 * HK,
+                                 int64_t(l) * 2 * HK + HK, b.src_row.as<int>(), b.src_len.as<int>(), R, H, K, S_max_,
+                                 state, b.dec_att.get(), stream_, &b.attn_split);
+        });
+        timed_op("dec.o_cross", [&] {
+            gemm_->run({R, D, HK, HK, HK, D, dt_, true, true}, b.dec_att.get(), W.o_cross.get(), resid, 1.0f, stream_);
+        });
 
-        rmsnorm_cuda(dt_, resid, nullptr, W.ln_ffn.as<float>(), R, D, eps, b.dec_x.get(), stream_);
-        ffn(W, R, b.dec_x.get(), b.dec_h.get(), b.dec_hg.get(), resid);
+        timed_op("dec.rmsnorm",
+                 [&] { rmsnorm_cuda(dt_, resid, nullptr, W.ln_ffn.as<float>(), R, D, eps, b.dec_x.get(), stream_); });
+        ffn(W, R, b.dec_x.get(), b.dec_h.get(), b.dec_hg.get(), resid, true);
     }
-    rmsnorm_cuda(dt_, resid, nullptr, w_.dec_final_ln.as<float>(), R, D, eps, b.dec_x.get(), stream_);
+    timed_op("dec.rmsnorm", [&] {
+        rmsnorm_cuda(dt_, resid, nullptr, w_.dec_final_ln.as<float>(), R, D, eps, b.dec_x.get(), stream_);
+    });
     // logits [R, V] f32 = (x * lm_scale) . lm^T   (tied: lm = shared embedding, lm_scale = D^-0.5). Every GEMM of
     // this step has m = R; GemmLt::run sends the ones it measured faster that way (m <= 2, n <= 8192: not this
     // lm_head) to the small-M kernel, the rest to cuBLASLt.
-    gemm_->run({R, V, D, D, D, V, dt_, true, false}, b.dec_x.get(), w_.lm_weight(), b.logits.get(), w_.lm_scale,
-               stream_);
+    timed_op("dec.lm_head", [&] {
+        gemm_->run({R, V, D, D, D, V, dt_, true, false}, b.dec_x.get(), w_.lm_weight(), b.logits.get(), w_.lm_scale,
+                   stream_);
+    });
 }
 
 void CudaT5Engine::upload_state(int step, int min_new) {

@@ -14,6 +14,7 @@
 #include "cuda/cuda_weights.h"
 #include "cuda/device_buffer.h"
 #include "cuda/gemm_lt.h"
+#include "cuda/op_profiler.h"
 #include "ops/t5_ops_cuda.h"
 #include "receipt/engine.h"
 #include "receipt/model.h"
@@ -46,6 +47,13 @@ public:
     const std::string& plan_path() const { return plan_path_; }
     const std::string& plan_status() const { return plan_status_; }
 
+    // Per-op GPU time profile (RECEIPT_CUDA_PROFILE=1 in the environment when the engine is created; graphs are
+    // then off): a table of op, calls, total ms, mean us and share % over the generate() calls since the last
+    // reset_profile(); "" when profiling is off. Times are eager-mode kernel times (see op_profiler.h).
+    bool profiling() const { return prof_ != nullptr; }
+    std::string profile_report() const;
+    void reset_profile();
+
 private:
     friend class CudaStepper;
     struct Buffers;
@@ -57,7 +65,13 @@ private:
     // Encoder + cross K/V for sources [first, first + B). Sets S_ (padded length) and uploads src_len.
     void encode(const std::vector<std::vector<int>>& inputs, size_t first, int B);
     // FFN on x [M, D] (T): resid [M, D] f32 += wo(act(wi x)); h/hg are [M, F or 2F] / [M, F] scratch.
-    void ffn(const CudaLayerWeights& L, int M, const void* x, void* h, void* hg, float* resid);
+    // `dec` picks the profile names (dec.* / enc.*).
+    void ffn(const CudaLayerWeights& L, int M, const void* x, void* h, void* hg, float* resid, bool dec);
+    // Enqueues f() on stream_ as op `name` (a string literal) of the profile; just f() when profiling is off.
+    template <typename F>
+    void timed_op(const char* name, F&& f) {
+        OpProfiler::time(prof_.get(), name, stream_, std::forward<F>(f));
+    }
     // One decoder step for R rows: embeds next_tok, runs every layer at position state->step, writes logits.
     void decoder_forward(int R);
     // decoder_forward + greedy selection + step advance (the body of the captured graph).
@@ -91,6 +105,8 @@ private:
     std::vector<int> buckets_;
     std::map<int, cudaGraphExec_t> graphs_;
     bool use_graphs_ = true;
+    bool pdl_ = false;                  // our kernels use Programmatic Dependent Launch (pdl_enabled())
+    std::unique_ptr<OpProfiler> prof_;  // null unless RECEIPT_CUDA_PROFILE=1
     std::string plan_path_, plan_status_;
 };
 

@@ -6,6 +6,7 @@
 
 #include "cuda/cuda_check.h"
 #include "ops/cuda_common.cuh"
+#include "ops/cuda_launch.cuh"
 #include "ops/t5_ops_cuda.h"
 
 namespace receipt::cuda {
@@ -41,6 +42,8 @@ template <typename T, bool kVec>
 __global__ void encoder_attention_kernel(const T* qkv, const float* bias, int S_bias, const int* src_len, int S,
                                          int H, int K, T* ctx) {
     extern __shared__ float smem[];
+    pdl_wait();  // qkv comes from the previous GEMM
+    pdl_launch_dependents();
     const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
     const int i = blockIdx.x * 4 + warp, h = blockIdx.y, b = blockIdx.z;
     if (i >= S) return;  // warp-uniform; no block barrier below
@@ -116,9 +119,8 @@ void encoder_attention_cuda(DType dt, const void* qkv, const float* bias, int S_
         auto kern = vec ? encoder_attention_kernel<T, true> : encoder_attention_kernel<T, false>;
         if (smem > 48 * 1024)
             RECEIPT_CUDA_CHECK(cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem)));
-        kern<<<grid, 128, smem, stream>>>((const T*)qkv, bias, S_bias, src_len, S, H, K, (T*)ctx);
+        launch_kernel(kern, grid, 128, smem, stream, (const T*)qkv, bias, S_bias, src_len, S, H, K, (T*)ctx);
     });
-    RECEIPT_CUDA_CHECK_LAUNCH();
 }
 
 // Partial P.V rows of the decode kernels: 4 warps x K (scalar path) or 128 threads x 8 values (vector path).
@@ -320,6 +322,10 @@ __global__ void decoder_self_attention_kernel(const T* qkv, T* cache_k, T* cache
                                               int T_max, int n_keys_max, const DecodeState* state, float* split_part,
                                               int* split_counter, T* ctx) {
     extern __shared__ float smem[];
+    // qkv comes from the previous GEMM, state->step from the previous step's advance; the split counters must
+    // be back at zero from the previous launch that shares them.
+    pdl_wait();
+    pdl_launch_dependents();
     const int h = blockIdx.x, r = blockIdx.y, z = blockIdx.z, n_split = gridDim.z, HK = H * K;
     const int t = state->step;
     T* out = ctx + int64_t(r) * HK + h * K;
@@ -358,10 +364,9 @@ void decoder_self_attention_cuda(DType dt, const void* qkv, void* cache_k, void*
         auto kern = vec ? decoder_self_attention_kernel<T, true> : decoder_self_attention_kernel<T, false>;
         if (l.smem > 48 * 1024)
             RECEIPT_CUDA_CHECK(cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, int(l.smem)));
-        kern<<<dim3(H, R, l.n_split), 128, l.smem, stream>>>((const T*)qkv, (T*)cache_k, (T*)cache_v, bias, H, K,
-                                                             T_max, l.n_keys_max, state, l.part, l.counter, (T*)ctx);
+        launch_kernel(kern, dim3(H, R, l.n_split), 128, l.smem, stream, (const T*)qkv, (T*)cache_k, (T*)cache_v, bias,
+                      H, K, T_max, l.n_keys_max, state, l.part, l.counter, (T*)ctx);
     });
-    RECEIPT_CUDA_CHECK_LAUNCH();
 }
 
 // q: [R, H, K] T; cross_kv: [B*S, row_stride] T (S = state->src_stride), keys at column k_off + h*K, values at
@@ -374,6 +379,8 @@ __global__ void cross_attention_kernel(const T* q, const T* cross_kv, int64_t ro
                                        int n_keys_max, const DecodeState* state, float* split_part, int* split_counter,
                                        T* ctx) {
     extern __shared__ float smem[];
+    pdl_wait();  // q comes from the previous GEMM; the split scratch is shared with the previous launch
+    pdl_launch_dependents();
     const int h = blockIdx.x, r = blockIdx.y, z = blockIdx.z, n_split = gridDim.z, HK = H * K;
     const int S = min(max(state->src_stride, 0), S_max);
     const int src = src_row[r];
@@ -399,11 +406,9 @@ void cross_attention_cuda(DType dt, const void* q, const void* cross_kv, int64_t
         auto kern = vec ? cross_attention_kernel<T, true> : cross_attention_kernel<T, false>;
         if (l.smem > 48 * 1024)
             RECEIPT_CUDA_CHECK(cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, int(l.smem)));
-        kern<<<dim3(H, R, l.n_split), 128, l.smem, stream>>>((const T*)q, (const T*)cross_kv, row_stride, k_off,
-                                                             v_off, src_row, src_len, H, K, S_max, l.n_keys_max, state,
-                                                             l.part, l.counter, (T*)ctx);
+        launch_kernel(kern, dim3(H, R, l.n_split), 128, l.smem, stream, (const T*)q, (const T*)cross_kv, row_stride,
+                      k_off, v_off, src_row, src_len, H, K, S_max, l.n_keys_max, state, l.part, l.counter, (T*)ctx);
     });
-    RECEIPT_CUDA_CHECK_LAUNCH();
 }
 
 }  // namespace receipt::cuda

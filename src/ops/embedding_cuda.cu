@@ -1,6 +1,7 @@
 // Token embedding lookup into the f32 residual stream (T5 does not scale embeddings).
 #include "cuda/cuda_check.h"
 #include "ops/cuda_common.cuh"
+#include "ops/cuda_launch.cuh"
 #include "ops/t5_ops_cuda.h"
 
 namespace receipt::cuda {
@@ -9,6 +10,8 @@ namespace receipt::cuda {
 // grid: n blocks, one row each; block: 128 threads striding over D.
 template <typename T>
 __global__ void embed_gather_kernel(const int* ids, const T* table, int V, int D, float* x) {
+    pdl_wait();  // ids are written by the previous step's greedy select; x may still be read
+    pdl_launch_dependents();
     const int row = blockIdx.x;
     int id = ids[row];
     if (id < 0 || id >= V) id = 0;  // the host validates ids; never read out of bounds
@@ -19,8 +22,8 @@ __global__ void embed_gather_kernel(const int* ids, const T* table, int V, int D
 
 void embed_cuda(DType dt, const int* ids, const void* table, int V, int n, int D, float* x, cudaStream_t stream) {
     if (n <= 0) return;
-    RECEIPT_DISPATCH_DTYPE(dt, T, embed_gather_kernel<T><<<n, 128, 0, stream>>>(ids, (const T*)table, V, D, x));
-    RECEIPT_CUDA_CHECK_LAUNCH();
+    RECEIPT_DISPATCH_DTYPE(dt, T,
+                           launch_kernel(embed_gather_kernel<T>, n, 128, 0, stream, ids, (const T*)table, V, D, x));
 }
 
 }  // namespace receipt::cuda

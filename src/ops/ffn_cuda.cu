@@ -3,6 +3,7 @@
 // RELU epilogue instead and needs no kernel.)
 #include "cuda/cuda_check.h"
 #include "ops/cuda_common.cuh"
+#include "ops/cuda_launch.cuh"
 #include "ops/t5_ops_cuda.h"
 
 namespace receipt::cuda {
@@ -17,6 +18,8 @@ __device__ __forceinline__ float gelu_tanh(float x) {
 // grid-stride over n*F elements.
 template <typename T, bool kGelu>
 __global__ void gated_act_kernel(const T* h, int64_t n, int F, T* y) {
+    pdl_wait();
+    pdl_launch_dependents();
     const int64_t total = n * F;
     for (int64_t e = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; e < total; e += int64_t(gridDim.x) * blockDim.x) {
         const int64_t i = e / F;
@@ -33,10 +36,10 @@ void gated_act_cuda(DType dt, const void* h, int n, int F, bool gelu, void* y, c
     const int64_t total = int64_t(n) * F;
     const int threads = 256;
     const int blocks = int(std::min<int64_t>((total + threads - 1) / threads, 132 * 16));
-    RECEIPT_DISPATCH_DTYPE(dt, T,
-                           if (gelu) gated_act_kernel<T, true><<<blocks, threads, 0, stream>>>((const T*)h, n, F, (T*)y);
-                           else gated_act_kernel<T, false><<<blocks, threads, 0, stream>>>((const T*)h, n, F, (T*)y));
-    RECEIPT_CUDA_CHECK_LAUNCH();
+    RECEIPT_DISPATCH_DTYPE(dt, T, {
+        auto kern = gelu ? gated_act_kernel<T, true> : gated_act_kernel<T, false>;
+        launch_kernel(kern, blocks, threads, 0, stream, (const T*)h, int64_t(n), F, (T*)y);
+    });
 }
 
 }  // namespace receipt::cuda

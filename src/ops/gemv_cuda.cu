@@ -9,6 +9,7 @@
 
 #include "cuda/cuda_check.h"
 #include "ops/cuda_common.cuh"
+#include "ops/cuda_launch.cuh"
 #include "ops/t5_ops_cuda.h"
 
 namespace receipt::cuda {
@@ -77,6 +78,10 @@ __global__ void __launch_bounds__(kWarps * 32) gemv_kernel(GemvArgs a) {
 #pragma unroll
         for (int c = 0; c < kC; ++c) acc[i][c] = 0.0f;
 
+    // Everything above only computes addresses; x (and y when accumulating) come from the previous kernels and
+    // y may still be read by them, so every global access below waits for them (PDL, cuda_launch.cuh).
+    pdl_wait();
+    pdl_launch_dependents();
     for (int k0 = 0; k0 < a.k; k0 += a.tile) {
         const int kt = min(a.tile, a.k - k0);
         __syncthreads();  // every warp is done with the previous tile
@@ -173,14 +178,11 @@ void launch_m(const GemvArgs& a, int n_cols, bool vec, cudaStream_t stream) {
     const int n_cols_per_block = n_cols * kWarps / a.n_kw;
     const int n_blocks = (a.n + n_cols_per_block - 1) / n_cols_per_block;
     const size_t smem = size_t(kM) * a.tile * sizeof(float);
-    if (!vec)
-        gemv_kernel<T, kM, 1, false><<<n_blocks, kWarps * 32, smem, stream>>>(a);
-    else if (n_cols == 4)
-        gemv_kernel<T, kM, 4, true><<<n_blocks, kWarps * 32, smem, stream>>>(a);
-    else if (n_cols == 2)
-        gemv_kernel<T, kM, 2, true><<<n_blocks, kWarps * 32, smem, stream>>>(a);
-    else
-        gemv_kernel<T, kM, 1, true><<<n_blocks, kWarps * 32, smem, stream>>>(a);
+    auto kern = !vec          ? gemv_kernel<T, kM, 1, false>
+                : n_cols == 4 ? gemv_kernel<T, kM, 4, true>
+                : n_cols == 2 ? gemv_kernel<T, kM, 2, true>
+                              : gemv_kernel<T, kM, 1, true>;
+    launch_kernel(kern, n_blocks, kWarps * 32, smem, stream, a);
 }
 
 bool aligned16(const void* p) { return (reinterpret_cast<uintptr_t>(p) & 15u) == 0; }
@@ -228,7 +230,6 @@ void gemv_cuda(DType dt, int m, int n, int k, const void* x, int ldx, const void
                 break;
         }
     });
-    RECEIPT_CUDA_CHECK_LAUNCH();
 }
 
 }  // namespace receipt::cuda

@@ -3,6 +3,7 @@
 // finished rows emit pad_token_id) and src/generate/greedy.cpp (score = sum of log_softmax of the chosen ids).
 #include "cuda/cuda_check.h"
 #include "ops/cuda_common.cuh"
+#include "ops/cuda_launch.cuh"
 #include "ops/t5_ops_cuda.h"
 
 namespace receipt::cuda {
@@ -30,6 +31,8 @@ __global__ void greedy_select_kernel(const float* logits, int V, int eos, int pa
     __shared__ float s_val[32];
     __shared__ int s_idx[32];
     __shared__ float red[32];
+    pdl_wait();  // logits come from the lm_head GEMM
+    pdl_launch_dependents();
     const int r = blockIdx.x, tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
     const int t = state->step;
     const bool mask_eos = t < state->min_new;
@@ -90,21 +93,21 @@ __global__ void greedy_select_kernel(const float* logits, int V, int eos, int pa
 void greedy_select_cuda(const float* logits, int R, int V, int eos, int pad, DecodeState* state, int* finished,
                         int* next_tok, int* tokens, int T_max, float* scores, cudaStream_t stream) {
     if (R <= 0) return;
-    greedy_select_kernel<1024><<<R, 1024, 0, stream>>>(logits, V, eos, pad, state, finished, next_tok, tokens, T_max,
-                                                       scores);
-    RECEIPT_CUDA_CHECK_LAUNCH();
+    launch_kernel(greedy_select_kernel<1024>, R, 1024, 0, stream, logits, V, eos, pad, state, finished, next_tok,
+                  tokens, T_max, scores);
 }
 
 // One thread: close the step (see the launcher's comment in t5_ops_cuda.h).
 __global__ void greedy_advance_kernel(DecodeState* state) {
+    pdl_wait();  // every select block has counted n_unfinished
+    pdl_launch_dependents();
     state->all_finished = state->n_unfinished == 0 ? 1 : 0;
     state->n_unfinished = 0;
     state->step += 1;
 }
 
 void greedy_advance_cuda(DecodeState* state, cudaStream_t stream) {
-    greedy_advance_kernel<<<1, 1, 0, stream>>>(state);
-    RECEIPT_CUDA_CHECK_LAUNCH();
+    launch_kernel(greedy_advance_kernel, 1, 1, 0, stream, state);
 }
 
 }  // namespace receipt::cuda

@@ -1,6 +1,7 @@
 // KV-cache row reordering for beam search (and for dropping finished rows): new row r continues old row sel[r].
 #include "cuda/cuda_check.h"
 #include "ops/cuda_common.cuh"
+#include "ops/cuda_launch.cuh"
 #include "ops/t5_ops_cuda.h"
 
 namespace receipt::cuda {
@@ -10,6 +11,8 @@ namespace receipt::cuda {
 template <typename T>
 __global__ void kv_gather_rows_kernel(const T* src, T* dst, const int* sel, int R_max, int H, int T_max, int K,
                                       int t) {
+    pdl_wait();
+    pdl_launch_dependents();
     const int r = blockIdx.x, lk = blockIdx.y, h = blockIdx.z;
     const int s = sel[r];
     if (s < 0 || s >= R_max) return;
@@ -31,9 +34,8 @@ void kv_gather_rows_cuda(DType dt, const void* src, void* dst, const int* sel, i
     if (R <= 0 || t <= 0) return;
     const dim3 grid(R, n_lk, H);
     RECEIPT_DISPATCH_DTYPE(dt, T,
-                           kv_gather_rows_kernel<T><<<grid, 256, 0, stream>>>((const T*)src, (T*)dst, sel, R_max, H,
-                                                                               T_max, K, t));
-    RECEIPT_CUDA_CHECK_LAUNCH();
+                           launch_kernel(kv_gather_rows_kernel<T>, grid, 256, 0, stream, (const T*)src, (T*)dst, sel,
+                                         R_max, H, T_max, K, t));
 }
 
 }  // namespace receipt::cuda

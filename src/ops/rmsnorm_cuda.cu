@@ -2,6 +2,7 @@
 // Mirrors transformers T5LayerNorm: variance = mean(x^2) in f32; y = w * (x * rsqrt(variance + eps)).
 #include "cuda/cuda_check.h"
 #include "ops/cuda_common.cuh"
+#include "ops/cuda_launch.cuh"
 #include "ops/t5_ops_cuda.h"
 
 namespace receipt::cuda {
@@ -12,6 +13,8 @@ namespace receipt::cuda {
 template <typename T>
 __global__ void rmsnorm_residual_kernel(float* resid, const T* delta, const float* w, int D, float eps, T* y) {
     __shared__ float red[32];
+    pdl_wait();  // resid / delta come from the previous kernels; y may still be read by the one before
+    pdl_launch_dependents();
     const int64_t base = int64_t(blockIdx.x) * D;
     float ss = 0.0f;
     for (int d = threadIdx.x; d < D; d += blockDim.x) {
@@ -30,9 +33,8 @@ __global__ void rmsnorm_residual_kernel(float* resid, const T* delta, const floa
 void rmsnorm_cuda(DType dt, float* resid, const void* delta, const float* w, int n, int D, float eps, void* y,
                   cudaStream_t stream) {
     if (n <= 0) return;
-    RECEIPT_DISPATCH_DTYPE(dt, T,
-                           rmsnorm_residual_kernel<T><<<n, 256, 0, stream>>>(resid, (const T*)delta, w, D, eps, (T*)y));
-    RECEIPT_CUDA_CHECK_LAUNCH();
+    RECEIPT_DISPATCH_DTYPE(
+        dt, T, launch_kernel(rmsnorm_residual_kernel<T>, n, 256, 0, stream, resid, (const T*)delta, w, D, eps, (T*)y));
 }
 
 }  // namespace receipt::cuda

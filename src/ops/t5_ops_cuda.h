@@ -119,6 +119,11 @@ void kv_gather_rows_cuda(DType dt, const void* src, void* dst, const int* sel, i
 // dst[n] (T) = src[n] (f32); f16 saturates at +-65504.
 void convert_f32_cuda(DType dt, const float* src, void* dst, int64_t n, cudaStream_t stream);
 
+// Whether the launchers add Programmatic Dependent Launch (src/ops/cuda_launch.cuh) to their kernels: true when
+// the current device has compute capability >= 9.0 and RECEIPT_CUDA_PDL is not "0" in the environment. The
+// variable is read once per process and the answer cached per device. Never throws. Thread-safe.
+bool pdl_enabled();
+
 // Size in bytes of one element of `dt`.
 inline int dtype_size(DType dt) { return dt == DType::kF32 ? 4 : 2; }
 

@@ -1,0 +1,51 @@
+// Host side of the PDL launches (cuda_launch.cuh): whether the current device gets the PDL attribute.
+#include <atomic>
+#include <cstdlib>
+#include <cstring>
+
+#include "ops/cuda_launch.cuh"
+
+namespace receipt::cuda {
+
+namespace {
+
+constexpr int kMaxCachedDevices = 64;
+
+bool pdl_env_allowed() {
+    static const bool allowed = [] {
+        const char* env = std::getenv("RECEIPT_CUDA_PDL");
+        return !(env && std::strcmp(env, "0") == 0);
+    }();
+    return allowed;
+}
+
+bool device_supports_pdl(int dev) {
+    int major = 0;
+    if (cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev) != cudaSuccess) {
+        (void)cudaGetLastError();
+        return false;
+    }
+    return major >= 9;
+}
+
+}  // namespace
+
+bool pdl_enabled() {
+    if (!pdl_env_allowed()) return false;
+    int dev = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess) {
+        (void)cudaGetLastError();
+        return false;
+    }
+    if (dev < 0 || dev >= kMaxCachedDevices) return device_supports_pdl(dev);
+    // Per device: 0 = not queried yet, 1 = off, 2 = on. Two threads racing on the first query store the same value.
+    static std::atomic<int> cache[kMaxCachedDevices];
+    int v = cache[dev].load(std::memory_order_relaxed);
+    if (v == 0) {
+        v = device_supports_pdl(dev) ? 2 : 1;
+        cache[dev].store(v, std::memory_order_relaxed);
+    }
+    return v == 2;
+}
+
+}  // namespace receipt::cuda
