@@ -97,6 +97,44 @@ TEST_F(CudaOps, GemvMatchesCpuOnOddShapes) {
             }
 }
 
+TEST_F(CudaOps, GemvNormPrologueMatchesRmsnormThenGemvExactly) {
+    // The decode step's fused LayerNorm + small-M GEMM must equal rmsnorm_cuda followed by gemv_cuda bit for bit
+    // (the prologue reproduces the norm kernel's reduction order), for every row count, width and epilogue.
+    for (DType dt : kTypes)
+        for (int k : {512, 768, 200})
+            for (int m = 1; m <= rc::kGemvMaxM; ++m)
+                for (int mode = 0; mode < 3; ++mode) {
+                    if (k > rc::gemv_norm_max_k(m)) continue;
+                    const int n = 96;
+                    const bool relu = mode == 1, acc = mode == 2, out_f32 = mode == 2 || dt == DType::kF32;
+                    const DType out = out_f32 ? DType::kF32 : dt;
+                    auto resid = randn(size_t(m) * k, 41, 3.0f);
+                    auto ln = randn(size_t(k), 42);
+                    auto w = rounded(randn(size_t(n) * k, 43), dt);
+                    auto dres = to_device(resid, DType::kF32), dln = to_device(ln, DType::kF32), dw = to_device(w, dt);
+                    const auto y0 = rounded(randn(size_t(m) * n, 44), out);
+                    auto y1 = to_device(y0, out), y2 = to_device(y0, out);
+                    rc::DeviceBuffer dx(size_t(m) * k * 4);
+                    rc::rmsnorm_cuda(dt, dres.as<float>(), nullptr, dln.as<float>(), m, k, 1e-6f, dx.get(), nullptr);
+                    rc::gemv_cuda(dt, m, n, k, dx.get(), k, dw.get(), k, y1.get(), n, 1.0f, out_f32, acc, relu, nullptr);
+                    const rc::GemvNorm norm{dres.as<float>(), dln.as<float>(), 1e-6f};
+                    rc::gemv_cuda(dt, m, n, k, nullptr, k, dw.get(), k, y2.get(), n, 1.0f, out_f32, acc, relu, nullptr,
+                                  &norm);
+                    RECEIPT_CUDA_CHECK(cudaDeviceSynchronize());
+                    const auto a = to_host(y1, y0.size(), out), b = to_host(y2, y0.size(), out);
+                    int n_diff = 0;
+                    for (size_t i = 0; i < a.size(); ++i) n_diff += a[i] != b[i];
+                    EXPECT_EQ(n_diff, 0) << name(dt) << " m=" << m << " k=" << k << " mode " << mode;
+                }
+    // k beyond one shared-memory tile is refused, not computed wrong.
+    rc::DeviceBuffer r(4 * 8192), lnw(4 * 8192), wt(2 * 8192), y(4 * 8);
+    const rc::GemvNorm big{r.as<float>(), lnw.as<float>(), 1e-6f};
+    const int k_big = rc::gemv_norm_max_k(8) + 256;
+    EXPECT_THROW(rc::gemv_cuda(DType::kF16, 8, 1, k_big, nullptr, k_big, wt.get(), k_big, y.get(), 1, 1.0f, true,
+                               false, false, nullptr, &big),
+                 receipt::InvalidInput);
+}
+
 TEST_F(CudaOps, GemvRejectsBadShapes) {
     rc::DeviceBuffer b(1 << 16);
     EXPECT_THROW(rc::gemv_cuda(DType::kF16, 9, 8, 8, b.get(), 8, b.get(), 8, b.get(), 8, 1.0f, false, false, false,

@@ -28,6 +28,7 @@ CudaT5Engine::CudaT5Engine(std::shared_ptr<const Model> model, const EngineOptio
     S_max_ = options.max_input_tokens;
     T_max_ = options.max_total_tokens;
     if (const char* g = std::getenv("RECEIPT_CUDA_GRAPHS")) use_graphs_ = std::string(g) != "0";
+    if (const char* f = std::getenv("RECEIPT_CUDA_FUSE_NORM")) fuse_norm_ = std::string(f) != "0";
     // RECEIPT_CUDA_PROFILE=1: per-op event timing (profile_report()); event records are not captured into the
     // decode graphs, so the engine runs eagerly.
     if (const char* p = std::getenv("RECEIPT_CUDA_PROFILE"); p && *p && std::string(p) != "0") {
@@ -153,6 +154,7 @@ std::string CudaT5Engine::describe() const {
     return std::string("cuda ") + dtype_name(dt_) + " " + gpu_name_ + " (cc " + std::to_string(cc_major_) + "." +
            std::to_string(cc_minor_) + "), " + std::to_string(n_device_bytes_ >> 20) + " MiB, plan " + plan_status_ +
            (use_graphs_ ? "" : ", graphs off") + (gemm_->use_gemv() ? "" : ", small-M gemv off") +
+           (fuse_norm_ ? "" : ", norm fusion off") +
            (buf_->attn_split.n_split_max > 1 ? "" : ", split-K attention off") + (pdl_ ? "" : ", PDL off") +
            (prof_ ? ", op profiling" : "");
 }
@@ -260,20 +262,37 @@ void CudaT5Engine::encode(const std::vector<std::vector<int>>& inputs, size_t fi
     });
 }
 
-void CudaT5Engine::ffn(const CudaLayerWeights& L, int M, const void* x, void* h, void* hg, float* resid, bool dec) {
+void CudaT5Engine::normed_gemm(const char* name, const float* resid, const float* ln, const GemmSpec& spec, void* x,
+                               const void* w, void* y) {
+    if (fuse_norm_ && gemm_->routes_to_gemv(spec) && spec.k <= gemv_norm_max_k(spec.m)) {
+        const GemvNorm norm{resid, ln, cfg_.layer_norm_epsilon};
+        timed_op(name, [&] {
+            gemv_cuda(spec.ab, spec.m, spec.n, spec.k, nullptr, spec.k, w, spec.ldw, y, spec.ldy, 1.0f, spec.out_f32,
+                      spec.accumulate, spec.epilogue == Epilogue::kRelu, stream_, &norm);
+        });
+        return;
+    }
+    timed_op("dec.rmsnorm", [&] {
+        rmsnorm_cuda(dt_, const_cast<float*>(resid), nullptr, ln, spec.m, spec.k, cfg_.layer_norm_epsilon, x, stream_);
+    });
+    timed_op(name, [&] { gemm_->run(spec, x, w, y, 1.0f, stream_); });
+}
+
+void CudaT5Engine::ffn(const CudaLayerWeights& L, int M, void* x, void* h, void* hg, float* resid, bool dec,
+                       const float* ln) {
     const int D = cfg_.d_model, F = cfg_.d_ff;
     const char* wi = dec ? "dec.wi" : "enc.wi";
     const char* wo = dec ? "dec.wo" : "enc.wo";
+    const GemmSpec wi_spec = w_.gated ? GemmSpec{M, 2 * F, D, D, D, 2 * F, dt_, false, false}
+                                      : GemmSpec{M, F, D, D, D, F, dt_, false, false, Epilogue::kRelu};
+    if (ln)
+        normed_gemm(wi, resid, ln, wi_spec, x, L.wi.get(), h);
+    else
+        timed_op(wi, [&] { gemm_->run(wi_spec, x, L.wi.get(), h, 1.0f, stream_); });
     if (w_.gated) {
-        timed_op(wi, [&] {
-            gemm_->run({M, 2 * F, D, D, D, 2 * F, dt_, false, false}, x, L.wi.get(), h, 1.0f, stream_);
-        });
         timed_op(dec ? "dec.gated_act" : "enc.gated_act", [&] { gated_act_cuda(dt_, h, M, F, w_.gelu, hg, stream_); });
         timed_op(wo, [&] { gemm_->run({M, D, F, F, F, D, dt_, true, true}, hg, L.wo.get(), resid, 1.0f, stream_); });
     } else {
-        timed_op(wi, [&] {
-            gemm_->run({M, F, D, D, D, F, dt_, false, false, Epilogue::kRelu}, x, L.wi.get(), h, 1.0f, stream_);
-        });
         timed_op(wo, [&] { gemm_->run({M, D, F, F, F, D, dt_, true, true}, h, L.wo.get(), resid, 1.0f, stream_); });
     }
 }
@@ -292,12 +311,8 @@ void CudaT5Engine::decoder_forward(int R) {
     timed_op("dec.embed", [&] { embed_cuda(dt_, b.next_tok.as<int>(), w_.embed.get(), V, R, D, resid, stream_); });
     for (int l = 0; l < L; ++l) {
         const CudaLayerWeights& W = w_.dec[size_t(l)];
-        timed_op("dec.rmsnorm",
-                 [&] { rmsnorm_cuda(dt_, resid, nullptr, W.ln_self.as<float>(), R, D, eps, b.dec_x.get(), stream_); });
-        timed_op("dec.qkv", [&] {
-            gemm_->run({R, 3 * HK, D, D, D, 3 * HK, dt_, false, false}, b.dec_x.get(), W.qkv.get(), b.dec_qkv.get(),
-                       1.0f, stream_);
-        });
+        normed_gemm("dec.qkv", resid, W.ln_self.as<float>(), {R, 3 * HK, D, D, D, 3 * HK, dt_, false, false},
+                    b.dec_x.get(), W.qkv.get(), b.dec_qkv.get());
         // Self-attention stays single-pass: over the few keys of a receipt's output the split kernel measured
         // 0.63-0.78x of it on an H200 (16-128 keys, R 1-8); cross-attention over the source gains 1.07-1.31x.
         timed_op("dec.self_attn", [&] {
@@ -309,12 +324,8 @@ void CudaT5Engine::decoder_forward(int R) {
             gemm_->run({R, D, HK, HK, HK, D, dt_, true, true}, b.dec_att.get(), W.o.get(), resid, 1.0f, stream_);
         });
 
-        timed_op("dec.rmsnorm",
-                 [&] { rmsnorm_cuda(dt_, resid, nullptr, W.ln_cross.as<float>(), R, D, eps, b.dec_x.get(), stream_); });
-        timed_op("dec.q_cross", [&] {
-            gemm_->run({R, HK, D, D, D, HK, dt_, false, false}, b.dec_x.get(), W.q_cross.get(), b.dec_q.get(), 1.0f,
-                       stream_);
-        });
+        normed_gemm("dec.q_cross", resid, W.ln_cross.as<float>(), {R, HK, D, D, D, HK, dt_, false, false},
+                    b.dec_x.get(), W.q_cross.get(), b.dec_q.get());
         timed_op("dec.cross_attn", [&] {
             cross_attention_cuda(dt_, b.dec_q.get(), b.cross_kv.get(), int64_t(L) * 2 * HK, int64_t(l) * 2 * HK,
                                  int64_t(l) * 2 * HK + HK, b.src_row.as<int>(), b.src_len.as<int>(), R, H, K, S_max_,
@@ -324,9 +335,7 @@ void CudaT5Engine::decoder_forward(int R) {
             gemm_->run({R, D, HK, HK, HK, D, dt_, true, true}, b.dec_att.get(), W.o_cross.get(), resid, 1.0f, stream_);
         });
 
-        timed_op("dec.rmsnorm",
-                 [&] { rmsnorm_cuda(dt_, resid, nullptr, W.ln_ffn.as<float>(), R, D, eps, b.dec_x.get(), stream_); });
-        ffn(W, R, b.dec_x.get(), b.dec_h.get(), b.dec_hg.get(), resid, true);
+        ffn(W, R, b.dec_x.get(), b.dec_h.get(), b.dec_hg.get(), resid, true, W.ln_ffn.as<float>());
     }
     timed_op("dec.rmsnorm", [&] {
         rmsnorm_cuda(dt_, resid, nullptr, w_.dec_final_ln.as<float>(), R, D, eps, b.dec_x.get(), stream_);

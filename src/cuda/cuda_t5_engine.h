@@ -65,8 +65,15 @@ private:
     // Encoder + cross K/V for sources [first, first + B). Sets S_ (padded length) and uploads src_len.
     void encode(const std::vector<std::vector<int>>& inputs, size_t first, int B);
     // FFN on x [M, D] (T): resid [M, D] f32 += wo(act(wi x)); h/hg are [M, F or 2F] / [M, F] scratch.
-    // `dec` picks the profile names (dec.* / enc.*).
-    void ffn(const CudaLayerWeights& L, int M, const void* x, void* h, void* hg, float* resid, bool dec);
+    // `dec` picks the profile names (dec.* / enc.*). With ln (decoder), x is LayerNorm(resid) with weight ln,
+    // computed by normed_gemm into x or inside the wi GEMM.
+    void ffn(const CudaLayerWeights& L, int M, void* x, void* h, void* hg, float* resid, bool dec,
+             const float* ln = nullptr);
+    // y = LayerNorm(resid; ln) . w^T as `spec` (its x is the LayerNorm output). A GEMM that GemmLt sends to the
+    // small-M kernel gets the norm as its prologue (GemvNorm: one kernel, bit-identical); otherwise
+    // rmsnorm_cuda writes x ([spec.m, D] T scratch) first. RECEIPT_CUDA_FUSE_NORM=0 keeps them separate.
+    void normed_gemm(const char* name, const float* resid, const float* ln, const GemmSpec& spec, void* x,
+                     const void* w, void* y);
     // Enqueues f() on stream_ as op `name` (a string literal) of the profile; just f() when profiling is off.
     template <typename F>
     void timed_op(const char* name, F&& f) {
@@ -105,6 +112,7 @@ private:
     std::vector<int> buckets_;
     std::map<int, cudaGraphExec_t> graphs_;
     bool use_graphs_ = true;
+    bool fuse_norm_ = true;             // decoder LayerNorms inside the small-M GEMMs (normed_gemm)
     bool pdl_ = false;                  // our kernels use Programmatic Dependent Launch (pdl_enabled())
     std::unique_ptr<OpProfiler> prof_;  // null unless RECEIPT_CUDA_PROFILE=1
     std::string plan_path_, plan_status_;

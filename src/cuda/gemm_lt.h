@@ -64,6 +64,8 @@ public:
     // Whether run() sends the small-M shapes to the small-M kernel (default on; RECEIPT_CUDA_GEMV=0 turns it off).
     // For tests and A/B timing; set it before capturing graphs.
     void set_use_gemv(bool on) { use_gemv_ = on; }
+    // Whether run() sends this shape to the small-M kernel (gemv_cuda) rather than cuBLASLt.
+    bool routes_to_gemv(const GemmSpec& s) const { return small_m(s); }
     bool use_gemv() const { return use_gemv_; }
 
 private:

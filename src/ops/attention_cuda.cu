@@ -1,127 +1,16 @@
-// T5 attention kernels: encoder self-attention (relative bias + key padding mask fused), decoder self-attention
-// over the KV cache (cache append fused) and cross-attention over per-request precomputed K/V.
+// T5 decode attention kernels: decoder self-attention over the KV cache (cache append fused) and cross-attention
+// over per-request precomputed K/V (encoder self-attention: encoder_attention_cuda.cu).
 // Mirrors transformers T5Attention: scores = q . k^T + position_bias (+ mask), NOT scaled by 1/sqrt(K);
 // softmax in f32; cross-attention has no position bias. All math is f32; storage T.
 #include <algorithm>
 
 #include "cuda/cuda_check.h"
+#include "ops/attention_common.cuh"
 #include "ops/cuda_common.cuh"
 #include "ops/cuda_launch.cuh"
 #include "ops/t5_ops_cuda.h"
 
 namespace receipt::cuda {
-
-constexpr int kMaxHeadDim = 256;  // K <= 256: 8 accumulators per lane in the P.V loop
-
-// dot(sq[0:K] f32, k[0:K] T). kVec: K % 8 == 0 and k 16-byte aligned (checked by the launcher).
-template <typename T, bool kVec>
-__device__ __forceinline__ float dot_q_k(const float* sq, const T* k, int K) {
-    float s = 0.0f;
-    if constexpr (kVec) {
-#pragma unroll 4
-        for (int d = 0; d < K; d += 8) {
-            float kv[8];
-            load8(k + d, kv);
-#pragma unroll
-            for (int u = 0; u < 8; ++u) s += sq[d + u] * kv[u];
-        }
-    } else {
-        for (int d = 0; d < K; ++d) s += sq[d] * to_f32(k[d]);
-    }
-    return s;
-}
-
-// ---- encoder -------------------------------------------------------------------------------------------------
-// qkv: [B, S, 3, H, K] T; bias: [H, 2*S_bias-1] f32 (by j - i + S_bias - 1); src_len: [B]; ctx: [B, S, H, K] T.
-// grid: (ceil(S/4), H, B); block: 128 threads = 4 warps, one query row i per warp.
-// Shared memory per warp: q row [K] f32 + scores/probabilities [S] f32.
-// Each lane scores keys j = lane, lane+32, ... (< len_b), warp-reduces max and sum, then lanes split the K
-// output dims and sum p_j v_j over the valid keys. Padded query rows (i >= len) are computed like HF does;
-// nothing reads them (cross-attention masks them).
-template <typename T, bool kVec>
-__global__ void encoder_attention_kernel(const T* qkv, const float* bias, int S_bias, const int* src_len, int S,
-                                         int H, int K, T* ctx) {
-    extern __shared__ float smem[];
-    pdl_wait();  // qkv comes from the previous GEMM
-    pdl_launch_dependents();
-    const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
-    const int i = blockIdx.x * 4 + warp, h = blockIdx.y, b = blockIdx.z;
-    if (i >= S) return;  // warp-uniform; no block barrier below
-    const int HK = H * K;
-    const int64_t row3 = 3LL * HK;
-    float* sq = smem + warp * (K + S);
-    float* sp = sq + K;
-    const int len = min(max(src_len[b], 0), S);
-
-    const T* q = qkv + (int64_t(b) * S + i) * row3 + h * K;
-    for (int d = lane; d < K; d += 32) sq[d] = to_f32(q[d]);
-    __syncwarp();
-
-    const float* brow = bias + int64_t(h) * (2 * S_bias - 1) + (S_bias - 1 - i);  // brow[j] = bias[h, j - i]
-    float mx = -INFINITY;
-    for (int j = lane; j < len; j += 32) {
-        const T* k = qkv + (int64_t(b) * S + j) * row3 + HK + h * K;
-        const float s = dot_q_k<T, kVec>(sq, k, K) + brow[j];
-        sp[j] = s;
-        mx = fmaxf(mx, s);
-    }
-    mx = warp_max(mx);
-    float sum = 0.0f;
-    for (int j = lane; j < len; j += 32) {
-        const float e = expf(sp[j] - mx);
-        sp[j] = e;
-        sum += e;
-    }
-    sum = warp_sum(sum);
-    __syncwarp();
-    const float inv = sum > 0.0f ? 1.0f / sum : 0.0f;
-
-    const T* v = qkv + int64_t(b) * S * row3 + 2 * HK + h * K;
-    T* out = ctx + (int64_t(b) * S + i) * HK + h * K;
-    const int n_chunks = K / 8;  // 16-byte chunks per value row
-    if (kVec && n_chunks <= 32 && (n_chunks & (n_chunks - 1)) == 0) {
-        // lane = group * n_chunks + chunk: each lane sums p_j v_j[chunk] over j = group, group + n_groups, ...
-        // with 16-byte loads (several in flight), then the groups are added with shuffles.
-        const int chunk = lane % n_chunks, group = lane / n_chunks, n_groups = 32 / n_chunks;
-        float acc[8] = {0, 0, 0, 0, 0, 0, 0, 0};
-#pragma unroll 4
-        for (int j = group; j < len; j += n_groups) {
-            float v8[8];
-            load8(v + int64_t(j) * row3 + chunk * 8, v8);
-            const float p = sp[j];
-#pragma unroll
-            for (int u = 0; u < 8; ++u) acc[u] += p * v8[u];
-        }
-#pragma unroll
-        for (int u = 0; u < 8; ++u)
-            for (int o = n_chunks; o < 32; o <<= 1) acc[u] += __shfl_xor_sync(0xffffffffu, acc[u], o);
-        if (group == 0)
-#pragma unroll
-            for (int u = 0; u < 8; ++u) out[chunk * 8 + u] = from_f32<T>(acc[u] * inv);
-        return;
-    }
-    for (int d = lane; d < K; d += 32) {
-        float acc = 0.0f;
-        for (int j = 0; j < len; ++j) acc += sp[j] * to_f32(v[j * row3 + d]);
-        out[d] = from_f32<T>(acc * inv);
-    }
-}
-
-void encoder_attention_cuda(DType dt, const void* qkv, const float* bias, int S_bias, const int* src_len, int B,
-                            int S, int H, int K, void* ctx, cudaStream_t stream) {
-    if (B <= 0 || S <= 0) return;
-    RECEIPT_CHECK(S <= S_bias, InvalidInput, "encoder_attention_cuda: S exceeds the bias table");
-    RECEIPT_CHECK(K <= kMaxHeadDim, InvalidInput, "encoder_attention_cuda: d_kv > 256 is not supported");
-    const bool vec = K % 8 == 0 && (H * K) % 8 == 0;
-    const dim3 grid((S + 3) / 4, H, B);
-    const size_t smem = size_t(4) * (K + S) * sizeof(float);
-    RECEIPT_DISPATCH_DTYPE(dt, T, {
-        auto kern = vec ? encoder_attention_kernel<T, true> : encoder_attention_kernel<T, false>;
-        if (smem > 48 * 1024)
-            RECEIPT_CUDA_CHECK(cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem)));
-        launch_kernel(kern, grid, 128, smem, stream, (const T*)qkv, bias, S_bias, src_len, S, H, K, (T*)ctx);
-    });
-}
 
 // Partial P.V rows of the decode kernels: 4 warps x K (scalar path) or 128 threads x 8 values (vector path).
 __host__ __device__ inline int part_floats(int K) { return 4 * K > 1024 ? 4 * K : 1024; }

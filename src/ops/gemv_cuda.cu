@@ -30,7 +30,40 @@ struct GemvArgs {
     int n_kw;  // warps that split k for one column group: 1, 2 or 4 (divides kWarps)
     float alpha;
     bool out_f32, accumulate, relu;
+    GemvNorm norm;  // norm.resid set: x is the T5LayerNorm of resid (k <= tile: one tile), x itself is unused
 };
+
+// The rsqrt scale of rmsnorm_residual_kernel (rmsnorm_cuda.cu) for one row of D floats, bit for bit: that kernel
+// runs 256 threads, thread t summing r_d^2 over d = t, t + 256, ..., then block_sum (a shuffle butterfly per warp
+// of 32, then one over the 8 warp sums). Here the 128 threads each play threads t and t + 128 (warps w and w + 4)
+// and the same butterflies run in the same order. All threads get the scale. red: 8 floats of shared memory.
+__device__ __forceinline__ float rmsnorm_scale(const float* row, int D, float eps, float* red) {
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    float ss[2];
+#pragma unroll
+    for (int half = 0; half < 2; ++half) {
+        float acc = 0.0f;
+        for (int d = threadIdx.x + half * 128; d < D; d += 256) {
+            const float r = row[d];
+            acc += r * r;
+        }
+        ss[half] = warp_sum(acc);
+    }
+    __syncthreads();  // red may still be read from a previous row
+    if (lane == 0) {
+        red[warp] = ss[0];
+        red[warp + 4] = ss[1];
+    }
+    __syncthreads();
+    const float v = warp_sum(lane < 8 ? red[lane] : 0.0f);
+    return rsqrtf(v / float(D) + eps);
+}
+
+// x value (as f32) of row i, column kk: the staged input, or the T5LayerNorm of the residual rounded to T.
+template <typename T>
+__device__ __forceinline__ float norm_x(const GemvArgs& a, int i, int kk, float rs) {
+    return to_f32(from_f32<T>(a.norm.resid[int64_t(i) * a.k + kk] * rs * a.norm.w[kk]));
+}
 
 // y[i, col] = relu?(alpha * v + (accumulate ? y[i, col] : 0)) in f32, stored as f32 or T.
 template <typename T>
@@ -82,6 +115,13 @@ __global__ void __launch_bounds__(kWarps * 32) gemv_kernel(GemvArgs a) {
     // y may still be read by them, so every global access below waits for them (PDL, cuda_launch.cuh).
     pdl_wait();
     pdl_launch_dependents();
+    // T5LayerNorm prologue: one scale per row (rows >= m are zeros and never stored).
+    __shared__ float norm_red[8];
+    float rs[kM];
+#pragma unroll
+    for (int i = 0; i < kM; ++i)
+        rs[i] = a.norm.resid && i < a.m ? rmsnorm_scale(a.norm.resid + int64_t(i) * a.k, a.k, a.norm.eps, norm_red)
+                                        : 0.0f;
     for (int k0 = 0; k0 < a.k; k0 += a.tile) {
         const int kt = min(a.tile, a.k - k0);
         __syncthreads();  // every warp is done with the previous tile
@@ -90,7 +130,12 @@ __global__ void __launch_bounds__(kWarps * 32) gemv_kernel(GemvArgs a) {
             for (int e = threadIdx.x; e < kM * n_vec; e += blockDim.x) {
                 const int i = e / n_vec, kk = (e - i * n_vec) * 8;
                 float v[8] = {0, 0, 0, 0, 0, 0, 0, 0};
-                if (i < a.m) load8(x + int64_t(i) * a.ldx + k0 + kk, v);
+                if (i < a.m && a.norm.resid) {
+#pragma unroll
+                    for (int u = 0; u < 8; ++u) v[u] = norm_x<T>(a, i, k0 + kk + u, rs[i]);
+                } else if (i < a.m) {
+                    load8(x + int64_t(i) * a.ldx + k0 + kk, v);
+                }
                 float* dst = xs + i * a.tile + (kk & ~255) + ((kk & 255) >> 3) * 4;
                 *reinterpret_cast<float4*>(dst) = make_float4(v[0], v[1], v[2], v[3]);
                 *reinterpret_cast<float4*>(dst + 128) = make_float4(v[4], v[5], v[6], v[7]);
@@ -98,7 +143,9 @@ __global__ void __launch_bounds__(kWarps * 32) gemv_kernel(GemvArgs a) {
         } else {
             for (int e = threadIdx.x; e < kM * kt; e += blockDim.x) {
                 const int i = e / kt, kk = e - i * kt;
-                xs[i * a.tile + kk] = i < a.m ? to_f32(x[int64_t(i) * a.ldx + k0 + kk]) : 0.0f;
+                xs[i * a.tile + kk] = i >= a.m        ? 0.0f
+                                      : a.norm.resid ? norm_x<T>(a, i, k0 + kk, rs[i])
+                                                     : to_f32(x[int64_t(i) * a.ldx + k0 + kk]);
             }
         }
         __syncthreads();
@@ -189,15 +236,25 @@ bool aligned16(const void* p) { return (reinterpret_cast<uintptr_t>(p) & 15u) ==
 
 }  // namespace
 
+int gemv_norm_max_k(int m) {
+    const int kM = m <= 1 ? 1 : m <= 2 ? 2 : m <= 4 ? 4 : 8;
+    return kTileFloats / kM / 256 * 256;
+}
+
 void gemv_cuda(DType dt, int m, int n, int k, const void* x, int ldx, const void* w, int ldw, void* y, int ldy,
-               float alpha, bool out_f32, bool accumulate, bool relu, cudaStream_t stream) {
+               float alpha, bool out_f32, bool accumulate, bool relu, cudaStream_t stream, const GemvNorm* norm) {
     RECEIPT_CHECK(m >= 1 && m <= kGemvMaxM && n >= 1 && k >= 1 && ldx >= k && ldw >= k && ldy >= n, InvalidInput,
                   "gemv_cuda: invalid shape m=" + std::to_string(m) + " n=" + std::to_string(n) +
                       " k=" + std::to_string(k) + " ldx=" + std::to_string(ldx) + " ldw=" + std::to_string(ldw) +
                       " ldy=" + std::to_string(ldy) + " (needs 1 <= m <= " + std::to_string(kGemvMaxM) + ")");
-    GemvArgs a{x, w, y, m, n, k, ldx, ldw, ldy, 0, 1, alpha, out_f32 || dt == DType::kF32, accumulate, relu};
+    GemvArgs a{x, w, y, m, n, k, ldx, ldw, ldy, 0, 1, alpha, out_f32 || dt == DType::kF32, accumulate, relu, {}};
+    if (norm) {
+        RECEIPT_CHECK(norm->resid && norm->w && k <= gemv_norm_max_k(m), InvalidInput,
+                      "gemv_cuda: the norm prologue needs resid, w and k <= " + std::to_string(gemv_norm_max_k(m)));
+        a.norm = *norm;
+    }
     // 16-byte loads along k need every row start 16-byte aligned: k, ldx, ldw multiples of 8 elements.
-    const bool vec = k % 8 == 0 && ldx % 8 == 0 && ldw % 8 == 0 && aligned16(x) && aligned16(w);
+    const bool vec = k % 8 == 0 && ldx % 8 == 0 && ldw % 8 == 0 && (norm || aligned16(x)) && aligned16(w);
     const int kM = m <= 1 ? 1 : m <= 2 ? 2 : m <= 4 ? 4 : 8;
     // Columns per warp: as many as keep >= kTargetBlocks blocks (more columns = more loads in flight per lane and
     // more reuse of each x value read from shared memory).

@@ -40,6 +40,11 @@ void rmsnorm_cuda(DType dt, float* resid, const void* delta, const float* w, int
 // ctx[b,i,h] = softmax_{j < len_b}(q[b,i,h] . k[b,j,h] + bias[h, j-i]) . v[b,:,h]
 void encoder_attention_cuda(DType dt, const void* qkv, const float* bias, int S_bias, const int* src_len, int B,
                             int S, int H, int K, void* ctx, cudaStream_t stream);
+// The same with one warp per query reading K and V from global memory (any dtype and K). encoder_attention_cuda
+// uses it where the tiled kernel does not apply (fp32 storage, K % 8 != 0, K/V of S keys larger than the
+// device's shared memory); kept callable for tests and A/B timing (bit-identical results).
+void encoder_attention_per_warp_cuda(DType dt, const void* qkv, const float* bias, int S_bias, const int* src_len,
+                                     int B, int S, int H, int K, void* ctx, cudaStream_t stream);
 
 // Split-K ("flash-decoding") scratch of the two decode attention launchers below. With few rows the H x R blocks of
 // the single-pass kernels leave most SMs idle, so each (row, head) is cut into n_split contiguous key ranges, one
@@ -96,8 +101,19 @@ void cross_attention_cuda(DType dt, const void* q, const void* cross_kv, int64_t
 // cuBLASLt's RELU epilogue; an f16 y saturates at +-65504. 16-byte loads when k, ldx, ldw are multiples of 8 and
 // x, w are 16-byte aligned, else a scalar path. Throws InvalidInput on a bad shape.
 constexpr int kGemvMaxM = 8;
+// Optional T5LayerNorm prologue of gemv_cuda: x[i, :] = T(resid[i, :] * rsqrt(mean(resid[i, :]^2) + eps) * w)
+// computed in the kernel from the f32 residual stream, bit-identical to rmsnorm_cuda (same reduction order), so
+// that a decode step skips the separate norm kernel. k is the row width; needs k <= gemv_norm_max_k(m).
+struct GemvNorm {
+    const float* resid = nullptr;  // [m, k] f32, row stride k
+    const float* w = nullptr;      // [k] f32
+    float eps = 1e-6f;
+};
+// Largest k a GemvNorm prologue supports at m rows (the x tile in shared memory holds whole rows).
+int gemv_norm_max_k(int m);
 void gemv_cuda(DType dt, int m, int n, int k, const void* x, int ldx, const void* w, int ldw, void* y, int ldy,
-               float alpha, bool out_f32, bool accumulate, bool relu, cudaStream_t stream);
+               float alpha, bool out_f32, bool accumulate, bool relu, cudaStream_t stream,
+               const GemvNorm* norm = nullptr);
 
 // Gated FFN activation: y[n, F] = act(h[n, 0:F]) * h[n, F:2F], act = gelu_new (tanh) or relu. h: [n, 2F] T.
 void gated_act_cuda(DType dt, const void* h, int n, int F, bool gelu, void* y, cudaStream_t stream);
