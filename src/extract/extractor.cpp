@@ -16,6 +16,7 @@
 #include "extract/normalize_time.h"
 #include "extract/normalize_currency.h"
 #include "extract/printed_amounts.h"
+#include "extract/printed_items.h"
 #include "extract/printed_tax.h"
 #include "extract/printed_value.h"
 #include "extract/store_branch.h"
@@ -134,6 +135,46 @@ nlohmann::ordered_json json_amount(double v) {
     if (v == std::floor(v) && std::fabs(v) < 9e15) return static_cast<int64_t>(v);
     return v;
 }
+
+// Line items of a yen receipt: an item whose description is printed as a row gets the amount printed on that row
+// (extract/printed_items.h). When the quantity and unit price no longer multiply to it, they become the row's
+// count and unit price when those do, else the quantity that the unit price divides into it, else the unit price
+// that the quantity divides into it. Discounts (negative amounts) are left alone. One warning names the items.
+void fix_item_amounts(const std::string& text, nlohmann::ordered_json& f) {
+    auto& items = f["line_items"];
+    if (!items.is_array()) return;
+    extract::PrintedItems rows(text);
+    std::string changed;
+    auto whole = [](double v) { return v >= 1 && v == std::floor(v); };
+    for (size_t k = 0; k < items.size(); ++k) {
+        auto& it = items[k];
+        if (!it.is_object() || !it.contains("description") || !it["description"].is_string()) continue;
+        auto& amount = it["amount"];
+        if (amount.is_number() && amount.get<double>() < 0) continue;
+        const std::optional<extract::PrintedItemRow> row = rows.row(it["description"].get<std::string>());
+        if (!row || !row->amount || (amount.is_number() && amount.get<double>() == *row->amount)) continue;
+        const double a = *row->amount;
+        changed += (changed.empty() ? "" : ", ") + std::to_string(k + 1) + " (" +
+                   (amount.is_number() ? amount.dump() : std::string("none")) + " -> " + json_amount(a).dump() + ")";
+        amount = json_amount(a);
+        auto& qty = it["quantity"];
+        auto& unit = it["unit_price"];
+        const double q = qty.is_number() ? qty.get<double>() : 0, u = unit.is_number() ? unit.get<double>() : 0;
+        if (q * u == a) continue;
+        if (row->quantity && row->unit_price && *row->quantity * *row->unit_price == a) {
+            qty = json_amount(*row->quantity);
+            unit = json_amount(*row->unit_price);
+        } else if (u > 0 && whole(a / u)) {
+            qty = json_amount(a / u);
+        } else if (q >= 1 && whole(a / q)) {
+            unit = json_amount(a / q);
+        }
+    }
+    if (changed.empty()) return;
+    f["warnings"].push_back("line_item_amount_from_row: items " + changed);
+    revalidate(f);
+}
+
 
 // True when the target text's "<tag>: <number>" segment writes a decimal point ("total: 27.55").
 bool written_with_cents(const std::string& target, const std::string& tag) {
@@ -321,6 +362,7 @@ std::vector<Extraction> Extractor::extract(const std::vector<std::string>& texts
             bool subtotal_printed = false;
             const std::optional<double> subtotal = extract::keyword_subtotal(texts[i], &subtotal_printed);
             if (subtotal || !subtotal_printed) take("net_amount", subtotal, "subtotal");
+            fix_item_amounts(texts[i], f);
         }
         // A receipt that prints a base and a tax amount for each of its tax rates gives the total tax exactly
         // (extract/printed_tax.h); the model often takes one rate's tax, a base, or a wrong column.

@@ -1,0 +1,154 @@
+// Line item amounts from the printed item rows (extract/printed_items.h).
+#include "extract/printed_items.h"
+
+#include "extract/name_constraint.h"
+#include "extract/printed_amounts.h"
+
+namespace receipt::extract {
+
+namespace {
+
+bool starts_with_at(const std::string& s, size_t at, const char* w) {
+    return s.compare(at, std::string(w).size(), w) == 0;
+}
+
+bool ends_with_at(const std::string& s, size_t end, const char* w) {
+    const size_t n = std::string(w).size();
+    return end >= n && s.compare(end - n, n, w) == 0;
+}
+
+// The byte offset just past `want` (spaces removed) in `line`, matched while skipping spaces of the line, at the
+// first place it occurs; npos when it does not occur.
+size_t end_of_spaced(const std::string& line, const std::string& want) {
+    if (want.empty()) return std::string::npos;
+    for (size_t start = 0; start < line.size(); ++start) {
+        if (line[start] != want[0]) continue;
+        size_t i = start, k = 0;
+        while (i < line.size() && k < want.size()) {
+            if (line[i] == ' ') {
+                ++i;
+                continue;
+            }
+            if (line[i] != want[k]) break;
+            ++i, ++k;
+        }
+        if (k == want.size()) return i;
+    }
+    return std::string::npos;
+}
+
+enum class NumberRole { kOther, kQuantity, kUnitPrice };
+
+// A quantity or unit price rather than an amount, judged by the text around number n of `line`.
+NumberRole number_role(const std::string& line, const PrintedNumber& n) {
+    size_t b = n.begin;
+    while (b > 0 && line[b - 1] == ' ') --b;
+    size_t a = n.end;
+    while (a < line.size() && line[a] == ' ') ++a;
+    for (const char* w : {"コ", "個", "点"})  // "2コ", "(2点"
+        if (starts_with_at(line, a, w)) return NumberRole::kQuantity;
+    // "@1298 x 2": a count after the multiplication sign that follows a unit price
+    for (const char* w : {"x", "X", "×"})
+        if (ends_with_at(line, b, w) && line.find('@') != std::string::npos && line.find('@') < b)
+            return NumberRole::kQuantity;
+    for (const char* w : {"@", "x", "X", "×", "単", "単価", "単価¥", "単価\\", "単¥", "単\\"})
+        if (ends_with_at(line, b, w)) return NumberRole::kUnitPrice;
+    for (const char* w : {"コ", "個", "点"})  // "(2コ 180)": a unit price after a count that lost its X
+        if (ends_with_at(line, b, w)) return NumberRole::kUnitPrice;
+    for (const char* w : {"x", "X", "×"})  // "2 x", a count before the sign
+        if (starts_with_at(line, a, w)) return NumberRole::kQuantity;
+    return NumberRole::kOther;
+}
+
+// Written as money: a currency sign before it (¥ \) or a yen sign or a tax mark after it (円 軽 ※ * 内 外).
+bool money_marked(const std::string& line, const PrintedNumber& n) {
+    size_t b = n.begin;
+    while (b > 0 && line[b - 1] == ' ') --b;
+    for (const char* w : {"¥", "\\"})
+        if (ends_with_at(line, b, w)) return true;
+    size_t a = n.end;
+    while (a < line.size() && line[a] == ' ') ++a;
+    for (const char* w : {"円", "軽", "※", "*", "内", "外"})
+        if (starts_with_at(line, a, w)) return true;
+    return false;
+}
+
+}  // namespace
+
+// True when `line` holds only row characters (digits, separators, signs, marks, quantity / unit-price words);
+// any_digit tells whether it holds a digit.
+static bool row_chars_only(const std::string& line, bool& any) {
+    static const char* const kWords[] = {"単価", "単", "点", "個", "コ", "×", "円", "¥", "軽", "※", "内", "外",
+                                         "（", "）"};
+    any = false;
+    for (size_t i = 0; i < line.size();) {
+        const char c = line[i];
+        if ((c >= '0' && c <= '9') || c == ',' || c == '.' || c == ' ' || c == '\\' || c == '*' || c == '(' ||
+            c == ')' || c == '@' || c == 'x' || c == 'X' || c == '-') {
+            any |= c >= '0' && c <= '9';
+            ++i;
+            continue;
+        }
+        bool word = false;
+        for (const char* w : kWords)
+            if (starts_with_at(line, i, w)) {
+                i += std::string(w).size();
+                word = true;
+                break;
+            }
+        if (!word) return false;
+    }
+    return true;
+}
+
+bool is_item_row_continuation(const std::string& line) {
+    bool any = false;
+    return row_chars_only(line, any) && any;
+}
+
+PrintedItems::PrintedItems(const std::string& text) : lines_(printed_lines(text)) {
+    for (const std::string& line : lines_)
+        for (const PrintedNumber& n : printed_numbers(line)) marked_style_ |= n.usable && money_marked(line, n);
+}
+
+std::optional<double> PrintedItems::amount(const std::string& description) {
+    const std::optional<PrintedItemRow> r = row(description);
+    return r ? r->amount : std::nullopt;
+}
+
+std::optional<PrintedItemRow> PrintedItems::row(const std::string& description) {
+    const std::string want = strip_spaces(description);
+    if (want.empty()) return std::nullopt;
+    for (size_t from : {next_, size_t(0)}) {
+        for (size_t li = from; li < lines_.size(); ++li) {
+            const size_t end = end_of_spaced(lines_[li], want);
+            bool any = false;
+            if (end == std::string::npos || !row_chars_only(lines_[li].substr(end), any)) continue;
+            std::optional<double> first_marked, last;
+            PrintedItemRow r;
+            auto take = [&](const std::string& line, size_t after) {
+                for (const PrintedNumber& n : printed_numbers(line)) {
+                    if (n.begin < after || n.percent) continue;
+                    const NumberRole role = number_role(line, n);
+                    if (role == NumberRole::kQuantity && !r.quantity) r.quantity = n.value;
+                    if (role == NumberRole::kUnitPrice && !r.unit_price && n.usable) r.unit_price = n.value;
+                    if (!n.usable || role != NumberRole::kOther) continue;
+                    if (!first_marked && money_marked(line, n)) first_marked = n.value;
+                    last = n.value;
+                }
+            };
+            take(lines_[li], end);
+            for (size_t k = li + 1; k < lines_.size() && k <= li + size_t(kItemRowLines); ++k) {
+                if (!is_item_row_continuation(lines_[k])) break;
+                take(lines_[k], 0);
+            }
+            next_ = li + 1;
+            r.amount = marked_style_ ? first_marked : last;
+            return r;
+        }
+        if (from == 0) break;
+    }
+    return std::nullopt;
+}
+
+}  // namespace receipt::extract

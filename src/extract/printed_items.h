@@ -1,0 +1,52 @@
+// Line item amounts read from the printed item rows. A model trained from scratch finds the item descriptions but
+// often garbles their amounts (433 for 434, a quantity, a neighbour's price); the row of a printed description
+// shows the amount exactly. Receipt rows look like
+//   鶏もも肉 唐揚用 *  1  ¥434         ミラノ風ドリア  544円  (2点 単価272円)       *おむつ  @1298 x 2  ¥2,596
+// and OCR puts each box on its own line, so an item's row is its description's line and the lines after it that
+// hold only numbers, currency signs, marks and quantity / unit-price words.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace receipt::extract {
+
+// Lines after a description's line that may still belong to its row.
+inline constexpr int kItemRowLines = 3;
+
+// What an item's printed row says.
+struct PrintedItemRow {
+    std::optional<double> amount;
+    std::optional<double> quantity;    // a count (2個, 2点, 2コ, x 2) on the row
+    std::optional<double> unit_price;  // a unit price (@1298, 単1298, 単価272円, 2コ X 180) on the row
+};
+
+// Reads the amounts of printed items from a receipt's lines (printed_lines(text)).
+class PrintedItems {
+public:
+    explicit PrintedItems(const std::string& text);
+
+    // The row of `description` (found as amount() finds it), or nullopt when it is not printed as a row start.
+    std::optional<PrintedItemRow> row(const std::string& description);
+
+    // The amount printed on the row of `description`, among the numbers on its row after the description that
+    // are not a quantity (2個, 2点, 2コ, x 2), a unit price (@1298, 単1298, 単価272円, 2コ 180), negative, a rate
+    // or part of a code: on a receipt that writes money with signs or marks (¥ \ 円, or a tax mark 軽 ※ *), the
+    // first one so written (a number without one is a quantity, or a box of another row that OCR moved); on a
+    // receipt without any, the last one (the quantity column comes first). nullopt when the description is not
+    // printed followed only by row characters, or its row has no such number. Rows are searched from the one
+    // after the previous call's match, then from the top (items are printed in order).
+    std::optional<double> amount(const std::string& description);
+
+private:
+    std::vector<std::string> lines_;
+    size_t next_ = 0;            // line after the previous match
+    bool marked_style_ = false;  // some number of the receipt is written as money (money_marked)
+};
+
+// True when `line` holds nothing but numbers, currency signs (¥ \ 円), marks (軽 ※ * 内 外), brackets and the
+// quantity / unit-price words (点 個 コ X x × @ 単価 単): a continuation of an item row.
+bool is_item_row_continuation(const std::string& line);
+
+}  // namespace receipt::extract

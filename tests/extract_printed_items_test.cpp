@@ -1,0 +1,81 @@
+// Line item amounts read from the printed item rows (extract/printed_items.h).
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "extract/printed_items.h"
+
+namespace ex = receipt::extract;
+
+TEST(PrintedItems, AmountOnTheRowOfEachLayout) {
+    // Description, quantity column and amount in their own OCR boxes; the quantity has no money sign.
+    ex::PrintedItems a("商品名\n数量\n金額\n鶏もも肉 唐揚用 *\n1\n¥434\n麦茶 2L *\n2\n¥258\n小計\n¥692");
+    EXPECT_EQ(a.amount("鶏もも肉 唐揚用"), 434);
+    EXPECT_EQ(a.amount("麦茶 2L"), 258);
+    // Amount on the description's line, then a count / unit-price line that is not the amount.
+    ex::PrintedItems b("ﾃｨｯｼｭ 5箱 285円\nおむつ Mｻｲｽﾞ\n2,596円\n2個 X\n単1298\nミラノ風ドリア\n544円\n(2点 単価272円)");
+    EXPECT_EQ(b.amount("ﾃｨｯｼｭ 5箱"), 285);
+    EXPECT_EQ(b.amount("おむつ Mｻｲｽﾞ"), 2596);
+    EXPECT_EQ(b.amount("ミラノ風ドリア"), 544);
+    // "@unit x qty amount" rows, a product code before the name, a count that lost its X.
+    ex::PrintedItems c("*おむつ\n@1298 x 2 ¥2,596\n0123 ロールケーキ\n¥360 ※\n(2コ  180)");
+    EXPECT_EQ(c.amount("おむつ"), 2596);
+    EXPECT_EQ(c.amount("ロールケーキ"), 360);
+}
+
+TEST(PrintedItems, ReceiptsWithoutMoneySignsTakeTheLastNumber) {
+    ex::PrintedItems p("にんじん\n1\n148\n納豆 3P\n2\n196\n");
+    EXPECT_EQ(p.amount("にんじん"), 148);
+    EXPECT_EQ(p.amount("納豆 3P"), 196);
+}
+
+TEST(PrintedItems, NothingToReadOrAnotherRow) {
+    ex::PrintedItems p("卵 10個入 * 1 254円\n国産豚こま切れ *\n1\nｺﾞﾐ袋 45L\n1\n234円");
+    EXPECT_EQ(p.amount("卵"), std::nullopt);                // "卵" is only part of a printed description
+    EXPECT_EQ(p.amount("国産豚こま切れ"), std::nullopt);    // its row holds only the quantity (OCR moved the amount)
+    EXPECT_EQ(p.amount("牛乳 1000ml"), std::nullopt);       // not printed
+    EXPECT_EQ(p.amount(""), std::nullopt);
+    EXPECT_EQ(p.amount("卵 10個入"), 254);
+}
+
+TEST(PrintedItems, RepeatedDescriptionsAreReadInOrder) {
+    ex::PrintedItems p("コーヒー\n¥120\nパン\n¥150\nコーヒー\n¥130");
+    EXPECT_EQ(p.amount("コーヒー"), 120);
+    EXPECT_EQ(p.amount("パン"), 150);
+    EXPECT_EQ(p.amount("コーヒー"), 130);
+    EXPECT_EQ(p.amount("コーヒー"), 120);  // past the last row: from the top again
+}
+
+TEST(ItemRowContinuation, OnlyNumbersSignsMarksAndCountWords) {
+    EXPECT_TRUE(ex::is_item_row_continuation("¥2,596 ※"));
+    EXPECT_TRUE(ex::is_item_row_continuation("(2点 単価272円)"));
+    EXPECT_TRUE(ex::is_item_row_continuation("@1298 x 2"));
+    EXPECT_FALSE(ex::is_item_row_continuation("小計"));
+    EXPECT_FALSE(ex::is_item_row_continuation("ｺﾞﾐ袋 45L"));
+    EXPECT_FALSE(ex::is_item_row_continuation("※"));  // no number
+    EXPECT_FALSE(ex::is_item_row_continuation(""));
+}
+
+TEST(PrintedItems, RowCountAndUnitPrice) {
+    ex::PrintedItems p("米 ｺｼﾋｶﾘ 5kg\n12,400軽\n(5点 単価2,480)\n*おむつ\n@1298 x 2 ¥2,596\nﾊﾟﾝ\n¥150\nｺｰﾋｰ ¥360 ※\n(2コ X 180)");
+    const auto rice = p.row("米 ｺｼﾋｶﾘ 5kg");
+    ASSERT_TRUE(rice.has_value());
+    EXPECT_EQ(rice->amount, 12400);
+    EXPECT_EQ(rice->quantity, 5);
+    EXPECT_EQ(rice->unit_price, 2480);
+    const auto diapers = p.row("おむつ");
+    ASSERT_TRUE(diapers.has_value());
+    EXPECT_EQ(diapers->amount, 2596);
+    EXPECT_EQ(diapers->quantity, 2);
+    EXPECT_EQ(diapers->unit_price, 1298);
+    const auto bread = p.row("ﾊﾟﾝ");
+    ASSERT_TRUE(bread.has_value());
+    EXPECT_EQ(bread->amount, 150);
+    EXPECT_EQ(bread->quantity, std::nullopt);
+    EXPECT_EQ(bread->unit_price, std::nullopt);
+    const auto coffee = p.row("ｺｰﾋｰ");
+    ASSERT_TRUE(coffee.has_value());
+    EXPECT_EQ(coffee->amount, 360);
+    EXPECT_EQ(coffee->quantity, 2);
+    EXPECT_EQ(coffee->unit_price, 180);
+}
