@@ -79,3 +79,18 @@ TEST(PrintedItems, RowCountAndUnitPrice) {
     EXPECT_EQ(coffee->quantity, 2);
     EXPECT_EQ(coffee->unit_price, 180);
 }
+
+TEST(PrintedItems, DescriptionSplitOverTwoLinesAndTaxMarkedAmounts) {
+    // OCR split the description box; the row goes on after its second half.
+    ex::PrintedItems a("コカ・コーラ\n500ml\n¥688軽\n(4点 単価¥172)");
+    const auto cola = a.row("コカ・コーラ 500ml");
+    ASSERT_TRUE(cola.has_value());
+    EXPECT_EQ(cola->amount, 688);
+    EXPECT_EQ(cola->quantity, 4);
+    EXPECT_EQ(cola->unit_price, 172);
+    // No currency sign on the receipt, reduced-rate marks on some amounts: an unmarked amount still counts.
+    ex::PrintedItems b("料理酒\n210\nﾖｰｸﾞﾙﾄ\n155軽\nｱﾙﾐﾎｲﾙ\n316\n(2点 単価158)");
+    EXPECT_EQ(b.amount("料理酒"), 210);
+    EXPECT_EQ(b.amount("ﾖｰｸﾞﾙﾄ"), 155);
+    EXPECT_EQ(b.amount("ｱﾙﾐﾎｲﾙ"), 316);
+}

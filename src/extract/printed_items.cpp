@@ -60,15 +60,23 @@ NumberRole number_role(const std::string& line, const PrintedNumber& n) {
     return NumberRole::kOther;
 }
 
-// Written as money: a currency sign before it (¥ \) or a yen sign or a tax mark after it (円 軽 ※ * 内 外).
-bool money_marked(const std::string& line, const PrintedNumber& n) {
+// Written with a currency sign: ¥ or \ before it, 円 after it.
+bool currency_marked(const std::string& line, const PrintedNumber& n) {
     size_t b = n.begin;
     while (b > 0 && line[b - 1] == ' ') --b;
     for (const char* w : {"¥", "\\"})
         if (ends_with_at(line, b, w)) return true;
     size_t a = n.end;
     while (a < line.size() && line[a] == ' ') ++a;
-    for (const char* w : {"円", "軽", "※", "*", "内", "外"})
+    return starts_with_at(line, a, "円");
+}
+
+// Written as money: a currency sign, or a tax mark after it (軽 ※ * 内 外: reduced-rate and tax-kind marks).
+bool money_marked(const std::string& line, const PrintedNumber& n) {
+    if (currency_marked(line, n)) return true;
+    size_t a = n.end;
+    while (a < line.size() && line[a] == ' ') ++a;
+    for (const char* w : {"軽", "※", "*", "内", "外"})
         if (starts_with_at(line, a, w)) return true;
     return false;
 }
@@ -108,7 +116,7 @@ bool is_item_row_continuation(const std::string& line) {
 
 PrintedItems::PrintedItems(const std::string& text) : lines_(printed_lines(text)) {
     for (const std::string& line : lines_)
-        for (const PrintedNumber& n : printed_numbers(line)) marked_style_ |= n.usable && money_marked(line, n);
+        for (const PrintedNumber& n : printed_numbers(line)) currency_style_ |= n.usable && currency_marked(line, n);
 }
 
 std::optional<double> PrintedItems::amount(const std::string& description) {
@@ -120,8 +128,19 @@ std::optional<PrintedItemRow> PrintedItems::row(const std::string& description) 
     const std::string want = strip_spaces(description);
     if (want.empty()) return std::nullopt;
     for (size_t from : {next_, size_t(0)}) {
-        for (size_t li = from; li < lines_.size(); ++li) {
-            const size_t end = end_of_spaced(lines_[li], want);
+        for (size_t li0 = from; li0 < lines_.size(); ++li0) {
+            // The description on line li0, or begun on li0 and finished on the next line (OCR split the box:
+            // "コカ・コーラ" / "500ml"); li is the line it ends on, end the offset after it there.
+            size_t li = li0, end = end_of_spaced(lines_[li0], want);
+            const std::string head = strip_spaces(lines_[li0]);
+            if (end == std::string::npos && li0 + 1 < lines_.size() && !head.empty() && head.size() < want.size() &&
+                want.compare(0, head.size(), head) == 0) {
+                const size_t e = end_of_spaced(lines_[li0 + 1], want.substr(head.size()));
+                if (e != std::string::npos && strip_spaces(lines_[li0 + 1]).rfind(want.substr(head.size()), 0) == 0) {
+                    li = li0 + 1;
+                    end = e;
+                }
+            }
             bool any = false;
             if (end == std::string::npos || !row_chars_only(lines_[li].substr(end), any)) continue;
             std::optional<double> first_marked, last;
@@ -143,7 +162,7 @@ std::optional<PrintedItemRow> PrintedItems::row(const std::string& description) 
                 take(lines_[k], 0);
             }
             next_ = li + 1;
-            r.amount = marked_style_ ? first_marked : last;
+            r.amount = first_marked ? first_marked : currency_style_ ? std::nullopt : last;
             return r;
         }
         if (from == 0) break;

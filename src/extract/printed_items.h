@@ -32,17 +32,18 @@ public:
 
     // The amount printed on the row of `description`, among the numbers on its row after the description that
     // are not a quantity (2個, 2点, 2コ, x 2), a unit price (@1298, 単1298, 単価272円, 2コ 180), negative, a rate
-    // or part of a code: on a receipt that writes money with signs or marks (¥ \ 円, or a tax mark 軽 ※ *), the
-    // first one so written (a number without one is a quantity, or a box of another row that OCR moved); on a
-    // receipt without any, the last one (the quantity column comes first). nullopt when the description is not
-    // printed followed only by row characters, or its row has no such number. Rows are searched from the one
-    // after the previous call's match, then from the top (items are printed in order).
+    // or part of a code: the first one written as money (a currency sign ¥ \ 円, or a tax mark 軽 ※ * after it);
+    // else, on a receipt that prints no currency sign at all, the last one (the quantity column comes first); else
+    // none (a number without a sign there is a quantity, or a box of another row that OCR moved). nullopt when the
+    // description is not printed (on one line, or begun on one and finished at the start of the next) followed
+    // only by row characters. Rows are searched from the one after the previous call's match, then from the top
+    // (items are printed in order).
     std::optional<double> amount(const std::string& description);
 
 private:
     std::vector<std::string> lines_;
     size_t next_ = 0;            // line after the previous match
-    bool marked_style_ = false;  // some number of the receipt is written as money (money_marked)
+    bool currency_style_ = false;  // some number of the receipt has a currency sign (¥ \ 円)
 };
 
 // True when `line` holds nothing but numbers, currency signs (¥ \ 円), marks (軽 ※ * 内 外), brackets and the
