@@ -1,6 +1,7 @@
 // Line item amounts read from the printed item rows (extract/printed_items.h).
 #include <gtest/gtest.h>
 
+#include <optional>
 #include <string>
 
 #include "extract/printed_items.h"
@@ -56,38 +57,32 @@ TEST(ItemRowContinuation, OnlyNumbersSignsMarksAndCountWords) {
     EXPECT_FALSE(ex::is_item_row_continuation(""));
 }
 
+namespace {
+
+// The row of `description` has this amount, quantity and unit price.
+void expect_row(ex::PrintedItems& p, const std::string& description, std::optional<double> amount,
+                std::optional<double> quantity, std::optional<double> unit_price) {
+    const auto r = p.row(description);
+    ASSERT_TRUE(r.has_value()) << description;
+    EXPECT_EQ(r->amount, amount) << description;
+    EXPECT_EQ(r->quantity, quantity) << description;
+    EXPECT_EQ(r->unit_price, unit_price) << description;
+}
+
+}  // namespace
+
 TEST(PrintedItems, RowCountAndUnitPrice) {
     ex::PrintedItems p("米 ｺｼﾋｶﾘ 5kg\n12,400軽\n(5点 単価2,480)\n*おむつ\n@1298 x 2 ¥2,596\nﾊﾟﾝ\n¥150\nｺｰﾋｰ ¥360 ※\n(2コ X 180)");
-    const auto rice = p.row("米 ｺｼﾋｶﾘ 5kg");
-    ASSERT_TRUE(rice.has_value());
-    EXPECT_EQ(rice->amount, 12400);
-    EXPECT_EQ(rice->quantity, 5);
-    EXPECT_EQ(rice->unit_price, 2480);
-    const auto diapers = p.row("おむつ");
-    ASSERT_TRUE(diapers.has_value());
-    EXPECT_EQ(diapers->amount, 2596);
-    EXPECT_EQ(diapers->quantity, 2);
-    EXPECT_EQ(diapers->unit_price, 1298);
-    const auto bread = p.row("ﾊﾟﾝ");
-    ASSERT_TRUE(bread.has_value());
-    EXPECT_EQ(bread->amount, 150);
-    EXPECT_EQ(bread->quantity, std::nullopt);
-    EXPECT_EQ(bread->unit_price, std::nullopt);
-    const auto coffee = p.row("ｺｰﾋｰ");
-    ASSERT_TRUE(coffee.has_value());
-    EXPECT_EQ(coffee->amount, 360);
-    EXPECT_EQ(coffee->quantity, 2);
-    EXPECT_EQ(coffee->unit_price, 180);
+    expect_row(p, "米 ｺｼﾋｶﾘ 5kg", 12400, 5, 2480);
+    expect_row(p, "おむつ", 2596, 2, 1298);
+    expect_row(p, "ﾊﾟﾝ", 150, std::nullopt, std::nullopt);
+    expect_row(p, "ｺｰﾋｰ", 360, 2, 180);
 }
 
 TEST(PrintedItems, DescriptionSplitOverTwoLinesAndTaxMarkedAmounts) {
     // OCR split the description box; the row goes on after its second half.
     ex::PrintedItems a("コカ・コーラ\n500ml\n¥688軽\n(4点 単価¥172)");
-    const auto cola = a.row("コカ・コーラ 500ml");
-    ASSERT_TRUE(cola.has_value());
-    EXPECT_EQ(cola->amount, 688);
-    EXPECT_EQ(cola->quantity, 4);
-    EXPECT_EQ(cola->unit_price, 172);
+    expect_row(a, "コカ・コーラ 500ml", 688, 4, 172);
     // No currency sign on the receipt, reduced-rate marks on some amounts: an unmarked amount still counts.
     ex::PrintedItems b("料理酒\n210\nﾖｰｸﾞﾙﾄ\n155軽\nｱﾙﾐﾎｲﾙ\n316\n(2点 単価158)");
     EXPECT_EQ(b.amount("料理酒"), 210);
