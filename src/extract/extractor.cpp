@@ -175,7 +175,6 @@ void fix_item_amounts(const std::string& text, nlohmann::ordered_json& f) {
     revalidate(f);
 }
 
-
 // True when the target text's "<tag>: <number>" segment writes a decimal point ("total: 27.55").
 bool written_with_cents(const std::string& target, const std::string& tag) {
     const std::string key = tag + ":";
