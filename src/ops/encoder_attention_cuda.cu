@@ -1,11 +1,13 @@
 // T5 encoder self-attention with the relative position bias and the key padding mask fused.
 // Mirrors transformers T5Attention: scores = q . k^T + position_bias (+ mask), NOT scaled by 1/sqrt(K);
 // softmax in f32. All math is f32; storage T.
-// Two kernels share one per-query routine (encoder_query), so they give bit-identical results:
+// Two kernels do each query's arithmetic in the same order (encoder_query, encoder_queries), so they give
+// bit-identical results:
 //   * tiled (16-bit storage, K % 8 == 0): a block of kTileWarps warps stages the K and V rows of one (sequence,
-//     head) in shared memory once and answers kTileQueries queries from there. Each K/V row is read from global
-//     memory S / kTileQueries times instead of S times (at batch 64 x 384 tokens the per-warp kernel read ~19 GB
-//     per layer through L2);
+//     head) in shared memory once and answers kTileQueries queries from there, each warp kWarpQueries queries
+//     at a time. Each K/V row is read from global memory S / kTileQueries times instead of S times (at batch
+//     64 x 384 tokens the per-warp kernel read ~19 GB per layer through L2), and from shared memory once per
+//     kWarpQueries queries;
 //   * per-warp (any storage, any K): one warp per query reads K and V from global memory.
 #include <algorithm>
 
@@ -19,8 +21,9 @@ namespace receipt::cuda {
 
 namespace {
 
-constexpr int kTileWarps = 16;    // warps per tiled block (512 threads)
-constexpr int kTileQueries = 64;  // queries per tiled block (4 per warp)
+constexpr int kTileWarps = 8;     // warps per tiled block (256 threads)
+constexpr int kWarpQueries = 4;   // queries a warp of the tiled kernel answers together (one K / V read for all)
+constexpr int kTileQueries = 64;  // queries per tiled block (8 per warp: two rounds of kWarpQueries)
 constexpr int kRowPad = 8;        // elements of padding per staged K/V row: conflict-free 16-byte reads
 
 // One query row for one warp. q: [K] T (global); key j at kb + j*ks, value j at vb + j*vs ([K] T each, global or
@@ -80,6 +83,99 @@ __device__ __forceinline__ void encoder_query(const T* q, const T* kb, int64_t k
     __syncwarp();  // sq / sp are reused by this warp's next query
 }
 
+// encoder_query for kQ consecutive queries i .. i + kQ - 1 of one warp at once: each K and V piece read from
+// shared memory serves all of them (the single-query routine reads them once per query), and every query's
+// arithmetic is encoder_query's, in the same order, so the results are bit-identical. Vector path only
+// (K % 8 == 0, K / 8 a power of two <= 32). q: query i's row, qs: row stride; nq <= kQ queries are valid (the
+// others repeat the last valid query and are not written); brow: query i's bias row (query i + qi uses
+// brow - qi);
+// sm: this warp's [kQ, K + S] f32 (q row, scores per query); out: query i's output row, os: its stride.
+template <typename T, int kQ>
+__device__ __forceinline__ void encoder_queries(const T* q, int64_t qs, int nq, const T* kb, int ks, const T* vb,
+                                                int vs, const float* brow, int len, int K, int S, float* sm, int lane,
+                                                T* out, int64_t os) {
+#pragma unroll
+    for (int qi = 0; qi < kQ; ++qi) {
+        const T* row = q + int64_t(min(qi, nq - 1)) * qs;
+        for (int d = lane; d < K; d += 32) sm[qi * (K + S) + d] = to_f32(row[d]);
+    }
+    __syncwarp();
+    float mx[kQ];
+#pragma unroll
+    for (int qi = 0; qi < kQ; ++qi) mx[qi] = -INFINITY;
+    for (int j = lane; j < len; j += 32) {
+        float s[kQ];
+#pragma unroll
+        for (int qi = 0; qi < kQ; ++qi) s[qi] = 0.0f;
+        const T* k = kb + j * ks;
+#pragma unroll 4
+        for (int d = 0; d < K; d += 8) {
+            float kv[8];
+            load8(k + d, kv);
+#pragma unroll
+            for (int qi = 0; qi < kQ; ++qi) {
+                const float* sq = sm + qi * (K + S);
+#pragma unroll
+                for (int u = 0; u < 8; ++u) s[qi] += sq[d + u] * kv[u];
+            }
+        }
+#pragma unroll
+        for (int qi = 0; qi < kQ; ++qi) {
+            const float v = s[qi] + brow[j - min(qi, nq - 1)];  // an invalid query repeats the last valid one
+            sm[qi * (K + S) + K + j] = v;
+            mx[qi] = fmaxf(mx[qi], v);
+        }
+    }
+    float sum[kQ], inv[kQ];
+#pragma unroll
+    for (int qi = 0; qi < kQ; ++qi) {
+        mx[qi] = warp_max(mx[qi]);
+        sum[qi] = 0.0f;
+    }
+    for (int j = lane; j < len; j += 32)
+#pragma unroll
+        for (int qi = 0; qi < kQ; ++qi) {
+            float* sp = sm + qi * (K + S) + K;
+            const float e = expf(sp[j] - mx[qi]);
+            sp[j] = e;
+            sum[qi] += e;
+        }
+#pragma unroll
+    for (int qi = 0; qi < kQ; ++qi) {
+        sum[qi] = warp_sum(sum[qi]);
+        inv[qi] = sum[qi] > 0.0f ? 1.0f / sum[qi] : 0.0f;
+    }
+    __syncwarp();
+
+    const int n_chunks = K / 8, chunk = lane % n_chunks, group = lane / n_chunks, n_groups = 32 / n_chunks;
+    float acc[kQ][8];
+#pragma unroll
+    for (int qi = 0; qi < kQ; ++qi)
+#pragma unroll
+        for (int u = 0; u < 8; ++u) acc[qi][u] = 0.0f;
+#pragma unroll 2
+    for (int j = group; j < len; j += n_groups) {
+        float v8[8];
+        load8(vb + j * vs + chunk * 8, v8);
+#pragma unroll
+        for (int qi = 0; qi < kQ; ++qi) {
+            const float p = sm[qi * (K + S) + K + j];
+#pragma unroll
+            for (int u = 0; u < 8; ++u) acc[qi][u] += p * v8[u];
+        }
+    }
+#pragma unroll
+    for (int qi = 0; qi < kQ; ++qi) {
+#pragma unroll
+        for (int u = 0; u < 8; ++u)
+            for (int o = n_chunks; o < 32; o <<= 1) acc[qi][u] += __shfl_xor_sync(0xffffffffu, acc[qi][u], o);
+        if (group == 0 && qi < nq)
+#pragma unroll
+            for (int u = 0; u < 8; ++u) out[qi * os + chunk * 8 + u] = from_f32<T>(acc[qi][u] * inv[qi]);
+    }
+    __syncwarp();  // sm is reused by this warp's next queries
+}
+
 // qkv: [B, S, 3, H, K] T; bias: [H, 2*S_bias-1] f32 (by j - i + S_bias - 1); src_len: [B]; ctx: [B, S, H, K] T.
 // grid: (ceil(S/4), H, B); block: 128 threads = 4 warps, one query row i per warp.
 // Shared memory per warp: q row [K] f32 + scores/probabilities [S] f32. Padded query rows (i >= len) are computed
@@ -103,9 +199,10 @@ __global__ void encoder_attention_kernel(const T* qkv, const float* bias, int S_
                            ctx + (int64_t(b) * S + i) * HK + h * K);
 }
 
-// Same contract; 16-bit T, K % 8 == 0, H*K % 8 == 0. grid: (ceil(S / kTileQueries), H, B); block: kTileWarps
-// warps. Shared memory: per warp [K + S] f32 (q row, scores), then Ks and Vs [S, K + kRowPad] T holding the
-// len valid key / value rows of (b, h). Warp w answers queries i0 + w, i0 + w + kTileWarps, ...
+// Same contract; 16-bit T, K % 8 == 0, K / 8 a power of two, H*K % 8 == 0. grid: (ceil(S / kTileQueries), H, B);
+// block: kTileWarps warps. Shared memory: per warp [kWarpQueries, K + S] f32 (q rows, scores), then Ks and Vs
+// [S, K + kRowPad] T holding the len valid key / value rows of (b, h). Warp w answers the queries
+// i0 + w * kTileQueries / kTileWarps + ..., kWarpQueries at a time (encoder_queries).
 template <typename T>
 __global__ void encoder_attention_tiled_kernel(const T* qkv, const float* bias, int S_bias, const int* src_len, int S,
                                                int H, int K, T* ctx) {
@@ -117,8 +214,9 @@ __global__ void encoder_attention_tiled_kernel(const T* qkv, const float* bias, 
     const int HK = H * K, ld = K + kRowPad, n_chunks = K / 8;
     const int64_t row3 = 3LL * HK;
     const int len = min(max(src_len[b], 0), S);
-    // kTileWarps * (K + S) floats: a multiple of 16 bytes, so Ks / Vs rows (ld * 2 bytes, ld % 8 == 0) are aligned.
-    T* Ks = reinterpret_cast<T*>(smem + kTileWarps * (K + S));
+    // kTileWarps * kWarpQueries * (K + S) floats: a multiple of 16 bytes, so Ks / Vs rows (ld * 2 bytes,
+    // ld % 8 == 0) are aligned.
+    T* Ks = reinterpret_cast<T*>(smem + kTileWarps * kWarpQueries * (K + S));
     T* Vs = Ks + int64_t(S) * ld;
     const T* base = qkv + int64_t(b) * S * row3 + h * K;
     for (int e = threadIdx.x; e < len * n_chunks; e += blockDim.x) {
@@ -128,16 +226,16 @@ __global__ void encoder_attention_tiled_kernel(const T* qkv, const float* bias, 
         *reinterpret_cast<uint4*>(Vs + j * ld + c) = *reinterpret_cast<const uint4*>(src + 2 * HK);
     }
     __syncthreads();
-    float* sq = smem + warp * (K + S);
-    const int i_end = min(i0 + kTileQueries, S);
-    for (int i = i0 + warp; i < i_end; i += kTileWarps)
-        encoder_query<T, true>(base + int64_t(i) * row3, Ks, ld, Vs, ld,
-                               bias + int64_t(h) * (2 * S_bias - 1) + (S_bias - 1 - i), len, K, sq, sq + K, lane,
-                               ctx + (int64_t(b) * S + i) * HK + h * K);
+    float* sm = smem + warp * kWarpQueries * (K + S);
+    constexpr int kPerWarp = kTileQueries / kTileWarps;
+    for (int i = i0 + warp * kPerWarp; i < min(i0 + (warp + 1) * kPerWarp, S); i += kWarpQueries)
+        encoder_queries<T, kWarpQueries>(base + int64_t(i) * row3, row3, min(kWarpQueries, S - i), Ks, ld, Vs, ld,
+                                         bias + int64_t(h) * (2 * S_bias - 1) + (S_bias - 1 - i), len, K, S, sm,
+                                         lane, ctx + (int64_t(b) * S + i) * HK + h * K, HK);
 }
 
 size_t tiled_smem_bytes(int S, int K) {
-    return size_t(kTileWarps) * (K + S) * sizeof(float) + 2 * size_t(S) * (K + kRowPad) * 2;
+    return size_t(kTileWarps) * kWarpQueries * (K + S) * sizeof(float) + 2 * size_t(S) * (K + kRowPad) * 2;
 }
 
 // Largest dynamic shared memory a block of this device may opt in to (cached per device).
