@@ -52,3 +52,15 @@ TEST(KeywordSubtotal, AmountAfterTheSubtotalKeywordAndWhetherOneIsPrinted) {
     EXPECT_EQ(ex::keyword_subtotal("小計\n\n\n\n1,000", &printed), std::nullopt);
     EXPECT_TRUE(printed);
 }
+
+TEST(RoundedTotal, CashRoundingToFiveSen) {
+    const std::string text = "TOTAL SALES (INCLUSIVE OF GST) :\n80.91\nROUNDING\n-0.01\nTOTAL :\n80.90\nCASH :\n100.00";
+    EXPECT_EQ(ex::rounded_total(text, 80.91), 80.90);
+    EXPECT_EQ(ex::rounded_total(text, 80.90), std::nullopt);  // already a multiple of 5 sen
+    EXPECT_EQ(ex::rounded_total("TOTAL 7.16\nROUNDING ADJUSTMENT -RM 0.01\nTOTAL ROUNDED RM 7.15", 7.16), 7.15);
+    // No rounding line, or the rounded amount is not printed: the total stays.
+    EXPECT_EQ(ex::rounded_total("TOTAL 80.91\nCASH 100.00\n80.90", 80.91), std::nullopt);
+    EXPECT_EQ(ex::rounded_total("TOTAL 80.91\nROUNDING 0.00", 80.91), std::nullopt);
+    EXPECT_EQ(ex::rounded_total(text, 0.0), std::nullopt);
+    EXPECT_EQ(ex::rounded_total(text, 80.915), std::nullopt);  // not whole cents
+}

@@ -339,6 +339,15 @@ std::vector<Extraction> Extractor::extract(const std::vector<std::string>& texts
                 revalidate(f);
             }
         }
+        // A total before a cash rounding (80.91) on a receipt that prints the rounded total (80.90): the amount
+        // paid is the rounded one (extract/printed_amounts.h, rounded_total).
+        if (options.copy_numbers && total.is_number())
+            if (const std::optional<double> r = extract::rounded_total(texts[i], total.get<double>())) {
+                f["warnings"].push_back("total_amount_rounded: the model wrote " + total.dump() +
+                                        ", the receipt rounds it to " + json_amount(*r).dump());
+                total = *r;
+                revalidate(f);
+            }
         // In a currency without minor units (yen) the total is the amount printed after the total keyword
         // (extract/printed_amounts.h); the model, near the end of a long output, often writes a garbled or
         // another printed number there. (With cents, the keyword reading is less reliable than the model: SROIE

@@ -2,6 +2,7 @@
 #include "extract/printed_amounts.h"
 
 #include <cctype>
+#include <cmath>
 #include <cstdlib>
 #include <initializer_list>
 
@@ -125,6 +126,24 @@ std::optional<double> keyword_total(const std::string& text) {
 std::optional<double> keyword_subtotal(const std::string& text, bool* printed) {
     return amount_after_key(printed_lines(text), {"小計", "小 計", "SUBTOTAL", "SUB TOTAL", "SUB-TOTAL"}, {},
                             printed);
+}
+
+std::optional<double> rounded_total(const std::string& text, double total) {
+    const long cents = std::lround(total * 100.0);
+    if (!(total > 0) || std::fabs(total * 100.0 - double(cents)) > 1e-6 || cents % 5 == 0) return std::nullopt;
+    const long rounded = (cents + 2) / 5 * 5;  // nearest multiple of 5 cents (ties cannot occur: cents % 5 != 0)
+    const std::vector<std::string> lines = printed_lines(text);
+    bool has_rounding = false;
+    for (const std::string& line : lines) {
+        std::string upper = line;
+        for (char& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+        has_rounding |= upper.find("ROUND") != std::string::npos;
+    }
+    if (!has_rounding) return std::nullopt;
+    for (const std::string& line : lines)
+        for (const PrintedNumber& n : printed_numbers(line))
+            if (n.cents && std::lround(n.value * 100.0) == rounded) return double(rounded) / 100.0;
+    return std::nullopt;
 }
 
 }  // namespace receipt::extract

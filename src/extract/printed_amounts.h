@@ -40,4 +40,9 @@ std::optional<double> keyword_total(const std::string& text);
 // subtotal keyword is printed at all (a receipt without one has no net amount).
 std::optional<double> keyword_subtotal(const std::string& text, bool* printed = nullptr);
 
+// The total after a cash rounding (Malaysia rounds to 5 sen: "ROUNDING ADJ -0.01", "TOTAL AFTER ROUNDING 100.60"):
+// when the text has a line with ROUND (any case), `total` has cents that are not a multiple of 5, and the nearest
+// multiple of 0.05 is printed as an amount with two decimals, that amount; else nullopt.
+std::optional<double> rounded_total(const std::string& text, double total);
+
 }  // namespace receipt::extract
