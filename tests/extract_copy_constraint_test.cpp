@@ -1,6 +1,8 @@
 // Copy constraint: digit runs of OCR text, the field the output is in, and which tokens it forbids.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include <cmath>
 #include <string>
 #include <vector>
@@ -157,4 +159,10 @@ TEST(TotalFallback, LargestAmountWithCentsNearATotalKeyword) {
     EXPECT_EQ(ex::total_fallback("GRAND TOTAL\nRM1,234.50\n"), 1234.5);
     EXPECT_EQ(ex::total_fallback("合計\n¥3,021\n"), std::nullopt);  // no cents: no guess
     EXPECT_EQ(ex::total_fallback("ITEM 12.50\n"), std::nullopt);   // no total keyword
+    // The cash given is no total, even next to AMOUNT.
+    EXPECT_EQ(ex::total_fallback("TOTAL AMT PAYABLE :\n159.00\nPAID AMOUNT :\n200.00\nCHANGE :\n41.00"), 159.0);
+    // The copy constraint's window still holds every keyword line.
+    const auto runs = ex::total_window_runs("PAID AMOUNT :\n200.00\n");
+    EXPECT_NE(std::find(runs.begin(), runs.end(), "200.00"), runs.end());
+    EXPECT_TRUE(ex::total_window_runs("PAID AMOUNT :\n200.00\n", true).empty());
 }

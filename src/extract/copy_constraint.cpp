@@ -81,8 +81,9 @@ bool constrained(const std::string& field) { return field == "tel" || field == "
 
 }  // namespace
 
-std::vector<std::string> total_window_runs(const std::string& text) {
+std::vector<std::string> total_window_runs(const std::string& text, bool skip_payment_lines) {
     static const char* const kLatin[] = {"TOTAL", "AMOUNT", "JUMLAH", "DUE", "NETT", "ROUND"};
+    static const char* const kPayment[] = {"PAID", "CASH", "CHANGE", "TENDER", "RECEIVED"};
     static const char* const kOther[] = {"合計", "会計", "お買上", "総計", "請求"};
     std::vector<std::string> lines;
     for (size_t i = 0; i <= text.size();) {
@@ -97,6 +98,8 @@ std::vector<std::string> total_window_runs(const std::string& text) {
         bool hit = false;
         for (const char* k : kLatin) hit |= upper.find(k) != std::string::npos;
         for (const char* k : kOther) hit |= lines[i].find(k) != std::string::npos;
+        if (skip_payment_lines)
+            for (const char* k : kPayment) hit &= upper.find(k) == std::string::npos;
         if (!hit) continue;
         for (size_t k = i; k < std::min(lines.size(), i + kTotalWindowLines); ++k) window += lines[k] + "\n";
     }
@@ -105,7 +108,7 @@ std::vector<std::string> total_window_runs(const std::string& text) {
 
 std::optional<double> total_fallback(const std::string& text) {
     std::optional<double> best;
-    for (const std::string& run : total_window_runs(text)) {
+    for (const std::string& run : total_window_runs(text, true)) {
         const size_t dot = run.find('.');
         if (dot == std::string::npos || dot == 0 || run.size() - dot != 3) continue;
         const double v = std::strtod(run.c_str(), nullptr);
