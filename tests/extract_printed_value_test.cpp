@@ -75,3 +75,12 @@ TEST(SubstringEditDistance, EditsToTheClosestPrintedSubstring) {
     EXPECT_EQ(ex::substring_edit_distance("", "ABC"), 0);
     EXPECT_EQ(ex::substring_edit_distance("AB", ""), 2);
 }
+
+TEST(LabelledDates, DatesOnLabelLinesAndTheLineAfter) {
+    EXPECT_EQ(ex::labelled_dates("SHOP\nNO 3-10-10 JALAN\nDATE: 2016-07-31 13:48\n"), (V{"2016-07-31"}));
+    // The value in the box after the label; an unlabelled date elsewhere is left out.
+    EXPECT_EQ(ex::labelled_dates("Date\n11/08/2017\n12/12/2019 promo ends"), (V{"2017-08-11", "2017-11-08"}));
+    EXPECT_EQ(ex::labelled_dates("日付 2023年2月8日\n"), (V{"2023-02-08"}));
+    EXPECT_TRUE(ex::labelled_dates("TOTAL 12.00\n2016-07-31\n").empty());
+    EXPECT_TRUE(ex::labelled_dates("").empty());
+}

@@ -322,6 +322,19 @@ std::vector<Extraction> Extractor::extract(const std::vector<std::string>& texts
                 f["supplier_name"] = *with_branch;
         if (options.copy_date) {
             check("receipt_date", extract::printed_dates, extract::printed_date_for);
+            // Still a date that is not printed (nothing printed close to it): the date printed by a date label.
+            auto& date = f["receipt_date"];
+            if (date.is_string()) {
+                const std::vector<std::string> printed = extract::printed_dates(texts[i]);
+                if (std::find(printed.begin(), printed.end(), date.get<std::string>()) == printed.end()) {
+                    const std::vector<std::string> labelled = extract::labelled_dates(texts[i]);
+                    if (!labelled.empty()) {
+                        f["warnings"].push_back("receipt_date_not_printed: the model wrote " +
+                                                date.get<std::string>() + ", the date label prints " + labelled[0]);
+                        date = labelled[0];
+                    }
+                }
+            }
             check("purchase_time", extract::printed_times, extract::printed_time_for);
         }
         // No valid total (the model wandered off in the total field), or a total without cents on a receipt whose

@@ -237,4 +237,20 @@ std::vector<std::string> printed_dates(std::string_view text) {
     return out;
 }
 
+std::vector<std::string> labelled_dates(std::string_view text) {
+    std::string labelled;  // the label lines and the line after each, in order
+    bool take_next = false;
+    for (size_t i = 0; i <= text.size();) {
+        const size_t j = std::min(text.find('\n', i), text.size());
+        const std::string line(text.substr(i, j - i));
+        const std::string lower = ascii_lower(line);
+        const bool label = lower.find("date") != std::string::npos || lower.find("tarikh") != std::string::npos ||
+                           line.find("日付") != std::string::npos || line.find("日時") != std::string::npos;
+        if (label || take_next) labelled += line + "\n";
+        take_next = label;
+        i = j + 1;
+    }
+    return printed_dates(labelled);
+}
+
 }  // namespace receipt::extract

@@ -31,4 +31,8 @@ std::optional<std::string> normalize_date(std::string_view text, const DateHints
 // digits taken as digits ("20Z4/12/01" gives 2024-12-01; extract/ocr_digits.h). Never throws.
 std::vector<std::string> printed_dates(std::string_view text);
 
+// printed_dates() of the lines that carry a date label (DATE, TARIKH, 日付, 日時; ASCII in any case) and of the
+// line after each (OCR puts the value in its own box), first printed first.
+std::vector<std::string> labelled_dates(std::string_view text);
+
 }  // namespace receipt::extract
