@@ -10,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "extract/company_name.h"
 #include "extract/copy_constraint.h"
 #include "extract/name_constraint.h"
 #include "extract/normalize_date.h"
@@ -315,6 +316,13 @@ std::vector<Extraction> Extractor::extract(const std::vector<std::string>& texts
             f["warnings"].push_back(std::string(key) + "_not_printed: the model wrote " + wrote.value_or("none") +
                                     ", the receipt prints " + *fixed);
         };
+        // A receipt that prints its registered company (SDN BHD) near the top is supplied by that company
+        // (extract/company_name.h), unless the name already is a company.
+        if (options.copy_name)
+            if (const auto company = extract::company_line(texts[i]);
+                company && !(f["supplier_name"].is_string() &&
+                             extract::has_company_suffix(f["supplier_name"].get<std::string>())))
+                f["supplier_name"] = *company;
         // A chain name printed above its branch line gets the branch (extract/store_branch.h).
         if (options.copy_name && f["supplier_name"].is_string())
             if (auto with_branch =

@@ -1,0 +1,66 @@
+// The registered company line of a receipt (extract/company_name.h).
+#include "extract/company_name.h"
+
+#include <algorithm>
+#include <cctype>
+#include <regex>
+
+#include "extract/utf8.h"
+
+namespace receipt::extract {
+
+namespace {
+
+// The company suffix of an upper-cased line: SDN BHD with optional dots and spaces, S/B, BERHAD.
+const std::regex& suffix_re() {
+    static const std::regex re(R"((\bSDN\.?\s*BHD\b\.?|\bS/B\b|\bBERHAD\b))");
+    return re;
+}
+
+std::string upper_ascii(const std::string& s) {
+    std::string u = s;
+    for (char& c : u)
+        if (c >= 'a' && c <= 'z') c = static_cast<char>(c - 'a' + 'A');
+    return u;
+}
+
+}  // namespace
+
+bool has_company_suffix(const std::string& name) {
+    try {
+        return std::regex_search(upper_ascii(name), suffix_re());
+    } catch (...) {
+        return false;
+    }
+}
+
+std::optional<std::string> company_line(const std::string& text) {
+    static const std::regex label(R"(^.*\bBY\s*:\s*)");
+    int n = 0;
+    for (size_t i = 0; i <= text.size() && n < kCompanyLines; ++n) {
+        const size_t j = std::min(text.find('\n', i), text.size());
+        const std::string line = sanitize_utf8(utf8_prefix(std::string_view(text).substr(i, j - i), 200));
+        i = j + 1;
+        try {
+            std::smatch m;
+            const std::string upper = upper_ascii(line);
+            if (!std::regex_search(upper, m, suffix_re())) continue;
+            std::string name = line.substr(0, size_t(m.position(0) + m.length(0)));
+            std::smatch lm;
+            const std::string name_upper = upper_ascii(name);
+            if (std::regex_search(name_upper, lm, label)) name = name.substr(size_t(lm.length(0)));
+            name = trim(name);
+            // Something must come before the suffix: a bare "SDN BHD" names no company.
+            std::smatch sm;
+            const std::string trimmed_upper = upper_ascii(name);
+            if (!std::regex_search(trimmed_upper, sm, suffix_re())) continue;
+            const std::string before = trimmed_upper.substr(0, size_t(sm.position(0)));
+            const auto alnum = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0; };
+            if (std::any_of(before.begin(), before.end(), alnum)) return name;
+        } catch (...) {
+        }
+    }
+    return std::nullopt;
+}
+
+}  // namespace receipt::extract

@@ -1,0 +1,32 @@
+// The registered company line of a receipt (extract/company_name.h).
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "extract/company_name.h"
+
+namespace ex = receipt::extract;
+
+TEST(CompanyName, SuffixForms) {
+    EXPECT_TRUE(ex::has_company_suffix("VIVOPAC MARKETING SDN BHD"));
+    EXPECT_TRUE(ex::has_company_suffix("SKCA HARDWARE & TIMBER SDN. BHD."));
+    EXPECT_TRUE(ex::has_company_suffix("Syarikat Perniagaan Sdn.Bhd"));
+    EXPECT_TRUE(ex::has_company_suffix("YONG SOON FATT S/B"));
+    EXPECT_TRUE(ex::has_company_suffix("MAYBANK BERHAD"));
+    EXPECT_FALSE(ex::has_company_suffix("HARVEY NORMAN"));
+    EXPECT_FALSE(ex::has_company_suffix("SDNBHDX"));
+    EXPECT_FALSE(ex::has_company_suffix(""));
+}
+
+TEST(CompanyName, FirstCompanyLineNearTheTop) {
+    EXPECT_EQ(ex::company_line("VIVOPAC MARKETING SDN BHD (1070687-M)\n14 JALAN MANIS 4"),
+              "VIVOPAC MARKETING SDN BHD");
+    EXPECT_EQ(ex::company_line("HARVEY NORMAN\nHARVEY NORMAN M'SIA PARADIGM MALL\nELITETRAX MARKETING SDN BHD (616227-D)"),
+              "ELITETRAX MARKETING SDN BHD");
+    EXPECT_EQ(ex::company_line("OLD ASIA\nOWN BY: CHEF LEE SDN BHD\nCO.NO. (458592-T)"), "CHEF LEE SDN BHD");
+    // Below the first kCompanyLines lines, or none at all: no company line.
+    EXPECT_EQ(ex::company_line("A\nB\nC\nD\nE\nF\nLATE SDN BHD"), std::nullopt);
+    EXPECT_EQ(ex::company_line("セブン-イレブン\n新宿西口店"), std::nullopt);
+    EXPECT_EQ(ex::company_line("SDN BHD\n"), std::nullopt);  // a bare suffix names no company
+    EXPECT_EQ(ex::company_line(""), std::nullopt);
+}
