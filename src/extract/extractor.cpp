@@ -10,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "extract/address_block.h"
 #include "extract/company_name.h"
 #include "extract/copy_constraint.h"
 #include "extract/name_constraint.h"
@@ -269,14 +270,21 @@ std::vector<Extraction> Extractor::extract(const std::vector<std::string>& texts
             }
         }
     }
-    // An address that is not printed on the receipt (often a memorised address of another shop) is written again
+    // An address that is not printed on the receipt (often a memorised address of another shop) becomes the printed
+    // address block above a postcode line (extract/address_block.h) when there is one; else it is written again
     // by a pass that repeats the output up to "addr:" and then copies the address from the printed text.
     if (options.copy_address && greedy) {
         std::vector<size_t> redo;  // positions k in the sorted order
         std::vector<std::vector<int>> prefixes;
         for (size_t k = 0; k < n; ++k) {
-            const auto& addr = fields[order[k]]["supplier_address"];
+            auto& f = fields[order[k]];
+            const auto& addr = f["supplier_address"];
             if (!addr.is_string() || !address_not_printed(sorted_texts[k], addr.get<std::string>())) continue;
+            const auto& name = f["supplier_name"];
+            if (auto block = extract::address_block(sorted_texts[k], name.is_string() ? name.get<std::string>() : "")) {
+                f["supplier_address"] = *block;
+                continue;
+            }
             std::vector<int> prefix = prefix_to_field(vocabs_->name->texts, results[k].ids, "addr");
             if (prefix.empty()) continue;
             redo.push_back(k);
