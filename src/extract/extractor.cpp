@@ -2,8 +2,6 @@
 #include "receipt/extractor.h"
 
 #include <algorithm>
-#include <cmath>
-#include <cstdint>
 #include <cstdlib>
 #include <filesystem>
 #include <numeric>
@@ -11,20 +9,12 @@
 #include <nlohmann/json.hpp>
 
 #include "extract/address_block.h"
-#include "extract/company_name.h"
 #include "extract/copy_constraint.h"
 #include "extract/name_constraint.h"
-#include "extract/normalize_date.h"
-#include "extract/normalize_time.h"
-#include "extract/normalize_currency.h"
-#include "extract/printed_amounts.h"
-#include "extract/printed_items.h"
-#include "extract/printed_tax.h"
+#include "extract/post_checks.h"
 #include "extract/printed_value.h"
-#include "extract/store_branch.h"
 #include "extract/target_tokens.h"
 #include "extract/utf8.h"
-#include "extract/validate.h"
 #include "receipt/errors.h"
 #include "receipt/model.h"
 #include "receipt/receipt_schema.h"
@@ -60,8 +50,6 @@ constexpr int kNamePassTokens = 64;
 constexpr int kAddressLines = 4;
 constexpr int kAddressPassTokens = 128;
 constexpr double kAddressRedoEdits = 0.1;
-// The name pass copies from the first kNameLines lines of the receipt only.
-constexpr int kNameLines = 4;
 
 // The supplier_name of a name pass's output when the name field was finished (a '|' follows it), else "".
 std::string finished_name(const std::string& target) {
@@ -120,72 +108,6 @@ std::string leading_lines(const std::string& text, int n) {
         pos = nl + 1;
     }
     return text.substr(0, pos - 1);  // n > 0 lines, without the newline after the last
-}
-
-// Replaces the consistency warnings of `fields` (extract/validate.h) by those of its current values, after an
-// amount was changed; other warnings stay.
-void revalidate(nlohmann::ordered_json& fields) {
-    nlohmann::ordered_json kept = nlohmann::ordered_json::array();
-    for (const auto& w : fields["warnings"])
-        if (!w.is_string() || !extract::is_validation_warning(w.get<std::string>())) kept.push_back(w);
-    for (std::string& w : extract::validate_fields(nlohmann::json::parse(fields.dump()))) kept.push_back(std::move(w));
-    fields["warnings"] = std::move(kept);
-}
-
-// An amount as JSON: an integer when it has no fraction (yen), else the number.
-nlohmann::ordered_json json_amount(double v) {
-    if (v == std::floor(v) && std::fabs(v) < 9e15) return static_cast<int64_t>(v);
-    return v;
-}
-
-// Line items of a yen receipt: an item whose description is printed as a row gets the amount printed on that row
-// (extract/printed_items.h). When the quantity and unit price no longer multiply to it, they become the row's
-// count and unit price when those do, else the quantity that the unit price divides into it, else the unit price
-// that the quantity divides into it. Discounts (negative amounts) are left alone. One warning names the items.
-void fix_item_amounts(const std::string& text, nlohmann::ordered_json& f) {
-    auto& items = f["line_items"];
-    if (!items.is_array()) return;
-    extract::PrintedItems rows(text);
-    std::string changed;
-    auto whole = [](double v) { return v >= 1 && v == std::floor(v); };
-    for (size_t k = 0; k < items.size(); ++k) {
-        auto& it = items[k];
-        if (!it.is_object() || !it.contains("description") || !it["description"].is_string()) continue;
-        auto& amount = it["amount"];
-        if (amount.is_number() && amount.get<double>() < 0) continue;
-        const std::optional<extract::PrintedItemRow> row = rows.row(it["description"].get<std::string>());
-        if (!row || !row->amount || (amount.is_number() && amount.get<double>() == *row->amount)) continue;
-        const double a = *row->amount;
-        changed += (changed.empty() ? "" : ", ") + std::to_string(k + 1) + " (" +
-                   (amount.is_number() ? amount.dump() : std::string("none")) + " -> " + json_amount(a).dump() + ")";
-        amount = json_amount(a);
-        auto& qty = it["quantity"];
-        auto& unit = it["unit_price"];
-        const double q = qty.is_number() ? qty.get<double>() : 0, u = unit.is_number() ? unit.get<double>() : 0;
-        if (q * u == a) continue;
-        if (row->quantity && row->unit_price && *row->quantity * *row->unit_price == a) {
-            qty = json_amount(*row->quantity);
-            unit = json_amount(*row->unit_price);
-        } else if (u > 0 && whole(a / u)) {
-            qty = json_amount(a / u);
-        } else if (q >= 1 && whole(a / q)) {
-            unit = json_amount(a / q);
-        }
-    }
-    if (changed.empty()) return;
-    f["warnings"].push_back("line_item_amount_from_row: items " + changed);
-    revalidate(f);
-}
-
-// True when the target text's "<tag>: <number>" segment writes a decimal point ("total: 27.55").
-bool written_with_cents(const std::string& target, const std::string& tag) {
-    const std::string key = tag + ":";
-    size_t at = std::string::npos;
-    for (size_t p = target.find(key); p != std::string::npos; p = target.find(key, p + 1))
-        if (p == 0 || target[p - 1] == ' ') at = p;
-    if (at == std::string::npos) return false;
-    const size_t end = std::min(target.find('|', at), target.size());
-    return target.substr(at, end - at).find('.') != std::string::npos;
 }
 
 }  // namespace
@@ -258,7 +180,7 @@ std::vector<Extraction> Extractor::extract(const std::vector<std::string>& texts
             std::vector<std::string> redo_texts;
             for (size_t k : redo) {
                 redo_ids.push_back(sorted[k]);
-                redo_texts.push_back(leading_lines(sorted_texts[k], kNameLines));
+                redo_texts.push_back(leading_lines(sorted_texts[k], extract::kNameLines));
             }
             GenerationOptions name_gen = options.generation;
             name_gen.max_new_tokens = std::min(name_gen.max_new_tokens, kNamePassTokens);
@@ -312,108 +234,7 @@ std::vector<Extraction> Extractor::extract(const std::vector<std::string>& texts
     }
     for (size_t i = 0; i < n; ++i) {
         nlohmann::ordered_json& f = fields[i];
-        // A date or time that is not printed on the receipt becomes the printed one closest to it
-        // (extract/printed_value.h).
-        auto check = [&](const char* key, auto&& printed, auto&& closest) {
-            auto& v = f[key];
-            const std::optional<std::string> wrote =
-                v.is_string() ? std::optional<std::string>(v.get<std::string>()) : std::nullopt;
-            const std::optional<std::string> fixed = closest(printed(texts[i]), wrote);
-            if (!fixed) return;
-            v = *fixed;
-            f["warnings"].push_back(std::string(key) + "_not_printed: the model wrote " + wrote.value_or("none") +
-                                    ", the receipt prints " + *fixed);
-        };
-        // A receipt that prints its registered company (SDN BHD) near the top is supplied by that company
-        // (extract/company_name.h), unless the name already is a company.
-        if (options.copy_name)
-            if (const auto company = extract::company_line(texts[i]);
-                company && !(f["supplier_name"].is_string() &&
-                             extract::has_company_suffix(f["supplier_name"].get<std::string>())))
-                f["supplier_name"] = *company;
-        // A chain name printed above its branch line gets the branch (extract/store_branch.h).
-        if (options.copy_name && f["supplier_name"].is_string())
-            if (auto with_branch =
-                    extract::name_with_branch(texts[i], f["supplier_name"].get<std::string>(), kNameLines))
-                f["supplier_name"] = *with_branch;
-        if (options.copy_date) {
-            check("receipt_date", extract::printed_dates, extract::printed_date_for);
-            // Still a date that is not printed (nothing printed close to it): the date printed by a date label.
-            auto& date = f["receipt_date"];
-            if (date.is_string()) {
-                const std::vector<std::string> printed = extract::printed_dates(texts[i]);
-                if (std::find(printed.begin(), printed.end(), date.get<std::string>()) == printed.end()) {
-                    const std::vector<std::string> labelled = extract::labelled_dates(texts[i]);
-                    if (!labelled.empty()) {
-                        f["warnings"].push_back("receipt_date_not_printed: the model wrote " +
-                                                date.get<std::string>() + ", the date label prints " + labelled[0]);
-                        date = labelled[0];
-                    }
-                }
-            }
-            check("purchase_time", extract::printed_times, extract::printed_time_for);
-        }
-        // No valid total (the model wandered off in the total field), or a total without cents on a receipt whose
-        // total lines print cents (the model copied a piece of a number: "55" of 27.55, a quantity): the largest
-        // amount with cents printed near a total keyword (extract/copy_constraint.h, total_fallback).
-        auto& total = f["total_amount"];
-        const bool total_doubtful = total.is_null() || !written_with_cents(out[i].target_text, "total");
-        if (options.copy_numbers && total_doubtful) {
-            const std::optional<double> v = extract::total_fallback(texts[i]);
-            if (v && !(total.is_number() && total.get<double>() == *v)) {
-                f["warnings"].push_back(std::string(total.is_null() ? "total_amount_not_read"
-                                                                    : "total_amount_without_cents") +
-                                        ": taking the largest amount printed near a total keyword");
-                total = *v;
-                revalidate(f);
-            }
-        }
-        // A total before a cash rounding (80.91) on a receipt that prints the rounded total (80.90): the amount
-        // paid is the rounded one (extract/printed_amounts.h, rounded_total).
-        if (options.copy_numbers && total.is_number())
-            if (const std::optional<double> r = extract::rounded_total(texts[i], total.get<double>())) {
-                f["warnings"].push_back("total_amount_rounded: the model wrote " + total.dump() +
-                                        ", the receipt rounds it to " + json_amount(*r).dump());
-                total = *r;
-                revalidate(f);
-            }
-        // In a currency without minor units (yen) the total is the amount printed after the total keyword
-        // (extract/printed_amounts.h); the model, near the end of a long output, often writes a garbled or
-        // another printed number there. (With cents, the keyword reading is less reliable than the model: SROIE
-        // prints "TOTAL QTY", "TOTAL (EXCL GST)" and the like.)
-        // The net amount likewise is the amount after the subtotal keyword, and null when none is printed.
-        const auto& currency = f["currency"];
-        if (options.copy_numbers && currency.is_string() &&
-            extract::currency_without_minor_units(currency.get<std::string>())) {
-            auto take = [&](const char* key, const std::optional<double>& printed, const char* what) {
-                auto& v = f[key];
-                if (printed ? v.is_number() && v.get<double>() == *printed : v.is_null()) return;
-                f["warnings"].push_back(std::string(key) + "_from_" + what + "_line: the model wrote " +
-                                        (v.is_number() ? v.dump() : std::string("none")) + ", the receipt prints " +
-                                        (printed ? json_amount(*printed).dump() : std::string("no ") + what));
-                v = printed ? json_amount(*printed) : nlohmann::ordered_json();
-                revalidate(f);
-            };
-            if (const std::optional<double> printed = extract::keyword_total(texts[i]))
-                take("total_amount", printed, "total");
-            bool subtotal_printed = false;
-            const std::optional<double> subtotal = extract::keyword_subtotal(texts[i], &subtotal_printed);
-            if (subtotal || !subtotal_printed) take("net_amount", subtotal, "subtotal");
-            fix_item_amounts(texts[i], f);
-        }
-        // A receipt that prints a base and a tax amount for each of its tax rates gives the total tax exactly
-        // (extract/printed_tax.h); the model often takes one rate's tax, a base, or a wrong column.
-        if (options.copy_numbers) {
-            auto& tax = f["total_tax_amount"];
-            const std::optional<double> printed = extract::printed_tax_total(texts[i]);
-            if (printed && !(tax.is_number() && std::fabs(tax.get<double>() - *printed) < 0.005)) {
-                f["warnings"].push_back("total_tax_amount_from_tax_lines: the model wrote " +
-                                        (tax.is_number() ? tax.dump() : std::string("none")) +
-                                        ", the receipt's per-rate tax lines add up to " + json_amount(*printed).dump());
-                tax = json_amount(*printed);
-                revalidate(f);
-            }
-        }
+        extract::apply_post_checks(texts[i], out[i].target_text, options, f);
         out[i].fields_json = f.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
     }
     return out;
