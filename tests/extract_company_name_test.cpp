@@ -30,3 +30,15 @@ TEST(CompanyName, FirstCompanyLineNearTheTop) {
     EXPECT_EQ(ex::company_line("SDN BHD\n"), std::nullopt);  // a bare suffix names no company
     EXPECT_EQ(ex::company_line(""), std::nullopt);
 }
+
+TEST(CompanyName, RegistrationNumberAndLineEnds) {
+    EXPECT_EQ(ex::without_registration_number("YONG SOON FATT S/B (81497-P)"), "YONG SOON FATT S/B");
+    EXPECT_EQ(ex::without_registration_number("VIVOPAC MARKETING SDN BHD"), "VIVOPAC MARKETING SDN BHD");
+    EXPECT_EQ(ex::without_registration_number("(2 PCS)"), "(2 PCS)");
+    const std::string text = "DIGI TELECOMMUNICATIONS SDN BHD\n(201283-M)\nLOT LG 315";
+    EXPECT_EQ(ex::company_line_ending_with(text, "TELECOMMUNICATIONS SDN BHD"), "DIGI TELECOMMUNICATIONS SDN BHD");
+    EXPECT_EQ(ex::company_line_ending_with(text, "digi telecommunications sdnbhd"), "DIGI TELECOMMUNICATIONS SDN BHD");
+    EXPECT_EQ(ex::company_line_ending_with(text, "MAXIS SDN BHD"), std::nullopt);
+    EXPECT_EQ(ex::company_line_ending_with(text, ""), std::nullopt);
+    EXPECT_EQ(ex::company_line_ending_with("NO COMPANY HERE", "SDN BHD"), std::nullopt);
+}

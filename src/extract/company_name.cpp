@@ -5,6 +5,7 @@
 #include <cctype>
 #include <regex>
 
+#include "extract/name_constraint.h"
 #include "extract/utf8.h"
 
 namespace receipt::extract {
@@ -61,6 +62,24 @@ std::optional<std::string> company_line(const std::string& text) {
         }
     }
     return std::nullopt;
+}
+
+std::string without_registration_number(const std::string& name) {
+    static const std::regex reg_no(R"(\s*\(\s*\d{3,}-[A-Za-z]\s*\)\s*$)");
+    try {
+        return std::regex_replace(name, reg_no, "");
+    } catch (...) {
+        return name;
+    }
+}
+
+std::optional<std::string> company_line_ending_with(const std::string& text, const std::string& name) {
+    const std::optional<std::string> line = company_line(text);
+    if (!line) return std::nullopt;
+    const std::string whole = strip_spaces(upper_ascii(*line)), end = strip_spaces(upper_ascii(name));
+    if (end.empty() || end.size() > whole.size() || whole.compare(whole.size() - end.size(), end.size(), end) != 0)
+        return std::nullopt;
+    return line;
 }
 
 }  // namespace receipt::extract

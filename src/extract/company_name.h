@@ -20,4 +20,12 @@ bool has_company_suffix(const std::string& name);
 // when none does.
 std::optional<std::string> company_line(const std::string& text);
 
+// `name` without a trailing company registration number ("YONG SOON FATT S/B (81497-P)" -> "YONG SOON FATT S/B").
+std::string without_registration_number(const std::string& name);
+
+// The company line of `text` when `name` (spaces aside, any case) is its end: the model copied only the end of the
+// line ("TELECOMMUNICATIONS SDN BHD" of "DIGI TELECOMMUNICATIONS SDN BHD") or dropped its spaces ("MR. D.I.Y."
+// for "MR. D. I. Y."); nullopt otherwise.
+std::optional<std::string> company_line_ending_with(const std::string& text, const std::string& name);
+
 }  // namespace receipt::extract

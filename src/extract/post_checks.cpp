@@ -107,11 +107,18 @@ void apply_post_checks(const std::string& text, const std::string& target, const
     };
     // A receipt that prints its registered company (SDN BHD) near the top is supplied by that company
     // (extract/company_name.h), unless the name already is a company.
-    if (options.copy_name)
-        if (const auto company = company_line(text);
-            company && !(f["supplier_name"].is_string() &&
-                         has_company_suffix(f["supplier_name"].get<std::string>())))
-            f["supplier_name"] = *company;
+    // A company name that is the end of the printed company line, or the line without its spaces, becomes the
+    // whole line as printed; a trailing registration number goes.
+    if (options.copy_name) {
+        auto& name = f["supplier_name"];
+        const std::string wrote = name.is_string() ? name.get<std::string>() : "";
+        if (!has_company_suffix(wrote)) {
+            if (const auto company = company_line(text)) name = *company;
+        } else if (const auto whole = company_line_ending_with(text, wrote)) {
+            name = *whole;
+        }
+        if (name.is_string()) name = without_registration_number(name.get<std::string>());
+    }
     // A chain name printed above its branch line gets the branch (extract/store_branch.h).
     if (options.copy_name && f["supplier_name"].is_string())
         if (auto with_branch =
