@@ -42,3 +42,12 @@ TEST(CompanyName, RegistrationNumberAndLineEnds) {
     EXPECT_EQ(ex::company_line_ending_with(text, ""), std::nullopt);
     EXPECT_EQ(ex::company_line_ending_with("NO COMPANY HERE", "SDN BHD"), std::nullopt);
 }
+
+TEST(CompanyName, HeaderNameLine) {
+    EXPECT_EQ(ex::header_name_line("TAX INVOICE\nBHPETROL SUBANG AIRPORT\nJALAN LAPANGAN TERBANG SUBANG"),
+              "BHPETROL SUBANG AIRPORT");
+    EXPECT_EQ(ex::header_name_line("(481500-M)\nC W KHOO HARDWARE SDN BHD"), "C W KHOO HARDWARE SDN BHD");
+    EXPECT_EQ(ex::header_name_line("YAM FRESH\nNO. 145G, JALAN RIMBUNAN RAYA 1,"), "YAM FRESH");
+    EXPECT_EQ(ex::header_name_line("12345\nTEL 03-1234\n"), std::nullopt);
+    EXPECT_EQ(ex::header_name_line(""), std::nullopt);
+}

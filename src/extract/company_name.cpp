@@ -64,6 +64,26 @@ std::optional<std::string> company_line(const std::string& text) {
     return std::nullopt;
 }
 
+std::optional<std::string> header_name_line(const std::string& text) {
+    static const std::regex not_name(
+        R"(\b(INVOICE|RECEIPT|BILL|TEL|FAX|PHONE|GST|SST|VAT|REG|CO\.? ?NO)\b|^\(.*\)$)");
+    int n = 0;
+    for (size_t i = 0; i <= text.size() && n < kCompanyLines; ++n) {
+        const size_t j = std::min(text.find('\n', i), text.size());
+        const std::string line = trim(sanitize_utf8(utf8_prefix(std::string_view(text).substr(i, j - i), 200)));
+        i = j + 1;
+        const std::string upper = upper_ascii(line);
+        const bool letter = std::any_of(upper.begin(), upper.end(), [](char c) { return c >= 'A' && c <= 'Z'; });
+        try {
+            if (!letter || std::regex_search(upper, not_name)) continue;
+        } catch (...) {
+            continue;
+        }
+        return line;
+    }
+    return std::nullopt;
+}
+
 std::string without_registration_number(const std::string& name) {
     static const std::regex reg_no(R"(\s*\(\s*\d{3,}-[A-Za-z]\s*\)\s*$)");
     try {

@@ -20,6 +20,11 @@ bool has_company_suffix(const std::string& name);
 // when none does.
 std::optional<std::string> company_line(const std::string& text);
 
+// The first of the first kCompanyLines lines of `text` that can name a shop: not empty, not a document title
+// (TAX INVOICE, RECEIPT, CASH BILL, ...), not a registration, phone or tax line, and holding a letter; nullopt
+// when none does. For a name the model took from inside the address ("RIMBUNAN" of "JALAN RIMBUNAN RAYA").
+std::optional<std::string> header_name_line(const std::string& text);
+
 // `name` without a trailing company registration number ("YONG SOON FATT S/B (81497-P)" -> "YONG SOON FATT S/B").
 std::string without_registration_number(const std::string& name);
 

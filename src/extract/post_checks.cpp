@@ -17,6 +17,8 @@
 #include "extract/printed_tax.h"
 #include "extract/printed_value.h"
 #include "extract/store_branch.h"
+#include "extract/name_constraint.h"
+#include "extract/utf8.h"
 #include "extract/validate.h"
 
 namespace receipt::extract {
@@ -118,6 +120,15 @@ void apply_post_checks(const std::string& text, const std::string& target, const
             name = *whole;
         }
         if (name.is_string()) name = without_registration_number(name.get<std::string>());
+        // A Latin-script name that is a piece of the address (the name pass started inside the address block)
+        // becomes the first header line that can name a shop.
+        const auto& addr = f["supplier_address"];
+        if (name.is_string() && addr.is_string() && !has_cjk(name.get<std::string>()) &&
+            !has_company_suffix(name.get<std::string>())) {
+            const std::string n = strip_spaces(name.get<std::string>()), a = strip_spaces(addr.get<std::string>());
+            if (!n.empty() && a.find(n) != std::string::npos)
+                if (const auto header = header_name_line(text)) name = *header;
+        }
     }
     // A chain name printed above its branch line gets the branch (extract/store_branch.h).
     if (options.copy_name && f["supplier_name"].is_string())
