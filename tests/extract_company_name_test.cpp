@@ -24,6 +24,9 @@ TEST(CompanyName, FirstCompanyLineNearTheTop) {
     EXPECT_EQ(ex::company_line("HARVEY NORMAN\nHARVEY NORMAN M'SIA PARADIGM MALL\nELITETRAX MARKETING SDN BHD (616227-D)"),
               "ELITETRAX MARKETING SDN BHD");
     EXPECT_EQ(ex::company_line("OLD ASIA\nOWN BY: CHEF LEE SDN BHD\nCO.NO. (458592-T)"), "CHEF LEE SDN BHD");
+    // The suffix broken over two lines.
+    EXPECT_EQ(ex::company_line("SIMPLIFIED TAX INVOICE\nAA PHARMACY\nSUBANG HEALTHCARE SDN\nBHD\n(1234-A)"),
+              "SUBANG HEALTHCARE SDN BHD");
     // Below the first kCompanyLines lines, or none at all: no company line.
     EXPECT_EQ(ex::company_line("A\nB\nC\nD\nE\nF\nLATE SDN BHD"), std::nullopt);
     EXPECT_EQ(ex::company_line("セブン-イレブン\n新宿西口店"), std::nullopt);

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cctype>
 #include <regex>
+#include <vector>
 
 #include "extract/name_constraint.h"
 #include "extract/utf8.h"
@@ -37,12 +38,20 @@ bool has_company_suffix(const std::string& name) {
 
 std::optional<std::string> company_line(const std::string& text) {
     static const std::regex label(R"(^.*\bBY\s*:\s*)");
-    int n = 0;
-    for (size_t i = 0; i <= text.size() && n < kCompanyLines; ++n) {
+    std::vector<std::string> lines;
+    for (size_t i = 0; i <= text.size() && int(lines.size()) < kCompanyLines + 1;) {
         const size_t j = std::min(text.find('\n', i), text.size());
-        const std::string line = sanitize_utf8(utf8_prefix(std::string_view(text).substr(i, j - i), 200));
+        lines.push_back(sanitize_utf8(utf8_prefix(std::string_view(text).substr(i, j - i), 200)));
         i = j + 1;
+    }
+    static const std::regex split_sdn(R"(\bSDN\.?\s*$)"), starts_bhd(R"(^\s*BHD\b)");
+    for (size_t k = 0; k < lines.size() && int(k) < kCompanyLines; ++k) {
+        std::string line = lines[k];
         try {
+            // "SUBANG HEALTHCARE SDN" / "BHD": the suffix broken over two lines.
+            if (k + 1 < lines.size() && std::regex_search(upper_ascii(line), split_sdn) &&
+                std::regex_search(upper_ascii(lines[k + 1]), starts_bhd))
+                line = trim(line) + " " + trim(lines[k + 1]);
             std::smatch m;
             const std::string upper = upper_ascii(line);
             if (!std::regex_search(upper, m, suffix_re())) continue;

@@ -15,9 +15,9 @@ inline constexpr int kCompanyLines = 6;
 // True when `name` holds a company suffix: SDN BHD (SDN. BHD., SDN.BHD), S/B or BERHAD, in any case.
 bool has_company_suffix(const std::string& name);
 
-// The first of the first kCompanyLines lines of `text` that holds a company suffix, cut after the suffix (the
-// registration number after it goes) and without a leading "... BY:" label ("OWN BY:", "OPERATED BY:"); nullopt
-// when none does.
+// The first of the first kCompanyLines lines of `text` that holds a company suffix (or ends in SDN with BHD
+// starting the next line), cut after the suffix (the registration number after it goes) and without a leading
+// "... BY:" label ("OWN BY:", "OPERATED BY:"); nullopt when none does.
 std::optional<std::string> company_line(const std::string& text);
 
 // The first of the first kCompanyLines lines of `text` that can name a shop: not empty, not a document title
