@@ -64,3 +64,11 @@ TEST(RoundedTotal, CashRoundingToFiveSen) {
     EXPECT_EQ(ex::rounded_total(text, 0.0), std::nullopt);
     EXPECT_EQ(ex::rounded_total(text, 80.915), std::nullopt);  // not whole cents
 }
+
+TEST(PayableTotal, AmountAfterAPayableTotalLine) {
+    EXPECT_EQ(ex::payable_total("TOTAL 0% SUPPLIES:\n-9.62\nTOTAL PAYABLE:\n5.90\nE.&.0.E."), 5.90);
+    EXPECT_EQ(ex::payable_total("TOTAL AMT PAYABLE : 159.00\nPAID AMOUNT : 200.00"), 159.0);
+    EXPECT_EQ(ex::payable_total("TOTAL 12.00\nCASH 20.00"), std::nullopt);            // no payable line
+    EXPECT_EQ(ex::payable_total("ACCOUNTS PAYABLE DEPT\n12.00"), std::nullopt);        // no total word
+    EXPECT_EQ(ex::payable_total("TOTAL PAYABLE\n\n\n\n12.00"), std::nullopt);          // nothing in the window
+}

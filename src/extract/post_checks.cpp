@@ -167,6 +167,16 @@ void apply_post_checks(const std::string& text, const std::string& target, const
             revalidate(f);
         }
     }
+    // A total line that says PAYABLE names the amount due (after discounts, service charges and rounding).
+    if (options.copy_numbers)
+        if (const std::optional<double> due = payable_total(text);
+            due && !(total.is_number() && std::fabs(total.get<double>() - *due) < 0.005)) {
+            f["warnings"].push_back("total_amount_from_payable_line: the model wrote " +
+                                    (total.is_number() ? total.dump() : std::string("none")) +
+                                    ", the payable line prints " + json_amount(*due).dump());
+            total = *due;
+            revalidate(f);
+        }
     // A total before a cash rounding (80.91) on a receipt that prints the rounded total (80.90): the amount
     // paid is the rounded one (extract/printed_amounts.h, rounded_total).
     if (options.copy_numbers && total.is_number())

@@ -128,6 +128,24 @@ std::optional<double> keyword_subtotal(const std::string& text, bool* printed) {
                             printed);
 }
 
+std::optional<double> payable_total(const std::string& text) {
+    const std::vector<std::string> lines = printed_lines(text);
+    for (size_t li = 0; li < lines.size(); ++li) {
+        std::string upper = lines[li];
+        for (char& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+        const size_t at = upper.find("PAYABLE");
+        if (at == std::string::npos || (upper.find("TOTAL") == std::string::npos &&
+                                        upper.find("AMOUNT") == std::string::npos &&
+                                        upper.find("AMT") == std::string::npos))
+            continue;
+        for (size_t k = li; k < lines.size() && k <= li + size_t(kTotalAmountLines); ++k)
+            for (const PrintedNumber& n : printed_numbers(lines[k]))
+                if ((k > li || n.begin >= at + 7) && n.usable && n.cents) return n.value;
+        return std::nullopt;
+    }
+    return std::nullopt;
+}
+
 std::optional<double> rounded_total(const std::string& text, double total) {
     const long cents = std::lround(total * 100.0);
     if (!(total > 0) || std::fabs(total * 100.0 - double(cents)) > 1e-6 || cents % 5 == 0) return std::nullopt;

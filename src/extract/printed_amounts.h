@@ -40,6 +40,11 @@ std::optional<double> keyword_total(const std::string& text);
 // subtotal keyword is printed at all (a receipt without one has no net amount).
 std::optional<double> keyword_subtotal(const std::string& text, bool* printed = nullptr);
 
+// The amount with cents printed after the first "payable" total line (TOTAL PAYABLE, TOTAL AMT PAYABLE, AMOUNT
+// PAYABLE: a line holding PAYABLE and TOTAL, AMOUNT or AMT, any case), on that line after PAYABLE or on the next
+// kTotalAmountLines lines; nullopt when there is none. The amount due, after discounts, service and rounding.
+std::optional<double> payable_total(const std::string& text);
+
 // The total after a cash rounding (Malaysia rounds to 5 sen: "ROUNDING ADJ -0.01", "TOTAL AFTER ROUNDING 100.60"):
 // when the text has a line with ROUND (any case), `total` has cents that are not a multiple of 5, and the nearest
 // multiple of 0.05 is printed as an amount with two decimals, that amount; else nullopt.
