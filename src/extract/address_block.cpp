@@ -12,13 +12,6 @@ namespace receipt::extract {
 
 namespace {
 
-std::string upper_ascii(const std::string& s) {
-    std::string u = s;
-    for (char& c : u)
-        if (c >= 'a' && c <= 'z') c = static_cast<char>(c - 'a' + 'A');
-    return u;
-}
-
 // A date or time ("26/06/17", "13:48"): the header, and with it the address, is above the first one.
 bool date_time_line(const std::string& line) {
     static const std::regex date_time(R"(\d{1,2}:\d{2}|\d{1,4}[/.-]\d{1,2}[/.-]\d{2,4})");
@@ -29,7 +22,7 @@ bool date_time_line(const std::string& line) {
 bool other_line(const std::string& line) {
     static const std::regex words(R"(\b(TEL|FAX|PHONE|GST|SST|VAT|REG|CO\.? ?NO|DATE|TIME|INVOICE|RECEIPT|BILL|CASHIER)\b)");
     static const std::regex reg_no(R"(\(\s*\d{3,}-[A-Z]\s*\))");           // (1070687-M)
-    const std::string u = upper_ascii(line);
+    const std::string u = ascii_upper(line);
     return std::regex_search(u, words) || std::regex_search(u, reg_no) || date_time_line(line);
 }
 
@@ -42,7 +35,7 @@ bool state_line(const std::string& line) {
                                           "WILAYAH PERSEKUTUAN", "DARUL EHSAN", "MALAYSIA"};
     for (char c : line)
         if (c >= '0' && c <= '9') return false;
-    const std::string u = upper_ascii(line);
+    const std::string u = ascii_upper(line);
     for (const char* st : kStates)
         if (u.find(st) != std::string::npos) return true;
     return false;
@@ -62,7 +55,7 @@ std::optional<std::string> address_block(const std::string& text, const std::str
         lines.push_back(trim(sanitize_utf8(utf8_prefix(std::string_view(text).substr(i, j - i), 200))));
         i = j + 1;
     }
-    const std::string name_c = strip_spaces(upper_ascii(name));
+    const std::string name_c = strip_spaces(ascii_upper(name));
     try {
         for (size_t k = 1; k < lines.size(); ++k) {
             if (date_time_line(lines[k])) break;  // past the header
@@ -70,7 +63,7 @@ std::optional<std::string> address_block(const std::string& text, const std::str
             size_t start = k;
             while (start > 1 && k - start + 1 < size_t(kAddressBlockLines)) {
                 const std::string& prev = lines[start - 1];
-                const std::string prev_c = strip_spaces(upper_ascii(prev));
+                const std::string prev_c = strip_spaces(ascii_upper(prev));
                 if (prev.empty() || other_line(prev) || has_company_suffix(prev) ||
                     (!name_c.empty() && !prev_c.empty() && name_c.find(prev_c) != std::string::npos))
                     break;

@@ -19,18 +19,11 @@ const std::regex& suffix_re() {
     return re;
 }
 
-std::string upper_ascii(const std::string& s) {
-    std::string u = s;
-    for (char& c : u)
-        if (c >= 'a' && c <= 'z') c = static_cast<char>(c - 'a' + 'A');
-    return u;
-}
-
 }  // namespace
 
 bool has_company_suffix(const std::string& name) {
     try {
-        return std::regex_search(upper_ascii(name), suffix_re());
+        return std::regex_search(ascii_upper(name), suffix_re());
     } catch (...) {
         return false;
     }
@@ -49,20 +42,20 @@ std::optional<std::string> company_line(const std::string& text) {
         std::string line = lines[k];
         try {
             // "SUBANG HEALTHCARE SDN" / "BHD": the suffix broken over two lines.
-            if (k + 1 < lines.size() && std::regex_search(upper_ascii(line), split_sdn) &&
-                std::regex_search(upper_ascii(lines[k + 1]), starts_bhd))
+            if (k + 1 < lines.size() && std::regex_search(ascii_upper(line), split_sdn) &&
+                std::regex_search(ascii_upper(lines[k + 1]), starts_bhd))
                 line = trim(line) + " " + trim(lines[k + 1]);
             std::smatch m;
-            const std::string upper = upper_ascii(line);
+            const std::string upper = ascii_upper(line);
             if (!std::regex_search(upper, m, suffix_re())) continue;
             std::string name = line.substr(0, size_t(m.position(0) + m.length(0)));
             std::smatch lm;
-            const std::string name_upper = upper_ascii(name);
+            const std::string name_upper = ascii_upper(name);
             if (std::regex_search(name_upper, lm, label)) name = name.substr(size_t(lm.length(0)));
             name = trim(name);
             // Something must come before the suffix: a bare "SDN BHD" names no company.
             std::smatch sm;
-            const std::string trimmed_upper = upper_ascii(name);
+            const std::string trimmed_upper = ascii_upper(name);
             if (!std::regex_search(trimmed_upper, sm, suffix_re())) continue;
             const std::string before = trimmed_upper.substr(0, size_t(sm.position(0)));
             const auto alnum = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0; };
@@ -81,7 +74,7 @@ std::optional<std::string> header_name_line(const std::string& text) {
         const size_t j = std::min(text.find('\n', i), text.size());
         const std::string line = trim(sanitize_utf8(utf8_prefix(std::string_view(text).substr(i, j - i), 200)));
         i = j + 1;
-        const std::string upper = upper_ascii(line);
+        const std::string upper = ascii_upper(line);
         const bool letter = std::any_of(upper.begin(), upper.end(), [](char c) { return c >= 'A' && c <= 'Z'; });
         try {
             if (!letter || std::regex_search(upper, not_name)) continue;
@@ -105,7 +98,7 @@ std::string without_registration_number(const std::string& name) {
 std::optional<std::string> company_line_ending_with(const std::string& text, const std::string& name) {
     const std::optional<std::string> line = company_line(text);
     if (!line) return std::nullopt;
-    const std::string whole = strip_spaces(upper_ascii(*line)), end = strip_spaces(upper_ascii(name));
+    const std::string whole = strip_spaces(ascii_upper(*line)), end = strip_spaces(ascii_upper(name));
     if (end.empty() || end.size() > whole.size() || whole.compare(whole.size() - end.size(), end.size(), end) != 0)
         return std::nullopt;
     return line;

@@ -7,6 +7,7 @@
 
 #include "extract/ocr_digits.h"
 #include "extract/target_tokens.h"
+#include "extract/utf8.h"
 #include "receipt/tokenizer.h"
 
 namespace receipt::extract {
@@ -93,8 +94,7 @@ std::vector<std::string> total_window_runs(const std::string& text, bool skip_pa
     }
     std::string window;
     for (size_t i = 0; i < lines.size(); ++i) {
-        std::string upper = lines[i];
-        for (char& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+        const std::string upper = ascii_upper(lines[i]);
         bool hit = false;
         for (const char* k : kLatin) hit |= upper.find(k) != std::string::npos;
         for (const char* k : kOther) hit |= lines[i].find(k) != std::string::npos;

@@ -66,10 +66,7 @@ bool in_list(std::string_view list, std::string_view code) {
 }  // namespace
 
 std::optional<std::string> normalize_currency(std::string_view text) {
-    std::string s = trim(fold_fullwidth(sanitize_utf8(utf8_prefix(text, 64))));
-    for (char& c : s) {
-        if (c >= 'a' && c <= 'z') c = static_cast<char>(c - 'a' + 'A');
-    }
+    const std::string s = ascii_upper(trim(fold_fullwidth(sanitize_utf8(utf8_prefix(text, 64)))));
     if (in_list(kIsoCodes, s)) return s;
     for (const Alias& a : kAliases) {
         if (s == a.text) return std::string(a.code);

@@ -1,7 +1,6 @@
 // Numbers as printed on receipt lines (extract/printed_amounts.h).
 #include "extract/printed_amounts.h"
 
-#include <cctype>
 #include <cmath>
 #include <cstdlib>
 #include <initializer_list>
@@ -98,8 +97,7 @@ std::optional<double> amount_after_key(const std::vector<std::string>& lines, st
                                        std::initializer_list<const char*> not_keys, bool* found_key) {
     if (found_key) *found_key = false;
     for (size_t li = 0; li < lines.size(); ++li) {
-        std::string upper = lines[li];
-        for (char& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+        const std::string upper = ascii_upper(lines[li]);
         bool excluded = false;
         for (const char* k : not_keys) excluded |= upper.find(k) != std::string::npos;
         if (excluded) continue;
@@ -131,8 +129,7 @@ std::optional<double> keyword_subtotal(const std::string& text, bool* printed) {
 std::optional<double> payable_total(const std::string& text) {
     const std::vector<std::string> lines = printed_lines(text);
     for (size_t li = 0; li < lines.size(); ++li) {
-        std::string upper = lines[li];
-        for (char& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+        const std::string upper = ascii_upper(lines[li]);
         const size_t at = upper.find("PAYABLE");
         if (at == std::string::npos || (upper.find("TOTAL") == std::string::npos &&
                                         upper.find("AMOUNT") == std::string::npos &&
@@ -153,8 +150,7 @@ std::optional<double> rounded_total(const std::string& text, double total) {
     const std::vector<std::string> lines = printed_lines(text);
     bool has_rounding = false;
     for (const std::string& line : lines) {
-        std::string upper = line;
-        for (char& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+        const std::string upper = ascii_upper(line);
         has_rounding |= upper.find("ROUND") != std::string::npos;
     }
     if (!has_rounding) return std::nullopt;

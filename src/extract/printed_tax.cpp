@@ -6,6 +6,7 @@
 #include <map>
 
 #include "extract/printed_amounts.h"
+#include "extract/utf8.h"
 
 namespace receipt::extract {
 
@@ -13,8 +14,7 @@ namespace {
 
 // True when `line` holds a tax word: 税, 対象, TAX, GST, SST or VAT (any case).
 bool has_tax_word(const std::string& line) {
-    std::string upper = line;
-    for (char& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    const std::string upper = ascii_upper(line);
     for (const char* w : {"TAX", "GST", "SST", "VAT"})
         if (upper.find(w) != std::string::npos) return true;
     for (const char* w : {"税", "対象"})

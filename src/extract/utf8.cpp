@@ -164,6 +164,14 @@ std::string ascii_lower(std::string_view s) {
     return out;
 }
 
+std::string ascii_upper(std::string_view s) {
+    std::string out(s);
+    for (char& c : out) {
+        if (c >= 'a' && c <= 'z') c = static_cast<char>(c - 'a' + 'A');
+    }
+    return out;
+}
+
 bool has_cjk(std::string_view s) {
     for (size_t i = 0; i < s.size();) {
         uint32_t cp = 0;

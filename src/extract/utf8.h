@@ -31,6 +31,9 @@ std::string_view utf8_prefix(std::string_view s, size_t max_bytes);
 // ASCII lower-casing (other bytes unchanged).
 std::string ascii_lower(std::string_view s);
 
+// ASCII upper-casing (other bytes unchanged).
+std::string ascii_upper(std::string_view s);
+
 // True when `s` contains a code point in the Hiragana, Katakana or CJK ideograph blocks.
 bool has_cjk(std::string_view s);
 
