@@ -49,12 +49,7 @@ bool has_postcode(const std::string& line) {
 }  // namespace
 
 std::optional<std::string> address_block(const std::string& text, const std::string& name) {
-    std::vector<std::string> lines;
-    for (size_t i = 0; i <= text.size() && int(lines.size()) < kAddressSearchLines;) {
-        const size_t j = std::min(text.find('\n', i), text.size());
-        lines.push_back(trim(sanitize_utf8(utf8_prefix(std::string_view(text).substr(i, j - i), 200))));
-        i = j + 1;
-    }
+    const std::vector<std::string> lines = first_lines(text, kAddressSearchLines, 200);  // 200: bounds std::regex
     const std::string name_c = strip_spaces(ascii_upper(name));
     try {
         for (size_t k = 1; k < lines.size(); ++k) {

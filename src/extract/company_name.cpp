@@ -13,6 +13,8 @@ namespace receipt::extract {
 
 namespace {
 
+constexpr size_t kMaxLineBytes = 200;  // bytes of a line the regexes look at (bounds std::regex's recursion)
+
 // The company suffix of an upper-cased line: SDN BHD with optional dots and spaces, S/B, BERHAD.
 const std::regex& suffix_re() {
     static const std::regex re(R"((\bSDN\.?\s*BHD\b\.?|\bS/B\b|\bBERHAD\b))");
@@ -31,12 +33,7 @@ bool has_company_suffix(const std::string& name) {
 
 std::optional<std::string> company_line(const std::string& text) {
     static const std::regex label(R"(^.*\bBY\s*:\s*)");
-    std::vector<std::string> lines;
-    for (size_t i = 0; i <= text.size() && int(lines.size()) < kCompanyLines + 1;) {
-        const size_t j = std::min(text.find('\n', i), text.size());
-        lines.push_back(sanitize_utf8(utf8_prefix(std::string_view(text).substr(i, j - i), 200)));
-        i = j + 1;
-    }
+    const std::vector<std::string> lines = first_lines(text, kCompanyLines + 1, kMaxLineBytes);
     static const std::regex split_sdn(R"(\bSDN\.?\s*$)"), starts_bhd(R"(^\s*BHD\b)");
     for (size_t k = 0; k < lines.size() && int(k) < kCompanyLines; ++k) {
         std::string line = lines[k];
@@ -69,11 +66,7 @@ std::optional<std::string> company_line(const std::string& text) {
 std::optional<std::string> header_name_line(const std::string& text) {
     static const std::regex not_name(
         R"(\b(INVOICE|RECEIPT|BILL|TEL|FAX|PHONE|GST|SST|VAT|REG|CO\.? ?NO)\b|^\(.*\)$)");
-    int n = 0;
-    for (size_t i = 0; i <= text.size() && n < kCompanyLines; ++n) {
-        const size_t j = std::min(text.find('\n', i), text.size());
-        const std::string line = trim(sanitize_utf8(utf8_prefix(std::string_view(text).substr(i, j - i), 200)));
-        i = j + 1;
+    for (const std::string& line : first_lines(text, kCompanyLines, kMaxLineBytes)) {
         const std::string upper = ascii_upper(line);
         const bool letter = std::any_of(upper.begin(), upper.end(), [](char c) { return c >= 'A' && c <= 'Z'; });
         try {

@@ -1,6 +1,7 @@
 // Store name + branch line (extract/store_branch.h).
 #include "extract/store_branch.h"
 
+#include <algorithm>
 #include <vector>
 
 #include "extract/name_constraint.h"
@@ -26,12 +27,8 @@ int utf8_chars(const std::string& s) {
 std::optional<std::string> name_with_branch(const std::string& text, const std::string& name, int max_lines) {
     const std::string want = strip_spaces(fold_fullwidth(sanitize_utf8(name)));
     if (want.empty() || ends_with(want, "店")) return std::nullopt;
-    std::vector<std::string> lines;
-    for (size_t i = 0; i <= text.size() && int(lines.size()) <= max_lines;) {
-        const size_t j = std::min(text.find('\n', i), text.size());
-        lines.push_back(trim(fold_fullwidth(sanitize_utf8(text.substr(i, j - i)))));
-        i = j + 1;
-    }
+    std::vector<std::string> lines = first_lines(text, size_t(std::max(max_lines, 0)) + 1);
+    for (std::string& line : lines) line = trim(fold_fullwidth(line));
     for (size_t k = 0; k + 1 < lines.size() && int(k) < max_lines; ++k) {
         if (strip_spaces(lines[k]) != want) continue;
         const std::string& branch = lines[k + 1];

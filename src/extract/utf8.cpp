@@ -164,6 +164,16 @@ std::string ascii_lower(std::string_view s) {
     return out;
 }
 
+std::vector<std::string> first_lines(std::string_view text, size_t n, size_t max_bytes) {
+    std::vector<std::string> lines;
+    for (size_t i = 0; i <= text.size() && lines.size() < n;) {
+        const size_t j = std::min(text.find('\n', i), text.size());
+        lines.push_back(trim(sanitize_utf8(utf8_prefix(text.substr(i, j - i), max_bytes))));
+        i = j + 1;
+    }
+    return lines;
+}
+
 std::string ascii_upper(std::string_view s) {
     std::string out(s);
     for (char& c : out) {

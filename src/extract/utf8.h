@@ -3,8 +3,10 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace receipt::extract {
 
@@ -33,6 +35,10 @@ std::string ascii_lower(std::string_view s);
 
 // ASCII upper-casing (other bytes unchanged).
 std::string ascii_upper(std::string_view s);
+
+// The first n lines of `text` ('\n'-separated), each cut to its first max_bytes bytes (whole UTF-8 sequences),
+// made valid UTF-8 and trimmed. Fewer when the text has fewer lines.
+std::vector<std::string> first_lines(std::string_view text, size_t n, size_t max_bytes = SIZE_MAX);
 
 // True when `s` contains a code point in the Hiragana, Katakana or CJK ideograph blocks.
 bool has_cjk(std::string_view s);
