@@ -97,20 +97,20 @@ void apply_post_checks(const std::string& text, const std::string& target, const
                        nlohmann::ordered_json& f) {
     // A date or time that is not printed on the receipt becomes the printed one closest to it
     // (extract/printed_value.h).
-    auto check = [&](const char* key, auto&& printed, auto&& closest) {
+    auto check = [&](const char* key, const std::vector<std::string>& printed, auto&& closest) {
         auto& v = f[key];
         const std::optional<std::string> wrote =
             v.is_string() ? std::optional<std::string>(v.get<std::string>()) : std::nullopt;
-        const std::optional<std::string> fixed = closest(printed(text), wrote);
+        const std::optional<std::string> fixed = closest(printed, wrote);
         if (!fixed) return;
         v = *fixed;
         f["warnings"].push_back(std::string(key) + "_not_printed: the model wrote " + wrote.value_or("none") +
                                 ", the receipt prints " + *fixed);
     };
     // A receipt that prints its registered company (SDN BHD) near the top is supplied by that company
-    // (extract/company_name.h), unless the name already is a company.
-    // A company name that is the end of the printed company line, or the line without its spaces, becomes the
-    // whole line as printed; a trailing registration number goes.
+    // (extract/company_name.h), unless the name already is a company; a company name that is the end of the
+    // printed company line, or the line without its spaces, becomes the whole line as printed; a trailing
+    // registration number goes.
     if (options.copy_name) {
         auto& name = f["supplier_name"];
         const std::string wrote = name.is_string() ? name.get<std::string>() : "";
@@ -136,12 +136,12 @@ void apply_post_checks(const std::string& text, const std::string& target, const
                 name_with_branch(text, f["supplier_name"].get<std::string>(), kNameLines))
             f["supplier_name"] = *with_branch;
     if (options.copy_date) {
-        check("receipt_date", printed_dates, printed_date_for);
+        const std::vector<std::string> dates = printed_dates(text);
+        check("receipt_date", dates, printed_date_for);
         // Still a date that is not printed (nothing printed close to it): the date printed by a date label.
         auto& date = f["receipt_date"];
         if (date.is_string()) {
-            const std::vector<std::string> printed = printed_dates(text);
-            if (std::find(printed.begin(), printed.end(), date.get<std::string>()) == printed.end()) {
+            if (std::find(dates.begin(), dates.end(), date.get<std::string>()) == dates.end()) {
                 const std::vector<std::string> labelled = labelled_dates(text);
                 if (!labelled.empty()) {
                     f["warnings"].push_back("receipt_date_not_printed: the model wrote " +
@@ -150,7 +150,7 @@ void apply_post_checks(const std::string& text, const std::string& target, const
                 }
             }
         }
-        check("purchase_time", printed_times, printed_time_for);
+        check("purchase_time", printed_times(text), printed_time_for);
     }
     // No valid total (the model wandered off in the total field), or a total without cents on a receipt whose
     // total lines print cents (the model copied a piece of a number: "55" of 27.55, a quantity): the largest
