@@ -238,14 +238,13 @@ size_t tiled_smem_bytes(int S, int K) {
     return size_t(kTileWarps) * kWarpQueries * (K + S) * sizeof(float) + 2 * size_t(S) * (K + kRowPad) * 2;
 }
 
-// Largest dynamic shared memory a block of this device may opt in to (cached per device).
+// Largest dynamic shared memory a block of the current device may opt in to (one attribute query per encoder
+// launch: no cache to share between the threads of engines on different devices).
 int max_smem_optin() {
-    static int cached[64] = {};
-    int dev = 0;
+    int dev = 0, bytes = 0;
     RECEIPT_CUDA_CHECK(cudaGetDevice(&dev));
-    if (dev < 0 || dev >= 64) return 48 * 1024;
-    if (!cached[dev]) RECEIPT_CUDA_CHECK(cudaDeviceGetAttribute(&cached[dev], cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
-    return cached[dev];
+    RECEIPT_CUDA_CHECK(cudaDeviceGetAttribute(&bytes, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
+    return bytes;
 }
 
 void check_shape(int S, int S_bias, int K) {
