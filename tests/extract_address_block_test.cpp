@@ -31,3 +31,50 @@ TEST(AddressBlock, NoBlock) {
     EXPECT_EQ(ex::address_block("81100 JOHOR BAHRU\n", ""), std::nullopt);  // the first line is the name's
     EXPECT_EQ(ex::address_block("", ""), std::nullopt);
 }
+
+TEST(AddressBlock, HeaderLinesBelowTheNameWithoutAPostcode) {
+    // Below the name and a registration line, up to the tax line.
+    EXPECT_EQ(ex::header_address_block("CARREFOUR RESTAURANT\nJM0725755-U\n18,JALAN PERMAS 10/7\nBANDAR BARU PERMAS JAYA,\n"
+                                       "MASAI,JOHOR\nGST ID : 000433614848\nTEL : 07-3822612\n"),
+              "18,JALAN PERMAS 10/7 BANDAR BARU PERMAS JAYA, MASAI,JOHOR");
+    // Below the company line, a registration line above it.
+    EXPECT_EQ(ex::header_address_block("(481500-M)\nC W KHOO HARDWARE SDN BHD\nNO.50, JALAN PBS 14/11,\n"
+                                       "KAWASAN PERINDUSTRIAN BUKIT SERDANG,\nTEL : 03-89410243\n"),
+              "NO.50, JALAN PBS 14/11, KAWASAN PERINDUSTRIAN BUKIT SERDANG,");
+    // Without company lines: from the line above the first digit when it holds an address word.
+    EXPECT_EQ(ex::header_address_block("TAX INVOICE\nBHPETROL SUBANG AIRPORT\nJALAN LAPANGAN TERBANG SUBANG\n47200 SUBANG\n"
+                                       "CO. REG. NO: 000948487-V\n"),
+              "JALAN LAPANGAN TERBANG SUBANG 47200 SUBANG");
+    // No digit before the first date: no block.
+    EXPECT_EQ(ex::header_address_block("SHOP\nGOOD FOOD\n25/12/2018\n12 ITEMS\n"), std::nullopt);
+    EXPECT_EQ(ex::header_address_block("SHOP"), std::nullopt);
+}
+
+TEST(AddressBlock, StateLinesBelowAPrintedAddress) {
+    const std::string text = "CASH SALE\nSINNATHAMBY HOLDINGS SDN. BHD. (249336-T)\nNO.17,18 & 41,JALAN BESAR,\n39100 BRINCHANG,\n"
+                             "CAMERON HIGHLANDS,\nPAHANG\nGST REG.:002120876032\n";
+    EXPECT_EQ(ex::address_with_state_lines(text, "NO.17,18 & 41,JALAN BESAR, 39100 BRINCHANG,"),
+              "NO.17,18 & 41,JALAN BESAR, 39100 BRINCHANG, CAMERON HIGHLANDS, PAHANG");
+    EXPECT_EQ(ex::address_with_state_lines(text, "NO.17,18 & 41,JALAN BESAR, 39100 BRINCHANG, CAMERON HIGHLANDS, PAHANG"),
+              std::nullopt);
+    // Not whole printed lines, or a phone line below: nothing added.
+    EXPECT_EQ(ex::address_with_state_lines(text, "JALAN BESAR, 39100"), std::nullopt);
+    EXPECT_EQ(ex::address_with_state_lines("A\n1 JALAN X\nTEL 03-1\nSELANGOR\n", "1 JALAN X"), std::nullopt);
+}
+
+TEST(AddressBlock, NameAndRegistrationLinesLeaveTheAddress) {
+    const std::string text = "TAX INVOICE\nBHPETROL SUBANG AIRPORT\nJALAN LAPANGAN TERBANG SUBANG\n47200 SUBANG\nSELANGOR\n";
+    EXPECT_EQ(ex::address_without_name_lines(text, "BHPETROL SUBANG AIRPORT JALAN LAPANGAN TERBANG SUBANG 47200 SUBANG",
+                                             "BHPETROL SUBANG AIRPORT"),
+              "JALAN LAPANGAN TERBANG SUBANG 47200 SUBANG");
+    // A name that is only the start of a line (a branch line) stays.
+    EXPECT_EQ(ex::address_without_name_lines("DOMINO'S PIZZA\nDOMINO'S PIZZA TAMAN UNIVERSITI\n30, JLN KEBUDAYAAN 7\n",
+                                             "DOMINO'S PIZZA TAMAN UNIVERSITI 30, JLN KEBUDAYAAN 7", "DOMINO'S PIZZA"),
+              std::nullopt);
+    EXPECT_EQ(ex::address_without_name_lines(text, "JALAN LAPANGAN TERBANG SUBANG", "BHPETROL SUBANG AIRPORT"),
+              std::nullopt);
+    const std::string reg = "TAN WOON YANN\nYONGFATT ENTERPRISE\n(JM0517726)\nNO 122.124 JALAN DEDAP 13\n81100 JOHOR BAHRU\n";
+    EXPECT_EQ(ex::address_without_registration_line(reg, "(JM0517726) NO 122.124 JALAN DEDAP 13 81100 JOHOR BAHRU"),
+              "NO 122.124 JALAN DEDAP 13 81100 JOHOR BAHRU");
+    EXPECT_EQ(ex::address_without_registration_line(reg, "NO 122.124 JALAN DEDAP 13 81100 JOHOR BAHRU"), std::nullopt);
+}

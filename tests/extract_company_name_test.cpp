@@ -27,6 +27,10 @@ TEST(CompanyName, FirstCompanyLineNearTheTop) {
     // The suffix broken over two lines.
     EXPECT_EQ(ex::company_line("SIMPLIFIED TAX INVOICE\nAA PHARMACY\nSUBANG HEALTHCARE SDN\nBHD\n(1234-A)"),
               "SUBANG HEALTHCARE SDN BHD");
+    // A name broken inside a parenthesis starts on the line that opens it, with the name lines above it.
+    EXPECT_EQ(ex::company_line("AIK HUAT HARDWARE\nENTERPRISE (SETIA\nALAM) SDN BHD\n822737-X\nNO. 17-G, JALAN"),
+              "AIK HUAT HARDWARE ENTERPRISE (SETIA ALAM) SDN BHD");
+    EXPECT_EQ(ex::company_line("TAX INVOICE\nENTERPRISE (SETIA\nALAM) SDN BHD\n"), "ENTERPRISE (SETIA ALAM) SDN BHD");
     // Below the first kCompanyLines lines, or none at all: no company line.
     EXPECT_EQ(ex::company_line("A\nB\nC\nD\nE\nF\nLATE SDN BHD"), std::nullopt);
     EXPECT_EQ(ex::company_line("セブン-イレブン\n新宿西口店"), std::nullopt);

@@ -1,4 +1,4 @@
-// receipt eval --data IN.jsonl [--model DIR] [--limit N] [--report OUT.json]
+// receipt eval --data IN.jsonl [--model DIR] [--limit N] [--report OUT.json] [--ignore-spaces]
 // Per-field precision / recall / F1, exact match and item F1, by input-length bucket; CPU and CUDA side by side
 // when a GPU is present.
 #include <chrono>
@@ -58,6 +58,7 @@ void add_eval_command(CLI::App& app) {
         std::string data, report;
         int limit = 0, batch_size = 8, max_new = 512;
         bool free_numbers = false, free_name = false, free_date = false, free_address = false;
+        bool ignore_spaces = false;
     };
     auto a = std::make_shared<Args>();
     auto* cmd = app.add_subcommand("eval", "Score extraction against a labelled JSONL file ({\"id\",\"text\",\"fields\"})");
@@ -67,6 +68,9 @@ void add_eval_command(CLI::App& app) {
     cmd->add_option("--batch-size", a->batch_size, "receipts per engine batch")->capture_default_str();
     cmd->add_option("--max-new-tokens", a->max_new, "most output tokens per receipt")->capture_default_str();
     cmd->add_option("--report", a->report, "also write the scores as JSON here");
+    cmd->add_flag("--ignore-spaces", a->ignore_spaces,
+                  "compare text fields with all whitespace removed (SROIE's labels space punctuation unlike the "
+                  "printed text)");
     cmd->add_flag("--no-copy-numbers", a->free_numbers,
                   "let phone numbers and amounts use digits not printed in the receipt (default: copy printed runs)");
     cmd->add_flag("--no-copy-name", a->free_name,
@@ -113,6 +117,7 @@ void add_eval_command(CLI::App& app) {
         report["copy_date"] = opts.copy_date;
         report["copy_address"] = opts.copy_address;
         report["data"] = a->data;
+        report["ignore_spaces"] = a->ignore_spaces;
         report["model"] = model->dir();
         report["fields_scored"] = fields;
         std::vector<DeviceRun> runs;
@@ -128,7 +133,7 @@ void add_eval_command(CLI::App& app) {
                 auto res = ex.extract(batch, opts);
                 for (size_t k = 0; k < res.size(); ++k) {
                     auto pred = nlohmann::json::parse(res[k].fields_json);
-                    auto s = receipt::extract::score_receipt(pred, golds[i + k], fields);
+                    auto s = receipt::extract::score_receipt(pred, golds[i + k], fields, a->ignore_spaces);
                     r.all.add(s);
                     r.buckets[receipt::extract::length_bucket(res[k].n_input_tokens)].add(s);
                     r.outputs.push_back(res[k].target_text);

@@ -1,7 +1,9 @@
 // The printed address block of a receipt (extract/address_block.h).
 #include "extract/address_block.h"
 
+#include <algorithm>
 #include <regex>
+#include <utility>
 #include <vector>
 
 #include "extract/company_name.h"
@@ -41,12 +43,145 @@ bool state_line(const std::string& line) {
     return false;
 }
 
+// A line that is only a company registration number: "JM0725755-U", "(481500-M)", "822737-X", "(JM0517726)".
+bool registration_line(const std::string& line) {
+    static const std::regex reg(R"(^(\([A-Z]{0,3}\d{4,}(-?[A-Z])?\)|[A-Z]{0,3}\d{4,}-?[A-Z])\.?$)");
+    return std::regex_match(strip_spaces(ascii_upper(line)), reg);
+}
+
+bool has_digit(const std::string& line) {
+    return std::any_of(line.begin(), line.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+// A word that starts or names a part of a Malaysian address ("JALAN LAPANGAN TERBANG SUBANG").
+bool address_word_line(const std::string& line) {
+    static const std::regex words(
+        R"(\b(JALAN|JLN|LOT|NO|LEVEL|LVL|UNIT|TAMAN|TMN|FLOOR|FLR|BLOCK|BLK|WISMA|BANGUNAN|KAMPUNG|KG|LORONG|PERSIARAN|MALL|PLAZA)\b)");
+    return std::regex_search(ascii_upper(line), words);
+}
+
 bool has_postcode(const std::string& line) {
     static const std::regex five(R"((^|[^0-9])\d{5}([^0-9]|$))");
     return std::regex_search(line, five);
 }
 
+// The first lines [first, last] of `lines` whose concatenation, spaces aside and upper-cased, is
+// `value_c`; nullopt when none are.
+std::optional<std::pair<size_t, size_t>> printed_lines_of(const std::vector<std::string>& lines,
+                                                          const std::string& value_c) {
+    if (value_c.empty()) return std::nullopt;
+    for (size_t i = 0; i < lines.size(); ++i) {
+        std::string acc;
+        for (size_t j = i; j < lines.size(); ++j) {
+            acc += strip_spaces(ascii_upper(lines[j]));
+            if (acc == value_c) return std::make_pair(i, j);
+            if (acc.size() >= value_c.size() || value_c.compare(0, acc.size(), acc) != 0) break;
+        }
+    }
+    return std::nullopt;
+}
+
+// `s` without its first n non-space bytes, whitespace collapsed; nullopt when nothing is left.
+std::optional<std::string> without_leading(const std::string& s, size_t n) {
+    size_t seen = 0, cut = 0;
+    for (; cut < s.size() && seen < n; ++cut)
+        if (!is_ascii_space(s[cut])) ++seen;
+    std::string out = collapse_whitespace(s.substr(cut));
+    if (out.empty()) return std::nullopt;
+    return out;
+}
+
 }  // namespace
+
+std::optional<std::string> header_address_block(const std::string& text) {
+    const std::vector<std::string> lines = first_lines(text, kAddressSearchLines, 200);
+    try {
+        size_t first_digit = 0, after_company = 0;  // 0: none
+        for (size_t k = 1; k < lines.size(); ++k) {
+            if (other_line(lines[k])) {
+                if (date_time_line(lines[k])) break;
+                continue;
+            }
+            if (registration_line(lines[k]) || has_company_suffix(lines[k])) {
+                after_company = k + 1;
+                continue;
+            }
+            if (has_digit(lines[k])) {
+                first_digit = k;
+                break;
+            }
+        }
+        if (!first_digit) return std::nullopt;
+        size_t start = first_digit;
+        if (after_company) {
+            start = after_company;
+        } else if (start > 1 && !lines[start - 1].empty() && !other_line(lines[start - 1]) &&
+                   address_word_line(lines[start - 1])) {
+            --start;
+        }
+        std::string out;
+        for (size_t l = start; l < lines.size() && l < start + size_t(kAddressBlockLines); ++l) {
+            if (lines[l].empty() || other_line(lines[l]) || registration_line(lines[l])) break;
+            out += (out.empty() ? "" : " ") + lines[l];
+        }
+        out = collapse_whitespace(out);
+        if (out.empty() || !has_digit(out)) return std::nullopt;
+        return out;
+    } catch (...) {
+    }
+    return std::nullopt;
+}
+
+std::optional<std::string> address_with_state_lines(const std::string& text, const std::string& addr) {
+    const std::vector<std::string> lines = first_lines(text, kAddressSearchLines, 200);
+    try {
+        const auto at = printed_lines_of(lines, strip_spaces(ascii_upper(addr)));
+        if (!at) return std::nullopt;
+        const size_t j = at->second;
+        const size_t room = size_t(kAddressBlockLines) - (j - at->first + 1);
+        auto part = [&](size_t l) { return l < lines.size() && !lines[l].empty() && !other_line(lines[l]); };
+        size_t add = 0;
+        if (room >= 1 && part(j + 1) && state_line(lines[j + 1])) {
+            add = 1;
+        } else if (room >= 2 && part(j + 1) && part(j + 2) && state_line(lines[j + 2]) &&
+                   !has_digit(lines[j + 1])) {
+            add = 2;
+        }
+        if (!add) return std::nullopt;
+        std::string out = addr;
+        for (size_t l = j + 1; l <= j + add; ++l) out += " " + lines[l];
+        return collapse_whitespace(out);
+    } catch (...) {
+    }
+    return std::nullopt;
+}
+
+std::optional<std::string> address_without_name_lines(const std::string& text, const std::string& addr,
+                                                      const std::string& name) {
+    const std::string name_c = strip_spaces(ascii_upper(name)), addr_c = strip_spaces(ascii_upper(addr));
+    if (name_c.empty() || addr_c.size() <= name_c.size() || addr_c.compare(0, name_c.size(), name_c) != 0)
+        return std::nullopt;
+    const std::vector<std::string> lines = first_lines(text, kAddressSearchLines, 200);
+    // The name must be whole lines, followed by the rest of the address on the next line.
+    const auto name_at = printed_lines_of(lines, name_c);
+    if (!name_at) return std::nullopt;
+    std::string rest_c;
+    for (size_t l = name_at->second + 1; l < lines.size() && rest_c.size() < addr_c.size() - name_c.size(); ++l)
+        rest_c += strip_spaces(ascii_upper(lines[l]));
+    if (rest_c.compare(0, addr_c.size() - name_c.size(), addr_c, name_c.size()) != 0) return std::nullopt;
+    return without_leading(addr, name_c.size());
+}
+
+std::optional<std::string> address_without_registration_line(const std::string& text, const std::string& addr) {
+    const std::vector<std::string> lines = first_lines(text, kAddressSearchLines, 200);
+    try {
+        const auto at = printed_lines_of(lines, strip_spaces(ascii_upper(addr)));
+        if (!at || at->first == at->second || !registration_line(lines[at->first])) return std::nullopt;
+        return without_leading(addr, strip_spaces(lines[at->first]).size());
+    } catch (...) {
+    }
+    return std::nullopt;
+}
 
 std::optional<std::string> address_block(const std::string& text, const std::string& name) {
     const std::vector<std::string> lines = first_lines(text, kAddressSearchLines, 200);  // 200: bounds std::regex

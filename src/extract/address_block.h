@@ -24,4 +24,31 @@ inline constexpr int kAddressBlockLines = 4;
 // right below it ("SELANGOR DARUL EHSAN."), and spans at most kAddressBlockLines lines.
 std::optional<std::string> address_block(const std::string& text, const std::string& name);
 
+// The address printed in the header when no postcode line marks it: the lines below the store name and the
+// company and registration lines, up to the first phone, tax, registration, date or document-title line, at most
+// kAddressBlockLines of them, holding a digit:
+//   CARREFOUR RESTAURANT / JM0725755-U / 18,JALAN PERMAS 10/7 / BANDAR BARU PERMAS JAYA, / MASAI,JOHOR / GST ID ...
+// The block starts below the last company (SDN BHD) or registration line above the first line with a digit (not a
+// registration number); without one, at that line, or the line above it when that one holds an address word
+// (JALAN, LOT, LEVEL, ...). nullopt when there is no such block below the first line.
+std::optional<std::string> header_address_block(const std::string& text);
+
+// `addr` with the Malaysian state lines printed right below it: when `addr` is printed (spaces aside, any case) as
+// whole consecutive lines among the first kAddressSearchLines, and the next line names a state ("PAHANG"), or the
+// next line has no digits and the one after it names a state ("CAMERON HIGHLANDS," / "PAHANG"), those lines are
+// added, to at most kAddressBlockLines lines in all. nullopt when nothing is added. (On SROIE training receipts
+// the labelled address never stops above such a line.)
+std::optional<std::string> address_with_state_lines(const std::string& text, const std::string& addr);
+
+// `addr` without the store name printed as its first whole line(s): "BHPETROL SUBANG AIRPORT JALAN LAPANGAN ..." for
+// the name "BHPETROL SUBANG AIRPORT" printed on its own line above the address. A name that is only the start of
+// a line ("DOMINO'S PIZZA" of "DOMINO'S PIZZA TAMAN UNIVERSITI", a branch line) is kept. nullopt when nothing
+// is removed.
+std::optional<std::string> address_without_name_lines(const std::string& text, const std::string& addr,
+                                                      const std::string& name);
+
+// `addr` without a registration-number line printed as its first line ("(JM0517726)" above "NO 122.124 JALAN ...");
+// nullopt when it has none.
+std::optional<std::string> address_without_registration_line(const std::string& text, const std::string& addr);
+
 }  // namespace receipt::extract

@@ -21,6 +21,29 @@ const std::regex& suffix_re() {
     return re;
 }
 
+// A document title, phone, tax or registration line of an upper-cased header ("TAX INVOICE", "(65351-M)").
+bool title_or_id_line(const std::string& upper) {
+    static const std::regex not_name(
+        R"(\b(INVOICE|RECEIPT|BILL|TEL|FAX|PHONE|GST|SST|VAT|REG|CO\.? ?NO)\b|^\(.*\)$)");
+    try {
+        return std::regex_search(upper, not_name);
+    } catch (...) {
+        return true;
+    }
+}
+
+bool has_letter(const std::string& upper) {
+    return std::any_of(upper.begin(), upper.end(), [](char c) { return c >= 'A' && c <= 'Z'; });
+}
+
+// A header line that can be (part of) a store name: letters, no digits, not a title, phone, tax or
+// registration line.
+bool name_like_line(const std::string& line) {
+    const std::string upper = ascii_upper(line);
+    const bool digit = std::any_of(upper.begin(), upper.end(), [](char c) { return c >= '0' && c <= '9'; });
+    return has_letter(upper) && !digit && !title_or_id_line(upper);
+}
+
 }  // namespace
 
 bool has_company_suffix(const std::string& name) {
@@ -46,6 +69,16 @@ std::optional<std::string> company_line(const std::string& text) {
             const std::string upper = ascii_upper(line);
             if (!std::regex_search(upper, m, suffix_re())) continue;
             std::string name = line.substr(0, size_t(m.position(0) + m.length(0)));
+            // "AIK HUAT HARDWARE" / "ENTERPRISE (SETIA" / "ALAM) SDN BHD": a name broken over lines inside a
+            // parenthesis starts on the line that opens it (up to two lines up).
+            // Above that, lines of the same name ("AIK HUAT HARDWARE") join it up to the top: no digits, not a
+            // document title, phone or tax line.
+            size_t top = k;
+            while (top > 0 && k - top < 2 &&
+                   std::count(name.begin(), name.end(), ')') > std::count(name.begin(), name.end(), '('))
+                name = trim(lines[--top]) + " " + trim(name);
+            if (top < k)
+                while (top > 0 && name_like_line(lines[top - 1])) name = trim(lines[--top]) + " " + trim(name);
             std::smatch lm;
             const std::string name_upper = ascii_upper(name);
             if (std::regex_search(name_upper, lm, label)) name = name.substr(size_t(lm.length(0)));
@@ -64,17 +97,9 @@ std::optional<std::string> company_line(const std::string& text) {
 }
 
 std::optional<std::string> header_name_line(const std::string& text) {
-    static const std::regex not_name(
-        R"(\b(INVOICE|RECEIPT|BILL|TEL|FAX|PHONE|GST|SST|VAT|REG|CO\.? ?NO)\b|^\(.*\)$)");
     for (const std::string& line : first_lines(text, kCompanyLines, kMaxLineBytes)) {
         const std::string upper = ascii_upper(line);
-        const bool letter = std::any_of(upper.begin(), upper.end(), [](char c) { return c >= 'A' && c <= 'Z'; });
-        try {
-            if (!letter || std::regex_search(upper, not_name)) continue;
-        } catch (...) {
-            continue;
-        }
-        return line;
+        if (has_letter(upper) && !title_or_id_line(upper)) return line;
     }
     return std::nullopt;
 }

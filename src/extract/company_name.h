@@ -17,7 +17,8 @@ bool has_company_suffix(const std::string& name);
 
 // The first of the first kCompanyLines lines of `text` that holds a company suffix (or ends in SDN with BHD
 // starting the next line), cut after the suffix (the registration number after it goes) and without a leading
-// "... BY:" label ("OWN BY:", "OPERATED BY:"); nullopt when none does.
+// "... BY:" label ("OWN BY:", "OPERATED BY:"); nullopt when none does. A line whose name closes a parenthesis
+// opened on a line above ("ENTERPRISE (SETIA" / "ALAM) SDN BHD") starts on that line.
 std::optional<std::string> company_line(const std::string& text);
 
 // The first of the first kCompanyLines lines of `text` that can name a shop: not empty, not a document title

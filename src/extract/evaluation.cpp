@@ -8,7 +8,7 @@ namespace receipt::extract {
 
 namespace {
 
-std::string canon(const std::string& s) {
+std::string canon(const std::string& s, bool ignore_spaces) {
     std::string out;
     bool space = false;
     for (unsigned char c : s) {
@@ -16,7 +16,7 @@ std::string canon(const std::string& s) {
             space = !out.empty();
             continue;
         }
-        if (space) out.push_back(' ');
+        if (space && !ignore_spaces) out.push_back(' ');
         space = false;
         out.push_back(c < 128 ? static_cast<char>(std::toupper(c)) : static_cast<char>(c));
     }
@@ -32,9 +32,10 @@ bool present(const nlohmann::json& fields, const std::string& key) {
 
 }  // namespace
 
-bool values_match(const nlohmann::json& a, const nlohmann::json& b) {
+bool values_match(const nlohmann::json& a, const nlohmann::json& b, bool ignore_spaces) {
     if (a.is_number() && b.is_number()) return std::fabs(a.get<double>() - b.get<double>()) < 0.005;
-    if (a.is_string() && b.is_string()) return canon(a.get<std::string>()) == canon(b.get<std::string>());
+    if (a.is_string() && b.is_string())
+        return canon(a.get<std::string>(), ignore_spaces) == canon(b.get<std::string>(), ignore_spaces);
     if (a.is_null() || b.is_null()) return a.is_null() && b.is_null();
     return a == b;
 }
@@ -91,7 +92,8 @@ std::vector<std::string> annotated_fields(const std::vector<nlohmann::json>& gol
     return out;
 }
 
-EvalScores score_receipt(const nlohmann::json& pred, const nlohmann::json& gold, const std::vector<std::string>& fields) {
+EvalScores score_receipt(const nlohmann::json& pred, const nlohmann::json& gold, const std::vector<std::string>& fields,
+                         bool ignore_spaces) {
     EvalScores s;
     s.n = 1;
     bool exact = true;
@@ -106,7 +108,8 @@ EvalScores score_receipt(const nlohmann::json& pred, const nlohmann::json& gold,
             for (const auto& pi : p) {
                 for (size_t j = 0; j < g.size(); ++j) {
                     if (used[j]) continue;
-                    if (values_match(pi.value("description", nlohmann::json()), g[j].value("description", nlohmann::json())) &&
+                    if (values_match(pi.value("description", nlohmann::json()), g[j].value("description", nlohmann::json()),
+                                     ignore_spaces) &&
                         values_match(pi.value("amount", nlohmann::json()), g[j].value("amount", nlohmann::json()))) {
                         used[j] = true;
                         ++tp;
@@ -122,7 +125,7 @@ EvalScores score_receipt(const nlohmann::json& pred, const nlohmann::json& gold,
         }
         FieldScore& f = s.fields[k];
         const bool hp = present(pred, k), hg = present(gold, k);
-        if (hp && hg && values_match(pred[k], gold[k])) {
+        if (hp && hg && values_match(pred[k], gold[k], ignore_spaces)) {
             ++f.tp;
             continue;
         }

@@ -41,14 +41,16 @@ nlohmann::json gold_fields(const nlohmann::json& labels);
 // record has items). Fields outside this set are not scored (a dataset without phones cannot judge phones).
 std::vector<std::string> annotated_fields(const std::vector<nlohmann::json>& golds);
 
-// Scores one prediction against one gold object on `fields`.
-EvalScores score_receipt(const nlohmann::json& pred, const nlohmann::json& gold, const std::vector<std::string>& fields);
+// Scores one prediction against one gold object on `fields`; text compared as values_match does.
+EvalScores score_receipt(const nlohmann::json& pred, const nlohmann::json& gold, const std::vector<std::string>& fields,
+                         bool ignore_spaces = false);
 
 // Input-length bucket name for a token count: "<=128", "<=256", "<=512", ">512".
 std::string length_bucket(int n_tokens);
 
 // Field values compared as the metric does: strings trimmed, whitespace collapsed, ASCII case-folded;
-// numbers within 0.005.
-bool values_match(const nlohmann::json& a, const nlohmann::json& b);
+// numbers within 0.005. With ignore_spaces, strings are compared with all whitespace removed (SROIE's labels
+// space punctuation unlike the printed text: "NO.1, TAMAN" and "NO. 1, TAMAN" for the same printed line).
+bool values_match(const nlohmann::json& a, const nlohmann::json& b, bool ignore_spaces = false);
 
 }  // namespace receipt::extract

@@ -67,9 +67,15 @@ std::string finished_name(const std::string& target) {
 // wrote another shop's address, or one with a made-up end).
 // Japanese addresses are left alone: on the Japanese development set the model's address is right on 92% of
 // receipts, and those not printed as such are mostly printed in OCR boxes out of order, which a copy cannot
-// follow (the pass lost 5 of 150 there).
+// follow (the pass lost 5 of 150 there). On a receipt that prints no CJK text, an address with CJK characters
+// (memorised from Japanese training receipts) is not printed, and a Latin address without a digit is no address
+// even when printed ("GST SUMMARY", "NOT RETURNABLE, THANK"; 2 of 545 SROIE training addresses have no digit).
 bool address_not_printed(const std::string& text, const std::string& addr) {
-    if (extract::has_cjk(addr) || extract::text_is_printed(text, addr, kAddressLines)) return false;
+    if (extract::has_cjk(addr)) return !extract::has_cjk(text);
+    if (std::none_of(addr.begin(), addr.end(), [](char c) { return c >= '0' && c <= '9'; }) &&
+        !extract::has_cjk(text))
+        return true;
+    if (extract::text_is_printed(text, addr, kAddressLines)) return false;
     const std::string a = extract::strip_spaces(addr);
     return extract::substring_edit_distance(a, extract::strip_spaces(text)) > kAddressRedoEdits * double(a.size());
 }
@@ -193,8 +199,9 @@ std::vector<Extraction> Extractor::extract(const std::vector<std::string>& texts
         }
     }
     // An address that is not printed on the receipt (often a memorised address of another shop) becomes the printed
-    // address block above a postcode line (extract/address_block.h) when there is one; else it is written again
-    // by a pass that repeats the output up to "addr:" and then copies the address from the printed text.
+    // address block above a postcode line (extract/address_block.h) when there is one, else the address lines
+    // below the store name and company lines; else it is written again by a pass that repeats the output up to
+    // "addr:" and then copies the address from the printed text.
     if (options.copy_address && greedy) {
         std::vector<size_t> redo;  // positions k in the sorted order
         std::vector<std::vector<int>> prefixes;
@@ -204,6 +211,10 @@ std::vector<Extraction> Extractor::extract(const std::vector<std::string>& texts
             if (!addr.is_string() || !address_not_printed(sorted_texts[k], addr.get<std::string>())) continue;
             const auto& name = f["supplier_name"];
             if (auto block = extract::address_block(sorted_texts[k], name.is_string() ? name.get<std::string>() : "")) {
+                f["supplier_address"] = *block;
+                continue;
+            }
+            if (auto block = extract::header_address_block(sorted_texts[k])) {
                 f["supplier_address"] = *block;
                 continue;
             }

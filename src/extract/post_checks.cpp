@@ -7,6 +7,7 @@
 #include <optional>
 #include <vector>
 
+#include "extract/address_block.h"
 #include "extract/company_name.h"
 #include "extract/copy_constraint.h"
 #include "extract/normalize_currency.h"
@@ -120,6 +121,16 @@ void apply_post_checks(const std::string& text, const std::string& target, const
             name = *whole;
         }
         if (name.is_string()) name = without_registration_number(name.get<std::string>());
+        // A Latin-script name still not printed (the name pass found nothing to copy: the model wrote a memorised
+        // name of another shop) becomes the first header line that can name a shop. A company name read from the
+        // company line above may span more lines than the name pass copies.
+        if (name.is_string() && !has_cjk(text) && !has_company_suffix(name.get<std::string>()) &&
+            !name_is_printed(text, name.get<std::string>()))
+            if (const auto header = header_name_line(text)) {
+                f["warnings"].push_back("supplier_name_not_printed: the model wrote " + name.get<std::string>() +
+                                        ", the receipt's first name line is " + *header);
+                name = *header;
+            }
         // A Latin-script name that is a piece of the address (the name pass started inside the address block)
         // becomes the first header line that can name a shop.
         const auto& addr = f["supplier_address"];
@@ -129,6 +140,16 @@ void apply_post_checks(const std::string& text, const std::string& target, const
             if (!n.empty() && a.find(n) != std::string::npos)
                 if (const auto header = header_name_line(text)) name = *header;
         }
+    }
+    // An address printed as whole lines loses the store name or a registration number printed as its first line,
+    // and gets the state lines printed below it (extract/address_block.h).
+    if (options.copy_address && f["supplier_address"].is_string()) {
+        auto& addr = f["supplier_address"];
+        if (const auto& name = f["supplier_name"]; name.is_string())
+            if (auto cut = address_without_name_lines(text, addr.get<std::string>(), name.get<std::string>()))
+                addr = *cut;
+        if (auto cut = address_without_registration_line(text, addr.get<std::string>())) addr = *cut;
+        if (auto longer = address_with_state_lines(text, addr.get<std::string>())) addr = *longer;
     }
     // A chain name printed above its branch line gets the branch (extract/store_branch.h).
     if (options.copy_name && f["supplier_name"].is_string())
