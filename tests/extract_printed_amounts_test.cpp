@@ -72,3 +72,18 @@ TEST(PayableTotal, AmountAfterAPayableTotalLine) {
     EXPECT_EQ(ex::payable_total("ACCOUNTS PAYABLE DEPT\n12.00"), std::nullopt);        // no total word
     EXPECT_EQ(ex::payable_total("TOTAL PAYABLE\n\n\n\n12.00"), std::nullopt);          // nothing in the window
 }
+
+TEST(PrintedAmounts, CashPaidTotal) {
+    // Tendered minus change, the difference printed as the total.
+    EXPECT_EQ(ex::cash_paid_total("TOTAL\n84.00\nDISC\n-1.00\nTOTAL INCLUSIVE GST:\n83.00\nCASH\n85.00\nCHANGE\n2.00\n"), 83.0);
+    EXPECT_EQ(ex::cash_paid_total("TOTAL: 48.15\nCASH : 50.00\nCHANGE : 1.85\n"), 48.15);
+    EXPECT_EQ(ex::cash_paid_total("RM21.85\nGRAND TOTAL\nTOTAL PAID\nRM50.00\nCHANGE\nRM28.15\n"), 21.85);
+    EXPECT_EQ(ex::cash_paid_total("TOTAL\n13.80\nCASH\n:\n13.80\nCHANGE (RM)\n0.00\n"), 13.8);
+    // The difference not printed, no change line, a payment-type line without an amount, change above the cash.
+    EXPECT_EQ(ex::cash_paid_total("TOTAL 10.00\nCASH 50.00\nCHANGE 30.00\n"), std::nullopt);
+    EXPECT_EQ(ex::cash_paid_total("TOTAL 10.00\nCASH 10.00\n"), std::nullopt);
+    EXPECT_EQ(ex::cash_paid_total("PAYMENT TYPE:\nCASH\nMEMBER NUMBER\n"), std::nullopt);
+    EXPECT_EQ(ex::cash_paid_total("CHANGE 2.00\nTOTAL 8.00\nCASH 10.00\n"), std::nullopt);
+    // A word that only starts with the key ("CASHIER") is no tender line.
+    EXPECT_EQ(ex::cash_paid_total("TOTAL 8.00\nCASHIER 10.00\nCHANGE 2.00\n"), std::nullopt);
+}

@@ -198,6 +198,17 @@ void apply_post_checks(const std::string& text, const std::string& target, const
             total = *due;
             revalidate(f);
         }
+    // The amount paid in cash (tendered minus change, extract/printed_amounts.h) is the total, unless the model's
+    // total is within a cash rounding (5 sen) of it: SROIE labels the total before or after rounding alike.
+    if (options.copy_numbers)
+        if (const std::optional<double> paid = cash_paid_total(text);
+            paid && !(total.is_number() && std::fabs(total.get<double>() - *paid) < 0.05)) {
+            f["warnings"].push_back("total_amount_from_cash_and_change: the model wrote " +
+                                    (total.is_number() ? total.dump() : std::string("none")) +
+                                    ", cash minus change is " + json_amount(*paid).dump());
+            total = json_amount(*paid);
+            revalidate(f);
+        }
     // A total before a cash rounding (80.91) on a receipt that prints the rounded total (80.90): the amount
     // paid is the rounded one (extract/printed_amounts.h, rounded_total).
     if (options.copy_numbers && total.is_number())

@@ -1,8 +1,11 @@
 // Numbers as printed on receipt lines (extract/printed_amounts.h).
 #include "extract/printed_amounts.h"
 
+#include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdlib>
+#include <cstring>
 #include <initializer_list>
 
 #include "extract/ocr_digits.h"
@@ -157,6 +160,72 @@ std::optional<double> rounded_total(const std::string& text, double total) {
     for (const std::string& line : lines)
         for (const PrintedNumber& n : printed_numbers(line))
             if (n.cents && std::lround(n.value * 100.0) == rounded) return double(rounded) / 100.0;
+    return std::nullopt;
+}
+
+namespace {
+
+// The amount of a tender / change line `li` whose keyword ends at byte `key_end`: the last usable amount with cents
+// after the keyword on the line, else a line of the next kTotalAmountLines that holds only an amount ("RM", ':' and
+// blank lines skipped), in cents; nullopt when there is none.
+std::optional<long> line_amount_cents(const std::vector<std::string>& lines, size_t li, size_t key_end) {
+    std::optional<long> same;
+    for (const PrintedNumber& n : printed_numbers(lines[li]))
+        if (n.begin >= key_end && n.usable && n.cents) same = std::lround(n.value * 100.0);
+    if (same) return same;
+    for (size_t k = li + 1; k < lines.size() && k <= li + size_t(kTotalAmountLines); ++k) {
+        std::string rest = ascii_upper(lines[k]);
+        for (const char* skip : {"RM", ":"})
+            for (size_t at = rest.find(skip); at != std::string::npos; at = rest.find(skip)) rest.erase(at, strlen(skip));
+        rest = trim(rest);
+        if (rest.empty()) continue;
+        const std::vector<PrintedNumber> nums = printed_numbers(rest);
+        if (nums.size() == 1 && nums[0].begin == 0 && nums[0].end == rest.size() && nums[0].usable && nums[0].cents)
+            return std::lround(nums[0].value * 100.0);
+        return std::nullopt;
+    }
+    return std::nullopt;
+}
+
+// The length of the keyword `line` (upper-cased, trimmed) starts with, with an optional "(RM)" and ':' after it;
+// 0 when it starts with none of `keys` (a key must end at a word boundary).
+size_t starts_with_key(const std::string& line, std::initializer_list<const char*> keys) {
+    size_t best = 0;
+    for (const char* key : keys) {
+        const size_t n = strlen(key);
+        if (line.compare(0, n, key) != 0 || (line.size() > n && std::isalnum(static_cast<unsigned char>(line[n]))))
+            continue;
+        best = std::max(best, n);
+    }
+    if (!best) return 0;
+    size_t end = best;
+    while (end < line.size() && line[end] == ' ') ++end;
+    if (line.compare(end, 4, "(RM)") == 0) end += 4;
+    while (end < line.size() && (line[end] == ' ' || line[end] == ':')) ++end;
+    return end;
+}
+
+}  // namespace
+
+std::optional<double> cash_paid_total(const std::string& text) {
+    const std::vector<std::string> lines = printed_lines(text);
+    std::optional<long> cash, change;
+    for (size_t li = 0; li < lines.size() && !change; ++li) {
+        const std::string upper = trim(ascii_upper(lines[li]));
+        const size_t lead = ascii_upper(lines[li]).find_first_not_of(' ');
+        if (!cash) {
+            if (size_t end = starts_with_key(upper, {"CASH", "CASH RECEIVED", "CASH TENDERED", "TENDERED", "TENDER",
+                                                     "PAID", "TOTAL PAID", "AMOUNT PAID", "AMOUNT TENDERED"}))
+                cash = line_amount_cents(lines, li, end + (lead == std::string::npos ? 0 : lead));
+        } else if (size_t end = starts_with_key(upper, {"CHANGE", "CHANGE DUE"})) {
+            change = line_amount_cents(lines, li, end + (lead == std::string::npos ? 0 : lead));
+        }
+    }
+    if (!cash || !change || *cash - *change <= 0) return std::nullopt;
+    const long paid = *cash - *change;
+    for (const std::string& line : lines)
+        for (const PrintedNumber& n : printed_numbers(line))
+            if (n.cents && n.usable && std::lround(n.value * 100.0) == paid) return double(paid) / 100.0;
     return std::nullopt;
 }
 
