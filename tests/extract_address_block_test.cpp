@@ -50,16 +50,21 @@ TEST(AddressBlock, HeaderLinesBelowTheNameWithoutAPostcode) {
     EXPECT_EQ(ex::header_address_block("SHOP"), std::nullopt);
 }
 
-TEST(AddressBlock, StateLinesBelowAPrintedAddress) {
+TEST(AddressBlock, LinesBelowAPrintedAddress) {
     const std::string text = "CASH SALE\nSINNATHAMBY HOLDINGS SDN. BHD. (249336-T)\nNO.17,18 & 41,JALAN BESAR,\n39100 BRINCHANG,\n"
                              "CAMERON HIGHLANDS,\nPAHANG\nGST REG.:002120876032\n";
-    EXPECT_EQ(ex::address_with_state_lines(text, "NO.17,18 & 41,JALAN BESAR, 39100 BRINCHANG,"),
+    EXPECT_EQ(ex::address_with_lines_below(text, "NO.17,18 & 41,JALAN BESAR, 39100 BRINCHANG,"),
               "NO.17,18 & 41,JALAN BESAR, 39100 BRINCHANG, CAMERON HIGHLANDS, PAHANG");
-    EXPECT_EQ(ex::address_with_state_lines(text, "NO.17,18 & 41,JALAN BESAR, 39100 BRINCHANG, CAMERON HIGHLANDS, PAHANG"),
+    EXPECT_EQ(ex::address_with_lines_below(text, "NO.17,18 & 41,JALAN BESAR, 39100 BRINCHANG, CAMERON HIGHLANDS, PAHANG"),
               std::nullopt);
     // Not whole printed lines, or a phone line below: nothing added.
-    EXPECT_EQ(ex::address_with_state_lines(text, "JALAN BESAR, 39100"), std::nullopt);
-    EXPECT_EQ(ex::address_with_state_lines("A\n1 JALAN X\nTEL 03-1\nSELANGOR\n", "1 JALAN X"), std::nullopt);
+    EXPECT_EQ(ex::address_with_lines_below(text, "JALAN BESAR, 39100"), std::nullopt);
+    EXPECT_EQ(ex::address_with_lines_below("A\n1 JALAN X\nTEL 03-1\nSELANGOR\n", "1 JALAN X"), std::nullopt);
+    // A branch-code line below the address.
+    EXPECT_EQ(ex::address_with_lines_below("99 SPEED MART S/B (519537-X)\nLOT P.T. 2811, JALAN ANGSA,\nTAMAN BERKELEY\n"
+                                           "41150 KLANG, SELANGOR\n1320-TMN BATU\nGST ID. NO : 000181747712\n",
+                                           "LOT P.T. 2811, JALAN ANGSA, TAMAN BERKELEY 41150 KLANG, SELANGOR"),
+              "LOT P.T. 2811, JALAN ANGSA, TAMAN BERKELEY 41150 KLANG, SELANGOR 1320-TMN BATU");
 }
 
 TEST(AddressBlock, NameAndRegistrationLinesLeaveTheAddress) {

@@ -132,21 +132,22 @@ std::optional<std::string> header_address_block(const std::string& text) {
     return std::nullopt;
 }
 
-std::optional<std::string> address_with_state_lines(const std::string& text, const std::string& addr) {
+std::optional<std::string> address_with_lines_below(const std::string& text, const std::string& addr) {
     const std::vector<std::string> lines = first_lines(text, kAddressSearchLines, 200);
+    static const std::regex branch_code(R"(^\s*\d{3,4}-[A-Z][A-Z .]*$)");  // "1320-TMN BATU"
     try {
         const auto at = printed_lines_of(lines, strip_spaces(ascii_upper(addr)));
         if (!at) return std::nullopt;
-        const size_t j = at->second;
-        const size_t room = size_t(kAddressBlockLines) - (j - at->first + 1);
+        size_t j = at->second;  // last line taken
+        const long room = long(kAddressBlockLines) - long(j - at->first + 1);
         auto part = [&](size_t l) { return l < lines.size() && !lines[l].empty() && !other_line(lines[l]); };
         size_t add = 0;
         if (room >= 1 && part(j + 1) && state_line(lines[j + 1])) {
             add = 1;
-        } else if (room >= 2 && part(j + 1) && part(j + 2) && state_line(lines[j + 2]) &&
-                   !has_digit(lines[j + 1])) {
+        } else if (room >= 2 && part(j + 1) && part(j + 2) && state_line(lines[j + 2]) && !has_digit(lines[j + 1])) {
             add = 2;
         }
+        if (part(j + add + 1) && std::regex_match(ascii_upper(lines[j + add + 1]), branch_code)) ++add;
         if (!add) return std::nullopt;
         std::string out = addr;
         for (size_t l = j + 1; l <= j + add; ++l) out += " " + lines[l];

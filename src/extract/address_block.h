@@ -33,12 +33,13 @@ std::optional<std::string> address_block(const std::string& text, const std::str
 // (JALAN, LOT, LEVEL, ...). nullopt when there is no such block below the first line.
 std::optional<std::string> header_address_block(const std::string& text);
 
-// `addr` with the Malaysian state lines printed right below it: when `addr` is printed (spaces aside, any case) as
-// whole consecutive lines among the first kAddressSearchLines, and the next line names a state ("PAHANG"), or the
-// next line has no digits and the one after it names a state ("CAMERON HIGHLANDS," / "PAHANG"), those lines are
-// added, to at most kAddressBlockLines lines in all. nullopt when nothing is added. (On SROIE training receipts
-// the labelled address never stops above such a line.)
-std::optional<std::string> address_with_state_lines(const std::string& text, const std::string& addr);
+// `addr` with the lines printed right below it that end a Malaysian address: when `addr` is printed (spaces aside,
+// any case) as whole consecutive lines among the first kAddressSearchLines, and the next line names a state
+// ("PAHANG"), or the next line has no digits and the one after it names a state ("CAMERON HIGHLANDS," / "PAHANG"),
+// those lines are added, to at most kAddressBlockLines lines in all; then a branch-code line ("1320-TMN BATU").
+// nullopt when nothing is added. (SROIE training labels never stop above such a state line, and include the
+// branch-code line on 24 of 26 receipts that print one.)
+std::optional<std::string> address_with_lines_below(const std::string& text, const std::string& addr);
 
 // `addr` without the store name printed as its first whole line(s): "BHPETROL SUBANG AIRPORT JALAN LAPANGAN ..." for
 // the name "BHPETROL SUBANG AIRPORT" printed on its own line above the address. A name that is only the start of

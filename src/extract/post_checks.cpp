@@ -142,14 +142,14 @@ void apply_post_checks(const std::string& text, const std::string& target, const
         }
     }
     // An address printed as whole lines loses the store name or a registration number printed as its first line,
-    // and gets the state lines printed below it (extract/address_block.h).
+    // and gets the state and branch-code lines printed below it (extract/address_block.h).
     if (options.copy_address && f["supplier_address"].is_string()) {
         auto& addr = f["supplier_address"];
         if (const auto& name = f["supplier_name"]; name.is_string())
             if (auto cut = address_without_name_lines(text, addr.get<std::string>(), name.get<std::string>()))
                 addr = *cut;
         if (auto cut = address_without_registration_line(text, addr.get<std::string>())) addr = *cut;
-        if (auto longer = address_with_state_lines(text, addr.get<std::string>())) addr = *longer;
+        if (auto longer = address_with_lines_below(text, addr.get<std::string>())) addr = *longer;
     }
     // A chain name printed above its branch line gets the branch (extract/store_branch.h).
     if (options.copy_name && f["supplier_name"].is_string())
