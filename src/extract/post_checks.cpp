@@ -10,6 +10,7 @@
 #include "extract/address_block.h"
 #include "extract/company_name.h"
 #include "extract/copy_constraint.h"
+#include "extract/kana_lookalikes.h"
 #include "extract/normalize_currency.h"
 #include "extract/normalize_date.h"
 #include "extract/normalize_time.h"
@@ -156,6 +157,16 @@ void apply_post_checks(const std::string& text, const std::string& target, const
         if (auto with_branch =
                 name_with_branch(text, f["supplier_name"].get<std::string>(), kNameLines))
             f["supplier_name"] = *with_branch;
+    // Japanese text copied from the printed receipt carries the OCR's katakana / kanji look-alikes ("東急ス卜ア");
+    // their neighbours tell which they are (extract/kana_lookalikes.h).
+    if (has_cjk(text)) {
+        for (const char* key : {"supplier_name", "supplier_address"})
+            if (f[key].is_string()) f[key] = fix_kana_lookalikes(f[key].get<std::string>());
+        if (f["line_items"].is_array())
+            for (auto& it : f["line_items"])
+                if (it.is_object() && it.contains("description") && it["description"].is_string())
+                    it["description"] = fix_kana_lookalikes(it["description"].get<std::string>());
+    }
     if (options.copy_date) {
         const std::vector<std::string> dates = printed_dates(text);
         check("receipt_date", dates, printed_date_for);

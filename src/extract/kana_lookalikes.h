@@ -1,0 +1,20 @@
+// OCR look-alikes between katakana and kanji in Japanese text. OCR of a thermal receipt reads the katakana ト as
+// the kanji 卜, ー as 一 or '-', ロ as 口 (and back), so a name copied from the printed text reads "東急ス卜ア" or
+// "センタ-店". The context decides: katakana surround a katakana word, kanji a kanji word.
+#pragma once
+
+#include <string>
+
+namespace receipt::extract {
+
+// `s` (UTF-8) with look-alikes replaced by what their neighbours say they are:
+//   * a kanji look-alike of a katakana (卜 口 力 工 二 八 夕) with a full-width katakana just before it, or with no
+//     kanji before it and a katakana just after it, becomes that katakana; 一 becomes ー (the long-vowel mark)
+//     after a katakana and not before a kanji (the 一 of "キリン一番搾り" stays);
+//   * '-' (ASCII hyphen) or '－' right after a full-width katakana and not before one becomes ー ("センタ-店";
+//     the hyphen of "セブン-イレブン" stays);
+//   * a katakana look-alike of a kanji (ロ カ エ ニ ハ タ ト) between two kanji becomes that kanji ("東ロ店").
+// Other text is left as it is; invalid UTF-8 is returned unchanged.
+std::string fix_kana_lookalikes(const std::string& s);
+
+}  // namespace receipt::extract

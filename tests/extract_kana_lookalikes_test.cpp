@@ -1,0 +1,32 @@
+// OCR look-alikes between katakana and kanji (extract/kana_lookalikes.h).
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "extract/kana_lookalikes.h"
+
+namespace ex = receipt::extract;
+
+TEST(KanaLookalikes, KanjiInKatakanaBecomeKatakana) {
+    EXPECT_EQ(ex::fix_kana_lookalikes("東急ス卜ア"), "東急ストア");
+    EXPECT_EQ(ex::fix_kana_lookalikes("サミッ卜 小杉町本店"), "サミット 小杉町本店");
+    EXPECT_EQ(ex::fix_kana_lookalikes("口ーソン"), "ローソン");           // at the start, a katakana after it
+    EXPECT_EQ(ex::fix_kana_lookalikes("センタ-店"), "センター店");         // hyphen after a katakana
+    EXPECT_EQ(ex::fix_kana_lookalikes("コ一ヒ一"), "コーヒー");
+}
+
+TEST(KanaLookalikes, KatakanaInKanjiBecomeKanji) {
+    EXPECT_EQ(ex::fix_kana_lookalikes("恵比寿南北ロ店"), "恵比寿南北口店");
+    EXPECT_EQ(ex::fix_kana_lookalikes("協カ会"), "協力会");
+}
+
+TEST(KanaLookalikes, LeavesRealTextAlone) {
+    EXPECT_EQ(ex::fix_kana_lookalikes("セブン-イレブン 新宿西口店"), "セブン-イレブン 新宿西口店");
+    EXPECT_EQ(ex::fix_kana_lookalikes("キリン一番搾り 500ml"), "キリン一番搾り 500ml");
+    EXPECT_EQ(ex::fix_kana_lookalikes("一番"), "一番");
+    EXPECT_EQ(ex::fix_kana_lookalikes("SONY WH-1000XM5"), "SONY WH-1000XM5");
+    EXPECT_EQ(ex::fix_kana_lookalikes("人口"), "人口");
+    EXPECT_EQ(ex::fix_kana_lookalikes(""), "");
+    const std::string invalid = "\xE3\x83";  // a truncated sequence
+    EXPECT_EQ(ex::fix_kana_lookalikes(invalid), invalid);
+}
