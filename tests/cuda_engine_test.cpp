@@ -221,6 +221,33 @@ TEST_F(CudaEngineTest, LogitsProcessorHostGreedyMatchesCpu) {
     EXPECT_EQ(proc->sources_seen(), (std::set<int>{0, 1, 2, 3, 4}));
 }
 
+// fp16 with the fp32 re-check (EngineOptions::fp32_recheck_margin): with a margin above every gap, every greedy
+// sequence is decoded again by the fp32 engine, so the tokens are the CPU reference's and the processor sees the
+// original input indices; the fp16 engine's own results carry finite margins from the host-side search.
+TEST_F(CudaEngineTest, Fp32RecheckGivesTheFp32Tokens) {
+    auto model = receipt::Model::load(kGolden + "t5-tiny-v10");
+    GoldenCase g = load_golden("t5-tiny-v10");
+    GenerationOptions o;
+    o.max_new_tokens = 20;
+    auto proc = std::make_shared<receipt_test::BanByIndexProcessor>(model->config().vocab_size);
+    o.logits_processor = proc;
+    const auto want = cpu_engine(model)->generate(g.inputs, o);
+    const auto fast = cuda_engine(model, DType::kF16, dir_, 4)->generate(g.inputs, o);
+    for (const auto& r : fast) EXPECT_TRUE(std::isfinite(r.min_margin));
+    receipt::EngineOptions eo;
+    eo.device = receipt::Device::kCuda;
+    eo.dtype = DType::kF16;
+    eo.max_batch_size = 4;
+    eo.max_input_tokens = 256;
+    eo.max_total_tokens = 40;
+    eo.plan_path = dir_ + "/engine-recheck.plan";
+    eo.fp32_recheck_margin = 1e30f;
+    auto e = receipt::make_engine(model, eo);
+    EXPECT_NE(e->describe().find("fp32 re-check"), std::string::npos) << e->describe();
+    const auto got = e->generate(g.inputs, o);
+    EXPECT_EQ(compare(want, got, "fp16 + fp32 re-check", 1e-3f), 0);
+}
+
 // ---- fp16 overflow: a v1.1 model whose FFN output exceeds 65504 -------------------------------------------------
 
 // Rewrites an f32 safetensors file with the named tensors multiplied by `scale`.

@@ -144,6 +144,7 @@ void add_eval_command(CLI::App& app) {
             }
             std::fprintf(stderr, "\n");
             r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+            r.describe = ex.describe();  // after the run: engines that count their work say so
             print_run(r, fields);
             nlohmann::json jr = r.all.to_json();
             jr["describe"] = r.describe;

@@ -28,7 +28,7 @@ void progress(size_t done, size_t total, double seconds) {
 }
 
 int run_jsonl(receipt::Extractor& ex, const std::string& in_path, const std::string& out_path, int batch_size,
-              const receipt::ExtractOptions& opts) {
+              const receipt::ExtractOptions& opts, bool raw) {
     std::ifstream in(in_path);
     RECEIPT_CHECK(in.good(), receipt::InvalidInput, "cannot open --jsonl file '" + in_path + "'");
     std::ofstream out_file;
@@ -76,15 +76,20 @@ int run_jsonl(receipt::Extractor& ex, const std::string& in_path, const std::str
                 texts.push_back(recs[k].text);
                 idx.push_back(k);
             }
-        std::vector<std::string> fields(end - i);
+        std::vector<std::string> fields(end - i), targets(end - i);
         try {
             auto res = ex.extract(texts, opts);
-            for (size_t k = 0; k < idx.size(); ++k) fields[idx[k] - i] = res[k].fields_json;
+            for (size_t k = 0; k < idx.size(); ++k) {
+                fields[idx[k] - i] = res[k].fields_json;
+                targets[idx[k] - i] = res[k].target_text;
+            }
         } catch (const receipt::InvalidInput&) {
             // One bad receipt must not fail its batch: retry one by one.
             for (size_t k : idx) {
                 try {
-                    fields[k - i] = ex.extract({recs[k].text}, opts)[0].fields_json;
+                    const receipt::Extraction one = ex.extract({recs[k].text}, opts)[0];
+                    fields[k - i] = one.fields_json;
+                    targets[k - i] = one.target_text;
                 } catch (const receipt::InvalidInput& e) {
                     recs[k].error = e.what();
                 }
@@ -98,6 +103,7 @@ int run_jsonl(receipt::Extractor& ex, const std::string& in_path, const std::str
                 ++n_errors;
             } else {
                 o["fields"] = nlohmann::ordered_json::parse(fields[k - i]);
+                if (raw) o["target"] = targets[k - i];
             }
             out << o.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
         }
@@ -128,7 +134,8 @@ void add_extract_command(CLI::App& app) {
     cmd->add_option("--beams", a->beams, "beam width (1 = greedy)")->capture_default_str()->check(CLI::Range(1, 16));
     cmd->add_option("--max-new-tokens", a->max_new, "most output tokens per receipt")->capture_default_str();
     cmd->add_flag("--pretty", a->pretty, "indent the JSON output");
-    cmd->add_flag("--raw", a->raw, "also print the model's raw target text (as \"_target\")");
+    cmd->add_flag("--raw", a->raw,
+                  "also print the model's raw target text (as \"_target\"; with --jsonl as \"target\" beside \"fields\")");
     cmd->add_flag("--no-copy-numbers", a->free_numbers,
                   "let phone numbers and amounts use digits not printed in the receipt (default: copy printed runs)");
     cmd->add_flag("--no-copy-name", a->free_name,
@@ -151,7 +158,7 @@ void add_extract_command(CLI::App& app) {
         opts.copy_date = !a->free_date;
         opts.copy_address = !a->free_address;
         if (!a->jsonl.empty()) {
-            int rc = run_jsonl(ex, a->jsonl, a->out, a->batch_size, opts);
+            int rc = run_jsonl(ex, a->jsonl, a->out, a->batch_size, opts, a->raw);
             if (rc != kExitOk) throw CLI::RuntimeError(rc);
             return;
         }

@@ -37,6 +37,11 @@ void add_serve_command(CLI::App& app) {
     cmd->add_option("--dtype", o.dtype, "CUDA compute precision")
         ->check(CLI::IsMember({"fp32", "fp16", "bf16"}))
         ->capture_default_str();
+    cmd->add_option("--fp32-recheck-margin", o.fp32_recheck_margin,
+                    "CUDA fp16/bf16: decode again in fp32 the receipts whose greedy choice was within this many logit "
+                    "units of the runner-up (0 = off)")
+        ->check(CLI::NonNegativeNumber)
+        ->capture_default_str();
     cmd->add_option("--threads", o.n_threads, "CPU threads per engine (0 = cores / workers)")->capture_default_str();
     cmd->add_option("--workers", o.n_workers, "Engines sharing the queue, one per device")->capture_default_str();
     cmd->add_option("--max-input-tokens", o.max_input_tokens, "Longer inputs are truncated (or rejected)")

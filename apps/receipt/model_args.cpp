@@ -12,6 +12,11 @@ void ModelArgs::add_to(CLI::App* cmd) {
     cmd->add_option("--model", model, "model folder (default: the bundled receipt-t5-small, or $RECEIPT_MODEL_DIR)");
     cmd->add_option("--device", device, "auto (the GPU when one is usable, else the CPU), cpu or cuda")->capture_default_str();
     cmd->add_option("--dtype", dtype, "CUDA precision: fp16, bf16 or fp32")->capture_default_str();
+    cmd->add_option("--fp32-recheck-margin", fp32_recheck_margin,
+                    "CUDA fp16/bf16: decode again in fp32 the receipts whose greedy choice was within this many logit "
+                    "units of the runner-up (0 = off)")
+        ->check(CLI::NonNegativeNumber)
+        ->capture_default_str();
     cmd->add_option("--threads", threads, "CPU threads (0 = all cores)")->capture_default_str();
     cmd->add_option("--max-input-tokens", max_input_tokens, "longer inputs are truncated with a warning")
         ->capture_default_str();
@@ -26,6 +31,7 @@ receipt::EngineOptions ModelArgs::engine_options(receipt::Device d, int max_new_
     receipt::EngineOptions eo;
     eo.device = d;
     eo.dtype = receipt::parse_dtype(dtype);
+    eo.fp32_recheck_margin = fp32_recheck_margin;
     eo.n_threads = threads;
     eo.max_input_tokens = max_input_tokens;
     if (max_new_tokens > 0) eo.max_total_tokens = max_new_tokens + 1;  // + the decoder start position

@@ -13,6 +13,7 @@ struct ModelArgs {
     std::string model;            // "" = the bundled default model
     std::string device = "auto";  // auto, cpu, cuda
     std::string dtype = "fp16";   // CUDA precision
+    float fp32_recheck_margin = 0.0f;  // CUDA fp16/bf16: near ties decoded again in fp32 (EngineOptions)
     int threads = 0;              // CPU threads (0 = all cores)
     int max_input_tokens = 512;
 

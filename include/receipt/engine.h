@@ -1,6 +1,7 @@
 // Backends that run T5 generation: the fp32 CPU reference and (when built with CUDA) the fp16 GPU engine.
 #pragma once
 
+#include <cmath>
 #include <memory>
 #include <string>
 #include <vector>
@@ -31,6 +32,10 @@ struct EngineOptions {
     int max_total_tokens = 256;    // longest target (decoder positions) the engine preallocates for
     std::string plan_path;         // CUDA: engine plan file; "" = <model dir>/engine-<gpu>.plan
     bool rebuild_plan = true;      // CUDA: rebuild a missing / mismatched plan instead of failing
+    // CUDA fp16 / bf16, greedy with a logits processor: a sequence whose GenerationResult::min_margin falls below
+    // this many logit units is decoded again by an fp32 engine on the same GPU, whose result replaces it (the
+    // fp32 reference's tokens for the near ties that half precision tips). 0 = off.
+    float fp32_recheck_margin = 0.0f;
 };
 
 // Adjusts a row's next-token logits before greedy search picks the token (a Hugging Face LogitsProcessor),
@@ -59,6 +64,11 @@ struct GenerationOptions {
 struct GenerationResult {
     std::vector<int> ids;
     float score = 0.0f;            // beam: length-penalised log-probability; greedy: sum of log-probabilities
+    // Greedy on the host (the CPU engine; the CUDA engine with a logits processor): the smallest gap, over the
+    // steps, between the chosen token's logit and the runner-up's (after the processor); +inf when not tracked
+    // (beam search, CUDA greedy without a processor) or never contested. A small gap is a near tie that rounding
+    // of the activations can tip (EngineOptions::fp32_recheck_margin).
+    float min_margin = INFINITY;
 };
 
 // A generation backend. An Engine owns its scratch memory and KV cache, so one Engine serves one thread at a

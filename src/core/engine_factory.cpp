@@ -1,5 +1,6 @@
 // make_engine(): picks the backend for an EngineOptions::device.
 #include "receipt/engine.h"
+#include "core/recheck_engine.h"
 #include "receipt/errors.h"
 #include "model/t5_cpu_engine.h"
 #ifdef RECEIPT_WITH_CUDA
@@ -52,6 +53,19 @@ std::unique_ptr<Engine> make_engine(std::shared_ptr<const Model> model, const En
 #ifdef RECEIPT_WITH_CUDA
         if (!cuda::device_usable())
             RECEIPT_THROW(Unavailable, "device cuda requested but no usable CUDA GPU was found");
+        if (options.dtype != DType::kF32 && options.fp32_recheck_margin > 0.0f) {
+            EngineOptions reference = options;
+            reference.dtype = DType::kF32;
+            // Its own plan: the default path names the dtype; a given path gets ".fp32" before its extension.
+            if (!reference.plan_path.empty()) {
+                const size_t dot = reference.plan_path.rfind('.'), slash = reference.plan_path.rfind('/');
+                const bool ext = dot != std::string::npos && (slash == std::string::npos || dot > slash);
+                reference.plan_path = ext ? reference.plan_path.substr(0, dot) + ".fp32" + reference.plan_path.substr(dot)
+                                          : reference.plan_path + ".fp32";
+            }
+            return std::make_unique<RecheckEngine>(cuda::make_engine(model, options),
+                                                   cuda::make_engine(model, reference), options.fp32_recheck_margin);
+        }
         return cuda::make_engine(std::move(model), options);
 #else
         RECEIPT_THROW(Unavailable, "device cuda requested but this build has no CUDA support (rebuild with nvcc)");

@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <cmath>
 
 #include "generate/search.h"
@@ -16,7 +17,7 @@ std::vector<GenerationResult> greedy_search(DecoderStepper& stepper, int B, cons
     std::vector<int> feed(B, tokens.decoder_start);
     std::vector<float> logits(size_t(B) * V);
     std::vector<int> best_ids;
-    std::vector<float> best_logp;
+    std::vector<float> best_logp, margin;
 
     for (int t = 0; t < options.max_new_tokens && !row_source.empty(); ++t) {
         const int N = static_cast<int>(row_source.size());
@@ -25,18 +26,24 @@ std::vector<GenerationResult> greedy_search(DecoderStepper& stepper, int B, cons
         // wins, as torch.argmax) and the chosen token's log-probability best - logsumexp(row).
         best_ids.resize(N);
         best_logp.resize(N);
+        margin.resize(N);
 #pragma omp parallel for num_threads(ops::cpu_threads()) schedule(static) if (N > 1)
         for (int r = 0; r < N; ++r) {
             float* row = logits.data() + size_t(r) * V;
             if (t < options.min_new_tokens) row[tokens.eos] = -INFINITY;
             if (processor) processor->process(source_offset + row_source[r], results[row_source[r]].ids, row, V);
             int best = 0;
-            float best_v = row[0];
-            for (int i = 1; i < V; ++i)
+            float best_v = row[0], second_v = -INFINITY;  // the runner-up's logit, for the margin
+            for (int i = 1; i < V; ++i) {
                 if (row[i] > best_v) {
+                    second_v = best_v;
                     best_v = row[i];
                     best = i;
+                } else if (row[i] > second_v) {
+                    second_v = row[i];
                 }
+            }
+            margin[r] = second_v == -INFINITY ? INFINITY : best_v - second_v;  // +inf: one token left (or none)
             if (best_v == -INFINITY) {  // a processor forbade every token: end the sequence
                 best_ids[r] = tokens.eos;
                 best_logp[r] = -INFINITY;
@@ -53,6 +60,7 @@ std::vector<GenerationResult> greedy_search(DecoderStepper& stepper, int B, cons
         for (int r = 0; r < N; ++r) {
             GenerationResult& res = results[row_source[r]];
             res.score += best_logp[r];
+            res.min_margin = std::min(res.min_margin, margin[r]);
             res.ids.push_back(best_ids[r]);
             if (best_ids[r] != tokens.eos) {
                 keep.push_back(r);
