@@ -10,6 +10,7 @@
 #include "extract/address_block.h"
 #include "extract/company_name.h"
 #include "extract/copy_constraint.h"
+#include "extract/item_rows.h"
 #include "extract/kana_lookalikes.h"
 #include "extract/normalize_currency.h"
 #include "extract/normalize_date.h"
@@ -79,6 +80,87 @@ void fix_item_amounts(const std::string& text, nlohmann::ordered_json& f) {
     }
     if (changed.empty()) return;
     f["warnings"].push_back("line_item_amount_from_row: items " + changed);
+    revalidate(f);
+}
+
+// Line items of a yen receipt read from its printed rows (extract/item_rows.h) replace the model's when they add up
+// to the printed subtotal (the total when no subtotal is printed) and the model's items do not; when both add up,
+// a model item whose description is not printed takes the description of the row with its amount.
+void items_from_rows(const std::string& text, nlohmann::ordered_json& f) {
+    const std::optional<std::vector<ItemRow>> read = read_item_rows(text);
+    if (!read || read->empty()) return;
+    std::optional<double> target = keyword_subtotal(text);
+    if (!target) target = keyword_total(text);
+    if (!target) return;
+    double read_sum = 0;
+    for (const ItemRow& r : *read) read_sum += r.amount;
+    if (std::fabs(read_sum - *target) > 0.5) return;
+    auto& items = f["line_items"];
+    double model_sum = 0;
+    bool model_adds_up = items.is_array() && !items.empty();
+    if (model_adds_up)
+        for (const auto& it : items) {
+            if (!it.is_object() || !it.contains("amount") || !it["amount"].is_number()) {
+                model_adds_up = false;
+                break;
+            }
+            model_sum += it["amount"].get<double>();
+        }
+    if (model_adds_up && std::fabs(model_sum - *target) <= 0.5) {
+        // The items add up, but an item named with text the receipt does not print (the model wrote an item of
+        // another shop for the right amount) takes the description of the printed row with its amount.
+        const std::string printed = strip_spaces(text);
+        std::vector<bool> taken(read->size(), false);
+        std::string changed;
+        for (size_t k = 0; k < items.size(); ++k) {
+            auto& it = items[k];
+            if (!it.contains("description") || !it["description"].is_string()) continue;
+            const std::string d = strip_spaces(it["description"].get<std::string>());
+            if (d.empty() || substring_edit_distance(d, printed) * 10 <= 3 * int(d.size())) continue;
+            for (size_t j = 0; j < read->size(); ++j)
+                if (!taken[j] && std::fabs((*read)[j].amount - it["amount"].get<double>()) < 0.005) {
+                    taken[j] = true;
+                    changed += (changed.empty() ? "" : ", ") + std::to_string(k + 1);
+                    it["description"] = (*read)[j].description;
+                    break;
+                }
+        }
+        if (!changed.empty())
+            f["warnings"].push_back("line_item_description_from_row: items " + changed +
+                                    " are not printed; the rows with their amounts are");
+        return;
+    }
+    // A row whose amount and description (up to a few OCR edits) match a model item keeps the model's description:
+    // the model often reads through the OCR noise ("ーグルト プレーン" printed, "ヨーグルト プレーン" written).
+    std::vector<bool> used(items.is_array() ? items.size() : 0, false);
+    auto model_description = [&](const ItemRow& r) {
+        const std::string want = strip_spaces(r.description);
+        for (size_t k = 0; k < used.size(); ++k) {
+            const auto& it = items[k];
+            if (used[k] || !it.is_object() || !it.contains("amount") || !it["amount"].is_number() ||
+                std::fabs(it["amount"].get<double>() - r.amount) > 0.005 || !it.contains("description") ||
+                !it["description"].is_string())
+                continue;
+            const std::string d = it["description"].get<std::string>();
+            const std::string have = strip_spaces(d);
+            const bool prefix = have.rfind(want, 0) == 0 || want.rfind(have, 0) == 0;  // OCR cut the row short
+            if (prefix || edit_distance(want, have) * 10 <= 3 * int(std::max(want.size(), have.size()))) {
+                used[k] = true;
+                return d;
+            }
+        }
+        return r.description;
+    };
+    nlohmann::ordered_json rows = nlohmann::ordered_json::array();
+    for (const ItemRow& r : *read)
+        rows.push_back({{"description", model_description(r)},
+                        {"quantity", r.quantity ? json_amount(*r.quantity) : nlohmann::ordered_json()},
+                        {"unit_price", r.unit_price ? json_amount(*r.unit_price) : nlohmann::ordered_json()},
+                        {"amount", json_amount(r.amount)}});
+    f["warnings"].push_back("line_items_from_rows: the model's " + std::to_string(items.is_array() ? items.size() : 0) +
+                            " items do not add up to " + json_amount(*target).dump() + ", the " +
+                            std::to_string(read->size()) + " printed item rows do");
+    items = std::move(rows);
     revalidate(f);
 }
 
@@ -251,6 +333,7 @@ void apply_post_checks(const std::string& text, const std::string& target, const
         bool subtotal_printed = false;
         const std::optional<double> subtotal = keyword_subtotal(text, &subtotal_printed);
         if (subtotal || !subtotal_printed) take("net_amount", subtotal, "subtotal");
+        items_from_rows(text, f);
         fix_item_amounts(text, f);
     }
     // A receipt that prints a base and a tax amount for each of its tax rates gives the total tax exactly

@@ -1,0 +1,166 @@
+// Line items read from the printed item rows (extract/item_rows.h).
+#include "extract/item_rows.h"
+
+#include <regex>
+
+#include "extract/name_constraint.h"
+#include "extract/printed_amounts.h"
+#include "extract/printed_items.h"
+#include "extract/utf8.h"
+
+namespace receipt::extract {
+
+namespace {
+
+constexpr size_t kMaxLineBytes = 200;  // bytes of a line the regexes look at (bounds std::regex's recursion)
+
+bool date_line(const std::string& line) {
+    static const std::regex date(
+        R"(\d{2,4}\s*年\s*\d{1,2}\s*月\s*\d{1,2}\s*日|\d{2,4}[/.-]\d{1,2}[/.-]\d{1,2}|(令和|平成)\s*\d{1,2}\s*年)");
+    return std::regex_search(line.substr(0, kMaxLineBytes), date);
+}
+
+// The subtotal or total line that ends the item rows.
+bool totals_line(const std::string& line) {
+    const std::string s = strip_spaces(line);
+    for (const char* k : {"小計", "合計", "お会計", "総計", "お買上計"})
+        if (s.rfind(k, 0) == 0) return true;
+    return false;
+}
+
+bool discount_line(const std::string& line) {
+    for (const char* k : {"値引", "割引", "クーポン", "ｸｰﾎﾟﾝ"})
+        if (line.find(k) != std::string::npos) return true;
+    return false;
+}
+
+// A header, staff or register line between the date and the items ("担当:中村", "責No.215", "レジ#4", "金額"):
+// never an item description, nor the first half of one.
+bool not_item_line(const std::string& line) {
+    const std::string s = strip_spaces(line);
+    for (const char* k : {"担当", "責", "店員", "係", "No.", "NO.", "TEL", "電話", "登録番号", "テーブル", "名様"})
+        if (s.find(k) != std::string::npos) return true;
+    for (const char* k : {"レジ", "ﾚｼﾞ"})  // "レジ#4", "レジ0009"; not "レジ袋"
+        if (s.rfind(k, 0) == 0 && s.size() > std::string(k).size() &&
+            (s[std::string(k).size()] == '#' || (s[std::string(k).size()] >= '0' && s[std::string(k).size()] <= '9')))
+            return true;
+    for (const char* k : {"金額", "数量", "品名", "商品名", "単価", "点数"})
+        if (s == k) return true;
+    return s.empty() || s[0] == '(';
+}
+
+bool has_text(const std::string& line) {
+    for (unsigned char c : line)
+        if (c >= 0x80 || (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z')) return true;
+    return false;
+}
+
+// `line` without a trailing amount part that starts after a space ("冷凍うどん 5食 514軽" -> "冷凍うどん 5食"): the
+// longest such suffix that holds only row characters and a digit; the line itself (trimmed) when there is none.
+std::string description_of(const std::string& line) {
+    const std::string t = trim(line);
+    for (size_t p = 0; p < t.size(); ++p) {
+        if (t[p] != ' ') continue;
+        if (is_item_row_continuation(t.substr(p + 1))) return trim(t.substr(0, p));
+    }
+    return t;
+}
+
+// A description as the item is named: without a leading product code ("8680 米 コシヒカリ 5kg") and without the
+// tax and sale marks printed before or after it ("※しょうゆ", "生卵 *").
+std::string clean_description(std::string d) {
+    static const std::regex code(R"(^\d{4,13}\s+)");
+    static const char* const kMarks[] = {"※", "*", "＊", "☆", "★", "◎", "軽"};
+    auto strip_marks = [&] {
+        for (bool again = true; again;) {
+            again = false;
+            d = trim(d);
+            for (const char* m : kMarks) {
+                const size_t n = std::string(m).size();
+                if (d.size() > n && d.compare(0, n, m) == 0) d = d.substr(n), again = true;
+                else if (d.size() > n && d.compare(d.size() - n, n, m) == 0) d = d.substr(0, d.size() - n), again = true;
+            }
+        }
+    };
+    strip_marks();
+    d = std::regex_replace(d, code, "");
+    strip_marks();
+    return d;
+}
+
+// The amount of a discount row: the first number after a minus sign (-, ー, ▲) on `line` after byte `from`, or
+// on `next`; negative. nullopt when there is none.
+std::optional<double> discount_amount(const std::string& line, size_t from, const std::string& next) {
+    for (const std::string* l : {&line, &next}) {
+        const size_t start = l == &line ? from : 0;
+        for (const char* minus : {"-", "ー", "▲"}) {
+            const size_t at = l->find(minus, start);
+            if (at == std::string::npos) continue;
+            std::string rest = l->substr(at + std::string(minus).size());
+            for (const char* sign : {"¥", "\\"})
+                if (rest.rfind(sign, 0) == 0) rest = rest.substr(std::string(sign).size());
+            const std::vector<PrintedNumber> nums = printed_numbers(rest);
+            if (!nums.empty() && nums[0].begin == 0 && !nums[0].percent && nums[0].value > 0) return -nums[0].value;
+        }
+    }
+    return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<std::vector<ItemRow>> read_item_rows(const std::string& text) {
+    const std::vector<std::string> lines = printed_lines(text);
+    size_t begin = lines.size(), end = lines.size();
+    try {
+        for (size_t i = 0; i < lines.size() && end == lines.size(); ++i) {
+            if (begin == lines.size() && date_line(lines[i])) begin = i + 1;
+            if (totals_line(lines[i])) end = i;
+        }
+    } catch (...) {
+        return std::nullopt;
+    }
+    if (end >= lines.size()) return std::nullopt;
+    if (begin > end) begin = 0;  // no date above the totals (OCR garbled it): the header lines hold no amounts
+
+    PrintedItems rows(text);
+    std::vector<ItemRow> out;
+    for (size_t i = begin; i < end; ++i) {
+        const std::string& line = lines[i];
+        if (!has_text(line) || is_item_row_continuation(line) || not_item_line(line)) continue;
+        const std::string next = i + 1 < end ? lines[i + 1] : std::string();
+        if (discount_line(line)) {
+            const std::string d = description_of(line);
+            if (const auto a = discount_amount(line, d.size(), next)) {
+                out.push_back(ItemRow{clean_description(d), std::nullopt, std::nullopt, *a});
+                continue;
+            }
+        }
+        // The whole line first ("切手 84円" / "¥84": the amount on the next line), then without its amount part.
+        std::string d = trim(line);
+        std::optional<PrintedItemRow> r = rows.row(d);
+        if ((!r || !r->amount) && description_of(line) != d) {
+            d = description_of(line);
+            r = rows.row(d);
+        }
+        if ((!r || !r->amount) && i + 1 < end && has_text(next) && !is_item_row_continuation(next) &&
+            !discount_line(next) && !not_item_line(next)) {
+            // OCR split the description over two lines: "じゃがいも" / "袋" / "275軽".
+            const std::string joined = d + " " + description_of(next);
+            if (std::optional<PrintedItemRow> r2 = rows.row(joined); r2 && r2->amount) {
+                d = joined;
+                r = r2;
+                ++i;
+            }
+        }
+        if (!r || !r->amount || *r->amount <= 0) continue;
+        ItemRow item{clean_description(d), 1.0, *r->amount, *r->amount};
+        if (r->quantity && r->unit_price && *r->quantity * *r->unit_price == *r->amount) {
+            item.quantity = *r->quantity;
+            item.unit_price = *r->unit_price;
+        }
+        out.push_back(std::move(item));
+    }
+    return out;
+}
+
+}  // namespace receipt::extract
