@@ -12,6 +12,9 @@ TEST(StoreBranch, AppendsTheBranchLineUnderTheChain) {
     EXPECT_EQ(ex::name_with_branch(text, "ナチュラルローソン", 4), "ナチュラルローソン 巣鴨ショッピングセンター店");
     // Spaces in the model's name do not matter; the chain may be under a first line.
     EXPECT_EQ(ex::name_with_branch("〒600-0521\nサミット\n小杉町本店\n", "サ ミット", 4), "サ ミット 小杉町本店");
+    // The branch after the chain on the same line.
+    EXPECT_EQ(ex::name_with_branch("サミット 芝浦店\n株式会社アオバ商事\n", "サミット", 4), "サミット 芝浦店");
+    EXPECT_EQ(ex::name_with_branch("サミット 芝浦 ビル\n", "サミット 芝浦", 4), std::nullopt);  // no 店
 }
 
 TEST(StoreBranch, KeepsTheNameOtherwise) {

@@ -29,14 +29,23 @@ std::optional<std::string> name_with_branch(const std::string& text, const std::
     if (want.empty() || ends_with(want, "店")) return std::nullopt;
     std::vector<std::string> lines = first_lines(text, size_t(std::max(max_lines, 0)) + 1);
     for (std::string& line : lines) line = trim(fold_fullwidth(line));
+    auto is_branch = [](const std::string& b) {
+        const int n = utf8_chars(b);
+        return ends_with(b, "店") && n >= 2 && n <= kMaxBranchChars && b.find("〒") == std::string::npos &&
+               ascii_lower(b).find("tel") == std::string::npos && b.find("電話") == std::string::npos;
+    };
+    for (size_t k = 0; k < lines.size() && int(k) < max_lines; ++k) {
+        // The branch printed after the chain on the same line, one space between ("サミット 芝浦店").
+        const size_t sp = lines[k].rfind(' ');
+        if (sp != std::string::npos && strip_spaces(lines[k].substr(0, sp)) == want) {
+            const std::string branch = trim(lines[k].substr(sp + 1));
+            if (is_branch(branch)) return trim(name) + " " + branch;
+        }
+    }
     for (size_t k = 0; k + 1 < lines.size() && int(k) < max_lines; ++k) {
         if (strip_spaces(lines[k]) != want) continue;
         const std::string& branch = lines[k + 1];
-        const std::string upper = ascii_lower(branch);
-        const int n = utf8_chars(branch);
-        if (!ends_with(branch, "店") || n < 2 || n > kMaxBranchChars || branch.find("〒") != std::string::npos ||
-            upper.find("tel") != std::string::npos || branch.find("電話") != std::string::npos)
-            return std::nullopt;
+        if (!is_branch(branch)) return std::nullopt;
         return trim(name) + " " + branch;
     }
     return std::nullopt;

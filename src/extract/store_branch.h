@@ -11,9 +11,10 @@ namespace receipt::extract {
 // Most characters of a branch line ("三国ヶ丘御幸通駅東口店" has 11).
 inline constexpr int kMaxBranchChars = 24;
 
-// The name with its branch when `name` (spaces aside) is one of the first `max_lines` printed lines of `text`,
-// does not itself end in 店, and the next printed line is a branch: it ends in 店 (店, 本店, 支店, ...), has at
-// most kMaxBranchChars characters and no 〒 or phone label. nullopt otherwise (keep the name).
+// The name with its branch when `name` (spaces aside) does not itself end in 店 and is, among the first
+// `max_lines` printed lines of `text`, a line followed by a branch after its last space ("サミット 芝浦店"), or
+// a whole line followed by a branch line: a branch ends in 店 (店, 本店, 支店, ...), has at most kMaxBranchChars
+// characters and no 〒 or phone label. nullopt otherwise (keep the name).
 std::optional<std::string> name_with_branch(const std::string& text, const std::string& name, int max_lines);
 
 }  // namespace receipt::extract
