@@ -53,3 +53,10 @@ TEST(PrintedTax, NothingConfident) {
     EXPECT_EQ(ex::printed_tax_total(""), std::nullopt);
     EXPECT_EQ(ex::printed_tax_total("\xff\xfe 8% \xc3"), std::nullopt);
 }
+
+TEST(PrintedTax, LabelledTaxTotal) {
+    EXPECT_EQ(ex::labelled_tax_total("小 計\n¥8,243\n外税8%\n¥421\n外税10%\n¥297\n合計金額\n¥8,961\n"), 718.0);
+    EXPECT_EQ(ex::labelled_tax_total("小計 1,645\n外税10% 1b4\n合計 1,809\n"), 164.0);  // same line, OCR digits
+    EXPECT_EQ(ex::labelled_tax_total("小計 100\n合計 100\n"), std::nullopt);              // no label
+    EXPECT_EQ(ex::labelled_tax_total("外税8%\n外税10%\n¥297\n"), std::nullopt);          // a label without amount
+}

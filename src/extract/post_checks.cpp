@@ -340,7 +340,13 @@ void apply_post_checks(const std::string& text, const std::string& target, const
     // (extract/printed_tax.h); the model often takes one rate's tax, a base, or a wrong column.
     if (options.copy_numbers) {
         auto& tax = f["total_tax_amount"];
-        const std::optional<double> printed = printed_tax_total(text);
+        std::optional<double> printed = printed_tax_total(text);
+        // A yen receipt that adds 外税 to the subtotal: the labelled taxes, when subtotal + their sum = total.
+        if (!printed && currency.is_string() && currency_without_minor_units(currency.get<std::string>()))
+            if (const auto labelled = labelled_tax_total(text)) {
+                const auto net = keyword_subtotal(text), sum_total = keyword_total(text);
+                if (net && sum_total && std::fabs(*net + *labelled - *sum_total) < 0.5) printed = labelled;
+            }
         if (printed && !(tax.is_number() && std::fabs(tax.get<double>() - *printed) < 0.005)) {
             f["warnings"].push_back("total_tax_amount_from_tax_lines: the model wrote " +
                                     (tax.is_number() ? tax.dump() : std::string("none")) +

@@ -107,4 +107,25 @@ std::optional<double> printed_tax_total(const std::string& text) {
     return std::round(sum * 100.0) / 100.0;
 }
 
+std::optional<double> labelled_tax_total(const std::string& text) {
+    const std::vector<std::string> lines = printed_lines(text);
+    std::optional<double> sum;
+    for (size_t li = 0; li < lines.size(); ++li) {
+        const size_t at = lines[li].find("外税");
+        if (at == std::string::npos) continue;
+        std::optional<double> amount;
+        for (size_t k = li; k < lines.size() && k <= li + size_t(kTotalAmountLines) && !amount; ++k) {
+            if (k > li && lines[k].find("外税") != std::string::npos) break;  // the next rate's label
+            for (const PrintedNumber& n : printed_numbers(lines[k]))
+                if ((k > li || n.begin > at) && n.usable && !n.percent) {
+                    amount = n.value;
+                    break;
+                }
+        }
+        if (!amount) return std::nullopt;
+        sum = sum.value_or(0.0) + *amount;
+    }
+    return sum;
+}
+
 }  // namespace receipt::extract

@@ -33,4 +33,10 @@ std::optional<std::vector<PrintedTaxLine>> printed_tax_lines(const std::string& 
 // The sum of printed_tax_lines(text)'s tax amounts, rounded to cents, or nullopt.
 std::optional<double> printed_tax_total(const std::string& text);
 
+// The sum of the amounts printed after each 外税 label ("外税8% / ¥421 / 外税10% / ¥297"): the first usable amount
+// after the label and its rate, on its line or the next kTotalAmountLines lines. A receipt that adds the tax to
+// the subtotal prints no per-rate base to check it by, so the caller checks subtotal + this = total. nullopt when
+// no 外税 label is printed or one has no amount.
+std::optional<double> labelled_tax_total(const std::string& text);
+
 }  // namespace receipt::extract
