@@ -4,6 +4,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "extract/utf8.h"
+
 namespace receipt::extract {
 
 namespace {
@@ -22,37 +24,13 @@ bool kanji(char32_t c) { return (c >= 0x4E00 && c <= 0x9FFF) || (c >= 0x3400 && 
 // UTF-8 to code points; false on invalid input.
 bool decode(const std::string& s, std::vector<char32_t>& out) {
     for (size_t i = 0; i < s.size();) {
-        const auto b = static_cast<unsigned char>(s[i]);
-        const int n = b < 0x80 ? 1 : (b >> 5) == 6 ? 2 : (b >> 4) == 14 ? 3 : (b >> 3) == 30 ? 4 : 0;
-        if (!n || i + size_t(n) > s.size()) return false;
-        char32_t c = n == 1 ? b : n == 2 ? (b & 0x1F) : n == 3 ? (b & 0x0F) : (b & 0x07);
-        for (int k = 1; k < n; ++k) {
-            const auto cb = static_cast<unsigned char>(s[i + size_t(k)]);
-            if ((cb & 0xC0) != 0x80) return false;
-            c = (c << 6) | (cb & 0x3F);
-        }
-        out.push_back(c);
-        i += size_t(n);
+        uint32_t c = 0;
+        const size_t n = decode_one(s, i, c);
+        if (!n) return false;
+        out.push_back(char32_t(c));
+        i += n;
     }
     return true;
-}
-
-void encode(char32_t c, std::string& out) {
-    if (c < 0x80) {
-        out += static_cast<char>(c);
-    } else if (c < 0x800) {
-        out += static_cast<char>(0xC0 | (c >> 6));
-        out += static_cast<char>(0x80 | (c & 0x3F));
-    } else if (c < 0x10000) {
-        out += static_cast<char>(0xE0 | (c >> 12));
-        out += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
-        out += static_cast<char>(0x80 | (c & 0x3F));
-    } else {
-        out += static_cast<char>(0xF0 | (c >> 18));
-        out += static_cast<char>(0x80 | ((c >> 12) & 0x3F));
-        out += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
-        out += static_cast<char>(0x80 | (c & 0x3F));
-    }
 }
 
 }  // namespace
@@ -83,7 +61,7 @@ std::string fix_kana_lookalikes(const std::string& s) {
     if (!changed) return s;
     std::string out;
     out.reserve(s.size());
-    for (char32_t c : cs) encode(c, out);
+    for (char32_t c : cs) append_utf8(out, uint32_t(c));
     return out;
 }
 

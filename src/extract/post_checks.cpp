@@ -281,36 +281,25 @@ void apply_post_checks(const std::string& text, const std::string& target, const
             revalidate(f);
         }
     }
+    // The total becomes `v` unless it is within `tol` of it; the warning "<code>: the model wrote X, <what> V".
+    auto replace_total = [&](const std::optional<double>& v, double tol, const char* code, const char* what) {
+        if (!options.copy_numbers || !v || (total.is_number() && std::fabs(total.get<double>() - *v) < tol)) return;
+        f["warnings"].push_back(std::string(code) + ": the model wrote " +
+                                (total.is_number() ? total.dump() : std::string("none")) + ", " + what + " " +
+                                json_amount(*v).dump());
+        total = json_amount(*v);
+        revalidate(f);
+    };
     // A total line that says PAYABLE names the amount due (after discounts, service charges and rounding).
-    if (options.copy_numbers)
-        if (const std::optional<double> due = payable_total(text);
-            due && !(total.is_number() && std::fabs(total.get<double>() - *due) < 0.005)) {
-            f["warnings"].push_back("total_amount_from_payable_line: the model wrote " +
-                                    (total.is_number() ? total.dump() : std::string("none")) +
-                                    ", the payable line prints " + json_amount(*due).dump());
-            total = *due;
-            revalidate(f);
-        }
+    replace_total(payable_total(text), 0.005, "total_amount_from_payable_line", "the payable line prints");
     // The amount paid in cash (tendered minus change, extract/printed_amounts.h) is the total, unless the model's
     // total is within a cash rounding (5 sen) of it: SROIE labels the total before or after rounding alike.
-    if (options.copy_numbers)
-        if (const std::optional<double> paid = cash_paid_total(text);
-            paid && !(total.is_number() && std::fabs(total.get<double>() - *paid) < 0.05)) {
-            f["warnings"].push_back("total_amount_from_cash_and_change: the model wrote " +
-                                    (total.is_number() ? total.dump() : std::string("none")) +
-                                    ", cash minus change is " + json_amount(*paid).dump());
-            total = json_amount(*paid);
-            revalidate(f);
-        }
+    replace_total(cash_paid_total(text), 0.05, "total_amount_from_cash_and_change", "cash minus change is");
     // A total before a cash rounding (80.91) on a receipt that prints the rounded total (80.90): the amount
     // paid is the rounded one (extract/printed_amounts.h, rounded_total).
-    if (options.copy_numbers && total.is_number())
-        if (const std::optional<double> r = rounded_total(text, total.get<double>())) {
-            f["warnings"].push_back("total_amount_rounded: the model wrote " + total.dump() +
-                                    ", the receipt rounds it to " + json_amount(*r).dump());
-            total = *r;
-            revalidate(f);
-        }
+    if (total.is_number())
+        replace_total(rounded_total(text, total.get<double>()), 0.005, "total_amount_rounded",
+                      "the receipt rounds it to");
     // In a currency without minor units (yen) the total is the amount printed after the total keyword
     // (extract/printed_amounts.h); the model, near the end of a long output, often writes a garbled or
     // another printed number there. (With cents, the keyword reading is less reliable than the model: SROIE

@@ -8,7 +8,13 @@ namespace {
 
 constexpr const char* kReplacement = "\xEF\xBF\xBD";  // U+FFFD
 
-// Decodes one code point at s[i]. Returns its byte length (1..4) and sets `cp`, or 0 when invalid.
+// True when s[i..] starts with U+3000 (E3 80 80).
+bool is_ideographic_space(std::string_view s, size_t i) {
+    return i + 2 < s.size() && s[i] == '\xE3' && s[i + 1] == '\x80' && s[i + 2] == '\x80';
+}
+
+}  // namespace
+
 size_t decode_one(std::string_view s, size_t i, uint32_t& cp) {
     const auto b0 = static_cast<unsigned char>(s[i]);
     if (b0 < 0x80) {
@@ -54,12 +60,6 @@ void append_utf8(std::string& out, uint32_t cp) {
     }
 }
 
-// True when s[i..] starts with U+3000 (E3 80 80).
-bool is_ideographic_space(std::string_view s, size_t i) {
-    return i + 2 < s.size() && s[i] == '\xE3' && s[i + 1] == '\x80' && s[i + 2] == '\x80';
-}
-
-}  // namespace
 
 std::string sanitize_utf8(std::string_view s, int* n_replaced) {
     std::string out;

@@ -40,6 +40,13 @@ std::string ascii_upper(std::string_view s);
 // made valid UTF-8 and trimmed. Fewer when the text has fewer lines.
 std::vector<std::string> first_lines(std::string_view text, size_t n, size_t max_bytes = SIZE_MAX);
 
+// Decodes the code point at s[i] (i < s.size()): returns its byte length (1..4) and sets `cp`, or 0 when the bytes
+// there are not valid UTF-8 (overlong, surrogate, past U+10FFFF, truncated).
+size_t decode_one(std::string_view s, size_t i, uint32_t& cp);
+
+// Appends code point `cp` (at most U+10FFFF) to `out` as UTF-8.
+void append_utf8(std::string& out, uint32_t cp);
+
 // True when `s` contains a code point in the Hiragana, Katakana or CJK ideograph blocks.
 bool has_cjk(std::string_view s);
 
