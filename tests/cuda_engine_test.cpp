@@ -65,10 +65,12 @@ GenerationOptions options_from(const nlohmann::json& kw) {
 }
 
 std::unique_ptr<receipt::Engine> cuda_engine(std::shared_ptr<const receipt::Model> m, DType dt,
-                                             const std::string& plan_dir, int max_batch = 16) {
+                                             const std::string& plan_dir, int max_batch = 16,
+                                             float fp32_recheck_margin = 0.0f) {
     receipt::EngineOptions eo;
     eo.device = receipt::Device::kCuda;
     eo.dtype = dt;
+    eo.fp32_recheck_margin = fp32_recheck_margin;
     eo.max_batch_size = max_batch;
     eo.max_input_tokens = 256;
     eo.max_total_tokens = 40;
@@ -234,15 +236,7 @@ TEST_F(CudaEngineTest, Fp32RecheckGivesTheFp32Tokens) {
     const auto want = cpu_engine(model)->generate(g.inputs, o);
     const auto fast = cuda_engine(model, DType::kF16, dir_, 4)->generate(g.inputs, o);
     for (const auto& r : fast) EXPECT_TRUE(std::isfinite(r.min_margin));
-    receipt::EngineOptions eo;
-    eo.device = receipt::Device::kCuda;
-    eo.dtype = DType::kF16;
-    eo.max_batch_size = 4;
-    eo.max_input_tokens = 256;
-    eo.max_total_tokens = 40;
-    eo.plan_path = dir_ + "/engine-recheck.plan";
-    eo.fp32_recheck_margin = 1e30f;
-    auto e = receipt::make_engine(model, eo);
+    auto e = cuda_engine(model, DType::kF16, dir_, 4, 1e30f);  // the fp32 engine: engine-fp16-4.fp32.plan
     EXPECT_NE(e->describe().find("fp32 re-check"), std::string::npos) << e->describe();
     const auto got = e->generate(g.inputs, o);
     EXPECT_EQ(compare(want, got, "fp16 + fp32 re-check", 1e-3f), 0);
