@@ -135,7 +135,8 @@ void add_extract_command(CLI::App& app) {
     cmd->add_option("--max-new-tokens", a->max_new, "most output tokens per receipt")->capture_default_str();
     cmd->add_flag("--pretty", a->pretty, "indent the JSON output");
     cmd->add_flag("--raw", a->raw,
-                  "also print the model's raw target text (as \"_target\"; with --jsonl as \"target\" beside \"fields\")");
+                  "also print the model's raw target text (as \"_target\"; with --jsonl as \"target\" beside "
+                  "\"fields\")");
     cmd->add_flag("--no-copy-numbers", a->free_numbers,
                   "let phone numbers and amounts use digits not printed in the receipt (default: copy printed runs)");
     cmd->add_flag("--no-copy-name", a->free_name,

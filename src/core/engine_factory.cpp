@@ -57,11 +57,11 @@ std::unique_ptr<Engine> make_engine(std::shared_ptr<const Model> model, const En
             EngineOptions reference = options;
             reference.dtype = DType::kF32;
             // Its own plan: the default path names the dtype; a given path gets ".fp32" before its extension.
-            if (!reference.plan_path.empty()) {
-                const size_t dot = reference.plan_path.rfind('.'), slash = reference.plan_path.rfind('/');
+            std::string& plan = reference.plan_path;
+            if (!plan.empty()) {
+                const size_t dot = plan.rfind('.'), slash = plan.rfind('/');
                 const bool ext = dot != std::string::npos && (slash == std::string::npos || dot > slash);
-                reference.plan_path = ext ? reference.plan_path.substr(0, dot) + ".fp32" + reference.plan_path.substr(dot)
-                                          : reference.plan_path + ".fp32";
+                plan = ext ? plan.substr(0, dot) + ".fp32" + plan.substr(dot) : plan + ".fp32";
             }
             return std::make_unique<RecheckEngine>(cuda::make_engine(model, options),
                                                    cuda::make_engine(model, reference), options.fp32_recheck_margin);

@@ -55,8 +55,8 @@ bool has_digit(const std::string& line) {
 
 // A word that starts or names a part of a Malaysian address ("JALAN LAPANGAN TERBANG SUBANG").
 bool address_word_line(const std::string& line) {
-    static const std::regex words(
-        R"(\b(JALAN|JLN|LOT|NO|LEVEL|LVL|UNIT|TAMAN|TMN|FLOOR|FLR|BLOCK|BLK|WISMA|BANGUNAN|KAMPUNG|KG|LORONG|PERSIARAN|MALL|PLAZA)\b)");
+    static const std::regex words(R"(\b(JALAN|JLN|LOT|NO|LEVEL|LVL|UNIT|TAMAN|TMN|FLOOR|FLR|BLOCK|BLK|WISMA)"
+                                  R"(|BANGUNAN|KAMPUNG|KG|LORONG|PERSIARAN|MALL|PLAZA)\b)");
     return std::regex_search(ascii_upper(line), words);
 }
 

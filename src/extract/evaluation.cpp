@@ -108,9 +108,9 @@ EvalScores score_receipt(const nlohmann::json& pred, const nlohmann::json& gold,
             for (const auto& pi : p) {
                 for (size_t j = 0; j < g.size(); ++j) {
                     if (used[j]) continue;
-                    if (values_match(pi.value("description", nlohmann::json()), g[j].value("description", nlohmann::json()),
-                                     ignore_spaces) &&
-                        values_match(pi.value("amount", nlohmann::json()), g[j].value("amount", nlohmann::json()))) {
+                    const nlohmann::json none;
+                    if (values_match(pi.value("description", none), g[j].value("description", none), ignore_spaces) &&
+                        values_match(pi.value("amount", none), g[j].value("amount", none))) {
                         used[j] = true;
                         ++tp;
                         break;

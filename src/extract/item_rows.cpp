@@ -77,8 +77,9 @@ std::string clean_description(std::string d) {
             d = trim(d);
             for (const char* m : kMarks) {
                 const size_t n = std::string(m).size();
-                if (d.size() > n && d.compare(0, n, m) == 0) d = d.substr(n), again = true;
-                else if (d.size() > n && d.compare(d.size() - n, n, m) == 0) d = d.substr(0, d.size() - n), again = true;
+                if (d.size() <= n) continue;
+                if (d.compare(0, n, m) == 0) d = d.substr(n), again = true;
+                else if (d.compare(d.size() - n, n, m) == 0) d = d.substr(0, d.size() - n), again = true;
             }
         }
     };
