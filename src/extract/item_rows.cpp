@@ -70,6 +70,7 @@ std::string description_of(const std::string& line) {
 // tax and sale marks printed before or after it ("※しょうゆ", "生卵 *").
 std::string clean_description(std::string d) {
     static const std::regex code(R"(^\d{4,13}\s+)");
+    if (d.size() > kMaxLineBytes) return d;  // bounds std::regex
     static const char* const kMarks[] = {"※", "*", "＊", "☆", "★", "◎", "軽"};
     auto strip_marks = [&] {
         for (bool again = true; again;) {
@@ -111,6 +112,7 @@ std::optional<double> discount_amount(const std::string& line, size_t from, cons
 
 std::optional<std::vector<ItemRow>> read_item_rows(const std::string& text) {
     const std::vector<std::string> lines = printed_lines(text);
+    if (lines.size() > kMaxItemRowLines) return std::nullopt;  // no receipt: bounds the row searches (quadratic)
     size_t begin = lines.size(), end = lines.size();
     try {
         for (size_t i = 0; i < lines.size() && end == lines.size(); ++i) {

@@ -11,6 +11,9 @@
 
 namespace receipt::extract {
 
+// Receipts with more lines than this are not read (a receipt prints far fewer; the row search is quadratic).
+inline constexpr size_t kMaxItemRowLines = 1000;
+
 // One item row as printed.
 struct ItemRow {
     std::string description;
