@@ -143,7 +143,8 @@ void items_from_rows(const std::string& text, nlohmann::ordered_json& f) {
                 continue;
             const std::string d = it["description"].get<std::string>();
             const std::string have = strip_spaces(d);
-            const bool prefix = have.rfind(want, 0) == 0 || want.rfind(have, 0) == 0;  // OCR cut the row short
+            const bool prefix = !want.empty() && !have.empty() &&
+                                (have.rfind(want, 0) == 0 || want.rfind(have, 0) == 0);  // OCR cut the row short
             if (prefix || edit_distance(want, have) * 10 <= 3 * int(std::max(want.size(), have.size()))) {
                 used[k] = true;
                 return d;
