@@ -84,3 +84,13 @@ TEST(LabelledDates, DatesOnLabelLinesAndTheLineAfter) {
     EXPECT_TRUE(ex::labelled_dates("TOTAL 12.00\n2016-07-31\n").empty());
     EXPECT_TRUE(ex::labelled_dates("").empty());
 }
+
+TEST(LabelledDates, SolePrintedDate) {
+    // One date line: its first reading (day first for dd-mm-yy).
+    EXPECT_EQ(ex::sole_printed_date("99 SPEED MART\nINVOICE NO : 17881/102/T0298\n07:49PM\n14-12-16\nTOTAL 61.65\n"),
+              "2016-12-14");
+    // Two date lines, or none: nothing to choose.
+    EXPECT_EQ(ex::sole_printed_date("NO 3-10-10 JALAN\n2016-07-31\n"), std::nullopt);
+    EXPECT_EQ(ex::sole_printed_date("TOTAL 12.00\n"), std::nullopt);
+    EXPECT_EQ(ex::sole_printed_date(""), std::nullopt);
+}

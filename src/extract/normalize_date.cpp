@@ -253,4 +253,18 @@ std::vector<std::string> labelled_dates(std::string_view text) {
     return printed_dates(labelled);
 }
 
+std::optional<std::string> sole_printed_date(std::string_view text) {
+    std::optional<std::string> found;
+    for (size_t i = 0; i <= text.size();) {
+        const size_t j = std::min(text.find('\n', i), text.size());
+        const std::vector<std::string> dates = printed_dates(text.substr(i, j - i));
+        if (!dates.empty()) {
+            if (found) return std::nullopt;  // a second date line
+            found = dates.front();
+        }
+        i = j + 1;
+    }
+    return found;
+}
+
 }  // namespace receipt::extract

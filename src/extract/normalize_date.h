@@ -35,4 +35,9 @@ std::vector<std::string> printed_dates(std::string_view text);
 // line after each (OCR puts the value in its own box), first printed first.
 std::vector<std::string> labelled_dates(std::string_view text);
 
+// The first reading of the date printed on the only line of `text` that holds one (printed_dates of that line);
+// nullopt when no line or more than one holds a date. For a receipt without a date label whose one date line the
+// model misread ("14-12-16" printed, 2018-02-21 written).
+std::optional<std::string> sole_printed_date(std::string_view text);
+
 }  // namespace receipt::extract
