@@ -22,7 +22,8 @@ bool date_time_line(const std::string& line) {
 
 // A line that is no part of an address: phone, tax, registration, date / time, document title.
 bool other_line(const std::string& line) {
-    static const std::regex words(R"(\b(TEL|FAX|PHONE|GST|SST|VAT|REG|CO\.? ?NO|DATE|TIME|INVOICE|RECEIPT|BILL|CASHIER)\b)");
+    static const std::regex words(
+        R"(\b(TEL|FAX|PHONE|GST|SST|VAT|REG|CO\.? ?NO|DATE|TIME|INVOICE|RECEIPT|BILL|CASHIER)\b)");
     static const std::regex reg_no(R"(\(\s*\d{3,}-[A-Z]\s*\))");           // (1070687-M)
     const std::string u = ascii_upper(line);
     return std::regex_search(u, words) || std::regex_search(u, reg_no) || date_time_line(line);
@@ -35,8 +36,7 @@ bool state_line(const std::string& line) {
                                           "NEGERI SEMBILAN", "PAHANG", "PERAK", "PERLIS", "PULAU PINANG", "PENANG",
                                           "SABAH", "SARAWAK", "TERENGGANU", "KUALA LUMPUR", "PUTRAJAYA", "LABUAN",
                                           "WILAYAH PERSEKUTUAN", "DARUL EHSAN", "MALAYSIA"};
-    for (char c : line)
-        if (c >= '0' && c <= '9') return false;
+    if (has_ascii_digit(line)) return false;
     const std::string u = ascii_upper(line);
     for (const char* st : kStates)
         if (u.find(st) != std::string::npos) return true;
@@ -47,10 +47,6 @@ bool state_line(const std::string& line) {
 bool registration_line(const std::string& line) {
     static const std::regex reg(R"(^(\([A-Z]{0,3}\d{4,}(-?[A-Z])?\)|[A-Z]{0,3}\d{4,}-?[A-Z])\.?$)");
     return std::regex_match(strip_spaces(ascii_upper(line)), reg);
-}
-
-bool has_digit(const std::string& line) {
-    return std::any_of(line.begin(), line.end(), [](char c) { return c >= '0' && c <= '9'; });
 }
 
 // A word that starts or names a part of a Malaysian address ("JALAN LAPANGAN TERBANG SUBANG").
@@ -106,7 +102,7 @@ std::optional<std::string> header_address_block(const std::string& text) {
                 after_company = k + 1;
                 continue;
             }
-            if (has_digit(lines[k])) {
+            if (has_ascii_digit(lines[k])) {
                 first_digit = k;
                 break;
             }
@@ -125,7 +121,7 @@ std::optional<std::string> header_address_block(const std::string& text) {
             out += (out.empty() ? "" : " ") + lines[l];
         }
         out = collapse_whitespace(out);
-        if (out.empty() || !has_digit(out)) return std::nullopt;
+        if (out.empty() || !has_ascii_digit(out)) return std::nullopt;
         return out;
     } catch (...) {
     }
@@ -144,7 +140,8 @@ std::optional<std::string> address_with_lines_below(const std::string& text, con
         size_t add = 0;
         if (room >= 1 && part(j + 1) && state_line(lines[j + 1])) {
             add = 1;
-        } else if (room >= 2 && part(j + 1) && part(j + 2) && state_line(lines[j + 2]) && !has_digit(lines[j + 1])) {
+        } else if (room >= 2 && part(j + 1) && part(j + 2) && state_line(lines[j + 2]) &&
+                   !has_ascii_digit(lines[j + 1])) {
             add = 2;
         }
         if (part(j + add + 1) && std::regex_match(ascii_upper(lines[j + add + 1]), branch_code)) ++add;

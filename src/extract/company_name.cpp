@@ -40,8 +40,7 @@ bool has_letter(const std::string& upper) {
 // registration line.
 bool name_like_line(const std::string& line) {
     const std::string upper = ascii_upper(line);
-    const bool digit = std::any_of(upper.begin(), upper.end(), [](char c) { return c >= '0' && c <= '9'; });
-    return has_letter(upper) && !digit && !title_or_id_line(upper);
+    return has_letter(upper) && !has_ascii_digit(line) && !title_or_id_line(upper);
 }
 
 }  // namespace

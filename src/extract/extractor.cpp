@@ -51,14 +51,17 @@ constexpr int kAddressLines = 4;
 constexpr int kAddressPassTokens = 128;
 constexpr double kAddressRedoEdits = 0.1;
 
-// The supplier_name of a name pass's output when the name field was finished (a '|' follows it), else "".
-std::string finished_name(const std::string& target) {
-    const size_t bar = target.find('|');
+// The string value of `key` in the target text before the '|' at `bar` ("" when bar is npos or the value is not
+// a string).
+std::string field_before(const std::string& target, size_t bar, const char* key) {
     if (bar == std::string::npos) return "";
     const nlohmann::json fields = nlohmann::json::parse(parse_target_to_json(target.substr(0, bar)));
-    const auto it = fields.find("supplier_name");
+    const auto it = fields.find(key);
     return it != fields.end() && it->is_string() ? it->get<std::string>() : "";
 }
+
+// The supplier_name of a name pass's output when the name field was finished (a '|' follows it), else "".
+std::string finished_name(const std::string& target) { return field_before(target, target.find('|'), "supplier_name"); }
 
 // True when an address is not printed on the receipt, not even up to a few edits: more than
 // kAddressRedoEdits of its bytes (spaces aside) differ from the closest printed text. Below that the model
@@ -72,9 +75,7 @@ std::string finished_name(const std::string& target) {
 // even when printed ("GST SUMMARY", "NOT RETURNABLE, THANK"; 2 of 545 SROIE training addresses have no digit).
 bool address_not_printed(const std::string& text, const std::string& addr) {
     if (extract::has_cjk(addr)) return !extract::has_cjk(text);
-    if (std::none_of(addr.begin(), addr.end(), [](char c) { return c >= '0' && c <= '9'; }) &&
-        !extract::has_cjk(text))
-        return true;
+    if (!extract::has_ascii_digit(addr) && !extract::has_cjk(text)) return true;
     if (extract::text_is_printed(text, addr, kAddressLines)) return false;
     const std::string a = extract::strip_spaces(addr);
     return extract::substring_edit_distance(a, extract::strip_spaces(text)) > kAddressRedoEdits * double(a.size());
@@ -83,11 +84,7 @@ bool address_not_printed(const std::string& text, const std::string& addr) {
 // The value of `key` in a constrained pass's output that ended after that field ("... | addr: X |"): the text up
 // to the last '|' is parsed. "" when the output has no '|' after the field (it was cut off).
 std::string finished_field(const std::string& target, const char* key) {
-    const size_t bar = target.rfind('|');
-    if (bar == std::string::npos) return "";
-    const nlohmann::json fields = nlohmann::json::parse(parse_target_to_json(target.substr(0, bar)));
-    const auto it = fields.find(key);
-    return it != fields.end() && it->is_string() ? it->get<std::string>() : "";
+    return field_before(target, target.rfind('|'), key);
 }
 
 // The first tokens of `ids` up to where the output is in the `tag` field (its "tag:" written, its value not yet

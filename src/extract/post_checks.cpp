@@ -86,12 +86,13 @@ void fix_item_amounts(const std::string& text, nlohmann::ordered_json& f) {
 // Line items of a yen receipt read from its printed rows (extract/item_rows.h) replace the model's when they add up
 // to the printed subtotal (the total when no subtotal is printed) and the model's items do not; when both add up,
 // a model item whose description is not printed takes the description of the row with its amount.
-void items_from_rows(const std::string& text, nlohmann::ordered_json& f) {
+// `subtotal` / `total`: the amounts after the receipt's subtotal and total keywords (keyword_subtotal / _total).
+void items_from_rows(const std::string& text, const std::optional<double>& subtotal,
+                     const std::optional<double>& total, nlohmann::ordered_json& f) {
+    const std::optional<double> target = subtotal ? subtotal : total;
+    if (!target) return;
     const std::optional<std::vector<ItemRow>> read = read_item_rows(text);
     if (!read || read->empty()) return;
-    std::optional<double> target = keyword_subtotal(text);
-    if (!target) target = keyword_total(text);
-    if (!target) return;
     double read_sum = 0;
     for (const ItemRow& r : *read) read_sum += r.amount;
     if (std::fabs(read_sum - *target) > 0.5) return;
@@ -314,8 +315,9 @@ void apply_post_checks(const std::string& text, const std::string& target, const
     // prints "TOTAL QTY", "TOTAL (EXCL GST)" and the like.)
     // The net amount likewise is the amount after the subtotal keyword, and null when none is printed.
     const auto& currency = f["currency"];
-    if (options.copy_numbers && currency.is_string() &&
-        currency_without_minor_units(currency.get<std::string>())) {
+    const bool yen = currency.is_string() && currency_without_minor_units(currency.get<std::string>());
+    std::optional<double> yen_subtotal, yen_total;  // the keyword readings, read once for the checks below
+    if (options.copy_numbers && yen) {
         auto take = [&](const char* key, const std::optional<double>& printed, const char* what) {
             auto& v = f[key];
             if (printed ? v.is_number() && v.get<double>() == *printed : v.is_null()) return;
@@ -325,12 +327,12 @@ void apply_post_checks(const std::string& text, const std::string& target, const
             v = printed ? json_amount(*printed) : nlohmann::ordered_json();
             revalidate(f);
         };
-        if (const std::optional<double> printed = keyword_total(text))
-            take("total_amount", printed, "total");
+        yen_total = keyword_total(text);
+        if (yen_total) take("total_amount", yen_total, "total");
         bool subtotal_printed = false;
-        const std::optional<double> subtotal = keyword_subtotal(text, &subtotal_printed);
-        if (subtotal || !subtotal_printed) take("net_amount", subtotal, "subtotal");
-        items_from_rows(text, f);
+        yen_subtotal = keyword_subtotal(text, &subtotal_printed);
+        if (yen_subtotal || !subtotal_printed) take("net_amount", yen_subtotal, "subtotal");
+        items_from_rows(text, yen_subtotal, yen_total, f);
         fix_item_amounts(text, f);
     }
     // A receipt that prints a base and a tax amount for each of its tax rates gives the total tax exactly
@@ -339,11 +341,10 @@ void apply_post_checks(const std::string& text, const std::string& target, const
         auto& tax = f["total_tax_amount"];
         std::optional<double> printed = printed_tax_total(text);
         // A yen receipt that adds 外税 to the subtotal: the labelled taxes, when subtotal + their sum = total.
-        if (!printed && currency.is_string() && currency_without_minor_units(currency.get<std::string>()))
-            if (const auto labelled = labelled_tax_total(text)) {
-                const auto net = keyword_subtotal(text), sum_total = keyword_total(text);
-                if (net && sum_total && std::fabs(*net + *labelled - *sum_total) < 0.5) printed = labelled;
-            }
+        if (!printed && yen_subtotal && yen_total)
+            if (const auto labelled = labelled_tax_total(text);
+                labelled && std::fabs(*yen_subtotal + *labelled - *yen_total) < 0.5)
+                printed = labelled;
         if (printed && !(tax.is_number() && std::fabs(tax.get<double>() - *printed) < 0.005)) {
             f["warnings"].push_back("total_tax_amount_from_tax_lines: the model wrote " +
                                     (tax.is_number() ? tax.dump() : std::string("none")) +

@@ -174,6 +174,12 @@ std::vector<std::string> first_lines(std::string_view text, size_t n, size_t max
     return lines;
 }
 
+bool has_ascii_digit(std::string_view s) {
+    for (char c : s)
+        if (c >= '0' && c <= '9') return true;
+    return false;
+}
+
 std::string ascii_upper(std::string_view s) {
     std::string out(s);
     for (char& c : out) {

@@ -36,6 +36,9 @@ std::string ascii_lower(std::string_view s);
 // ASCII upper-casing (other bytes unchanged).
 std::string ascii_upper(std::string_view s);
 
+// True when `s` holds an ASCII digit.
+bool has_ascii_digit(std::string_view s);
+
 // The first n lines of `text` ('\n'-separated), each cut to its first max_bytes bytes (whole UTF-8 sequences),
 // made valid UTF-8 and trimmed. Fewer when the text has fewer lines.
 std::vector<std::string> first_lines(std::string_view text, size_t n, size_t max_bytes = SIZE_MAX);
