@@ -40,10 +40,10 @@ bool not_item_line(const std::string& line) {
     const std::string s = strip_spaces(line);
     for (const char* k : {"担当", "責", "店員", "係", "No.", "NO.", "TEL", "電話", "登録番号", "テーブル", "名様"})
         if (s.find(k) != std::string::npos) return true;
-    for (const char* k : {"レジ", "ﾚｼﾞ"})  // "レジ#4", "レジ0009"; not "レジ袋"
-        if (s.rfind(k, 0) == 0 && s.size() > std::string(k).size() &&
-            (s[std::string(k).size()] == '#' || (s[std::string(k).size()] >= '0' && s[std::string(k).size()] <= '9')))
-            return true;
+    for (const std::string k : {"レジ", "ﾚｼﾞ"}) {  // "レジ#4", "レジ0009"; not "レジ袋"
+        const char next = s.size() > k.size() ? s[k.size()] : '\0';
+        if (s.rfind(k, 0) == 0 && (next == '#' || (next >= '0' && next <= '9'))) return true;
+    }
     for (const char* k : {"金額", "数量", "品名", "商品名", "単価", "点数"})
         if (s == k) return true;
     return s.empty() || s[0] == '(';
@@ -125,24 +125,23 @@ std::optional<std::vector<ItemRow>> read_item_rows(const std::string& text) {
     if (end >= lines.size()) return std::nullopt;
     if (begin > end) begin = 0;  // no date above the totals (OCR garbled it): the header lines hold no amounts
 
-    PrintedItems rows(text);
+    PrintedItems rows(lines);
     std::vector<ItemRow> out;
     for (size_t i = begin; i < end; ++i) {
         const std::string& line = lines[i];
         if (!has_text(line) || is_item_row_continuation(line) || not_item_line(line)) continue;
         const std::string next = i + 1 < end ? lines[i + 1] : std::string();
-        if (discount_line(line)) {
-            const std::string d = description_of(line);
-            if (const auto a = discount_amount(line, d.size(), next)) {
-                out.push_back(ItemRow{clean_description(d), std::nullopt, std::nullopt, *a});
+        const std::string short_d = description_of(line);  // without a trailing amount part
+        if (discount_line(line))
+            if (const auto a = discount_amount(line, short_d.size(), next)) {
+                out.push_back(ItemRow{clean_description(short_d), std::nullopt, std::nullopt, *a});
                 continue;
             }
-        }
         // The whole line first ("切手 84円" / "¥84": the amount on the next line), then without its amount part.
         std::string d = trim(line);
         std::optional<PrintedItemRow> r = rows.row(d);
-        if ((!r || !r->amount) && description_of(line) != d) {
-            d = description_of(line);
+        if ((!r || !r->amount) && short_d != d) {
+            d = short_d;
             r = rows.row(d);
         }
         if ((!r || !r->amount) && i + 1 < end && has_text(next) && !is_item_row_continuation(next) &&

@@ -1,6 +1,8 @@
 // Line item amounts from the printed item rows (extract/printed_items.h).
 #include "extract/printed_items.h"
 
+#include <utility>
+
 #include "extract/name_constraint.h"
 #include "extract/printed_amounts.h"
 
@@ -114,7 +116,9 @@ bool is_item_row_continuation(const std::string& line) {
     return row_chars_only(line, any) && any;
 }
 
-PrintedItems::PrintedItems(const std::string& text) : lines_(printed_lines(text)) {
+PrintedItems::PrintedItems(const std::string& text) : PrintedItems(printed_lines(text)) {}
+
+PrintedItems::PrintedItems(std::vector<std::string> lines) : lines_(std::move(lines)) {
     for (const std::string& line : lines_)
         for (const PrintedNumber& n : printed_numbers(line)) currency_style_ |= n.usable && currency_marked(line, n);
 }

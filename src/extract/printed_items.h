@@ -26,6 +26,8 @@ struct PrintedItemRow {
 class PrintedItems {
 public:
     explicit PrintedItems(const std::string& text);
+    // The same from the receipt's printed_lines(), when the caller already has them.
+    explicit PrintedItems(std::vector<std::string> lines);
 
     // The row of `description` (found as amount() finds it), or nullopt when it is not printed as a row start.
     std::optional<PrintedItemRow> row(const std::string& description);
