@@ -212,13 +212,13 @@ std::optional<double> cash_paid_total(const std::string& text) {
     std::optional<long> cash, change;
     for (size_t li = 0; li < lines.size() && !change; ++li) {
         const std::string upper = trim(ascii_upper(lines[li]));
-        const size_t lead = ascii_upper(lines[li]).find_first_not_of(' ');
+        const size_t lead = lines[li].find_first_not_of(' ');  // where `upper` starts (a key found: not npos)
         if (!cash) {
             if (size_t end = starts_with_key(upper, {"CASH", "CASH RECEIVED", "CASH TENDERED", "TENDERED", "TENDER",
                                                      "PAID", "TOTAL PAID", "AMOUNT PAID", "AMOUNT TENDERED"}))
-                cash = line_amount_cents(lines, li, end + (lead == std::string::npos ? 0 : lead));
+                cash = line_amount_cents(lines, li, lead + end);
         } else if (size_t end = starts_with_key(upper, {"CHANGE", "CHANGE DUE"})) {
-            change = line_amount_cents(lines, li, end + (lead == std::string::npos ? 0 : lead));
+            change = line_amount_cents(lines, li, lead + end);
         }
     }
     if (!cash || !change || *cash - *change <= 0) return std::nullopt;
