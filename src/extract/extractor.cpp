@@ -60,8 +60,13 @@ std::string field_before(const std::string& target, size_t bar, const char* key)
     return it != fields.end() && it->is_string() ? it->get<std::string>() : "";
 }
 
-// The supplier_name of a name pass's output when the name field was finished (a '|' follows it), else "".
-std::string finished_name(const std::string& target) { return field_before(target, target.find('|'), "supplier_name"); }
+// The supplier_name of a name pass's output when the name field was finished: a '|' follows it, or the pass ended
+// with EOS (`ended`: the constraint allows EOS only where the copied name ends a printed word, so the name is
+// whole; "name: 丸亀製麺" then EOS). "" when the pass was cut off at its token limit inside the name.
+std::string finished_name(const std::string& target, bool ended) {
+    const size_t bar = target.find('|');
+    return field_before(target, bar == std::string::npos && ended ? target.size() : bar, "supplier_name");
+}
 
 // True when an address is not printed on the receipt, not even up to a few edits: more than
 // kAddressRedoEdits of its bytes (spaces aside) differ from the closest printed text. Below that the model
@@ -190,7 +195,9 @@ std::vector<Extraction> Extractor::extract(const std::vector<std::string>& texts
             name_gen.logits_processor = std::make_shared<extract::NameConstraint>(vocabs_->name, redo_texts);
             const std::vector<GenerationResult> name_results = engine_->generate(redo_ids, name_gen);
             for (size_t j = 0; j < redo.size(); ++j) {
-                const std::string name = finished_name(tokenizer_->decode(name_results[j].ids));
+                const std::vector<int>& got = name_results[j].ids;
+                const bool ended = !got.empty() && got.back() == tokenizer_->eos_id();
+                const std::string name = finished_name(tokenizer_->decode(got), ended);
                 if (!name.empty()) fields[order[redo[j]]]["supplier_name"] = name;
             }
         }
