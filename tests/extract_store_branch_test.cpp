@@ -30,3 +30,68 @@ TEST(StoreBranch, KeepsTheNameOtherwise) {
     EXPECT_EQ(ex::name_with_branch("SHOP\n", "SHOP", 4), std::nullopt);
     EXPECT_EQ(ex::name_with_branch("", "", 4), std::nullopt);
 }
+
+TEST(StoreBranch, PlaceSpelledAsTheAddressPrintsIt) {
+    // OCR dropped one character of the branch's place; the address prints the place whole.
+    EXPECT_EQ(ex::branch_place_from_address("すき家 仙市青葉本店", "宮城県仙台市青葉区中央8丁目1番7号"),
+              "すき家 仙台市青葉本店");
+    EXPECT_EQ(ex::branch_place_from_address("CoCo壱番屋 博駅前中央店", "福岡県福岡市博多区博多駅前3-31-8"),
+              "CoCo壱番屋 博多駅前中央店");
+    EXPECT_EQ(ex::branch_place_from_address("イオン 加町駅西口店", "兵庫県神戸市中央区 加納町4丁目25番28号"),
+              "イオン 加納町駅西口店");
+}
+
+TEST(StoreBranch, PlaceKeptWhenPrintedOrNotOneCharacterAway) {
+    // The place is printed as written (a leading part of it is), or only by adding a character at its start.
+    EXPECT_EQ(ex::branch_place_from_address("デイリーヤマザキ 田町駅前店", "大阪府大阪市北区角田町6-11-5"), std::nullopt);
+    EXPECT_EQ(ex::branch_place_from_address("丸亀製麺 紙屋町中央店", "広島県広島市中区紙屋町8-7-8"), std::nullopt);
+    EXPECT_EQ(ex::branch_place_from_address("ジョーシン 港本店", "東京都港区 六本木7丁目31番18号"), std::nullopt);
+    // No branch, a digit added, or two different spellings in the address.
+    EXPECT_EQ(ex::branch_place_from_address("サミット", "千葉県千葉市中央区"), std::nullopt);
+    EXPECT_EQ(ex::branch_place_from_address("サミット 1丁目店", "千葉県12丁目"), std::nullopt);
+    EXPECT_EQ(ex::branch_place_from_address("イオン 加町店", "加納町 加藤町"), std::nullopt);
+    EXPECT_EQ(ex::branch_place_from_address("", ""), std::nullopt);
+}
+
+TEST(StoreBranch, SpacedAsPrinted) {
+    EXPECT_EQ(ex::name_spaced_as_printed("ジョーシン\n港本店\n〒105-0211\n", "ジョーシン港本店", 2), "ジョーシン 港本店");
+    EXPECT_EQ(ex::name_spaced_as_printed("CoCo壱番屋 恵比寿南北口店\n〒150\n", "CoCo壱番屋恵比寿南北口店", 2),
+              "CoCo壱番屋 恵比寿南北口店");
+    // Already spaced, printed as one word, not printed, not ending at a word end, or beyond max_lines.
+    EXPECT_EQ(ex::name_spaced_as_printed("ジョーシン\n港本店\n", "ジョーシン 港本店", 2), std::nullopt);
+    EXPECT_EQ(ex::name_spaced_as_printed("ジョーシン港本店\n", "ジョーシン港本店", 2), std::nullopt);
+    EXPECT_EQ(ex::name_spaced_as_printed("イオン\n", "ジョーシン", 2), std::nullopt);
+    EXPECT_EQ(ex::name_spaced_as_printed("ジョーシン\n港本店前\n", "ジョーシン港本店", 2), std::nullopt);
+    EXPECT_EQ(ex::name_spaced_as_printed("A\nB\nC\n", "ABC", 2), std::nullopt);
+    EXPECT_EQ(ex::name_spaced_as_printed("", "", 2), std::nullopt);
+}
+
+TEST(StoreBranch, BranchAfterTheAddressLines) {
+    const std::string text = "サミット\n千葉県千葉市中央区\n富士見二丁目店\n富見8-18-23\n";
+    EXPECT_EQ(ex::name_with_branch(text, "サミット", 4, "千葉県千葉市中央区 富士見8-18-23"), "サミット 富士見二丁目店");
+    // Without the address, or a line between that the address does not hold.
+    EXPECT_EQ(ex::name_with_branch(text, "サミット", 4), std::nullopt);
+    EXPECT_EQ(ex::name_with_branch(text, "サミット", 4, "東京都港区"), std::nullopt);
+}
+
+TEST(StoreBranch, ChainBeforeABranchWrittenAlone) {
+    EXPECT_EQ(ex::chain_before_branch("〒600-0521\n東急ストア 東塩小路町二丁目店\n京都府\n", "東塩小路町二丁目店", 4),
+              "東急ストア 東塩小路町二丁目店");
+    EXPECT_EQ(ex::chain_before_branch("ファミリーマート\n本町ショッピングセンター店\n千葉県\n", "本町ショッピングセンター店", 4),
+              "ファミリーマート 本町ショッピングセンター店");
+    // Not a branch, already with a chain, the branch first, or a company / postcode line before it.
+    EXPECT_EQ(ex::chain_before_branch("ファミリーマート\nサミット\n", "サミット", 4), std::nullopt);
+    EXPECT_EQ(ex::chain_before_branch("ファミリーマート 本町店\n", "ファミリーマート 本町店", 4), std::nullopt);
+    EXPECT_EQ(ex::chain_before_branch("本町店\n千葉県\n", "本町店", 4), std::nullopt);
+    EXPECT_EQ(ex::chain_before_branch("株式会社アオバ商事\n本町店\n", "本町店", 4), std::nullopt);
+    EXPECT_EQ(ex::chain_before_branch("〒600-0521\n本町店\n", "本町店", 4), std::nullopt);
+}
+
+TEST(StoreBranch, JapaneseHeaderNameLine) {
+    EXPECT_EQ(ex::japanese_header_name_line("CoCo壱番屋\n〒060-9333 北海道札幌市中央区\n南2条西1-11-14\n", 4),
+              "CoCo壱番屋");
+    EXPECT_EQ(ex::japanese_header_name_line("〒600-0521\n(株)サン商事\n東急ストア 横山町店\n", 4), "東急ストア 横山町店");
+    EXPECT_EQ(ex::japanese_header_name_line("領 収 書\nTEL 03-0000-0000\n", 4), std::nullopt);
+    EXPECT_TRUE(ex::japanese_company_line("有限会社ヒカリ商事"));
+    EXPECT_FALSE(ex::japanese_company_line("ヒカリ薬局"));
+}

@@ -2,6 +2,7 @@
 #include "extract/store_branch.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <vector>
 
 #include "extract/name_constraint.h"
@@ -24,7 +25,8 @@ int utf8_chars(const std::string& s) {
 
 }  // namespace
 
-std::optional<std::string> name_with_branch(const std::string& text, const std::string& name, int max_lines) {
+std::optional<std::string> name_with_branch(const std::string& text, const std::string& name, int max_lines,
+                                            const std::string& address) {
     const std::string want = strip_spaces(fold_fullwidth(sanitize_utf8(name)));
     if (want.empty() || ends_with(want, "店")) return std::nullopt;
     std::vector<std::string> lines = first_lines(text, size_t(std::max(max_lines, 0)) + 1);
@@ -42,11 +44,161 @@ std::optional<std::string> name_with_branch(const std::string& text, const std::
             if (is_branch(branch)) return trim(name) + " " + branch;
         }
     }
+    const std::string addr = strip_spaces(fold_fullwidth(sanitize_utf8(address)));
+    auto in_address = [&](const std::string& line) {
+        const std::string l = strip_spaces(line);
+        return !addr.empty() && !l.empty() && addr.find(l) != std::string::npos;
+    };
     for (size_t k = 0; k + 1 < lines.size() && int(k) < max_lines; ++k) {
         if (strip_spaces(lines[k]) != want) continue;
-        const std::string& branch = lines[k + 1];
+        size_t b = k + 1;
+        while (b + 1 < lines.size() && int(b) <= max_lines && in_address(lines[b])) ++b;  // address lines between
+        const std::string& branch = lines[b];
         if (!is_branch(branch)) return std::nullopt;
         return trim(name) + " " + branch;
+    }
+    return std::nullopt;
+}
+
+bool japanese_company_line(const std::string& line) {
+    for (const char* k : {"株式会社", "有限会社", "合同会社", "(株)", "(有)", "（株）", "（有）", "㈱", "㈲"})
+        if (line.find(k) != std::string::npos) return true;
+    return false;
+}
+
+namespace {
+
+// A line that can name a chain: no digit, no postcode or phone label, no company form, no document title; no
+// branch (店) unless `branch_ok`.
+bool chain_like_line(const std::string& line, bool branch_ok = false) {
+    const std::string l = strip_spaces(fold_fullwidth(line));
+    if (l.empty() || has_ascii_digit(l) || japanese_company_line(l) || (!branch_ok && l.find("店") != std::string::npos))
+        return false;
+    for (const char* k : {"〒", "電話", "☎", "登録番号", "領収書", "レシート", "お買上明細", "明細"})
+        if (l.find(k) != std::string::npos) return false;
+    return ascii_lower(l).find("tel") == std::string::npos;
+}
+
+}  // namespace
+
+std::optional<std::string> chain_before_branch(const std::string& text, const std::string& name, int max_lines) {
+    const std::string want = strip_spaces(fold_fullwidth(sanitize_utf8(name)));
+    if (want.empty() || !ends_with(want, "店") || trim(name).find(' ') != std::string::npos) return std::nullopt;
+    std::vector<std::string> lines = first_lines(text, size_t(std::max(max_lines, 0)));
+    for (std::string& line : lines) line = trim(fold_fullwidth(line));
+    for (size_t k = 0; k < lines.size(); ++k) {
+        const size_t sp = lines[k].rfind(' ');
+        if (sp != std::string::npos && strip_spaces(lines[k].substr(sp + 1)) == want) {
+            const std::string chain = trim(lines[k].substr(0, sp));
+            return chain_like_line(chain) ? std::optional<std::string>(chain + " " + trim(name)) : std::nullopt;
+        }
+        if (strip_spaces(lines[k]) == want)
+            return k > 0 && chain_like_line(lines[k - 1]) ? std::optional<std::string>(lines[k - 1] + " " + trim(name))
+                                                          : std::nullopt;
+    }
+    return std::nullopt;
+}
+
+std::optional<std::string> japanese_header_name_line(const std::string& text, int max_lines) {
+    for (std::string line : first_lines(text, size_t(std::max(max_lines, 0)))) {
+        line = trim(fold_fullwidth(line));
+        if (has_cjk(line) && chain_like_line(line, true)) return line;
+    }
+    return std::nullopt;
+}
+
+namespace {
+
+// Code points of `s` (valid UTF-8 assumed; an invalid byte ends the decoding).
+std::vector<uint32_t> code_points(const std::string& s) {
+    std::vector<uint32_t> out;
+    for (size_t i = 0; i < s.size();) {
+        uint32_t c = 0;
+        const size_t n = decode_one(s, i, c);
+        if (!n) break;
+        out.push_back(c);
+        i += n;
+    }
+    return out;
+}
+
+std::string to_utf8(const std::vector<uint32_t>& cs, size_t begin, size_t end) {
+    std::string out;
+    for (size_t i = begin; i < end && i < cs.size(); ++i) append_utf8(out, cs[i]);
+    return out;
+}
+
+bool kanji_or_kana(uint32_t c) {
+    return (c >= 0x3041 && c <= 0x30FF) || (c >= 0x4E00 && c <= 0x9FFF) || (c >= 0x3400 && c <= 0x4DBF);
+}
+
+// True when `hay` holds `needle` (code points) starting at `at`.
+bool matches_at(const std::vector<uint32_t>& hay, size_t at, const std::vector<uint32_t>& needle) {
+    if (at + needle.size() > hay.size()) return false;
+    return std::equal(needle.begin(), needle.end(), hay.begin() + std::ptrdiff_t(at));
+}
+
+}  // namespace
+
+std::optional<std::string> branch_place_from_address(const std::string& name, const std::string& address) {
+    const std::string n = trim(sanitize_utf8(name));
+    const size_t sp = n.rfind(' ');
+    if (sp == std::string::npos) return std::nullopt;
+    const std::vector<uint32_t> branch = code_points(n.substr(sp + 1));
+    const std::vector<uint32_t> addr = code_points(strip_spaces(sanitize_utf8(address)));
+    if (branch.size() < 3 || addr.empty()) return std::nullopt;
+    auto printed = [&](const std::vector<uint32_t>& part) {
+        for (size_t at = 0; at + part.size() <= addr.size(); ++at)
+            if (matches_at(addr, at, part)) return true;
+        return false;
+    };
+    // Leading parts B of the branch, longest first (the whole branch less its last character, 店, at most).
+    for (size_t len = branch.size() - 1; len >= 2; --len) {
+        const std::vector<uint32_t> part(branch.begin(), branch.begin() + std::ptrdiff_t(len));
+        if (printed(part)) return std::nullopt;  // the branch's place is printed as written
+        // Address spans of len + 1 characters that are B with one character added inside it.
+        std::optional<size_t> found;
+        bool ambiguous = false;
+        for (size_t at = 0; at + len + 1 <= addr.size(); ++at) {
+            for (size_t k = 1; k < len; ++k) {  // the added character sits at span position k
+                if (!kanji_or_kana(addr[at + k])) continue;
+                if (!std::equal(part.begin(), part.begin() + std::ptrdiff_t(k), addr.begin() + std::ptrdiff_t(at)) ||
+                    !std::equal(part.begin() + std::ptrdiff_t(k), part.end(), addr.begin() + std::ptrdiff_t(at + k + 1)))
+                    continue;
+                if (found && to_utf8(addr, *found, *found + len + 1) != to_utf8(addr, at, at + len + 1))
+                    ambiguous = true;
+                found = at;
+                break;
+            }
+        }
+        if (ambiguous) return std::nullopt;
+        if (found)
+            return n.substr(0, sp + 1) + to_utf8(addr, *found, *found + len + 1) + to_utf8(branch, len, branch.size());
+    }
+    return std::nullopt;
+}
+
+std::optional<std::string> name_spaced_as_printed(const std::string& text, const std::string& name, int max_lines) {
+    const std::string n = trim(sanitize_utf8(name));
+    if (n.empty() || n.find(' ') != std::string::npos || n.find("\xE3\x80\x80") != std::string::npos)
+        return std::nullopt;
+    const CompactText c = compact_text(text);
+    for (int p : c.word_starts) {
+        if (size_t(p) + n.size() > c.text.size() || c.text.compare(size_t(p), n.size(), n) != 0) continue;
+        const int e = p + int(n.size());
+        // The span must end at a word end and lie within max_lines lines.
+        const auto line = std::upper_bound(c.line_starts.begin(), c.line_starts.end(), p) - c.line_starts.begin();
+        const size_t last = size_t(std::max<std::ptrdiff_t>(line - 1, 0)) + size_t(std::max(max_lines, 1));
+        const int end = last < c.line_starts.size() ? c.line_starts[last] : int(c.text.size());
+        if (e > end || (e < int(c.text.size()) && !std::binary_search(c.word_starts.begin(), c.word_starts.end(), e)))
+            continue;
+        std::string out;
+        for (int i = p; i < e; ++i) {
+            if (i > p && std::binary_search(c.word_starts.begin(), c.word_starts.end(), i)) out += ' ';
+            out += c.text[size_t(i)];
+        }
+        if (out == n) return std::nullopt;  // printed as one word
+        return out;
     }
     return std::nullopt;
 }

@@ -15,6 +15,39 @@ inline constexpr int kMaxBranchChars = 24;
 // `max_lines` printed lines of `text`, a line followed by a branch after its last space ("サミット 芝浦店"), or
 // a whole line followed by a branch line: a branch ends in 店 (店, 本店, 支店, ...), has at most kMaxBranchChars
 // characters and no 〒 or phone label. nullopt otherwise (keep the name).
-std::optional<std::string> name_with_branch(const std::string& text, const std::string& name, int max_lines);
+// Lines that the `address` (the receipt's supplier_address, spaces aside) holds whole may stand between the chain
+// line and its branch line ("サミット" / "千葉県千葉市中央区" / "富士見二丁目店").
+std::optional<std::string> name_with_branch(const std::string& text, const std::string& name, int max_lines,
+                                            const std::string& address = "");
+
+// The chain printed before a branch that the model wrote alone ("東塩小路町二丁目店"): when `name` (spaces aside)
+// ends in 店, has no space, and is printed within the first `max_lines` lines as the last word of a line after
+// other words, or as a whole line under a chain line, the name with those words or that line before it
+// ("東急ストア 東塩小路町二丁目店"). A chain line holds no digit, no 〒 or phone label and no company form
+// (株式会社, 有限会社, (株)). nullopt otherwise.
+std::optional<std::string> chain_before_branch(const std::string& text, const std::string& name, int max_lines);
+
+// True when `line` names a company form (株式会社, 有限会社, 合同会社, (株), (有)): the operating company printed in a
+// Japanese header, not the store.
+bool japanese_company_line(const std::string& line);
+
+// The first of the first `max_lines` lines of a Japanese receipt that can name the store: with text, without a
+// digit, a 〒 or phone label, a company form or a document title (領収書, レシート, お買上明細). nullopt when none.
+std::optional<std::string> japanese_header_name_line(const std::string& text, int max_lines);
+
+// The name with its branch's place spelled as the address prints it, when OCR dropped one character of the place
+// in the printed branch line ("すき家 仙市青葉本店" with the address "宮城県仙台市青葉区..." -> "すき家 仙台市青葉本店"): a
+// branch is named after its place, and the address prints the place too. The branch is the name after its last
+// space; its longest leading part B (at least 2 characters) that the address (spaces aside) prints with exactly
+// one more character inside it (not before its first or after its last character: "田町" of "角田町" is another
+// place), and no shorter or longer leading part of which the address prints as it is, is replaced by the address's
+// spelling; the added character must be a kanji or kana. nullopt otherwise (keep the name).
+std::optional<std::string> branch_place_from_address(const std::string& name, const std::string& address);
+
+// The name with a space where the receipt prints a line break or a space inside it, when the name has no space and
+// is printed (spaces aside) within the first `max_lines` lines from a printed word start to a word end
+// ("ジョーシン港本店" printed as "ジョーシン" / "港本店" -> "ジョーシン 港本店"): copy the name as printed. nullopt when
+// the name has a space, is not printed so, or is printed without a break.
+std::optional<std::string> name_spaced_as_printed(const std::string& text, const std::string& name, int max_lines);
 
 }  // namespace receipt::extract
