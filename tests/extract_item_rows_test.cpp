@@ -64,6 +64,49 @@ TEST(ItemRows, DiscountsAndNoTotals) {
 
 // apply_post_checks on a yen receipt: the rows replace items that do not add up (keeping the model's description
 // of a row where it reads through OCR noise), and name the rows of items that add up but are not printed.
+TEST(ItemRows, AmountBoxMovedAboveItsDescription) {
+    // OCR put a row's amount box above its description: the second money line after 絹豆腐 belongs to ｱﾙﾐﾎｲﾙ,
+    // whose own row prints none, and the amount under the 金額 header belongs to 納豆 3P.
+    const std::string text =
+        "2021年7月22日\nレジ#8\n絹豆腐\n60軽\n178\nｱﾙﾐﾎｲﾙ\n生鮭 切身\n1,500軽\n(5点 単価300)\n小計\n1,738\n";
+    const auto rows = ex::read_item_rows(text);
+    ASSERT_TRUE(rows);
+    EXPECT_EQ(pairs(*rows), (std::vector<std::pair<std::string, double>>{
+                                {"絹豆腐", 60}, {"ｱﾙﾐﾎｲﾙ", 178}, {"生鮭 切身", 1500}}));
+    const std::string header =
+        "2020/06/11\n商品名\n数量\n金額\n¥83\n納豆 3P ※\n1\nカレールー 中辛 ※\n1\n¥211\n小計 (2点)\n¥294\n";
+    const auto rows2 = ex::read_item_rows(header);
+    ASSERT_TRUE(rows2);
+    EXPECT_EQ(pairs(*rows2),
+              (std::vector<std::pair<std::string, double>>{{"納豆 3P", 83}, {"カレールー 中辛", 211}}));
+    // A description split over two lines under a row with one amount stays one item.
+    const std::string split = "2024年08月13日\n炭酸水 500ml\n72軽\nじゃがいも\n袋\n275軽\n小計\n347\n";
+    const auto rows3 = ex::read_item_rows(split);
+    ASSERT_TRUE(rows3);
+    EXPECT_EQ(pairs(*rows3),
+              (std::vector<std::pair<std::string, double>>{{"炭酸水 500ml", 72}, {"じゃがいも 袋", 275}}));
+}
+
+TEST(ItemRows, TimeAndDiscountAmountLinesAreNoDescriptions) {
+    // OCR garbled the date ("2025-052"): the rows are read from the top, and the time line is not an item's first
+    // half; a discount's amount on its own line ("ー1,814円") does not start the next item.
+    const std::string text = "CoCo壱番屋\n2025-052\n7時21分\nかしわ天\n\\286\n割引 50%\nー143円\nキャベツ\n366円軽\n"
+                             "小計\n509\n";
+    const auto rows = ex::read_item_rows(text);
+    ASSERT_TRUE(rows);
+    EXPECT_EQ(pairs(*rows), (std::vector<std::pair<std::string, double>>{
+                                {"かしわ天", 286}, {"割引 50%", -143}, {"キャベツ", 366}}));
+}
+
+TEST(ItemRows, DescriptionsAsPrinted) {
+    // The amounts read "1,5O0" as 1500; the descriptions keep the letters they print next to digits.
+    const std::string text = "2024/01/05\nﾏﾖﾈｰｽﾞ 450g\n299軽\nボス ブラック 185g\n1,5O0\n小計\n1,799\n";
+    const auto rows = ex::read_item_rows(text);
+    ASSERT_TRUE(rows);
+    EXPECT_EQ(pairs(*rows), (std::vector<std::pair<std::string, double>>{{"ﾏﾖﾈｰｽﾞ 450g", 299},
+                                                                        {"ボス ブラック 185g", 1500}}));
+}
+
 TEST(ItemRows, PostCheckReplacesItemsThatDoNotAddUp) {
     const std::string text = "店\n2024/01/05\nーグルト プレーン\n310軽\n絹豆腐\n53軽\n小計\n363\n合計\n392\n";
     nlohmann::ordered_json f = {{"currency", "JPY"},

@@ -89,3 +89,20 @@ TEST(PrintedItems, DescriptionSplitOverTwoLinesAndTaxMarkedAmounts) {
     EXPECT_EQ(b.amount("ﾖｰｸﾞﾙﾄ"), 155);
     EXPECT_EQ(b.amount("ｱﾙﾐﾎｲﾙ"), 316);
 }
+
+TEST(PrintedItems, LineAmountAsARowReadsIt) {
+    // With currency signs on the receipt, a bare number is a quantity column, not money.
+    ex::PrintedItems a("¥83\n1\n(2点 単価¥275)\n¥550軽\n-¥20\n");
+    EXPECT_EQ(a.line_amount(0), 83);
+    EXPECT_EQ(a.line_amount(1), std::nullopt);
+    EXPECT_EQ(a.line_amount(2), std::nullopt);  // a count and a unit price
+    EXPECT_EQ(a.line_amount(3), 550);
+    EXPECT_EQ(a.line_amount(4), std::nullopt);  // negative
+    EXPECT_EQ(a.line_amount(9), std::nullopt);
+    // Without signs, the last number that is neither count nor unit price.
+    ex::PrintedItems b("178\n(2点\n単価198)\n796軽\n");
+    EXPECT_EQ(b.line_amount(0), 178);
+    EXPECT_EQ(b.line_amount(1), std::nullopt);
+    EXPECT_EQ(b.line_amount(2), std::nullopt);
+    EXPECT_EQ(b.line_amount(3), 796);
+}

@@ -46,7 +46,16 @@ bool not_item_line(const std::string& line) {
     }
     for (const char* k : {"金額", "数量", "品名", "商品名", "単価", "点数"})
         if (s == k) return true;
-    return s.empty() || s[0] == '(';
+    if (s.empty() || s[0] == '(') return true;
+    // A time line ("7時21分", "18:30") when OCR garbled the date above it, and a discount's amount on its own
+    // line ("ー1,814円", "-¥20"): the minus sign is not row text.
+    static const std::regex time(R"(^\d{1,2}時\d{1,2}分$|^\d{1,2}:\d{2}(:\d{2})?$)");
+    static const std::regex minus_amount(R"(^(-|ー|▲)(¥|\\)?\d[\d,]*(円)?$)");
+    try {
+        return s.size() <= kMaxLineBytes && (std::regex_search(s, time) || std::regex_search(s, minus_amount));
+    } catch (...) {
+        return false;
+    }
 }
 
 bool has_text(const std::string& line) {
@@ -126,15 +135,45 @@ std::optional<std::vector<ItemRow>> read_item_rows(const std::string& text) {
     if (begin > end) begin = 0;  // no date above the totals (OCR garbled it): the header lines hold no amounts
 
     PrintedItems rows(lines);
+    // OCR moved a row's amount box above its description ("60軽" / "178" / "ｱﾙﾐﾎｲﾙ" / "生鮭 切身" / "1,500軽"): the
+    // money line right above line i belongs to no other row when, among the row lines from the text line j above
+    // it down to it, there are more money lines than row j takes (one when j is an item row whose own line holds
+    // no amount, else none: j is a header, a discount, or an item with its amount on its own line).
+    auto orphan_amount_above = [&](size_t i) -> std::optional<double> {
+        if (i == 0 || i - 1 < begin || !is_item_row_continuation(lines[i - 1])) return std::nullopt;
+        const std::optional<double> above = rows.line_amount(i - 1);
+        if (!above || *above <= 0) return std::nullopt;
+        size_t j = i - 1, money = 0;
+        for (; j + 1 > begin && j < lines.size() && is_item_row_continuation(lines[j]); --j)
+            money += rows.line_amount(j).has_value();
+        const bool item_j = j + 1 > begin && j < lines.size() && has_text(lines[j]) && !not_item_line(lines[j]) &&
+                            !discount_line(lines[j]) && description_of(lines[j]) == trim(lines[j]);
+        return money > (item_j ? 1u : 0u) ? above : std::nullopt;
+    };
+    // A description is named as printed: the lines above read OCR look-alikes next to digits as digits (for the
+    // amounts), which turns "ﾏﾖﾈｰｽﾞ 450g" into "ﾏﾖﾈｰｽﾞ 4509"; that reading keeps every byte offset, so the
+    // description is cut from the line as printed at the same offset.
+    const std::vector<std::string> printed = printed_lines_as_is(text);
+    auto as_printed = [&](const std::string& d, size_t first, size_t n_lines) {
+        std::string read = lines[first], as_is = first < printed.size() ? printed[first] : std::string();
+        if (n_lines == 2 && first + 1 < lines.size() && first + 1 < printed.size()) {
+            read += " " + lines[first + 1];
+            as_is += " " + printed[first + 1];
+        }
+        const size_t at = read.find(d);
+        return at == std::string::npos || as_is.size() != read.size() ? d : as_is.substr(at, d.size());
+    };
     std::vector<ItemRow> out;
     for (size_t i = begin; i < end; ++i) {
+        const size_t first = i;
+        size_t n_lines = 1;
         const std::string& line = lines[i];
         if (!has_text(line) || is_item_row_continuation(line) || not_item_line(line)) continue;
         const std::string next = i + 1 < end ? lines[i + 1] : std::string();
         const std::string short_d = description_of(line);  // without a trailing amount part
         if (discount_line(line))
             if (const auto a = discount_amount(line, short_d.size(), next)) {
-                out.push_back(ItemRow{clean_description(short_d), std::nullopt, std::nullopt, *a});
+                out.push_back(ItemRow{as_printed(clean_description(short_d), first, 1), std::nullopt, std::nullopt, *a});
                 continue;
             }
         // The whole line first ("切手 84円" / "¥84": the amount on the next line), then without its amount part.
@@ -144,6 +183,11 @@ std::optional<std::vector<ItemRow>> read_item_rows(const std::string& text) {
             d = short_d;
             r = rows.row(d);
         }
+        if (!r || !r->amount)
+            if (const std::optional<double> a = orphan_amount_above(i)) {
+                out.push_back(ItemRow{as_printed(clean_description(trim(line)), first, 1), 1.0, *a, *a});
+                continue;
+            }
         if ((!r || !r->amount) && i + 1 < end && has_text(next) && !is_item_row_continuation(next) &&
             !discount_line(next) && !not_item_line(next)) {
             // OCR split the description over two lines: "じゃがいも" / "袋" / "275軽".
@@ -152,10 +196,11 @@ std::optional<std::vector<ItemRow>> read_item_rows(const std::string& text) {
                 d = joined;
                 r = r2;
                 ++i;
+                n_lines = 2;
             }
         }
         if (!r || !r->amount || *r->amount <= 0) continue;
-        ItemRow item{clean_description(d), 1.0, *r->amount, *r->amount};
+        ItemRow item{as_printed(clean_description(d), first, n_lines), 1.0, *r->amount, *r->amount};
         if (r->quantity && r->unit_price && *r->quantity * *r->unit_price == *r->amount) {
             item.quantity = *r->quantity;
             item.unit_price = *r->unit_price;

@@ -77,17 +77,23 @@ std::vector<PrintedNumber> printed_numbers(const std::string& s) {
 }
 
 
-std::vector<std::string> printed_lines(const std::string& text) {
+std::vector<std::string> printed_lines_as_is(const std::string& text) {
     std::vector<std::string> lines;
     for (size_t i = 0; i <= text.size();) {
         const size_t j = std::min(text.find('\n', i), text.size());
         try {
-            lines.push_back(read_digit_confusions(fold_fullwidth(sanitize_utf8(text.substr(i, j - i)))));
+            lines.push_back(fold_fullwidth(sanitize_utf8(text.substr(i, j - i))));
         } catch (...) {
             lines.emplace_back();
         }
         i = j + 1;
     }
+    return lines;
+}
+
+std::vector<std::string> printed_lines(const std::string& text) {
+    std::vector<std::string> lines = printed_lines_as_is(text);
+    for (std::string& line : lines) line = read_digit_confusions(line);
     return lines;
 }
 

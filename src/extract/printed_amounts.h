@@ -22,6 +22,10 @@ struct PrintedNumber {
 // look-alikes next to digits read as digits ("1b4" = 164, "8,54B" = 8,548).
 std::vector<std::string> printed_lines(const std::string& text);
 
+// The same lines without the look-alike reading (valid UTF-8, full-width forms folded): each has the byte length
+// of its printed_lines() line, so an offset into one is an offset into the other.
+std::vector<std::string> printed_lines_as_is(const std::string& text);
+
 // The numbers of one line of printed_lines(), left to right. Thousands groups join ("1,645" = 1645); a number
 // with one or three-plus decimals, preceded by '-', '#', ':' or '/', followed by ':', '/' or '-', followed by a
 // count unit (点, 個, 品, P), followed by a broken thousands group ("8,75"), or with more than 9 integer digits

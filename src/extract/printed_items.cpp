@@ -128,6 +128,31 @@ std::optional<double> PrintedItems::amount(const std::string& description) {
     return r ? r->amount : std::nullopt;
 }
 
+std::optional<double> PrintedItems::line_amount(size_t k) const {
+    if (k >= lines_.size()) return std::nullopt;
+    const std::string& line = lines_[k];
+    // A minus sign before the number, a currency sign between ("-¥20", "ー198円"): a discount.
+    auto negative = [&](const PrintedNumber& n) {
+        size_t b = n.begin;
+        for (bool again = true; again;) {
+            again = false;
+            while (b > 0 && line[b - 1] == ' ') --b, again = true;
+            for (const char* w : {"¥", "\\"})
+                if (ends_with_at(line, b, w)) b -= std::string(w).size(), again = true;
+        }
+        for (const char* w : {"-", "ー", "▲"})
+            if (ends_with_at(line, b, w)) return true;
+        return false;
+    };
+    std::optional<double> last;
+    for (const PrintedNumber& n : printed_numbers(line)) {
+        if (n.percent || !n.usable || negative(n) || number_role(line, n) != NumberRole::kOther) continue;
+        if (money_marked(line, n)) return n.value;
+        last = n.value;
+    }
+    return currency_style_ ? std::nullopt : last;
+}
+
 std::optional<PrintedItemRow> PrintedItems::row(const std::string& description) {
     const std::string want = strip_spaces(description);
     if (want.empty()) return std::nullopt;

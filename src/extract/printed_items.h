@@ -42,6 +42,11 @@ public:
     // (items are printed in order).
     std::optional<double> amount(const std::string& description);
 
+    // The amount line `k` prints as row() reads it on a row line: its first number written as money that is not
+    // a quantity, unit price, rate or negative; else, on a receipt that prints no currency sign, its last such
+    // number. nullopt when it prints none (or k is past the last line).
+    std::optional<double> line_amount(size_t k) const;
+
 private:
     std::vector<std::string> lines_;
     size_t next_ = 0;            // line after the previous match
