@@ -60,3 +60,15 @@ TEST(PrintedTax, LabelledTaxTotal) {
     EXPECT_EQ(ex::labelled_tax_total("小計 100\n合計 100\n"), std::nullopt);              // no label
     EXPECT_EQ(ex::labelled_tax_total("外税8%\n外税10%\n¥297\n"), std::nullopt);          // a label without amount
 }
+
+TEST(PrintedTax, BaseAboveTheRateAndTaxOfASmallBase) {
+    // The table prints a rate's base (and tax) above the rate: 84 * 8 / 108 = 6.2, 930 * 8 / 108 = 68.9.
+    EXPECT_EQ(ex::printed_tax_total("税率\n542\n対象額\n税額\n84\n8%\n6\n10%\n458\n41\nクレジット\n542"), 47);
+    EXPECT_EQ(ex::printed_tax_total("税率\n対象額\n税額\n930\n68\n8%\nクレジット支払\n930"), 68);
+    // A base of 5 yen at 10% carries no tax (0.45 rounded down).
+    EXPECT_EQ(ex::printed_tax_total("8%対象計\n3,563円\n(内消費税8%\n263円)\n10%対象計\n5円\n(内消費税10%\n0円)"), 263);
+    // The zero tax of a small base alone is no reading (the other rate's line is unread: "B%").
+    EXPECT_EQ(ex::printed_tax_total("(B%対象\n4532\n内税\n335)\n(10%対象\n10\n内税\n0)"), std::nullopt);
+    // Text lines above the rate are not its base.
+    EXPECT_EQ(ex::printed_tax_total("小計 930\n8%\n現金"), std::nullopt);
+}

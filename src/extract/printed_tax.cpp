@@ -6,6 +6,7 @@
 #include <map>
 
 #include "extract/printed_amounts.h"
+#include "extract/printed_items.h"
 #include "extract/utf8.h"
 
 namespace receipt::extract {
@@ -37,8 +38,10 @@ bool tax_context(const std::string& line, size_t at, const std::string& prev) {
 bool is_tax_of(const PrintedNumber& base, const PrintedNumber& tax, double rate) {
     if (base.cents != tax.cents) return false;
     const double unit = base.cents ? 0.01 : 1.0;
-    if (!(tax.value >= unit && tax.value < base.value)) return false;
     const double included = base.value * rate / (100.0 + rate), added = base.value * rate / 100.0;
+    // A base below one unit's worth of tax ("10%対象 5円 / 内消費税10% 0円") carries a tax of 0 (rounded down).
+    if (tax.value == 0 && base.value >= unit && included < unit) return true;
+    if (!(tax.value >= unit && tax.value < base.value)) return false;
     return std::fabs(tax.value - included) <= unit + 1e-9 || std::fabs(tax.value - added) <= unit + 1e-9;
 }
 
@@ -82,7 +85,32 @@ std::optional<std::vector<PrintedTaxLine>> printed_tax_lines(const std::string& 
             for (const PrintedNumber& n : nums[li])
                 if (n.usable && !n.percent) amounts.push_back(n);
         }
+        // No pair after the rate: the table may print the base (and tax) above it ("84 / 8% / 6", "930 / 68 /
+        // 8%"): the amounts of the amount-only lines right above the rate's line come first.
         bool paired = false;
+        auto pairs_in = [&](const std::vector<PrintedNumber>& seq) {
+            for (size_t k = 0; k + 1 < seq.size(); ++k)
+                if (is_tax_of(seq[k], seq[k + 1], m.rate)) return std::optional<size_t>(k);
+            return std::optional<size_t>();
+        };
+        if (!pairs_in(amounts)) {
+            std::vector<PrintedNumber> above;
+            for (size_t back = 1; back <= 2 && back <= m.line; ++back) {
+                const size_t li = m.line - back;
+                bool only_amounts = is_item_row_continuation(lines[li]) && !other_rate_line(li, m.rate);
+                for (const PrintedNumber& n : nums[li]) only_amounts &= n.usable && !n.percent;
+                if (!only_amounts) break;
+                above.insert(above.begin(), nums[li].begin(), nums[li].end());
+            }
+            if (!above.empty()) {
+                std::vector<PrintedNumber> seq = above;
+                seq.insert(seq.end(), amounts.begin(), amounts.end());
+                if (const auto k = pairs_in(seq)) {
+                    found.push_back({m.rate, seq[*k].value, seq[*k + 1].value});
+                    paired = true;
+                }
+            }
+        }
         for (size_t k = 0; k + 1 < amounts.size() && !paired; ++k) {
             if (!is_tax_of(amounts[k], amounts[k + 1], m.rate)) continue;
             found.push_back({m.rate, amounts[k].value, amounts[k + 1].value});
@@ -90,7 +118,10 @@ std::optional<std::vector<PrintedTaxLine>> printed_tax_lines(const std::string& 
         }
         if (!paired && !amounts.empty()) unresolved_with_amounts[m.rate] = true;
     }
-    if (found.empty()) return std::nullopt;
+    // Only zero taxes (a few yen at a rate, the other rate's line unread) are no reading of the receipt's tax.
+    bool any_tax = false;
+    for (const auto& f : found) any_tax |= f.tax > 0;
+    if (!any_tax) return std::nullopt;
     for (const auto& [rate, open] : unresolved_with_amounts) {
         bool have = false;
         for (const auto& f : found) have |= f.rate == rate;
