@@ -1,0 +1,19 @@
+// A Japanese address copied as the receipt prints it. The schema's supplier_address joins the printed address lines
+// with one space ("北海道札幌市中央区" / "南2条西1-11-14" -> "北海道札幌市中央区 南2条西1-11-14") and keeps a line's own
+// spaces; the model adds or drops spaces at will, and now and then swaps the digits of a house number
+// ("心斎橋筋5-27-5" for the printed "心斎橋筋5-25-7").
+#pragma once
+
+#include <optional>
+#include <string>
+
+namespace receipt::extract {
+
+// The printed spelling of `address` when it differs from it: the printed text that matches the address (spaces
+// aside) from a printed word start to a word end, with one space wherever the receipt puts a space or a line
+// break. When no such text is printed, a printed text that differs from it only inside its digit runs, with as
+// many digits in all (the model garbled a house number; a receipt that lost a digit to OCR is left to the model,
+// which may have restored it), and the first such. nullopt when nothing matches or the address is printed so.
+std::optional<std::string> address_as_printed(const std::string& text, const std::string& address);
+
+}  // namespace receipt::extract

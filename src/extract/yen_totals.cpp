@@ -1,0 +1,44 @@
+// The net amount and total of a yen receipt checked by their arithmetic (extract/yen_totals.h).
+#include "extract/yen_totals.h"
+
+#include <cmath>
+#include <vector>
+
+#include "extract/name_constraint.h"
+#include "extract/printed_amounts.h"
+
+namespace receipt::extract {
+
+namespace {
+
+// How many times lines [from, end) print `value` as a usable amount (not a rate).
+int printed_count(const std::vector<std::string>& lines, size_t from, double value) {
+    int count = 0;
+    for (size_t i = from; i < lines.size(); ++i)
+        for (const PrintedNumber& n : printed_numbers(lines[i]))
+            count += n.usable && !n.percent && std::fabs(n.value - value) < 0.005;
+    return count;
+}
+
+}  // namespace
+
+std::optional<double> yen_total_from_net(const std::string& text, double net, const std::optional<double>& tax) {
+    if (!(net > 0)) return std::nullopt;
+    const std::vector<std::string> lines = printed_lines(text);
+    size_t sub = lines.size();
+    for (size_t i = 0; i < lines.size() && sub == lines.size(); ++i)
+        if (strip_spaces(lines[i]).find("小計") != std::string::npos) sub = i;
+    if (sub == lines.size()) return std::nullopt;
+    // The subtotal prints net once itself: net as the total must be printed once more.
+    if (tax && *tax > 0 && printed_count(lines, sub, net + *tax) > 0) return net + *tax;
+    if (printed_count(lines, sub, net) > 1) return net;
+    return std::nullopt;
+}
+
+std::optional<double> yen_net_from_total(const std::string& text, double total, double tax) {
+    if (!(tax > 0) || !(total > tax)) return std::nullopt;
+    if (printed_count(printed_lines(text), 0, total - tax) == 0) return std::nullopt;
+    return total - tax;
+}
+
+}  // namespace receipt::extract

@@ -1,0 +1,23 @@
+// The net amount and total of a yen receipt checked by their arithmetic. A receipt adds its tax to the subtotal
+// (外税: total = net + tax) or includes it (内税: total = net), so the total is never below the net amount, and
+// the amount paid (the payment line under the totals: "WAON決済 ¥1341", "交通系IC決済 8,745円") prints it again.
+// OCR often damages the total or subtotal line itself ("お買上計 ¥131" for ¥1341, "合計 8,75円", "¥871 / 小 計" with
+// the amount moved above its keyword), so the keyword readings of extract/printed_amounts.h go wrong there.
+#pragma once
+
+#include <optional>
+#include <string>
+
+namespace receipt::extract {
+
+// The total of a yen receipt whose total is missing or below its net amount `net` (the subtotal): net + `tax`
+// (the tax added to it, when given and positive) when that amount is printed from the subtotal line (小計) on, else
+// net when it is printed there twice (the subtotal and the total or payment line). nullopt otherwise, or when no
+// subtotal line is printed.
+std::optional<double> yen_total_from_net(const std::string& text, double net, const std::optional<double>& tax);
+
+// The net amount of a yen receipt that adds `tax` (its 外税 amounts) to it: total - tax when that amount is
+// printed on the receipt (as a number on its own or after a label) and tax > 0; nullopt otherwise.
+std::optional<double> yen_net_from_total(const std::string& text, double total, double tax);
+
+}  // namespace receipt::extract

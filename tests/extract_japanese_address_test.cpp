@@ -1,0 +1,30 @@
+// A Japanese address copied as printed (extract/japanese_address.h).
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "extract/japanese_address.h"
+
+namespace ex = receipt::extract;
+
+TEST(JapaneseAddress, SpacedAsPrinted) {
+    // One space per printed break; none where the receipt prints none.
+    EXPECT_EQ(ex::address_as_printed("店\n〒060-9333 北海道札幌市中央区\n南2条西1-11-14\nTEL", "北海道札幌市中央区南2条西1-11-14"),
+              "北海道札幌市中央区 南2条西1-11-14");
+    EXPECT_EQ(ex::address_as_printed("〒160-5818\n東京都新宿区高田馬場2-5-5\n", "東京都新宿区 高田馬場2-5-5"),
+              "東京都新宿区高田馬場2-5-5");
+    // Already as printed.
+    EXPECT_EQ(ex::address_as_printed("東京都港区\n芝浦6-2-6\n", "東京都港区 芝浦6-2-6"), std::nullopt);
+}
+
+TEST(JapaneseAddress, GarbledHouseNumberFromThePrint) {
+    EXPECT_EQ(ex::address_as_printed("〒542-1234\n大阪府大阪市中央区心斎橋筋5-25-7\n", "大阪府大阪市中央区心斎橋筋5-27-5"),
+              "大阪府大阪市中央区心斎橋筋5-25-7");
+    // A digit that OCR lost is left to the model (it may have restored it), and other words do not match.
+    EXPECT_EQ(ex::address_as_printed("東京都港区芝浦6-2-6\n", "東京都港区芝浦6-32-6"), std::nullopt);
+    EXPECT_EQ(ex::address_as_printed("北海道札幌市中央区 南2条西1-11-14\n", "北海道札幌市中央区 北1条西2-11-14"),
+              std::nullopt);
+    // Not printed to a word end.
+    EXPECT_EQ(ex::address_as_printed("東京都港区芝浦6-2-67\n", "東京都港区芝浦6-2-6"), std::nullopt);
+    EXPECT_EQ(ex::address_as_printed("", ""), std::nullopt);
+}

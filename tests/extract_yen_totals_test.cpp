@@ -1,0 +1,30 @@
+// The net amount and total of a yen receipt checked by their arithmetic (extract/yen_totals.h).
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "extract/yen_totals.h"
+
+namespace ex = receipt::extract;
+
+TEST(YenTotals, TotalFromTheNetAmountAndThePaymentLine) {
+    // Tax included: OCR dropped a digit of the total line (¥131); the payment line prints the subtotal again.
+    const std::string included = "小計 (5点)\n¥1341\nお買上計\n¥131\n(内消費税等\n¥109)\nWAON決済\n¥1341\n";
+    EXPECT_EQ(ex::yen_total_from_net(included, 1341, std::nullopt), 1341);
+    // Tax added: net + tax (8069 + 676) is the amount paid; the total line lost a digit.
+    const std::string added = "小 計 (32点)\n8,069円\n外税8%\n519円\n外税10%\n157円\n合計\n8,75円\n交通系IC決済\n8,745円\n";
+    EXPECT_EQ(ex::yen_total_from_net(added, 8069, 676), 8745);
+    // Nothing printed below the subtotal matches, or no subtotal line.
+    EXPECT_EQ(ex::yen_total_from_net("小計\n¥500\n合計\n¥50\n", 500, 40), std::nullopt);
+    EXPECT_EQ(ex::yen_total_from_net("合計\n¥500\n現金\n¥500\n", 500, std::nullopt), std::nullopt);
+    EXPECT_EQ(ex::yen_total_from_net("", 0, std::nullopt), std::nullopt);
+}
+
+TEST(YenTotals, NetFromTheTotalLessTheAddedTax) {
+    // The subtotal's amount moved above its keyword ("¥871 / 小 計"): 949 - 34 - 44 = 871 is printed.
+    const std::string text = "¥871\n小 計\n外税8%\n¥34\n外税10%\n¥44\n合計\n¥949\n";
+    EXPECT_EQ(ex::yen_net_from_total(text, 949, 78), 871);
+    EXPECT_EQ(ex::yen_net_from_total(text, 949, 77), std::nullopt);  // 872 is not printed
+    EXPECT_EQ(ex::yen_net_from_total(text, 949, 0), std::nullopt);
+    EXPECT_EQ(ex::yen_net_from_total(text, 40, 78), std::nullopt);
+}
