@@ -131,3 +131,16 @@ TEST_F(NameConstraintTest, AddressPassRepeatsThePrefixThenCopiesTheAddress) {
     const std::vector<std::string> two = {kReceipt, kReceipt};
     EXPECT_THROW(ex::NameConstraint(vocab, two, ex::PrintedField{"addr", 4}, {prefix}), receipt::Error);
 }
+
+TEST(NamePrintedButOne, OneCharacterTheReceiptLacks) {
+    const std::string text = "ファミリーマー\n本町ショッピングセンター店\n千葉県船橋市本町6-19-6\n";
+    EXPECT_TRUE(ex::name_printed_but_one(text, "ファミリーマート 本町ショッピングセンター店"));
+    EXPECT_TRUE(ex::name_printed_but_one("ジマ 桜木町駅西口店\n", "ノジマ 桜木町駅西口店"));
+    // Printed as it is, two characters away, a digit, or too short.
+    EXPECT_FALSE(ex::name_printed_but_one(text, "ファミリーマー 本町ショッピングセンター店"));
+    EXPECT_FALSE(ex::name_printed_but_one("ファミリー\n", "ファミリーマート"));
+    EXPECT_FALSE(ex::name_printed_but_one("SHOP 2\n", "SHOP 12"));
+    EXPECT_FALSE(ex::name_printed_but_one("YONG SOON FATT S/B\n", "Y SOON FATT S/B"));  // Latin names: not so kept
+    EXPECT_FALSE(ex::name_printed_but_one("AB\n", "ABC"));
+    EXPECT_FALSE(ex::name_printed_but_one("", ""));
+}

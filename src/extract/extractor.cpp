@@ -61,8 +61,10 @@ std::string field_before(const std::string& target, size_t bar, const char* key)
 }
 
 // The supplier_name of a name pass's output when the name field was finished: a '|' follows it, or the pass ended
-// with EOS (`ended`: the constraint allows EOS only where the copied name ends a printed word, so the name is
-// whole; "name: 丸亀製麺" then EOS). "" when the pass was cut off at its token limit inside the name.
+// with EOS after a name with a character written in byte pieces (`ended`: "name: 丸亀製麺" then EOS; 亀 and 製 are
+// not in the vocabulary; the constraint allows EOS only where the copied name ends a printed word, so the name is
+// whole). Otherwise "" (cut off at the token limit; or EOS after a name in vocabulary pieces, which on SROIE
+// validation was a piece of the address).
 std::string finished_name(const std::string& target, bool ended) {
     const size_t bar = target.find('|');
     return field_before(target, bar == std::string::npos && ended ? target.size() : bar, "supplier_name");
@@ -180,7 +182,10 @@ std::vector<Extraction> Extractor::extract(const std::vector<std::string>& texts
         std::vector<size_t> redo;  // positions k in the sorted order
         for (size_t k = 0; k < n; ++k) {
             const auto& name = fields[order[k]]["supplier_name"];
-            if (name.is_string() && !extract::name_is_printed(sorted_texts[k], name.get<std::string>()))
+            // A name printed but for one character that OCR dropped is the model's reading of the damaged print.
+            if (name.is_string() && !extract::name_is_printed(sorted_texts[k], name.get<std::string>()) &&
+                !extract::name_printed_but_one(leading_lines(sorted_texts[k], extract::kNameLines),
+                                               name.get<std::string>()))
                 redo.push_back(k);
         }
         if (!redo.empty()) {
@@ -196,7 +201,13 @@ std::vector<Extraction> Extractor::extract(const std::vector<std::string>& texts
             const std::vector<GenerationResult> name_results = engine_->generate(redo_ids, name_gen);
             for (size_t j = 0; j < redo.size(); ++j) {
                 const std::vector<int>& got = name_results[j].ids;
-                const bool ended = !got.empty() && got.back() == tokenizer_->eos_id();
+                const auto byte_piece = [&](int id) {
+                    const auto& t = vocabs_->name->texts;
+                    return id >= 0 && size_t(id) < t.size() && t[size_t(id)].size() == 1 &&
+                           static_cast<unsigned char>(t[size_t(id)][0]) >= 0x80;
+                };
+                const bool ended = !got.empty() && got.back() == tokenizer_->eos_id() &&
+                                   std::any_of(got.begin(), got.end(), byte_piece);
                 const std::string name = finished_name(tokenizer_->decode(got), ended);
                 if (!name.empty()) fields[order[redo[j]]]["supplier_name"] = name;
             }

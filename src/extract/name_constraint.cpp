@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "extract/target_tokens.h"
+#include "extract/utf8.h"
 #include "receipt/errors.h"
 #include "receipt/tokenizer.h"
 
@@ -80,6 +81,23 @@ bool text_is_printed(const std::string& text, const std::string& value, int max_
         const size_t e = size_t(p) + v.size();
         if (e <= end && (e == end || std::binary_search(c.word_starts.begin(), c.word_starts.end(), int(e))))
             return true;
+    }
+    return false;
+}
+
+bool name_printed_but_one(const std::string& text, const std::string& name) {
+    if (!has_cjk(name)) return false;
+    const std::string v = strip_spaces(name);
+    // Code point starts of v.
+    std::vector<size_t> starts;
+    for (size_t i = 0; i < v.size(); ++i)
+        if ((static_cast<unsigned char>(v[i]) & 0xC0) != 0x80) starts.push_back(i);
+    if (starts.size() < 4) return false;
+    for (size_t k = 0; k < starts.size(); ++k) {
+        const size_t b = starts[k], e = k + 1 < starts.size() ? starts[k + 1] : v.size();
+        if (e - b == 1 && v[b] >= '0' && v[b] <= '9') continue;
+        if (k > 0 && v.compare(starts[k - 1], b - starts[k - 1], v, b, e - b) == 0) continue;  // same as before
+        if (text_is_printed(text, v.substr(0, b) + v.substr(e), NameConstraint::kMaxLines)) return true;
     }
     return false;
 }
