@@ -107,6 +107,20 @@ TEST(ItemRows, DescriptionsAsPrinted) {
                                                                         {"ボス ブラック 185g", 1500}}));
 }
 
+TEST(ItemRows, TwoDescriptionsOverTwoAmounts) {
+    const std::string text = "2021年11月18日\n玉ねぎ 3個入\nアルミホイル\n258円軽\n139円\n目薬 サンテFX 516円\n小計\n913円\n";
+    const auto rows = ex::read_item_rows(text);
+    ASSERT_TRUE(rows);
+    EXPECT_EQ(pairs(*rows), (std::vector<std::pair<std::string, double>>{
+                                {"玉ねぎ 3個入", 258}, {"アルミホイル", 139}, {"目薬 サンテFX", 516}}));
+    // The second amount is the box of the description below, which prints none: a split description.
+    const std::string moved = "2024/08/13\nじゃがいも\n袋\n275軽\n178\nｱﾙﾐﾎｲﾙ\n生鮭 切身\n298軽\n小計\n751\n";
+    const auto rows2 = ex::read_item_rows(moved);
+    ASSERT_TRUE(rows2);
+    EXPECT_EQ(pairs(*rows2), (std::vector<std::pair<std::string, double>>{
+                                 {"じゃがいも 袋", 275}, {"ｱﾙﾐﾎｲﾙ", 178}, {"生鮭 切身", 298}}));
+}
+
 TEST(ItemRows, PostCheckReplacesItemsThatDoNotAddUp) {
     const std::string text = "店\n2024/01/05\nーグルト プレーン\n310軽\n絹豆腐\n53軽\n小計\n363\n合計\n392\n";
     nlohmann::ordered_json f = {{"currency", "JPY"},

@@ -1,6 +1,7 @@
 // Line item amounts from the printed item rows (extract/printed_items.h).
 #include "extract/printed_items.h"
 
+#include <cctype>
 #include <utility>
 
 #include "extract/name_constraint.h"
@@ -47,6 +48,10 @@ NumberRole number_role(const std::string& line, const PrintedNumber& n) {
     while (b > 0 && line[b - 1] == ' ') --b;
     size_t a = n.end;
     while (a < line.size() && line[a] == ' ') ++a;
+    // An x that ends a word ("サンテFX 516") is no multiplication sign.
+    const bool x_ends_word = b >= 2 && (line[b - 1] == 'x' || line[b - 1] == 'X') &&
+                             std::isalpha(static_cast<unsigned char>(line[b - 2]));
+    if (x_ends_word) return NumberRole::kOther;
     for (const char* w : {"コ", "個", "点"})  // "2コ", "(2点"
         if (starts_with_at(line, a, w)) return NumberRole::kQuantity;
     // "@1298 x 2": a count after the multiplication sign that follows a unit price
