@@ -67,8 +67,10 @@ TEST(PrintedTax, BaseAboveTheRateAndTaxOfASmallBase) {
     EXPECT_EQ(ex::printed_tax_total("税率\n対象額\n税額\n930\n68\n8%\nクレジット支払\n930"), 68);
     // A base of 5 yen at 10% carries no tax (0.45 rounded down).
     EXPECT_EQ(ex::printed_tax_total("8%対象計\n3,563円\n(内消費税8%\n263円)\n10%対象計\n5円\n(内消費税10%\n0円)"), 263);
-    // The zero tax of a small base alone is no reading (the other rate's line is unread: "B%").
-    EXPECT_EQ(ex::printed_tax_total("(B%対象\n4532\n内税\n335)\n(10%対象\n10\n内税\n0)"), std::nullopt);
+    // The zero tax of a small base alone is no reading (the other rate's line is unread).
+    EXPECT_EQ(ex::printed_tax_total("(X%対象\n4532\n内税\n335)\n(10%対象\n10\n内税\n0)"), std::nullopt);
+    // An OCR look-alike before '%' is the rate's digit: 4532 * 8 / 108 = 335.6.
+    EXPECT_EQ(ex::printed_tax_total("(B%対象\n4532\n内税\n335)\n(10%対象\n10\n内税\n0)"), 335);
     // Text lines above the rate are not its base.
     EXPECT_EQ(ex::printed_tax_total("小計 930\n8%\n現金"), std::nullopt);
 }

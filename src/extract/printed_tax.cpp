@@ -6,6 +6,7 @@
 #include <map>
 
 #include "extract/printed_amounts.h"
+#include "extract/ocr_digits.h"
 #include "extract/printed_items.h"
 #include "extract/utf8.h"
 
@@ -51,10 +52,21 @@ struct RateMention {
     size_t end;  // byte offset after the rate's number in its line
 };
 
+// `line` with an OCR look-alike read as a digit where it stands alone before '%' ("(B%対象" = 8%): a rate.
+std::string rate_lookalikes(std::string line) {
+    for (size_t i = 0; i + 1 < line.size(); ++i) {
+        const unsigned char prev = i ? static_cast<unsigned char>(line[i - 1]) : ' ';
+        if (line[i + 1] == '%' && confusion_digit(line[i]) && !(prev < 0x80 && std::isalnum(prev)))
+            line[i] = confusion_digit(line[i]);
+    }
+    return line;
+}
+
 }  // namespace
 
 std::optional<std::vector<PrintedTaxLine>> printed_tax_lines(const std::string& text) {
-    const std::vector<std::string> lines = printed_lines(text);
+    std::vector<std::string> lines = printed_lines(text);
+    for (std::string& line : lines) line = rate_lookalikes(std::move(line));
     std::vector<std::vector<PrintedNumber>> nums(lines.size());
     std::vector<RateMention> mentions;
     for (size_t li = 0; li < lines.size(); ++li) {
