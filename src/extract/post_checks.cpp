@@ -5,12 +5,14 @@
 #include <cmath>
 #include <cstdint>
 #include <optional>
+#include <regex>
 #include <vector>
 
 #include "extract/address_block.h"
 #include "extract/company_name.h"
 #include "extract/copy_constraint.h"
 #include "extract/item_rows.h"
+#include "extract/japanese_address.h"
 #include "extract/kana_lookalikes.h"
 #include "extract/normalize_currency.h"
 #include "extract/normalize_date.h"
@@ -23,6 +25,7 @@
 #include "extract/name_constraint.h"
 #include "extract/utf8.h"
 #include "extract/validate.h"
+#include "extract/yen_totals.h"
 
 namespace receipt::extract {
 
@@ -222,7 +225,14 @@ void apply_post_checks(const std::string& text, const std::string& target, const
         if (name.is_string() && addr.is_string() && !has_cjk(name.get<std::string>()) &&
             !has_company_suffix(name.get<std::string>())) {
             const std::string n = strip_spaces(name.get<std::string>()), a = strip_spaces(addr.get<std::string>());
-            if (!n.empty() && a.find(n) != std::string::npos)
+            // A house number ("1-11-14") names no store either: the model's address may itself be garbled.
+        static const std::regex house_number(R"(\d+-\d+)");
+        bool numbered = false;
+        try {
+            numbered = n.size() < 200 && std::regex_search(n, house_number);
+        } catch (...) {
+        }
+        if (!n.empty() && (a.find(n) != std::string::npos || numbered))
                 if (const auto header = header_name_line(text)) name = *header;
         }
     }
@@ -236,11 +246,79 @@ void apply_post_checks(const std::string& text, const std::string& target, const
         if (auto cut = address_without_registration_line(text, addr.get<std::string>())) addr = *cut;
         if (auto longer = address_with_lines_below(text, addr.get<std::string>())) addr = *longer;
     }
-    // A chain name printed above its branch line gets the branch (extract/store_branch.h).
+    // A Japanese name written as one word where the receipt prints it over two lines or words ("ジョーシン" /
+    // "港本店") gets a space at the printed break (extract/store_branch.h). Not Latin names: SROIE's labels space
+    // a name unlike its print (SROIE validation: one name lost).
+    if (options.copy_name && has_cjk(text) && f["supplier_name"].is_string())
+        if (auto spaced = name_spaced_as_printed(text, f["supplier_name"].get<std::string>(), NameConstraint::kMaxLines)) {
+            f["warnings"].push_back("supplier_name_spaced_as_printed: the model wrote " +
+                                    f["supplier_name"].get<std::string>() + ", the receipt prints " + *spaced);
+            f["supplier_name"] = *spaced;
+        }
+    // Japanese names (extract/store_branch.h): a name that is a piece of the address (the name pass started inside
+    // the address block) becomes the first header line that can name a store; a branch written alone gets the
+    // chain printed before it.
+    if (options.copy_name && has_cjk(text) && f["supplier_name"].is_string()) {
+        auto& name = f["supplier_name"];
+        const std::string n = strip_spaces(name.get<std::string>());
+        const std::string a = f["supplier_address"].is_string() ? strip_spaces(f["supplier_address"].get<std::string>()) : "";
+        // A house number ("1-11-14") names no store either: the model's address may itself be garbled.
+        static const std::regex house_number(R"(\d+-\d+)");
+        bool numbered = false;
+        try {
+            numbered = n.size() < 200 && std::regex_search(n, house_number);
+        } catch (...) {
+        }
+        if (!n.empty() && (a.find(n) != std::string::npos || numbered))
+            if (const auto header = japanese_header_name_line(text, kNameLines);
+                header && a.find(strip_spaces(*header)) == std::string::npos) {
+                f["warnings"].push_back("supplier_name_in_address: the model wrote " + name.get<std::string>() +
+                                        ", a piece of the address; the receipt's first name line is " + *header);
+                name = *header;
+            }
+        if (const auto with_chain = chain_before_branch(text, name.get<std::string>(), kNameLines)) {
+            f["warnings"].push_back("supplier_name_chain_before_branch: the model wrote the branch " +
+                                    name.get<std::string>() + ", the receipt prints " + *with_chain);
+            name = *with_chain;
+        }
+    }
+    // A Japanese address is copied as printed: spaced where the receipt breaks it, with the printed digits of a
+    // house number the model garbled (extract/japanese_address.h).
+    if (options.copy_address && has_cjk(text) && f["supplier_address"].is_string())
+        if (auto printed = address_as_printed(text, f["supplier_address"].get<std::string>())) {
+            f["warnings"].push_back("supplier_address_as_printed: the model wrote " +
+                                    f["supplier_address"].get<std::string>() + ", the receipt prints " + *printed);
+            f["supplier_address"] = *printed;
+        }
+    // A chain name printed above its branch line (address lines may stand between) gets the branch
+    // (extract/store_branch.h).
     if (options.copy_name && f["supplier_name"].is_string())
-        if (auto with_branch =
-                name_with_branch(text, f["supplier_name"].get<std::string>(), kNameLines))
+        if (auto with_branch = name_with_branch(text, f["supplier_name"].get<std::string>(), kNameLines,
+                                                f["supplier_address"].is_string()
+                                                    ? f["supplier_address"].get<std::string>()
+                                                    : std::string()))
             f["supplier_name"] = *with_branch;
+    // The operating company printed above the store ("有限会社サン商事" / "ノジマ 桜木町駅西口店", taken by the name
+    // pass or as the chain of the branch line) is not part of its name: a leading company word goes when more
+    // follows.
+    if (options.copy_name && has_cjk(text) && f["supplier_name"].is_string())
+        if (const std::string nm = trim(f["supplier_name"].get<std::string>());
+            nm.find(' ') != std::string::npos && japanese_company_line(nm.substr(0, nm.find(' ')))) {
+            const std::string rest = trim(nm.substr(nm.find(' ') + 1));
+            f["warnings"].push_back("supplier_name_without_company: the model wrote " + nm + ", the store is " + rest);
+            f["supplier_name"] = rest;
+        }
+    // A branch whose place lost a character to OCR takes the place as the address prints it ("仙市青葉本店",
+    // address "仙台市青葉区..." -> "仙台市青葉本店").
+    if (options.copy_name && f["supplier_name"].is_string() && f["supplier_address"].is_string() &&
+        has_cjk(f["supplier_name"].get<std::string>()))
+        if (auto fixed = branch_place_from_address(f["supplier_name"].get<std::string>(),
+                                                   f["supplier_address"].get<std::string>())) {
+            f["warnings"].push_back("supplier_name_branch_from_address: the receipt prints the branch as " +
+                                    f["supplier_name"].get<std::string>() + ", its address spells the place as in " +
+                                    *fixed);
+            f["supplier_name"] = *fixed;
+        }
     // Japanese text copied from the printed receipt carries the OCR's katakana / kanji look-alikes ("東急ス卜ア");
     // their neighbours tell which they are (extract/kana_lookalikes.h).
     if (has_cjk(text)) {
@@ -253,6 +331,9 @@ void apply_post_checks(const std::string& text, const std::string& target, const
     }
     if (options.copy_date) {
         const std::vector<std::string> dates = printed_dates(text);
+        const std::optional<std::string> model_date =
+            f["receipt_date"].is_string() ? std::optional<std::string>(f["receipt_date"].get<std::string>())
+                                          : std::nullopt;
         check("receipt_date", dates, printed_date_for);
         // Still a date that is not printed (nothing printed close to it): the date printed by a date label.
         auto& date = f["receipt_date"];
@@ -273,6 +354,16 @@ void apply_post_checks(const std::string& text, const std::string& target, const
                 }
             }
         }
+        // The weekday printed by the date ("202/09/14(土)") tells a date the model read through OCR damage from the
+        // printed one that replaced it: the model's date is kept when it falls on that weekday and the other not
+        // (extract/normalize_date.h).
+        if (model_date && date.is_string() && date.get<std::string>() != *model_date)
+            if (const auto wd = printed_weekday(text);
+                wd && weekday_of(*model_date) == wd && weekday_of(date.get<std::string>()) != wd) {
+                f["warnings"].push_back("receipt_date_weekday: the receipt's weekday is that of the model's " +
+                                        *model_date + ", not of " + date.get<std::string>());
+                date = *model_date;
+            }
         check("purchase_time", printed_times(text), printed_time_for);
     }
     // No valid total (the model wandered off in the total field), or a total without cents on a receipt whose
@@ -332,7 +423,40 @@ void apply_post_checks(const std::string& text, const std::string& target, const
         bool subtotal_printed = false;
         yen_subtotal = keyword_subtotal(text, &subtotal_printed);
         if (yen_subtotal || !subtotal_printed) take("net_amount", yen_subtotal, "subtotal");
-        items_from_rows(text, yen_subtotal, yen_total, f);
+        // The arithmetic of net, tax and total (extract/yen_totals.h): a total missing or below the net amount is
+        // net + the added tax, or net, as the payment line prints it again; a net amount that does not add up with
+        // the 外税 amounts to the total is total - those, when printed.
+        auto& net = f["net_amount"];
+        auto& tot = f["total_amount"];
+        if (net.is_number() && (!tot.is_number() || tot.get<double>() < net.get<double>())) {
+            std::optional<double> added = printed_tax_total(text);
+            if (!added) added = labelled_tax_total(text);
+            if (const auto t = yen_total_from_net(text, net.get<double>(), added)) {
+                f["warnings"].push_back("total_amount_from_net_amount: the model wrote " +
+                                        (tot.is_number() ? tot.dump() : std::string("none")) + ", net " +
+                                        net.dump() + " and the tax make " + json_amount(*t).dump() +
+                                        ", printed below the subtotal");
+                tot = json_amount(*t);
+                yen_total = *t;
+                revalidate(f);
+            }
+        }
+        if (const auto ext = labelled_tax_total(text); ext && tot.is_number() &&
+                                                      !(net.is_number() && std::fabs(net.get<double>() + *ext -
+                                                                                     tot.get<double>()) < 0.5))
+            if (const auto n = yen_net_from_total(text, tot.get<double>(), *ext)) {
+                f["warnings"].push_back("net_amount_from_total_and_tax: the model wrote " +
+                                        (net.is_number() ? net.dump() : std::string("none")) + ", total " +
+                                        tot.dump() + " less the 外税 amounts is " + json_amount(*n).dump());
+                net = json_amount(*n);
+                yen_subtotal = *n;
+                revalidate(f);
+            }
+        // The rows add up to the subtotal, else to the total: the keyword's, or the total the checks above left
+        // (the model's, when no total keyword is read).
+        std::optional<double> rows_total = yen_total;
+        if (!rows_total && f["total_amount"].is_number()) rows_total = f["total_amount"].get<double>();
+        items_from_rows(text, yen_subtotal, rows_total, f);
         fix_item_amounts(text, f);
     }
     // A receipt that prints a base and a tax amount for each of its tax rates gives the total tax exactly

@@ -1,0 +1,81 @@
+// The post-checks of Japanese receipts' names, addresses and yen totals (extract/post_checks.h).
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "extract/post_checks.h"
+#include "receipt/extractor.h"
+
+namespace ex = receipt::extract;
+
+namespace {
+
+nlohmann::ordered_json fields(const std::string& name, const std::string& addr) {
+    return {{"supplier_name", name},       {"supplier_address", addr}, {"currency", "JPY"},
+            {"net_amount", nullptr},       {"total_tax_amount", nullptr}, {"total_amount", nullptr},
+            {"line_items", nlohmann::ordered_json::array()}, {"warnings", nlohmann::ordered_json::array()}};
+}
+
+bool warned(const nlohmann::ordered_json& f, const std::string& code) {
+    return f["warnings"].dump().find(code) != std::string::npos;
+}
+
+}  // namespace
+
+TEST(JapanesePostChecks, NamesAsPrinted) {
+    const receipt::ExtractOptions opts;
+    // The operating company goes; the branch's place is spelled as the address prints it.
+    const std::string text = "有限会社サン商事\nイオン 加町駅西口店\n〒650-7579 兵庫県神戸市中央区\n加納町4丁目25番28号\n";
+    auto f = fields("有限会社サン商事 イオン 加町駅西口店", "兵庫県神戸市中央区 加納町4丁目25番28号");
+    ex::apply_post_checks(text, "", opts, f);
+    EXPECT_EQ(f["supplier_name"], "イオン 加納町駅西口店");
+    EXPECT_TRUE(warned(f, "supplier_name_without_company")) << f["warnings"].dump();
+    EXPECT_TRUE(warned(f, "supplier_name_branch_from_address")) << f["warnings"].dump();
+    // A name that is a piece of the address becomes the header's name line.
+    const std::string text2 = "CoCo壱番屋\n〒060-9333 北海道札幌市中央区\n南2条西1-11-14\n";
+    auto g = fields("南2条西1-11-14", "北海道札幌市中央区 南2条西1-11-14");
+    ex::apply_post_checks(text2, "", opts, g);
+    EXPECT_EQ(g["supplier_name"], "CoCo壱番屋");
+    EXPECT_TRUE(warned(g, "supplier_name_in_address")) << g["warnings"].dump();
+    // Likewise a house number, when the model's address is itself garbled.
+    auto g2 = fields("南2条西1-11-14", "北海道札幌市中央区 北1条西2-11-14");
+    ex::apply_post_checks(text2, "", opts, g2);
+    EXPECT_EQ(g2["supplier_name"], "CoCo壱番屋");
+    // The company line taken as the chain of the store line goes.
+    auto c = fields("有限会社サン商事", "埼玉県さいたま市大宮区 桜木町7-4-16");
+    ex::apply_post_checks("有限会社サン商事\nノジマ 桜木町駅西口店\n330-6642\n", "", opts, c);
+    EXPECT_EQ(c["supplier_name"], "ノジマ 桜木町駅西口店");
+    // A branch written alone gets its chain; one word gets the printed break.
+    auto h = fields("ジョーシン港本店", "東京都港区 六本木7丁目31番18号");
+    ex::apply_post_checks("ジョーシン\n港本店\n〒105-0211\n東京都港区\n六本木7丁目31番18号\n", "", opts, h);
+    EXPECT_EQ(h["supplier_name"], "ジョーシン 港本店");
+    auto k = fields("東塩小路町二丁目店", "京都府京都市下京区東塩小路町4-26-25");
+    ex::apply_post_checks("〒600-0521\n東急ストア 東塩小路町二丁目店\n京都府京都市下京区東塩小路町4-26-25\n", "", opts, k);
+    EXPECT_EQ(k["supplier_name"], "東急ストア 東塩小路町二丁目店");
+    EXPECT_TRUE(warned(k, "supplier_name_chain_before_branch")) << k["warnings"].dump();
+}
+
+TEST(JapanesePostChecks, AddressAsPrinted) {
+    const receipt::ExtractOptions opts;
+    auto f = fields("店", "大阪府大阪市中央区 心斎橋筋5-27-5");
+    ex::apply_post_checks("店\n〒542-1234\n大阪府大阪市中央区心斎橋筋5-25-7\n", "", opts, f);
+    EXPECT_EQ(f["supplier_address"], "大阪府大阪市中央区心斎橋筋5-25-7");
+    EXPECT_TRUE(warned(f, "supplier_address_as_printed")) << f["warnings"].dump();
+}
+
+TEST(JapanesePostChecks, YenTotalAndNetByTheirArithmetic) {
+    const receipt::ExtractOptions opts;
+    // The total line lost a digit (¥131): the payment line prints the subtotal again (tax included).
+    auto f = fields("店", "");
+    ex::apply_post_checks("店\n2021/08/05\nパン\n¥1341\n小計 (1点)\n¥1341\nお買上計\n¥131\nWAON決済\n¥1341\n", "", opts, f);
+    EXPECT_EQ(f["total_amount"], 1341);
+    EXPECT_TRUE(warned(f, "total_amount_from_net_amount")) << f["warnings"].dump();
+    // The subtotal's amount moved above its keyword: total less the 外税 amounts.
+    auto g = fields("店", "");
+    ex::apply_post_checks("店\n2024/07/03\n袋\n¥871\n小 計\n外税8%\n¥34\n外税10%\n¥44\n合計\n¥949\n", "", opts, g);
+    EXPECT_EQ(g["net_amount"], 871);
+    EXPECT_EQ(g["total_amount"], 949);
+    EXPECT_TRUE(warned(g, "net_amount_from_total_and_tax")) << g["warnings"].dump();
+}
