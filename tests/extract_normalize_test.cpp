@@ -250,3 +250,16 @@ TEST(PublicApi, Normalisers) {
     EXPECT_EQ(receipt::receipt_field_names().size(), 10u);
     EXPECT_EQ(receipt::receipt_field_names().front(), "supplier_name");
 }
+
+TEST(NormalizeDate, PrintedWeekdayAndWeekdayOfADate) {
+    EXPECT_EQ(receipt::extract::printed_weekday("202/09/14(土) 7時52分"), 6);
+    EXPECT_EQ(receipt::extract::printed_weekday("2021年5月9日日曜日"), 0);
+    EXPECT_EQ(receipt::extract::printed_weekday("2021/05/09"), std::nullopt);
+    EXPECT_EQ(receipt::extract::printed_weekday("(月) (火)"), std::nullopt);
+    EXPECT_EQ(receipt::extract::weekday_of("2024-09-14"), 6);
+    EXPECT_EQ(receipt::extract::weekday_of("2022-09-14"), 3);
+    EXPECT_EQ(receipt::extract::weekday_of("2000-02-29"), 2);
+    EXPECT_EQ(receipt::extract::weekday_of("2021-02-29"), std::nullopt);
+    EXPECT_EQ(receipt::extract::weekday_of("2021-13-01"), std::nullopt);
+    EXPECT_EQ(receipt::extract::weekday_of(""), std::nullopt);
+}

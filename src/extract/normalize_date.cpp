@@ -267,4 +267,30 @@ std::optional<std::string> sole_printed_date(std::string_view text) {
     return found;
 }
 
+std::optional<int> printed_weekday(std::string_view text) {
+    static const char* const kDays[] = {"日", "月", "火", "水", "木", "金", "土"};
+    std::optional<int> found;
+    for (int d = 0; d < 7; ++d) {
+        const std::string day = kDays[d];
+        for (const std::string& form : {"(" + day + ")", "（" + day + "）", day + "曜日", day + "曜"}) {
+            if (text.find(form) == std::string_view::npos) continue;
+            if (found && *found != d) return std::nullopt;
+            found = d;
+        }
+    }
+    return found;
+}
+
+std::optional<int> weekday_of(const std::string& iso) {
+    int y = 0, m = 0, d = 0;
+    if (iso.size() != 10 || std::sscanf(iso.c_str(), "%4d-%2d-%2d", &y, &m, &d) != 3) return std::nullopt;
+    static const int kDaysIn[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+    const bool leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+    if (y < 1 || m < 1 || m > 12 || d < 1 || d > kDaysIn[m - 1] + (m == 2 && leap)) return std::nullopt;
+    // Sakamoto's method: the Gregorian weekday, 0 = Sunday.
+    static const int kT[] = {0, 3, 2, 5, 0, 3, 5, 1, 4, 6, 2, 4};
+    const int yy = m < 3 ? y - 1 : y;
+    return (yy + yy / 4 - yy / 100 + yy / 400 + kT[m - 1] + d) % 7;
+}
+
 }  // namespace receipt::extract

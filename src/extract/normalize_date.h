@@ -40,4 +40,11 @@ std::vector<std::string> labelled_dates(std::string_view text);
 // model misread ("14-12-16" printed, 2018-02-21 written).
 std::optional<std::string> sole_printed_date(std::string_view text);
 
+// The weekday a Japanese receipt prints with its date, "(土)" or "土曜日": 0 = Sunday .. 6 = Saturday; nullopt
+// when it prints none, or two different ones.
+std::optional<int> printed_weekday(std::string_view text);
+
+// The weekday of an ISO date "YYYY-MM-DD", 0 = Sunday .. 6 = Saturday; nullopt when it is no valid date.
+std::optional<int> weekday_of(const std::string& iso);
+
 }  // namespace receipt::extract
