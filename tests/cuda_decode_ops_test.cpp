@@ -9,6 +9,7 @@
 #include "cuda/gemm_lt.h"
 #include "cuda_test_util.h"
 #include "ops/attention.h"
+#include "ops/elementwise.h"
 #include "ops/t5_ops_cuda.h"
 #include "receipt/errors.h"
 
@@ -345,3 +346,40 @@ TEST(CudaDecodeOps, NotBuilt) {
 }
 
 #endif
+
+namespace {
+
+// Beam candidates on the GPU (beam_topk_cuda) against a host reference: log_softmax over the whole row, the
+// masked id left out, the k best by value with the lower id first among equal values (quantised logits: ties).
+TEST_F(CudaOps, BeamTopKMatchesHostSelection) {
+    const int R = 5, V = 3001;
+    auto logits = randn(size_t(R) * V, 41, 3.0f);
+    for (float& x : logits) x = std::round(x * 4.0f) / 4.0f;
+    logits[2 * size_t(V) + 7] = -INFINITY;  // -inf logits stay candidates (last)
+    auto dl = to_device(logits, DType::kF32);
+    for (int k : {1, 8, 64})
+        for (int masked : {-1, 1}) {
+            rc::DeviceBuffer dv(size_t(R) * k * 4), di(size_t(R) * k * 4);
+            rc::beam_topk_cuda(dl.as<float>(), R, V, k, masked, dv.as<float>(), di.as<int>(), nullptr);
+            std::vector<float> vals(size_t(R) * k);
+            std::vector<int> ids(size_t(R) * k);
+            RECEIPT_CUDA_CHECK(cudaMemcpy(vals.data(), dv.get(), vals.size() * 4, cudaMemcpyDeviceToHost));
+            RECEIPT_CUDA_CHECK(cudaMemcpy(ids.data(), di.get(), ids.size() * 4, cudaMemcpyDeviceToHost));
+            std::vector<float> lp(logits.size());
+            receipt::ops::log_softmax_cpu(logits.data(), R, V, lp.data());
+            for (int r = 0; r < R; ++r) {
+                const float* row = lp.data() + size_t(r) * V;
+                std::vector<int> idx;
+                for (int v = 0; v < V; ++v)
+                    if (v != masked) idx.push_back(v);
+                std::partial_sort(idx.begin(), idx.begin() + k, idx.end(),
+                                  [&](int a, int b) { return row[a] > row[b] || (row[a] == row[b] && a < b); });
+                for (int c = 0; c < k; ++c) {
+                    EXPECT_EQ(ids[size_t(r) * k + c], idx[size_t(c)]) << "row " << r << " k " << k << " rank " << c;
+                    EXPECT_NEAR(vals[size_t(r) * k + c], row[idx[size_t(c)]], 1e-5f) << "row " << r << " rank " << c;
+                }
+            }
+        }
+}
+
+}  // namespace

@@ -61,7 +61,7 @@ int main(int argc, char** argv) {
     CLI::App app{"CUDA engine generation benchmark"};
     std::string model_dir, dtype = "fp16", device = "cuda", out;
     std::vector<int> batches = {1, 8, 64};
-    int input_tokens = 384, new_tokens = 128, iters = 5;
+    int input_tokens = 384, new_tokens = 128, iters = 5, beams = 1;
     app.add_option("--model", model_dir, "T5 folder")->required();
     app.add_option("--dtype", dtype, "fp16, bf16 or fp32")->capture_default_str();
     app.add_option("--device", device, "cuda or cpu")->capture_default_str();
@@ -69,6 +69,7 @@ int main(int argc, char** argv) {
     app.add_option("--input-tokens", input_tokens, "source length")->capture_default_str();
     app.add_option("--new-tokens", new_tokens, "generated tokens (min = max)")->capture_default_str();
     app.add_option("--iters", iters, "timed calls per batch size")->capture_default_str();
+    app.add_option("--beams", beams, "num_beams (1: greedy)")->check(CLI::Range(1, 32))->capture_default_str();
     app.add_option("--out", out, "write the JSON here too");
     CLI11_PARSE(app, argc, argv);
 
@@ -87,7 +88,9 @@ int main(int argc, char** argv) {
                                  {"dtype", dtype},
                                  {"input_tokens", input_tokens},
                                  {"new_tokens", new_tokens},
-                                 {"decoding", "greedy, min_new_tokens = max_new_tokens"},
+                                 {"decoding", beams > 1 ? "beam search, num_beams = " + std::to_string(beams) +
+                                                              ", min_new_tokens = max_new_tokens"
+                                                        : std::string("greedy, min_new_tokens = max_new_tokens")},
                                  {"device_used_mib_at_start", mib_start},
                                  {"results", nlohmann::json::array()}};
         std::mt19937 rng(1234);
@@ -96,7 +99,7 @@ int main(int argc, char** argv) {
             receipt::EngineOptions eo;
             eo.device = receipt::parse_device(device);
             eo.dtype = receipt::parse_dtype(dtype);
-            eo.max_batch_size = batch;
+            eo.max_batch_size = batch * beams;
             eo.max_input_tokens = input_tokens;
             eo.max_total_tokens = new_tokens + 1;
             auto engine = receipt::make_engine(model, eo);
@@ -108,6 +111,7 @@ int main(int argc, char** argv) {
             receipt::GenerationOptions go;
             go.max_new_tokens = new_tokens;
             go.min_new_tokens = new_tokens;
+            go.num_beams = beams;
             const auto t_w0 = std::chrono::steady_clock::now();
             auto warm = engine->generate(inputs, go);
             const double warm_ms =

@@ -5,6 +5,8 @@
 
 namespace receipt::cuda {
 
+constexpr int kBeamTopKMax = 64;  // candidates per row the GPU can pick for beam search (2 x num_beams <= 64)
+
 struct CudaT5Engine::Buffers {
     // Encoder, [R_max * S_max] rows.
     DeviceBuffer enc_ids, src_len, enc_resid, enc_x, enc_qkv, enc_att, enc_h, enc_hg;
@@ -20,9 +22,12 @@ struct CudaT5Engine::Buffers {
     // once; every launch leaves it zero). attn_split points into them (n_split_max = 1: splitting off).
     DeviceBuffer attn_part, attn_counter;
     DecodeAttnSplit attn_split;
+    // Beam candidates (CudaStepper::step_top_k): [R_max, kBeamTopKMax] values f32 and ids i32.
+    DeviceBuffer top_vals, top_ids;
     // Pinned staging.
     // h_rows: [4, R_max] ints: source lengths | next_tok | src_row | finished (host staging).
-    PinnedBuffer h_ids, h_rows, h_state, h_flags, h_tokens, h_scores, h_logits;
+    // h_top: [2, R_max, kBeamTopKMax] beam candidates (values, then ids).
+    PinnedBuffer h_ids, h_rows, h_state, h_flags, h_tokens, h_scores, h_logits, h_top;
     cudaEvent_t flag_event[2] = {nullptr, nullptr};
     ~Buffers() {
         for (cudaEvent_t& e : flag_event)

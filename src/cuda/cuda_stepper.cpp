@@ -1,9 +1,12 @@
 // Beam search on the CUDA engine: the GPU decoder behind the DecoderStepper interface, driven by the shared host
 // beam_search() (src/generate/beam_search.cpp), which implements transformers' beam bookkeeping. Each step runs
-// the decoder for the live rows on the GPU and copies the f32 logits [N, V] back; row selection (beam reorder,
-// dropping finished sources) gathers the KV cache on the GPU.
+// the decoder for the live rows on the GPU, picks each row's 2 x num_beams best log-probabilities there
+// (beam_topk_cuda) and copies only those back; row selection (beam reorder, dropping finished sources) gathers the
+// KV cache on the GPU. The host-greedy path (logits processors) still copies the f32 logits [N, V].
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
+#include <string>
 
 #include "cuda/cuda_check.h"
 #include "cuda/cuda_engine_buffers.h"
@@ -23,15 +26,8 @@ public:
     int n_rows() const override { return n_; }
 
     void step(const std::vector<int>& tokens, int t, float* logits) override {
-        RECEIPT_CHECK(int(tokens.size()) == n_, InvalidInput, "CudaStepper::step: token count != rows");
-        RECEIPT_CHECK(t >= 0 && t < e_.T_max_, InvalidInput, "CudaStepper::step: position beyond max_total_tokens");
+        feed(tokens, t);
         auto& b = *e_.buf_;
-        int* h_tok = b.h_rows.as<int>() + e_.R_max_;
-        std::copy(tokens.begin(), tokens.end(), h_tok);
-        RECEIPT_CUDA_CHECK(
-            cudaMemcpyAsync(b.next_tok.get(), h_tok, size_t(n_) * 4, cudaMemcpyHostToDevice, e_.stream_));
-        e_.upload_state(t, 0);
-        e_.decoder_forward(n_);
         const size_t bytes = size_t(n_) * e_.cfg_.vocab_size * sizeof(float);
         e_.timed_op("stepper.logits_d2h", [&] {
             RECEIPT_CUDA_CHECK(
@@ -39,6 +35,35 @@ public:
         });
         RECEIPT_CUDA_CHECK(cudaStreamSynchronize(e_.stream_));
         std::memcpy(logits, b.h_logits.as<float>(), bytes);
+    }
+
+    // Candidates for beam search picked on the GPU (beam_topk_cuda): k (value, id) pairs per row come back
+    // instead of the [N, V] logits.
+    // RECEIPT_CUDA_BEAM_TOPK=0 copies the whole logits instead (for A/B timing).
+    bool supports_top_k(int k) const override {
+        static const bool on = [] {
+            const char* e = std::getenv("RECEIPT_CUDA_BEAM_TOPK");
+            return !(e && std::string(e) == "0");
+        }();
+        return on && k >= 1 && k <= kBeamTopKMax && k < e_.cfg_.vocab_size;
+    }
+
+    void step_top_k(const std::vector<int>& tokens, int t, int k, int masked, float* logp, int* ids) override {
+        RECEIPT_CHECK(supports_top_k(k), InvalidInput, "CudaStepper::step_top_k: k out of range");
+        feed(tokens, t);
+        auto& b = *e_.buf_;
+        const size_t n = size_t(n_) * k;
+        e_.timed_op("stepper.beam_topk", [&] {
+            beam_topk_cuda(b.logits.as<float>(), n_, e_.cfg_.vocab_size, k, masked, b.top_vals.as<float>(),
+                           b.top_ids.as<int>(), e_.stream_);
+            RECEIPT_CUDA_CHECK(cudaMemcpyAsync(b.h_top.as<float>(), b.top_vals.get(), n * 4, cudaMemcpyDeviceToHost,
+                                               e_.stream_));
+            RECEIPT_CUDA_CHECK(cudaMemcpyAsync(b.h_top.as<int>() + n, b.top_ids.get(), n * 4, cudaMemcpyDeviceToHost,
+                                               e_.stream_));
+        });
+        RECEIPT_CUDA_CHECK(cudaStreamSynchronize(e_.stream_));
+        std::memcpy(logp, b.h_top.as<float>(), n * 4);
+        std::memcpy(ids, b.h_top.as<int>() + n, n * 4);
     }
 
     void select_rows(const std::vector<int>& src, int t_cached) override {
@@ -69,6 +94,19 @@ public:
     }
 
 private:
+    // Uploads tokens [N] for position t and runs the decoder: logits [N, V] on the GPU.
+    void feed(const std::vector<int>& tokens, int t) {
+        RECEIPT_CHECK(int(tokens.size()) == n_, InvalidInput, "CudaStepper::step: token count != rows");
+        RECEIPT_CHECK(t >= 0 && t < e_.T_max_, InvalidInput, "CudaStepper::step: position beyond max_total_tokens");
+        auto& b = *e_.buf_;
+        int* h_tok = b.h_rows.as<int>() + e_.R_max_;
+        std::copy(tokens.begin(), tokens.end(), h_tok);
+        RECEIPT_CUDA_CHECK(
+            cudaMemcpyAsync(b.next_tok.get(), h_tok, size_t(n_) * 4, cudaMemcpyHostToDevice, e_.stream_));
+        e_.upload_state(t, 0);
+        e_.decoder_forward(n_);
+    }
+
     void upload_src_rows() {
         auto& b = *e_.buf_;
         int* h = b.h_rows.as<int>() + 2 * e_.R_max_;

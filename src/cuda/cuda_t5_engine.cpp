@@ -118,6 +118,8 @@ void CudaT5Engine::alloc_buffers() {
         b.attn_split = DecodeAttnSplit{b.attn_part.as<float>(), b.attn_counter.as<int>(), n_part, int(R * H),
                                        n_split_max, n_sm};
     }
+    alloc(b.top_vals, R * kBeamTopKMax * 4);
+    alloc(b.top_ids, R * kBeamTopKMax * 4);
     b.h_ids = PinnedBuffer(N * 4);
     b.h_rows = PinnedBuffer(4 * R * 4);
     b.h_state = PinnedBuffer(sizeof(DecodeState));
@@ -125,6 +127,7 @@ void CudaT5Engine::alloc_buffers() {
     b.h_tokens = PinnedBuffer(R * T * 4);
     b.h_scores = PinnedBuffer(R * 4);
     b.h_logits = PinnedBuffer(R * V * 4);
+    b.h_top = PinnedBuffer(2 * R * kBeamTopKMax * 4);
     for (cudaEvent_t& e : b.flag_event) RECEIPT_CUDA_CHECK(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
 
     // Relative position bias tables, bucketed on the host exactly like the CPU engine.

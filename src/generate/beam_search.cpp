@@ -1,6 +1,7 @@
 // Beam search with the exact semantics of transformers' (>= 4.50) vectorised GenerationMixin._beam_search.
 // Notation per source: K = num_beams, g = tokens generated so far, cur_len = 1 + g (the decoder start counts).
 #include <algorithm>
+#include <cstdint>
 #include <cmath>
 #include <numeric>
 
@@ -60,14 +61,25 @@ std::vector<GenerationResult> beam_search(DecoderStepper& stepper, int B, const 
     std::vector<int> active(B);  // sources still decoding, in stepper order (K rows each)
     std::iota(active.begin(), active.end(), 0);
 
-    std::vector<float> logits(size_t(B) * K * V), logp(size_t(B) * K * V);
+    // Candidates: the whole [rows, V] log-softmax on the host, or (a backend that supports it) the K2 best of
+    // each row, picked where the logits live. The top K2 of a source's K x V candidates (log-prob + the beam's
+    // running score, one shift per row) are always among its rows' top K2, so both give the same choice.
+    const bool row_top = stepper.supports_top_k(K2);
+    std::vector<float> logits(row_top ? 0 : size_t(B) * K * V), logp(row_top ? size_t(B) * K * K2 : size_t(B) * K * V);
+    std::vector<int> row_ids(row_top ? size_t(B) * K * K2 : 0);
     std::vector<int> feed(size_t(B) * K, tokens.decoder_start);
-    std::vector<float> cand(size_t(K) * V);
+    std::vector<float> cand(row_top ? size_t(K) * K2 : size_t(K) * V);
+    std::vector<int> cand_flat(row_top ? size_t(K) * K2 : 0);  // k * V + token of each candidate
 
     for (int g = 0; g < options.max_new_tokens && !active.empty(); ++g) {
         const int n_act = static_cast<int>(active.size());
-        stepper.step(feed, g, logits.data());
-        ops::log_softmax_cpu(logits.data(), int64_t(n_act) * K, V, logp.data());
+        const bool mask_eos = g < options.min_new_tokens;
+        if (row_top) {
+            stepper.step_top_k(feed, g, K2, mask_eos ? tokens.eos : -1, logp.data(), row_ids.data());
+        } else {
+            stepper.step(feed, g, logits.data());
+            ops::log_softmax_cpu(logits.data(), int64_t(n_act) * K, V, logp.data());
+        }
         const bool at_max = g + 1 >= options.max_new_tokens;  // MaxLengthCriteria hits every candidate
         const float len_div = static_cast<float>(std::pow(double(g + 1), double(lp)));
 
@@ -76,20 +88,43 @@ std::vector<GenerationResult> beam_search(DecoderStepper& stepper, int B, const 
         std::vector<int> still_active;
         for (int a = 0; a < n_act; ++a) {
             SourceState& s = src[active[a]];
-            const float* lpa = logp.data() + size_t(a) * K * V;
-            for (int k = 0; k < K; ++k)
-                for (int v = 0; v < V; ++v) {
-                    float x = lpa[size_t(k) * V + v];
-                    if (g < options.min_new_tokens && v == tokens.eos) x = -INFINITY;
-                    cand[size_t(k) * V + v] = x + s.running_score[k];
-                }
-            const std::vector<int> top = top_k(cand, K2);
+            std::vector<int> top(K2);  // flat candidate indices k * V + token, best first
             std::vector<float> top_score(K2), run_score(K2), fin_score(K2);
+            if (row_top) {
+                const float* lpa = logp.data() + size_t(a) * K * K2;
+                const int* ida = row_ids.data() + size_t(a) * K * K2;
+                for (int k = 0; k < K; ++k)
+                    for (int c = 0; c < K2; ++c) {
+                        const size_t e = size_t(k) * K2 + c;
+                        const bool ok = ida[e] >= 0;
+                        cand[e] = ok ? lpa[e] + s.running_score[k] : -INFINITY;
+                        cand_flat[e] = ok ? k * V + ida[e] : INT32_MAX;
+                    }
+                // Order of the full path: larger score first, then lower flat index.
+                std::vector<int> order(cand.size());
+                std::iota(order.begin(), order.end(), 0);
+                std::partial_sort(order.begin(), order.begin() + K2, order.end(), [&](int x, int y) {
+                    return cand[x] > cand[y] || (cand[x] == cand[y] && cand_flat[x] < cand_flat[y]);
+                });
+                for (int i = 0; i < K2; ++i) {
+                    top[i] = cand_flat[order[i]];
+                    top_score[i] = cand[order[i]];
+                }
+            } else {
+                const float* lpa = logp.data() + size_t(a) * K * V;
+                for (int k = 0; k < K; ++k)
+                    for (int v = 0; v < V; ++v) {
+                        float x = lpa[size_t(k) * V + v];
+                        if (mask_eos && v == tokens.eos) x = -INFINITY;
+                        cand[size_t(k) * V + v] = x + s.running_score[k];
+                    }
+                top = top_k(cand, K2);
+                for (int i = 0; i < K2; ++i) top_score[i] = cand[top[i]];
+            }
             std::vector<int> top_beam(K2), top_tok(K2);
             std::vector<bool> hits(K2);
             const bool all_done = std::all_of(s.done.begin(), s.done.end(), [](const Hyp& h) { return h.finished; });
             for (int i = 0; i < K2; ++i) {
-                top_score[i] = cand[top[i]];
                 top_beam[i] = top[i] / V;
                 top_tok[i] = top[i] % V;
                 hits[i] = top_tok[i] == tokens.eos || at_max;

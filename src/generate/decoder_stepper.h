@@ -3,6 +3,8 @@
 
 #include <vector>
 
+#include "receipt/errors.h"
+
 namespace receipt {
 
 // A decoder with per-row state (self-attention KV cache). Rows are decoder sequences (batch x beams); each row
@@ -17,6 +19,16 @@ public:
     // Feeds tokens[N] at decoder position t (0 = the decoder start token) and writes logits [N, V] (fp32).
     // Positions 0..t-1 must already be cached for every row.
     virtual void step(const std::vector<int>& tokens, int t, float* logits) = 0;
+    // Whether step_top_k() can return k candidates per row (a backend that picks them where the logits live, so
+    // that beam search copies k values per row instead of V). The default: no.
+    virtual bool supports_top_k(int /*k*/) const { return false; }
+    // Like step(), but writes per row the k largest log_softmax(logits) values, descending (equal values: lower id
+    // first), to logp [N, k] and their ids to ids [N, k]; id `masked` (>= 0) is left out of the candidates, not out
+    // of the softmax. Rows with fewer than k candidates end in (-inf, -1). Only called when supports_top_k(k).
+    virtual void step_top_k(const std::vector<int>& /*tokens*/, int /*t*/, int /*k*/, int /*masked*/, float* /*logp*/,
+                            int* /*ids*/) {
+        RECEIPT_CHECK(false, InvalidInput, "DecoderStepper::step_top_k: this backend has no top-k step");
+    }
     // Replaces the rows: new row r continues old row src[r] (src may repeat rows and may be shorter than N, which
     // drops rows). Copies the cached positions 0..t_cached-1.
     virtual void select_rows(const std::vector<int>& src, int t_cached) = 0;

@@ -124,6 +124,12 @@ void gated_act_cuda(DType dt, const void* h, int n, int F, bool gelu, void* y, c
 void greedy_select_cuda(const float* logits, int R, int V, int eos, int pad, DecodeState* state, int* finished,
                         int* next_tok, int* tokens, int T_max, float* scores, cudaStream_t stream);
 
+// Beam-search candidates (src/ops/beam_topk_cuda.cu): per row r of logits [R, V] f32, the k largest
+// log_softmax(logits[r]) values in descending order (equal values: lower id first) with their ids, the id `masked`
+// (>= 0) left out of the candidates but not out of the softmax normaliser, as beam_search() masks EOS under
+// min_new_tokens. vals: [R, k] f32, ids: [R, k] int; a row with fewer than k candidates ends in (-inf, -1).
+void beam_topk_cuda(const float* logits, int R, int V, int k, int masked, float* vals, int* ids, cudaStream_t stream);
+
 // Ends a greedy step: state->all_finished = (n_unfinished == 0), n_unfinished = 0, step += 1.
 void greedy_advance_cuda(DecodeState* state, cudaStream_t stream);
 
