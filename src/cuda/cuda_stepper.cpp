@@ -4,6 +4,7 @@
 // (beam_topk_cuda) and copies only those back; row selection (beam reorder, dropping finished sources) gathers the
 // KV cache on the GPU. The host-greedy path (logits processors) still copies the f32 logits [N, V].
 #include <algorithm>
+#include <utility>
 #include <cstdlib>
 #include <cstring>
 #include <string>
@@ -79,13 +80,10 @@ public:
         e_.timed_op("stepper.kv_reorder", [&] {
             kv_gather_rows_cuda(e_.dt_, b.cache.get(), b.cache_tmp.get(), b.sel.as<int>(), n_lk, n_new, e_.R_max_, H,
                                 e_.T_max_, K, t_cached, e_.stream_);
-            // Copy the gathered rows back: per (layer, k|v) slab, rows 0..n_new-1 are contiguous.
-            const size_t row_bytes = size_t(H) * e_.T_max_ * K * dtype_size(e_.dt_);
-            const size_t pitch = row_bytes * e_.R_max_;
-            if (n_new > 0 && t_cached > 0)
-                RECEIPT_CUDA_CHECK(cudaMemcpy2DAsync(b.cache.get(), pitch, b.cache_tmp.get(), pitch, row_bytes * n_new,
-                                                     n_lk, cudaMemcpyDeviceToDevice, e_.stream_));
         });
+        // The gathered rows become the cache (no copy back). Greedy graphs captured earlier keep the buffer they
+        // were captured with; every generate() call writes its cache from position 0, so either buffer serves.
+        std::swap(b.cache, b.cache_tmp);
         std::vector<int> rows(static_cast<size_t>(n_new));
         for (int r = 0; r < n_new; ++r) rows[size_t(r)] = src_row_[size_t(src[size_t(r)])];
         src_row_.swap(rows);
