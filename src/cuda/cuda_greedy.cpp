@@ -3,6 +3,8 @@
 // with no host synchronisation inside the loop; an "all finished" flag is copied to pinned memory every
 // kCheckEvery steps and read one check later, so the host never waits on the step it just queued.
 #include <algorithm>
+#include <functional>
+#include <map>
 
 #include "cuda/cuda_check.h"
 #include "cuda/cuda_engine_buffers.h"
@@ -27,12 +29,24 @@ void CudaT5Engine::greedy_step(int R) {
 }
 
 void CudaT5Engine::run_greedy_step(int R_bucket) {
+    run_graph(graphs_, R_bucket, [&] { greedy_step(R_bucket); }, R_bucket);
+}
+
+void CudaT5Engine::run_forward(int R) {
+    const int bucket = bucket_for(R);
+    // A captured graph holds the KV-cache pointer of its capture, and beam reordering swaps the two cache
+    // buffers: one graph per bucket and buffer.
+    run_graph(forward_graphs_, 2 * bucket + (cache_swapped_ ? 1 : 0), [&] { decoder_forward(bucket); }, bucket);
+}
+
+void CudaT5Engine::run_graph(std::map<int, cudaGraphExec_t>& graphs, int key, const std::function<void()>& body,
+                             int R_bucket) {
     if (!use_graphs_) {
-        greedy_step(R_bucket);
+        body();
         return;
     }
-    auto it = graphs_.find(R_bucket);
-    if (it == graphs_.end()) {
+    auto it = graphs.find(key);
+    if (it == graphs.end()) {
         // Warm up outside the capture (loads kernels / cuBLASLt modules, sets kernel attributes). The forward at
         // the current state recomputes exactly what the first real step computes, so it is harmless.
         decoder_forward(R_bucket);
@@ -40,7 +54,7 @@ void CudaT5Engine::run_greedy_step(int R_bucket) {
         cudaGraph_t graph = nullptr;
         RECEIPT_CUDA_CHECK(cudaStreamBeginCapture(stream_, cudaStreamCaptureModeThreadLocal));
         try {
-            greedy_step(R_bucket);
+            body();
         } catch (...) {
             cudaStreamEndCapture(stream_, &graph);
             if (graph) cudaGraphDestroy(graph);
@@ -51,7 +65,7 @@ void CudaT5Engine::run_greedy_step(int R_bucket) {
         const cudaError_t err = cudaGraphInstantiate(&exec, graph, 0);
         cudaGraphDestroy(graph);
         RECEIPT_CUDA_CHECK(err);
-        it = graphs_.emplace(R_bucket, exec).first;
+        it = graphs.emplace(key, exec).first;
     }
     RECEIPT_CUDA_CHECK(cudaGraphLaunch(it->second, stream_));
 }

@@ -81,9 +81,11 @@ public:
             kv_gather_rows_cuda(e_.dt_, b.cache.get(), b.cache_tmp.get(), b.sel.as<int>(), n_lk, n_new, e_.R_max_, H,
                                 e_.T_max_, K, t_cached, e_.stream_);
         });
-        // The gathered rows become the cache (no copy back). Greedy graphs captured earlier keep the buffer they
-        // were captured with; every generate() call writes its cache from position 0, so either buffer serves.
+        // The gathered rows become the cache (no copy back). Greedy-step graphs captured earlier keep the buffer
+        // they were captured with (every generate() call writes its cache from position 0, so either serves);
+        // forward graphs are kept per buffer (run_forward).
         std::swap(b.cache, b.cache_tmp);
+        e_.cache_swapped_ = !e_.cache_swapped_;
         std::vector<int> rows(static_cast<size_t>(n_new));
         for (int r = 0; r < n_new; ++r) rows[size_t(r)] = src_row_[size_t(src[size_t(r)])];
         src_row_.swap(rows);
@@ -92,7 +94,8 @@ public:
     }
 
 private:
-    // Uploads tokens [N] for position t and runs the decoder: logits [N, V] on the GPU.
+    // Uploads tokens [N] for position t and runs the decoder (a graph of N's batch bucket): logits [N, V] on the
+    // GPU.
     void feed(const std::vector<int>& tokens, int t) {
         RECEIPT_CHECK(int(tokens.size()) == n_, InvalidInput, "CudaStepper::step: token count != rows");
         RECEIPT_CHECK(t >= 0 && t < e_.T_max_, InvalidInput, "CudaStepper::step: position beyond max_total_tokens");
@@ -102,7 +105,7 @@ private:
         RECEIPT_CUDA_CHECK(
             cudaMemcpyAsync(b.next_tok.get(), h_tok, size_t(n_) * 4, cudaMemcpyHostToDevice, e_.stream_));
         e_.upload_state(t, 0);
-        e_.decoder_forward(n_);
+        e_.run_forward(n_);
     }
 
     void upload_src_rows() {

@@ -54,6 +54,7 @@ CudaT5Engine::CudaT5Engine(std::shared_ptr<const Model> model, const EngineOptio
 
 CudaT5Engine::~CudaT5Engine() {
     for (auto& [b, g] : graphs_) cudaGraphExecDestroy(g);
+    for (auto& [b, g] : forward_graphs_) cudaGraphExecDestroy(g);
     if (stream_) cudaStreamSynchronize(stream_);
     buf_.reset();
     gemm_.reset();

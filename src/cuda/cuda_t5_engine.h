@@ -6,6 +6,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -84,6 +85,13 @@ private:
     // decoder_forward + greedy selection + step advance (the body of the captured graph).
     void greedy_step(int R);
     void run_greedy_step(int R_bucket);
+    // decoder_forward for R rows as a replayed CUDA graph of its batch bucket (the rows past R compute on stale
+    // but valid inputs and are never read): the decoder of the host-driven searches (beam, greedy with a
+    // logits processor). Eager when graphs are off.
+    void run_forward(int R);
+    // Replays graphs[key], capturing body() into it on first use (after an eager warm-up decoder_forward of
+    // R_bucket rows); runs body() eagerly when graphs are off.
+    void run_graph(std::map<int, cudaGraphExec_t>& graphs, int key, const std::function<void()>& body, int R_bucket);
     int bucket_for(int R) const;
     std::vector<GenerationResult> generate_greedy(const std::vector<std::vector<int>>& inputs, size_t first, int B,
                                                   const GenerationOptions& options);
@@ -110,7 +118,9 @@ private:
     int R_max_ = 0, S_max_ = 0, T_max_ = 0;  // rows, source length, decoder positions
     int S_ = 0;                              // padded source length of the current request
     std::vector<int> buckets_;
-    std::map<int, cudaGraphExec_t> graphs_;
+    std::map<int, cudaGraphExec_t> graphs_;          // greedy step per batch bucket
+    std::map<int, cudaGraphExec_t> forward_graphs_;  // decoder forward per (batch bucket, cache buffer): run_forward
+    bool cache_swapped_ = false;                     // Buffers::cache and cache_tmp exchanged (odd number of swaps)
     bool use_graphs_ = true;
     bool fuse_norm_ = true;             // decoder LayerNorms inside the small-M GEMMs (normed_gemm)
     bool pdl_ = false;                  // our kernels use Programmatic Dependent Launch (pdl_enabled())
