@@ -337,17 +337,6 @@ TEST_F(CudaOps, DecoderSelfAttentionSplitKAppendsAndMatchesCpu) {
                 }
 }
 
-}  // namespace
-
-#else  // !RECEIPT_WITH_CUDA
-
-TEST(CudaDecodeOps, NotBuilt) {
-    GTEST_SKIP() << "cuda_decode_ops_test was built without RECEIPT_WITH_CUDA (see docs/numerics.md, Testing)";
-}
-
-#endif
-
-namespace {
 
 // Beam candidates on the GPU (beam_topk_cuda) against a host reference: log_softmax over the whole row, the
 // masked id left out, the k best by value with the lower id first among equal values (quantised logits: ties).
@@ -383,3 +372,11 @@ TEST_F(CudaOps, BeamTopKMatchesHostSelection) {
 }
 
 }  // namespace
+
+#else  // !RECEIPT_WITH_CUDA
+
+TEST(CudaDecodeOps, NotBuilt) {
+    GTEST_SKIP() << "cuda_decode_ops_test was built without RECEIPT_WITH_CUDA (see docs/numerics.md, Testing)";
+}
+
+#endif
