@@ -180,6 +180,17 @@ bool written_with_cents(const std::string& target, const std::string& tag) {
     return target.substr(at, end - at).find('.') != std::string::npos;
 }
 
+// True when `name` holds a house number ("1-11-14"), which names no store: a name pass that wrote one started
+// inside the address (the model's address may itself be garbled, so a containment test alone misses it).
+bool has_house_number(const std::string& name) {
+    static const std::regex house_number(R"(\d+-\d+)");
+    try {
+        return name.size() < 200 && std::regex_search(name, house_number);
+    } catch (...) {  // regex backtracking limits: treat as no house number
+        return false;
+    }
+}
+
 }  // namespace
 
 void apply_post_checks(const std::string& text, const std::string& target, const ExtractOptions& options,
@@ -225,14 +236,7 @@ void apply_post_checks(const std::string& text, const std::string& target, const
         if (name.is_string() && addr.is_string() && !has_cjk(name.get<std::string>()) &&
             !has_company_suffix(name.get<std::string>())) {
             const std::string n = strip_spaces(name.get<std::string>()), a = strip_spaces(addr.get<std::string>());
-            // A house number ("1-11-14") names no store either: the model's address may itself be garbled.
-        static const std::regex house_number(R"(\d+-\d+)");
-        bool numbered = false;
-        try {
-            numbered = n.size() < 200 && std::regex_search(n, house_number);
-        } catch (...) {
-        }
-        if (!n.empty() && (a.find(n) != std::string::npos || numbered))
+            if (!n.empty() && (a.find(n) != std::string::npos || has_house_number(n)))
                 if (const auto header = header_name_line(text)) name = *header;
         }
     }
@@ -262,14 +266,7 @@ void apply_post_checks(const std::string& text, const std::string& target, const
         auto& name = f["supplier_name"];
         const std::string n = strip_spaces(name.get<std::string>());
         const std::string a = f["supplier_address"].is_string() ? strip_spaces(f["supplier_address"].get<std::string>()) : "";
-        // A house number ("1-11-14") names no store either: the model's address may itself be garbled.
-        static const std::regex house_number(R"(\d+-\d+)");
-        bool numbered = false;
-        try {
-            numbered = n.size() < 200 && std::regex_search(n, house_number);
-        } catch (...) {
-        }
-        if (!n.empty() && (a.find(n) != std::string::npos || numbered))
+        if (!n.empty() && (a.find(n) != std::string::npos || has_house_number(n)))
             if (const auto header = japanese_header_name_line(text, kNameLines);
                 header && a.find(strip_spaces(*header)) == std::string::npos) {
                 f["warnings"].push_back("supplier_name_in_address: the model wrote " + name.get<std::string>() +
