@@ -4,10 +4,10 @@
 // (beam_topk_cuda) and copies only those back; row selection (beam reorder, dropping finished sources) gathers the
 // KV cache on the GPU. The host-greedy path (logits processors) still copies the f32 logits [N, V].
 #include <algorithm>
-#include <utility>
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <utility>
 
 #include "cuda/cuda_check.h"
 #include "cuda/cuda_engine_buffers.h"

@@ -1,8 +1,8 @@
 // Beam search with the exact semantics of transformers' (>= 4.50) vectorised GenerationMixin._beam_search.
 // Notation per source: K = num_beams, g = tokens generated so far, cur_len = 1 + g (the decoder start counts).
 #include <algorithm>
-#include <cstdint>
 #include <cmath>
+#include <cstdint>
 #include <numeric>
 
 #include "generate/search.h"
@@ -98,6 +98,8 @@ std::vector<GenerationResult> beam_search(DecoderStepper& stepper, int B, const 
                         const size_t e = size_t(k) * K2 + c;
                         const bool ok = ida[e] >= 0;
                         cand[e] = ok ? lpa[e] + s.running_score[k] : -INFINITY;
+                        // A row short of candidates (NaN logits) pads with beam 0's EOS at -inf: it can only be
+                        // picked when a source has fewer than K2 real candidates, and then ends the beam.
                         cand_flat[e] = ok ? k * V + ida[e] : INT32_MAX;
                     }
                 // Order of the full path: larger score first, then lower flat index.
@@ -107,8 +109,9 @@ std::vector<GenerationResult> beam_search(DecoderStepper& stepper, int B, const 
                     return cand[x] > cand[y] || (cand[x] == cand[y] && cand_flat[x] < cand_flat[y]);
                 });
                 for (int i = 0; i < K2; ++i) {
-                    top[i] = cand_flat[order[i]];
-                    top_score[i] = cand[order[i]];
+                    const bool ok = cand_flat[order[i]] != INT32_MAX;
+                    top[i] = ok ? cand_flat[order[i]] : tokens.eos;
+                    top_score[i] = ok ? cand[order[i]] : -INFINITY;
                 }
             } else {
                 const float* lpa = logp.data() + size_t(a) * K * V;
