@@ -8,6 +8,7 @@ Writes, one {"id", "text", "fields", "target", "source"} object per line:
   val.jsonl            SROIE val (eval only, never trained on)
   val_synth.jsonl      in-distribution synthetic receipts (train layouts, their own seed) for the end-of-training check
   dev_ja.jsonl         held-out layouts/chains with their own seed stream: for tuning decoding, never the test set
+  dev2_ja.jsonl        300 more receipts of that stream (a second, larger development set)
   synth_test_ja.jsonl  held-out synthetic Japanese test set (held-out layouts/chains, test seed stream)
   synth_test_en.jsonl  held-out synthetic English test set
 Also refreshes train/samples/ and examples/ unless --no-samples.
@@ -251,7 +252,11 @@ def main():
     val_synth = list(synth_records("train", "ja", args.seed + 1000, 150)) + \
         list(synth_records("train", "en", args.seed + 1000, 50))
     write_jsonl(os.path.join(args.out, "val_synth.jsonl"), val_synth)
-    write_jsonl(os.path.join(args.out, "dev_ja.jsonl"), synth_records("test", "ja", 7000, 150))
+    # Development sets for the decoding and post-check choices: receipts 0-149 and 150-449 of the held-out
+    # layouts / chains with their own seed stream (7000; the test sets use 1000).
+    dev = list(synth_records("test", "ja", 7000, 450))
+    write_jsonl(os.path.join(args.out, "dev_ja.jsonl"), dev[:150])
+    write_jsonl(os.path.join(args.out, "dev2_ja.jsonl"), dev[150:])
     write_jsonl(os.path.join(args.out, "synth_test_ja.jsonl"), synth_records("test", "ja", 1000, args.n_test))
     write_jsonl(os.path.join(args.out, "synth_test_en.jsonl"), synth_records("test", "en", 1000, args.n_test // 3))
     if not args.no_samples:
