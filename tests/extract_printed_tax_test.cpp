@@ -68,9 +68,38 @@ TEST(PrintedTax, BaseAboveTheRateAndTaxOfASmallBase) {
     // A base of 5 yen at 10% carries no tax (0.45 rounded down).
     EXPECT_EQ(ex::printed_tax_total("8%対象計\n3,563円\n(内消費税8%\n263円)\n10%対象計\n5円\n(内消費税10%\n0円)"), 263);
     // The zero tax of a small base alone is no reading (the other rate's line is unread).
-    EXPECT_EQ(ex::printed_tax_total("(X%対象\n4532\n内税\n335)\n(10%対象\n10\n内税\n0)"), std::nullopt);
+    EXPECT_EQ(ex::printed_tax_total("(対象\n4532\n内税\n335)\n(10%対象\n10\n内税\n0)"), std::nullopt);
+    // A rate OCR printed as a letter pairs as 8 % when its amounts say so (4532 * 8 / 108 = 335.6).
+    EXPECT_EQ(ex::printed_tax_total("(X%対象\n4532\n内税\n335)\n(10%対象\n10\n内税\n0)"), 335);
     // An OCR look-alike before '%' is the rate's digit: 4532 * 8 / 108 = 335.6.
     EXPECT_EQ(ex::printed_tax_total("(B%対象\n4532\n内税\n335)\n(10%対象\n10\n内税\n0)"), 335);
     // Text lines above the rate are not its base.
     EXPECT_EQ(ex::printed_tax_total("小計 930\n8%\n現金"), std::nullopt);
+}
+
+TEST(PrintedTax, RateWithoutItsDigitOrItsPercent) {
+    // OCR dropped the rate's digit: "(%対象" pairs as 8 % (237 * 8 / 108 = 17.6), not as 10 %.
+    EXPECT_EQ(ex::printed_tax_total("(%対象\n237\n内悦\n17)\n(10%対象\n3,124\n内税\n284)\nPayPay支払\n3,361"), 301);
+    EXPECT_EQ(ex::printed_tax_total("小計\n¥538\n税率\n対象額\n税額\n% ¥538 ¥39\nクレジット ¥538"), 39);
+    // Not on a Latin receipt, and a digitless '%' pairing under neither rate is no reading.
+    EXPECT_EQ(ex::printed_tax_total("TAX\n% 538 39\n"), std::nullopt);
+    EXPECT_EQ(ex::printed_tax_total("税率\n% ¥538 ¥3\n"), std::nullopt);
+    // "外税10" lost its '%': 10 is the rate, not the tax (5130 * 0.1 = 513).
+    EXPECT_EQ(ex::printed_tax_total("小 計\n,130\n(10%対象\n5,130)\n外税10\n513\n合計金額\n5,643"), 513);
+    EXPECT_EQ(ex::labelled_tax_total("(10%対象\n5,130)\n外税10\n513\n合計金額\n5,643"), 513);
+}
+
+TEST(PrintedTax, TaxPrintedBeforeItsBase) {
+    // OCR swapped the boxes: 598 * 8 / 108 = 44.3.
+    EXPECT_EQ(ex::printed_tax_total("合計金額\n598\n税率\n対象額\n税額\n8%\n44\n598\nお預り現金\n598"), 44);
+}
+
+TEST(PrintedTax, DamagedBaseFromTheTotal) {
+    // The 8 % base lost a digit (¥86 for ¥836): 3214 - 2378 = 836, 836 * 8 / 108 = 61.9.
+    const std::string text = "小 計\n¥3,214\n合計\n¥3,214\n税率\n対象額\n税額\n8%\n¥86\n¥61\n10%\n¥2,378\n¥216\n交通系IC\n¥3,214";
+    EXPECT_EQ(ex::printed_tax_total(text), std::nullopt);  // without the total: the 8 % rate has no pair
+    EXPECT_EQ(ex::printed_tax_total(text, {3214}), 277);
+    EXPECT_EQ(ex::printed_tax_total(text, {3000}), std::nullopt);  // 622 carries no tax of 61
+    // A single rate: its base is the total (578 * 8 / 108 = 42.8).
+    EXPECT_EQ(ex::printed_tax_total("合計\n\\578\n税率\n対象額\n税額\n\\58\n8%\n\\42\n現金\n\\1000", {578}), 42);
 }

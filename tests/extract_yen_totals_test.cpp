@@ -28,3 +28,15 @@ TEST(YenTotals, NetFromTheTotalLessTheAddedTax) {
     EXPECT_EQ(ex::yen_net_from_total(text, 949, 0), std::nullopt);
     EXPECT_EQ(ex::yen_net_from_total(text, 40, 78), std::nullopt);
 }
+
+TEST(YenTotals, NetFromThePerRateBases) {
+    // Tax included: the bases 140 + 85 are the total; OCR dropped a digit of the subtotal (¥25).
+    const std::string included = "小計 (2点)\n¥25\nお会計\n¥225\n税率\n対象額\n税額\n¥140\n8%\n¥10\n10%\n¥85\n¥7\niD決済\n¥225";
+    EXPECT_EQ(ex::yen_net_from_bases(included, 225), 225);
+    // Tax added: the bases 4634 + 1941 and their taxes 370 + 194 make the total.
+    const std::string added = "小 計 (24点)\n\\657\n(8%対象\n\\4634)\n外税8%\n\\370\n(10%対象\n\\1941)\n外税10%\n\\194\n"
+                              "合計金額 \\7139";
+    EXPECT_EQ(ex::yen_net_from_bases(added, 7139), 6575);
+    EXPECT_EQ(ex::yen_net_from_bases(added, 7000), std::nullopt);  // they do not add up to it
+    EXPECT_EQ(ex::yen_net_from_bases("小計\n¥500\n合計\n¥500\n", 500), std::nullopt);  // no tax lines
+}

@@ -449,6 +449,19 @@ void apply_post_checks(const std::string& text, const std::string& target, const
                 yen_subtotal = *n;
                 revalidate(f);
             }
+        // The per-rate bases add up to the total (内税) or to the total less their taxes (外税): their sum is the
+        // net amount, whatever OCR did to the subtotal line (extract/yen_totals.h). A receipt without a subtotal
+        // line has no net amount.
+        if (subtotal_printed && tot.is_number())
+            if (const auto n = yen_net_from_bases(text, tot.get<double>());
+                n && !(net.is_number() && std::fabs(net.get<double>() - *n) < 0.5)) {
+                f["warnings"].push_back("net_amount_from_tax_bases: the model wrote " +
+                                        (net.is_number() ? net.dump() : std::string("none")) +
+                                        ", the per-rate tax bases add up to " + json_amount(*n).dump());
+                net = json_amount(*n);
+                yen_subtotal = *n;
+                revalidate(f);
+            }
         // The rows add up to the subtotal, else to the total: the keyword's, or the total the checks above left
         // (the model's, when no total keyword is read).
         std::optional<double> rows_total = yen_total;
@@ -460,7 +473,12 @@ void apply_post_checks(const std::string& text, const std::string& target, const
     // (extract/printed_tax.h); the model often takes one rate's tax, a base, or a wrong column.
     if (options.copy_numbers) {
         auto& tax = f["total_tax_amount"];
-        std::optional<double> printed = printed_tax_total(text);
+        // In yen, one rate whose base OCR damaged is paired by the base that the total leaves (tax included), or
+        // the net amount when the receipt adds 外税 to it.
+        std::vector<double> base_totals;
+        if (const char* key = labelled_tax_total(text) ? "net_amount" : "total_amount"; yen && f[key].is_number())
+            base_totals.push_back(f[key].get<double>());
+        std::optional<double> printed = printed_tax_total(text, base_totals);
         // A yen receipt that adds 外税 to the subtotal: the labelled taxes, when subtotal + their sum = total.
         if (!printed && yen_subtotal && yen_total)
             if (const auto labelled = labelled_tax_total(text);

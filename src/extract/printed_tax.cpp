@@ -4,6 +4,7 @@
 #include <cctype>
 #include <cmath>
 #include <map>
+#include <set>
 
 #include "extract/printed_amounts.h"
 #include "extract/ocr_digits.h"
@@ -62,40 +63,96 @@ std::string rate_lookalikes(std::string line) {
     return line;
 }
 
+// True when `n` is a rate that OCR printed without its '%' right after a tax word ("外税10", "内税8"): no amount.
+bool rate_without_percent(const std::string& line, const PrintedNumber& n) {
+    static const std::string tax = "税";
+    return !n.percent && n.value >= 1 && n.value <= 30 && n.value == std::floor(n.value) && n.begin >= tax.size() &&
+           line.compare(n.begin - tax.size(), tax.size(), tax) == 0;
+}
+
+// Byte offsets just after each '%' of `line` that OCR left without the rate's digit ("(%対象", "% ¥538"): the '%'
+// follows neither a digit nor another number character.
+std::vector<size_t> rates_without_digit(const std::string& line) {
+    std::vector<size_t> out;
+    for (size_t i = 0; i < line.size(); ++i) {
+        if (line[i] != '%') continue;
+        size_t j = i;
+        while (j > 0 && line[j - 1] == ' ') --j;
+        const unsigned char prev = j ? static_cast<unsigned char>(line[j - 1]) : ' ';
+        if (!(prev < 0x80 && (std::isdigit(prev) || prev == '.'))) out.push_back(i + 1);
+    }
+    return out;
+}
+
 }  // namespace
 
 std::optional<std::vector<PrintedTaxLine>> printed_tax_lines(const std::string& text) {
+    return printed_tax_lines(text, {});
+}
+
+std::optional<std::vector<PrintedTaxLine>> printed_tax_lines(const std::string& text,
+                                                             const std::vector<double>& base_totals) {
     std::vector<std::string> lines = printed_lines(text);
     for (std::string& line : lines) line = rate_lookalikes(std::move(line));
     std::vector<std::vector<PrintedNumber>> nums(lines.size());
     std::vector<RateMention> mentions;
+    const bool japanese = has_cjk(text);
     for (size_t li = 0; li < lines.size(); ++li) {
         nums[li] = printed_numbers(lines[li]);
         const std::string& prev = li > 0 ? lines[li - 1] : lines[li];
         for (const PrintedNumber& n : nums[li])
             if (n.percent && n.value >= 1 && n.value <= 30 && tax_context(lines[li], n.begin, li > 0 ? prev : ""))
                 mentions.push_back({n.value, li, n.end});
+        // A rate that lost its digit to OCR on a Japanese receipt is one of Japan's two rates (8 %, 10 %): it is
+        // paired under each and kept only if one pairs (rate 0 marks it).
+        if (japanese)
+            for (size_t end : rates_without_digit(lines[li]))
+                if (tax_context(lines[li], end - 1, li > 0 ? prev : "")) mentions.push_back({0, li, end});
     }
+    // A line's amounts, without the rates that OCR printed without '%'.
+    auto amounts_of = [&](size_t li) {
+        std::vector<PrintedNumber> out;
+        for (const PrintedNumber& n : nums[li])
+            if (n.usable && !n.percent && !rate_without_percent(lines[li], n)) out.push_back(n);
+        return out;
+    };
     // A line "belongs" to another rate when it mentions a rate other than r in a tax context.
     auto other_rate_line = [&](size_t li, double r) {
         for (const RateMention& m : mentions)
-            if (m.line == li && m.rate != r) return true;
+            if (m.line == li && m.rate != r && m.rate != 0) return true;
         return false;
     };
 
     std::vector<PrintedTaxLine> found;                // one per rate, first printed first
     std::map<double, bool> unresolved_with_amounts;  // rate -> had amounts after it but no pair
-    for (const RateMention& m : mentions) {
+    std::map<double, std::vector<PrintedNumber>> open_amounts;  // the same rates -> their amounts
+    std::vector<RateMention> tried;
+    for (const RateMention& mention : mentions) {
+        if (mention.rate != 0) {
+            tried.push_back(mention);
+            continue;
+        }
+        bool on_line = false;  // a digitless '%' on a line that has a rate is not another rate
+        for (const RateMention& o : mentions) on_line |= o.line == mention.line && o.rate != 0;
+        if (!on_line)
+            for (double r : {8.0, 10.0}) tried.push_back({r, mention.line, mention.end});
+    }
+    std::map<double, bool> from_digitless;  // the rates printed with their digits (the others are guessed)
+    std::set<size_t> guessed_lines;           // lines whose digitless '%' a guessed rate paired
+    for (const RateMention& m : mentions)
+        if (m.rate != 0) from_digitless[m.rate] = false;
+    for (const RateMention& m : tried) {
+        const bool guessed = !from_digitless.count(m.rate);
         bool have = false;
         for (const auto& f : found) have |= f.rate == m.rate;
-        if (have) continue;
+        if (have || (guessed && guessed_lines.count(m.line))) continue;
         std::vector<PrintedNumber> amounts;
         for (const PrintedNumber& n : nums[m.line])
-            if (n.begin >= m.end && n.usable && !n.percent) amounts.push_back(n);
+            if (n.begin >= m.end && n.usable && !n.percent && !rate_without_percent(lines[m.line], n))
+                amounts.push_back(n);
         for (size_t li = m.line + 1; li < lines.size() && li <= m.line + size_t(kTaxWindowLines); ++li) {
             if (other_rate_line(li, m.rate)) break;
-            for (const PrintedNumber& n : nums[li])
-                if (n.usable && !n.percent) amounts.push_back(n);
+            for (const PrintedNumber& n : amounts_of(li)) amounts.push_back(n);
         }
         // No pair after the rate: the table may print the base (and tax) above it ("84 / 8% / 6", "930 / 68 /
         // 8%"): the amounts of the amount-only lines right above the rate's line come first.
@@ -128,7 +185,36 @@ std::optional<std::vector<PrintedTaxLine>> printed_tax_lines(const std::string& 
             found.push_back({m.rate, amounts[k].value, amounts[k + 1].value});
             paired = true;
         }
-        if (!paired && !amounts.empty()) unresolved_with_amounts[m.rate] = true;
+        // OCR swapped the two boxes ("8% / 44 / 598"): the tax printed before its base. Only on Japanese
+        // receipts: a Latin tax line is often followed by the total that includes it ("TAX 8.875% $1.23 / TOTAL").
+        for (size_t k = 0; k + 1 < amounts.size() && !paired && !guessed && japanese; ++k) {
+            if (!is_tax_of(amounts[k + 1], amounts[k], m.rate) || amounts[k].value == 0) continue;
+            found.push_back({m.rate, amounts[k + 1].value, amounts[k].value});
+            paired = true;
+        }
+        if (paired && guessed) guessed_lines.insert(m.line);
+        if (!paired && !amounts.empty() && !guessed) unresolved_with_amounts[m.rate] = true;
+        if (!paired && !amounts.empty() && !guessed) open_amounts[m.rate] = amounts;
+    }
+    // One rate left without a pair whose base OCR damaged ("8% / ¥86 / ¥61" for ¥836): the bases of all rates add
+    // up to the subtotal or total, so its base is that less the other rates' bases, and its tax an amount after it
+    // that fits that base.
+    if (open_amounts.size() == 1 && !base_totals.empty()) {
+        const auto& [rate, amounts] = *open_amounts.begin();
+        double others = 0;
+        for (const auto& f : found) others += f.base;
+        bool paired = false;
+        for (double sum : base_totals) {
+            PrintedNumber base;
+            base.value = sum - others;
+            for (const PrintedNumber& tax : amounts) {
+                base.cents = tax.cents;
+                if (paired || !(base.value > 0) || !is_tax_of(base, tax, rate) || tax.value == 0) continue;
+                found.push_back({rate, base.value, tax.value});
+                paired = true;
+            }
+        }
+        if (paired) unresolved_with_amounts.erase(rate);
     }
     // Only zero taxes (a few yen at a rate, the other rate's line unread) are no reading of the receipt's tax.
     bool any_tax = false;
@@ -142,8 +228,8 @@ std::optional<std::vector<PrintedTaxLine>> printed_tax_lines(const std::string& 
     return found;
 }
 
-std::optional<double> printed_tax_total(const std::string& text) {
-    const auto lines = printed_tax_lines(text);
+std::optional<double> printed_tax_total(const std::string& text, const std::vector<double>& base_totals) {
+    const auto lines = printed_tax_lines(text, base_totals);
     if (!lines) return std::nullopt;
     double sum = 0;
     for (const auto& l : *lines) sum += l.tax;
@@ -160,7 +246,7 @@ std::optional<double> labelled_tax_total(const std::string& text) {
         for (size_t k = li; k < lines.size() && k <= li + size_t(kTotalAmountLines) && !amount; ++k) {
             if (k > li && lines[k].find("外税") != std::string::npos) break;  // the next rate's label
             for (const PrintedNumber& n : printed_numbers(lines[k]))
-                if ((k > li || n.begin > at) && n.usable && !n.percent) {
+                if ((k > li || n.begin > at) && n.usable && !n.percent && !rate_without_percent(lines[k], n)) {
                     amount = n.value;
                     break;
                 }

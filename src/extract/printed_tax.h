@@ -28,15 +28,24 @@ inline constexpr int kTaxWindowLines = 3;
 // one (a summary table's header), or at the start of a line (a tax table row "8% ¥474 ¥35"). Its pair is two adjacent amounts (base, tax), among the amounts after it
 // on its line and on the next kTaxWindowLines lines (stopping at another rate's line), with tax within one unit
 // of the formulas above, 0 < tax < base. OCR look-alikes next to digits are read as digits ("1b4" = 164).
+// On a Japanese receipt a '%' that OCR left without its digit ("(%対象 237 内税 17)") is paired as 8 % or 10 %,
+// and a rate printed without its '%' after 税 ("外税10") is no amount. Without a pair after the rate, a tax printed
+// before its base ("8% / 44 / 598") is paired too (Japanese receipts only).
 std::optional<std::vector<PrintedTaxLine>> printed_tax_lines(const std::string& text);
 
-// The sum of printed_tax_lines(text)'s tax amounts, rounded to cents, or nullopt.
-std::optional<double> printed_tax_total(const std::string& text);
+// The same, where one rate with amounts and no pair (OCR damaged its base: "8% / ¥86 / ¥61" for ¥836) is paired
+// with the base that one of `base_totals` (the receipt's subtotal or total, which its bases add up to) less the
+// other rates' bases leaves, when an amount after the rate is that base's tax.
+std::optional<std::vector<PrintedTaxLine>> printed_tax_lines(const std::string& text,
+                                                             const std::vector<double>& base_totals);
+
+// The sum of printed_tax_lines(text, base_totals)'s tax amounts, rounded to cents, or nullopt.
+std::optional<double> printed_tax_total(const std::string& text, const std::vector<double>& base_totals = {});
 
 // The sum of the amounts printed after each 外税 label ("外税8% / ¥421 / 外税10% / ¥297"): the first usable amount
 // after the label and its rate, on its line or the next kTotalAmountLines lines. A receipt that adds the tax to
 // the subtotal prints no per-rate base to check it by, so the caller checks subtotal + this = total. nullopt when
-// no 外税 label is printed or one has no amount.
+// no 外税 label is printed or one has no amount. A rate printed without its '%' ("外税10 / 513") is no amount.
 std::optional<double> labelled_tax_total(const std::string& text);
 
 }  // namespace receipt::extract

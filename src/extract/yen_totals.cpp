@@ -6,6 +6,7 @@
 
 #include "extract/name_constraint.h"
 #include "extract/printed_amounts.h"
+#include "extract/printed_tax.h"
 
 namespace receipt::extract {
 
@@ -39,6 +40,21 @@ std::optional<double> yen_net_from_total(const std::string& text, double total, 
     if (!(tax > 0) || !(total > tax)) return std::nullopt;
     if (printed_count(printed_lines(text), 0, total - tax) == 0) return std::nullopt;
     return total - tax;
+}
+
+std::optional<double> yen_net_from_bases(const std::string& text, double total) {
+    if (!(total > 0)) return std::nullopt;
+    // The bases add up to the total, or to the total less the 外税 amounts when the receipt adds its tax.
+    const std::optional<double> added = labelled_tax_total(text);
+    const auto lines = printed_tax_lines(text, {added ? total - *added : total});
+    if (!lines || lines->empty()) return std::nullopt;
+    double bases = 0, taxes = 0;
+    for (const PrintedTaxLine& l : *lines) {
+        bases += l.base;
+        taxes += l.tax;
+    }
+    if (std::fabs(bases - total) < 0.5 || std::fabs(bases + taxes - total) < 0.5) return bases;
+    return std::nullopt;
 }
 
 }  // namespace receipt::extract

@@ -20,4 +20,10 @@ std::optional<double> yen_total_from_net(const std::string& text, double net, co
 // printed on the receipt (as a number on its own or after a label) and tax > 0; nullopt otherwise.
 std::optional<double> yen_net_from_total(const std::string& text, double total, double tax);
 
+// The net amount of a yen receipt read from its per-rate tax lines (extract/printed_tax.h): the sum of their
+// bases when it is the total (tax included, 内税) or the total less their taxes (外税). OCR damages the subtotal
+// line ("小計 (2点) / ¥25" for ¥225, "小計 / ¥,648") more often than both the bases and the total. nullopt when no
+// tax lines are read or they do not add up so.
+std::optional<double> yen_net_from_bases(const std::string& text, double total);
+
 }  // namespace receipt::extract
