@@ -55,6 +55,8 @@ TEST(PrintedTimes, EveryTimeOfEveryLine) {
               (V{"22:40", "02:10", "14:05"}));
     EXPECT_EQ(ex::printed_times("12/05/2018 2:15 PM\n"), (V{"14:15"}));  // AM / PM after the time
     EXPECT_EQ(ex::printed_times("I5:5l"), (V{"15:51"}));                  // OCR look-alikes
+    // An hour after a look-alike is read whole only: "I0:07:42" is 10:07, not also 00:07.
+    EXPECT_EQ(ex::printed_times("2025年8月10日 日曜日 I0:07:42"), (V{"10:07"}));
     EXPECT_TRUE(ex::printed_times("TOTAL 12.50\n").empty());
 }
 

@@ -58,8 +58,12 @@ std::optional<std::string> normalize_time(std::string_view text) try {
 std::vector<std::string> printed_times(std::string_view text) {
     std::vector<std::string> out;
     for_each_line_reading(text, kMaxTimeBytes, [&](const std::string& line) {
+        const std::string read = read_digit_confusions(line);
         for (auto it = std::sregex_iterator(line.begin(), line.end(), time_regex()); it != std::sregex_iterator();
              ++it) {
+            // A time whose hour follows an OCR look-alike of a digit ("I0:07" as printed gives 0:07) is a piece of
+            // the time that the look-alike reading gives whole (10:07).
+            if (const size_t at = size_t(it->position(2)); at > 0 && read[at - 1] != line[at - 1]) continue;
             // Each time with the rest of its line (AM / PM follow it).
             const auto t = normalize_time(std::string_view(line).substr(size_t(it->position(2))));
             if (t && std::find(out.begin(), out.end(), *t) == out.end()) out.push_back(*t);

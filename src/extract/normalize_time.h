@@ -14,7 +14,8 @@ namespace receipt::extract {
 std::optional<std::string> normalize_time(std::string_view text);
 
 // Every time printed in a receipt text as "HH:MM", first printed first, without repeats: each line on its own,
-// as printed and with OCR look-alikes next to digits read as digits (extract/ocr_digits.h). Never throws.
+// as printed and with OCR look-alikes next to digits read as digits (extract/ocr_digits.h); a time as printed
+// whose hour follows a look-alike ("I0:07:42") is only read whole (10:07, not 00:07). Never throws.
 std::vector<std::string> printed_times(std::string_view text);
 
 }  // namespace receipt::extract
