@@ -263,3 +263,12 @@ TEST(NormalizeDate, PrintedWeekdayAndWeekdayOfADate) {
     EXPECT_EQ(receipt::extract::weekday_of("2021-13-01"), std::nullopt);
     EXPECT_EQ(receipt::extract::weekday_of(""), std::nullopt);
 }
+
+TEST(Currency, PrintsYenAmounts) {
+    EXPECT_TRUE(ex::prints_yen_amounts("アサヒスーパードライ 350ml\n\\248\n小 計\n\\248"));
+    EXPECT_TRUE(ex::prints_yen_amounts("お茶\n98円\n合計\n98円"));
+    EXPECT_TRUE(ex::prints_yen_amounts("ヨーグルト ¥155"));
+    EXPECT_FALSE(ex::prints_yen_amounts("TOTAL ¥155"));          // no Japanese text
+    EXPECT_FALSE(ex::prints_yen_amounts("お問い合わせ\n円滑に"));  // 円 after no amount
+    EXPECT_FALSE(ex::prints_yen_amounts(""));
+}

@@ -1,5 +1,7 @@
 #include "extract/normalize_currency.h"
 
+#include <cctype>
+
 #include "extract/utf8.h"
 
 namespace receipt::extract {
@@ -75,5 +77,17 @@ std::optional<std::string> normalize_currency(std::string_view text) {
 }
 
 bool currency_without_minor_units(std::string_view code) { return in_list(kNoMinorUnits, code); }
+
+bool prints_yen_amounts(std::string_view text) {
+    if (!has_cjk(text)) return false;
+    auto digit = [&](size_t i) { return i < text.size() && std::isdigit(static_cast<unsigned char>(text[i])); };
+    for (const std::string_view sign : {std::string_view("¥"), std::string_view("￥"), std::string_view("\\")})
+        for (size_t p = text.find(sign); p != std::string_view::npos; p = text.find(sign, p + 1))
+            if (digit(p + sign.size())) return true;
+    const std::string_view yen = "円";
+    for (size_t p = text.find(yen); p != std::string_view::npos; p = text.find(yen, p + 1))
+        if (p > 0 && digit(p - 1)) return true;
+    return false;
+}
 
 }  // namespace receipt::extract

@@ -16,4 +16,8 @@ std::optional<std::string> normalize_currency(std::string_view text);
 // True when `code` is an ISO 4217 currency whose amounts are printed without minor units (JPY, KRW, VND, ...).
 bool currency_without_minor_units(std::string_view code);
 
+// True when a Japanese receipt text (one with CJK characters) prints an amount in yen: a digit right after ¥, ￥
+// or \\, or right before 円. For a receipt whose currency the model left out (its output cut short).
+bool prints_yen_amounts(std::string_view text);
+
 }  // namespace receipt::extract

@@ -402,6 +402,11 @@ void apply_post_checks(const std::string& text, const std::string& target, const
     // another printed number there. (With cents, the keyword reading is less reliable than the model: SROIE
     // prints "TOTAL QTY", "TOTAL (EXCL GST)" and the like.)
     // The net amount likewise is the amount after the subtotal keyword, and null when none is printed.
+    // A Japanese receipt whose currency the model left out (its output cut short) prints its amounts in yen.
+    if (f["currency"].is_null() && prints_yen_amounts(text)) {
+        f["warnings"].push_back("currency_from_printed_amounts: the model wrote none, the receipt prints yen amounts");
+        f["currency"] = "JPY";
+    }
     const auto& currency = f["currency"];
     const bool yen = currency.is_string() && currency_without_minor_units(currency.get<std::string>());
     std::optional<double> yen_subtotal, yen_total;  // the keyword readings, read once for the checks below
