@@ -31,6 +31,9 @@ namespace receipt::extract {
 
 namespace {
 
+// What the model wrote for an amount field, for a warning: the number, or "none".
+std::string written(const nlohmann::ordered_json& v) { return v.is_number() ? v.dump() : std::string("none"); }
+
 // Replaces the consistency warnings of `fields` (extract/validate.h) by those of its current values, after an
 // amount was changed; other warnings stay.
 void revalidate(nlohmann::ordered_json& fields) {
@@ -66,7 +69,7 @@ void fix_item_amounts(const std::string& text, nlohmann::ordered_json& f) {
         if (!row || !row->amount || (amount.is_number() && amount.get<double>() == *row->amount)) continue;
         const double a = *row->amount;
         changed += (changed.empty() ? "" : ", ") + std::to_string(k + 1) + " (" +
-                   (amount.is_number() ? amount.dump() : std::string("none")) + " -> " + json_amount(a).dump() + ")";
+                   written(amount) + " -> " + json_amount(a).dump() + ")";
         amount = json_amount(a);
         auto& qty = it["quantity"];
         auto& unit = it["unit_price"];
@@ -191,6 +194,14 @@ bool has_house_number(const std::string& name) {
     }
 }
 
+// True when a name pass started inside the address block: the name (spaces aside) is a piece of the address, or
+// holds a house number.
+bool name_in_address(const std::string& name, const std::string& address) {
+    const std::string n = strip_spaces(name), a = strip_spaces(address);
+    return !n.empty() && (a.find(n) != std::string::npos || has_house_number(n));
+}
+
+
 }  // namespace
 
 void apply_post_checks(const std::string& text, const std::string& target, const ExtractOptions& options,
@@ -234,11 +245,9 @@ void apply_post_checks(const std::string& text, const std::string& target, const
         // becomes the first header line that can name a shop.
         const auto& addr = f["supplier_address"];
         if (name.is_string() && addr.is_string() && !has_cjk(name.get<std::string>()) &&
-            !has_company_suffix(name.get<std::string>())) {
-            const std::string n = strip_spaces(name.get<std::string>()), a = strip_spaces(addr.get<std::string>());
-            if (!n.empty() && (a.find(n) != std::string::npos || has_house_number(n)))
-                if (const auto header = header_name_line(text)) name = *header;
-        }
+            !has_company_suffix(name.get<std::string>()) &&
+            name_in_address(name.get<std::string>(), addr.get<std::string>()))
+            if (const auto header = header_name_line(text)) name = *header;
     }
     // An address printed as whole lines loses the store name or a registration number printed as its first line,
     // and gets the state and branch-code lines printed below it (extract/address_block.h).
@@ -264,11 +273,10 @@ void apply_post_checks(const std::string& text, const std::string& target, const
     // chain printed before it.
     if (options.copy_name && has_cjk(text) && f["supplier_name"].is_string()) {
         auto& name = f["supplier_name"];
-        const std::string n = strip_spaces(name.get<std::string>());
-        const std::string a = f["supplier_address"].is_string() ? strip_spaces(f["supplier_address"].get<std::string>()) : "";
-        if (!n.empty() && (a.find(n) != std::string::npos || has_house_number(n)))
+        const std::string a = f["supplier_address"].is_string() ? f["supplier_address"].get<std::string>() : "";
+        if (name_in_address(name.get<std::string>(), a))
             if (const auto header = japanese_header_name_line(text, kNameLines);
-                header && a.find(strip_spaces(*header)) == std::string::npos) {
+                header && strip_spaces(a).find(strip_spaces(*header)) == std::string::npos) {
                 f["warnings"].push_back("supplier_name_in_address: the model wrote " + name.get<std::string>() +
                                         ", a piece of the address; the receipt's first name line is " + *header);
                 name = *header;
@@ -382,7 +390,7 @@ void apply_post_checks(const std::string& text, const std::string& target, const
     auto replace_total = [&](const std::optional<double>& v, double tol, const char* code, const char* what) {
         if (!options.copy_numbers || !v || (total.is_number() && std::fabs(total.get<double>() - *v) < tol)) return;
         f["warnings"].push_back(std::string(code) + ": the model wrote " +
-                                (total.is_number() ? total.dump() : std::string("none")) + ", " + what + " " +
+                                written(total) + ", " + what + " " +
                                 json_amount(*v).dump());
         total = json_amount(*v);
         revalidate(f);
@@ -409,13 +417,14 @@ void apply_post_checks(const std::string& text, const std::string& target, const
     }
     const auto& currency = f["currency"];
     const bool yen = currency.is_string() && currency_without_minor_units(currency.get<std::string>());
+    const std::optional<double> labelled_tax = labelled_tax_total(text);  // the 外税 amounts, read once
     std::optional<double> yen_subtotal, yen_total;  // the keyword readings, read once for the checks below
     if (options.copy_numbers && yen) {
         auto take = [&](const char* key, const std::optional<double>& printed, const char* what) {
             auto& v = f[key];
             if (printed ? v.is_number() && v.get<double>() == *printed : v.is_null()) return;
             f["warnings"].push_back(std::string(key) + "_from_" + what + "_line: the model wrote " +
-                                    (v.is_number() ? v.dump() : std::string("none")) + ", the receipt prints " +
+                                    written(v) + ", the receipt prints " +
                                     (printed ? json_amount(*printed).dump() : std::string("no ") + what));
             v = printed ? json_amount(*printed) : nlohmann::ordered_json();
             revalidate(f);
@@ -432,10 +441,10 @@ void apply_post_checks(const std::string& text, const std::string& target, const
         auto& tot = f["total_amount"];
         if (net.is_number() && (!tot.is_number() || tot.get<double>() < net.get<double>())) {
             std::optional<double> added = printed_tax_total(text);
-            if (!added) added = labelled_tax_total(text);
+            if (!added) added = labelled_tax;
             if (const auto t = yen_total_from_net(text, net.get<double>(), added)) {
                 f["warnings"].push_back("total_amount_from_net_amount: the model wrote " +
-                                        (tot.is_number() ? tot.dump() : std::string("none")) + ", net " +
+                                        written(tot) + ", net " +
                                         net.dump() + " and the tax make " + json_amount(*t).dump() +
                                         ", printed below the subtotal");
                 tot = json_amount(*t);
@@ -443,12 +452,11 @@ void apply_post_checks(const std::string& text, const std::string& target, const
                 revalidate(f);
             }
         }
-        if (const auto ext = labelled_tax_total(text); ext && tot.is_number() &&
-                                                      !(net.is_number() && std::fabs(net.get<double>() + *ext -
-                                                                                     tot.get<double>()) < 0.5))
-            if (const auto n = yen_net_from_total(text, tot.get<double>(), *ext)) {
+        if (labelled_tax && tot.is_number() &&
+            !(net.is_number() && std::fabs(net.get<double>() + *labelled_tax - tot.get<double>()) < 0.5))
+            if (const auto n = yen_net_from_total(text, tot.get<double>(), *labelled_tax)) {
                 f["warnings"].push_back("net_amount_from_total_and_tax: the model wrote " +
-                                        (net.is_number() ? net.dump() : std::string("none")) + ", total " +
+                                        written(net) + ", total " +
                                         tot.dump() + " less the 外税 amounts is " + json_amount(*n).dump());
                 net = json_amount(*n);
                 yen_subtotal = *n;
@@ -461,7 +469,7 @@ void apply_post_checks(const std::string& text, const std::string& target, const
             if (const auto n = yen_net_from_bases(text, tot.get<double>());
                 n && !(net.is_number() && std::fabs(net.get<double>() - *n) < 0.5)) {
                 f["warnings"].push_back("net_amount_from_tax_bases: the model wrote " +
-                                        (net.is_number() ? net.dump() : std::string("none")) +
+                                        written(net) +
                                         ", the per-rate tax bases add up to " + json_amount(*n).dump());
                 net = json_amount(*n);
                 yen_subtotal = *n;
@@ -481,17 +489,15 @@ void apply_post_checks(const std::string& text, const std::string& target, const
         // In yen, one rate whose base OCR damaged is paired by the base that the total leaves (tax included), or
         // the net amount when the receipt adds 外税 to it.
         std::vector<double> base_totals;
-        if (const char* key = labelled_tax_total(text) ? "net_amount" : "total_amount"; yen && f[key].is_number())
+        if (const char* key = labelled_tax ? "net_amount" : "total_amount"; yen && f[key].is_number())
             base_totals.push_back(f[key].get<double>());
         std::optional<double> printed = printed_tax_total(text, base_totals);
         // A yen receipt that adds 外税 to the subtotal: the labelled taxes, when subtotal + their sum = total.
         if (!printed && yen_subtotal && yen_total)
-            if (const auto labelled = labelled_tax_total(text);
-                labelled && std::fabs(*yen_subtotal + *labelled - *yen_total) < 0.5)
-                printed = labelled;
+            if (labelled_tax && std::fabs(*yen_subtotal + *labelled_tax - *yen_total) < 0.5) printed = labelled_tax;
         if (printed && !(tax.is_number() && std::fabs(tax.get<double>() - *printed) < 0.005)) {
             f["warnings"].push_back("total_tax_amount_from_tax_lines: the model wrote " +
-                                    (tax.is_number() ? tax.dump() : std::string("none")) +
+                                    written(tax) +
                                     ", the receipt's per-rate tax lines add up to " + json_amount(*printed).dump());
             tax = json_amount(*printed);
             revalidate(f);

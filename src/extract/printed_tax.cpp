@@ -123,9 +123,8 @@ std::optional<std::vector<PrintedTaxLine>> printed_tax_lines(const std::string& 
         return false;
     };
 
-    std::vector<PrintedTaxLine> found;                // one per rate, first printed first
-    std::map<double, bool> unresolved_with_amounts;  // rate -> had amounts after it but no pair
-    std::map<double, std::vector<PrintedNumber>> open_amounts;  // the same rates -> their amounts
+    std::vector<PrintedTaxLine> found;  // one per rate, first printed first
+    std::map<double, std::vector<PrintedNumber>> open_amounts;  // rate -> its amounts, had amounts but no pair
     std::vector<RateMention> tried;
     for (const RateMention& mention : mentions) {
         if (mention.rate != 0) {
@@ -137,19 +136,18 @@ std::optional<std::vector<PrintedTaxLine>> printed_tax_lines(const std::string& 
         if (!on_line)
             for (double r : {8.0, 10.0}) tried.push_back({r, mention.line, mention.end});
     }
-    std::map<double, bool> from_digitless;  // the rates printed with their digits (the others are guessed)
-    std::set<size_t> guessed_lines;           // lines whose digitless '%' a guessed rate paired
+    std::set<double> printed_rates;  // the rates printed with their digits (the others are guessed)
+    std::set<size_t> guessed_lines;  // lines whose digitless '%' a guessed rate paired
     for (const RateMention& m : mentions)
-        if (m.rate != 0) from_digitless[m.rate] = false;
+        if (m.rate != 0) printed_rates.insert(m.rate);
     for (const RateMention& m : tried) {
-        const bool guessed = !from_digitless.count(m.rate);
+        const bool guessed = !printed_rates.count(m.rate);
         bool have = false;
         for (const auto& f : found) have |= f.rate == m.rate;
         if (have || (guessed && guessed_lines.count(m.line))) continue;
         std::vector<PrintedNumber> amounts;
-        for (const PrintedNumber& n : nums[m.line])
-            if (n.begin >= m.end && n.usable && !n.percent && !rate_without_percent(lines[m.line], n))
-                amounts.push_back(n);
+        for (const PrintedNumber& n : amounts_of(m.line))
+            if (n.begin >= m.end) amounts.push_back(n);
         for (size_t li = m.line + 1; li < lines.size() && li <= m.line + size_t(kTaxWindowLines); ++li) {
             if (other_rate_line(li, m.rate)) break;
             for (const PrintedNumber& n : amounts_of(li)) amounts.push_back(n);
@@ -162,7 +160,10 @@ std::optional<std::vector<PrintedTaxLine>> printed_tax_lines(const std::string& 
                 if (is_tax_of(seq[k], seq[k + 1], m.rate)) return std::optional<size_t>(k);
             return std::optional<size_t>();
         };
-        if (!pairs_in(amounts)) {
+        if (const auto k = pairs_in(amounts)) {
+            found.push_back({m.rate, amounts[*k].value, amounts[*k + 1].value});
+            paired = true;
+        } else {
             std::vector<PrintedNumber> above;
             for (size_t back = 1; back <= 2 && back <= m.line; ++back) {
                 const size_t li = m.line - back;
@@ -180,11 +181,6 @@ std::optional<std::vector<PrintedTaxLine>> printed_tax_lines(const std::string& 
                 }
             }
         }
-        for (size_t k = 0; k + 1 < amounts.size() && !paired; ++k) {
-            if (!is_tax_of(amounts[k], amounts[k + 1], m.rate)) continue;
-            found.push_back({m.rate, amounts[k].value, amounts[k + 1].value});
-            paired = true;
-        }
         // OCR swapped the two boxes ("8% / 44 / 598"): the tax printed before its base. Only on Japanese
         // receipts: a Latin tax line is often followed by the total that includes it ("TAX 8.875% $1.23 / TOTAL").
         for (size_t k = 0; k + 1 < amounts.size() && !paired && !guessed && japanese; ++k) {
@@ -193,7 +189,6 @@ std::optional<std::vector<PrintedTaxLine>> printed_tax_lines(const std::string& 
             paired = true;
         }
         if (paired && guessed) guessed_lines.insert(m.line);
-        if (!paired && !amounts.empty() && !guessed) unresolved_with_amounts[m.rate] = true;
         if (!paired && !amounts.empty() && !guessed) open_amounts[m.rate] = amounts;
     }
     // One rate left without a pair whose base OCR damaged ("8% / ¥86 / ¥61" for ¥836): the bases of all rates add
@@ -214,16 +209,17 @@ std::optional<std::vector<PrintedTaxLine>> printed_tax_lines(const std::string& 
                 paired = true;
             }
         }
-        if (paired) unresolved_with_amounts.erase(rate);
     }
     // Only zero taxes (a few yen at a rate, the other rate's line unread) are no reading of the receipt's tax.
     bool any_tax = false;
     for (const auto& f : found) any_tax |= f.tax > 0;
     if (!any_tax) return std::nullopt;
-    for (const auto& [rate, open] : unresolved_with_amounts) {
+    // A rate that had amounts and still no pair (a later mention of the same rate may have paired it): the table
+    // is not read whole.
+    for (const auto& [rate, amounts] : open_amounts) {
         bool have = false;
         for (const auto& f : found) have |= f.rate == rate;
-        if (open && !have) return std::nullopt;
+        if (!have) return std::nullopt;
     }
     return found;
 }
