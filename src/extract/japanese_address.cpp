@@ -39,20 +39,13 @@ std::optional<std::string> address_as_printed(const std::string& text, const std
     if (v.empty()) return std::nullopt;
     const size_t want_digits = size_t(std::count_if(v.begin(), v.end(), digit));
     const CompactText c = compact_text(sanitize_utf8(text));
-    auto word_start = [&](size_t e) {
-        return std::binary_search(c.word_starts.begin(), c.word_starts.end(), int(e));
-    };
     for (const bool digit_runs : {false, true}) {
         for (int p : c.word_starts) {
             size_t digits = 0;
             const size_t e = match_at(c, size_t(p), v, digit_runs, digits);
-            if (e == std::string::npos || (e < c.text.size() && !word_start(e))) continue;
+            if (e == std::string::npos || (e < c.text.size() && !c.word_start(e))) continue;
             if (digit_runs && digits != want_digits) continue;
-            std::string out;
-            for (size_t i = size_t(p); i < e; ++i) {
-                if (i > size_t(p) && word_start(i)) out += ' ';
-                out += c.text[i];
-            }
+            std::string out = c.spaced(size_t(p), e);
             if (out == a) return std::nullopt;
             return out;
         }

@@ -72,17 +72,31 @@ bool name_is_printed(const std::string& text, const std::string& name) {
     return text_is_printed(text, name, NameConstraint::kMaxLines);
 }
 
-bool text_is_printed(const std::string& text, const std::string& value, int max_lines) {
-    const CompactText c = compact_text(text);
-    const std::string v = strip_spaces(value);
-    if (v.empty()) return false;
+bool CompactText::word_start(size_t i) const {
+    return std::binary_search(word_starts.begin(), word_starts.end(), int(i));
+}
+
+std::string CompactText::spaced(size_t begin, size_t end) const {
+    std::string out;
+    for (size_t i = begin; i < end && i < text.size(); ++i) {
+        if (i > begin && word_start(i)) out += ' ';
+        out += text[i];
+    }
+    return out;
+}
+
+std::optional<std::pair<size_t, size_t>> printed_span(const CompactText& c, const std::string& v, int max_lines) {
+    if (v.empty()) return std::nullopt;
     for (int p : occurrences(c, v)) {
         const size_t end = lines_end(c, p, max_lines);
         const size_t e = size_t(p) + v.size();
-        if (e <= end && (e == end || std::binary_search(c.word_starts.begin(), c.word_starts.end(), int(e))))
-            return true;
+        if (e <= end && (e == end || c.word_start(e))) return std::make_pair(size_t(p), e);
     }
-    return false;
+    return std::nullopt;
+}
+
+bool text_is_printed(const std::string& text, const std::string& value, int max_lines) {
+    return printed_span(compact_text(text), strip_spaces(value), max_lines).has_value();
 }
 
 bool name_printed_but_one(const std::string& text, const std::string& name) {
@@ -175,7 +189,7 @@ void NameConstraint::process(int source, const std::vector<int>& generated, floa
         const size_t end = lines_end(c, p, field_.max_lines);  // the value stays within max_lines printed lines
         const size_t e = size_t(p) + v.size();
         if (e > end) continue;
-        const bool word = std::binary_search(c.word_starts.begin(), c.word_starts.end(), int(e));
+        const bool word = c.word_start(e);
         boundary |= word || e == end;
         if (word && !mid_char && e < end)
             for (int id : voc.spaces) allow(id);

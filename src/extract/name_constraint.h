@@ -7,8 +7,10 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "receipt/engine.h"
@@ -25,6 +27,11 @@ struct CompactText {
     std::string text;                // the bytes of the receipt without whitespace (' ', \t, \r, \n, U+3000)
     std::vector<int> word_starts;    // offsets into text where a whitespace-separated word began, ascending
     std::vector<int> line_starts;    // offsets into text where a line began (a subset of word_starts)
+
+    // True when a printed word starts at offset i of text.
+    bool word_start(size_t i) const;
+    // text[begin, end) as printed, its spaces normalised: one space wherever a word starts inside it.
+    std::string spaced(size_t begin, size_t end) const;
 };
 CompactText compact_text(const std::string& text);
 
@@ -34,6 +41,9 @@ std::string strip_spaces(const std::string& s);
 // True when `value` (spaces aside) is printed in `text` as NameConstraint allows it: from a word start, within
 // max_lines lines, to a word end. Such a value is what the constrained pass would give, so it needs none.
 bool text_is_printed(const std::string& text, const std::string& value, int max_lines);
+// The first span [begin, end) of c.text where v (without spaces) is printed so: from a word start, within
+// max_lines lines, to a word end. nullopt when there is none.
+std::optional<std::pair<size_t, size_t>> printed_span(const CompactText& c, const std::string& v, int max_lines);
 // text_is_printed for a store name (NameConstraint::kMaxLines lines).
 bool name_is_printed(const std::string& text, const std::string& name);
 

@@ -183,24 +183,11 @@ std::optional<std::string> name_spaced_as_printed(const std::string& text, const
     if (n.empty() || n.find(' ') != std::string::npos || n.find("\xE3\x80\x80") != std::string::npos)
         return std::nullopt;
     const CompactText c = compact_text(text);
-    for (int p : c.word_starts) {
-        if (size_t(p) + n.size() > c.text.size() || c.text.compare(size_t(p), n.size(), n) != 0) continue;
-        const int e = p + int(n.size());
-        // The span must end at a word end and lie within max_lines lines.
-        const auto line = std::upper_bound(c.line_starts.begin(), c.line_starts.end(), p) - c.line_starts.begin();
-        const size_t last = size_t(std::max<std::ptrdiff_t>(line - 1, 0)) + size_t(std::max(max_lines, 1));
-        const int end = last < c.line_starts.size() ? c.line_starts[last] : int(c.text.size());
-        if (e > end || (e < int(c.text.size()) && !std::binary_search(c.word_starts.begin(), c.word_starts.end(), e)))
-            continue;
-        std::string out;
-        for (int i = p; i < e; ++i) {
-            if (i > p && std::binary_search(c.word_starts.begin(), c.word_starts.end(), i)) out += ' ';
-            out += c.text[size_t(i)];
-        }
-        if (out == n) return std::nullopt;  // printed as one word
-        return out;
-    }
-    return std::nullopt;
+    const auto span = printed_span(c, n, std::max(max_lines, 1));
+    if (!span) return std::nullopt;
+    std::string out = c.spaced(span->first, span->second);
+    if (out == n) return std::nullopt;  // printed as one word
+    return out;
 }
 
 }  // namespace receipt::extract
