@@ -64,6 +64,11 @@ bool has_text(const std::string& line) {
     return false;
 }
 
+// A line that can start an item: text, not an amount continuation, a header / staff line or a discount.
+bool item_line(const std::string& line) {
+    return has_text(line) && !is_item_row_continuation(line) && !not_item_line(line) && !discount_line(line);
+}
+
 // `line` without a trailing amount part that starts after a space ("冷凍うどん 5食 514軽" -> "冷凍うどん 5食"): the
 // longest such suffix that holds only row characters and a digit; the line itself (trimmed) when there is none.
 std::string description_of(const std::string& line) {
@@ -146,8 +151,9 @@ std::optional<std::vector<ItemRow>> read_item_rows(const std::string& text) {
         size_t j = i - 1, money = 0;
         for (; j + 1 > begin && j < lines.size() && is_item_row_continuation(lines[j]); --j)
             money += rows.line_amount(j).has_value();
-        const bool item_j = j + 1 > begin && j < lines.size() && has_text(lines[j]) && !not_item_line(lines[j]) &&
-                            !discount_line(lines[j]) && description_of(lines[j]) == trim(lines[j]);
+        // (lines[j] ends the run of continuation lines, so it is none itself.)
+        const bool item_j =
+            j + 1 > begin && j < lines.size() && item_line(lines[j]) && description_of(lines[j]) == trim(lines[j]);
         return money > (item_j ? 1u : 0u) ? above : std::nullopt;
     };
     // A description is named as printed: the lines above read OCR look-alikes next to digits as digits (for the
@@ -188,8 +194,7 @@ std::optional<std::vector<ItemRow>> read_item_rows(const std::string& text) {
                 out.push_back(ItemRow{as_printed(clean_description(trim(line)), first, 1), 1.0, *a, *a});
                 continue;
             }
-        const bool next_starts_item = i + 1 < end && has_text(next) && !is_item_row_continuation(next) &&
-                                      !discount_line(next) && !not_item_line(next);
+        const bool next_starts_item = i + 1 < end && item_line(next);
         // Two description lines over two money lines ("玉ねぎ 3個入" / "アルミホイル" / "258円軽" / "139円"): OCR put
         // the two boxes of each row apart; a description split over two lines has one. Unless the line after them
         // is a description without an amount of its own (the second money line may be its box, moved above it).
