@@ -21,23 +21,12 @@ bool katakana(char32_t c) { return c >= 0x30A1 && c <= 0x30FA; }  // ァ..ヺ, w
 bool kana_or_mark(char32_t c) { return katakana(c) || c == U'ー'; }
 bool kanji(char32_t c) { return (c >= 0x4E00 && c <= 0x9FFF) || (c >= 0x3400 && c <= 0x4DBF); }
 
-// UTF-8 to code points; false on invalid input.
-bool decode(const std::string& s, std::vector<char32_t>& out) {
-    for (size_t i = 0; i < s.size();) {
-        uint32_t c = 0;
-        const size_t n = decode_one(s, i, c);
-        if (!n) return false;
-        out.push_back(char32_t(c));
-        i += n;
-    }
-    return true;
-}
-
 }  // namespace
 
 std::string fix_kana_lookalikes(const std::string& s) {
-    std::vector<char32_t> cs;
-    if (!decode(s, cs)) return s;
+    std::optional<std::vector<uint32_t>> decoded = code_points(s);
+    if (!decoded) return s;
+    std::vector<uint32_t>& cs = *decoded;
     bool changed = false;
     for (size_t i = 0; i < cs.size(); ++i) {
         const char32_t prev = i ? cs[i - 1] : 0, next = i + 1 < cs.size() ? cs[i + 1] : 0;
@@ -58,11 +47,7 @@ std::string fix_kana_lookalikes(const std::string& s) {
         }
         if (to != c) cs[i] = to, changed = true;
     }
-    if (!changed) return s;
-    std::string out;
-    out.reserve(s.size());
-    for (char32_t c : cs) append_utf8(out, uint32_t(c));
-    return out;
+    return changed ? utf8_of(cs) : s;
 }
 
 }  // namespace receipt::extract

@@ -109,25 +109,6 @@ std::optional<std::string> japanese_header_name_line(const std::string& text, in
 
 namespace {
 
-// Code points of `s` (valid UTF-8 assumed; an invalid byte ends the decoding).
-std::vector<uint32_t> code_points(const std::string& s) {
-    std::vector<uint32_t> out;
-    for (size_t i = 0; i < s.size();) {
-        uint32_t c = 0;
-        const size_t n = decode_one(s, i, c);
-        if (!n) break;
-        out.push_back(c);
-        i += n;
-    }
-    return out;
-}
-
-std::string to_utf8(const std::vector<uint32_t>& cs, size_t begin, size_t end) {
-    std::string out;
-    for (size_t i = begin; i < end && i < cs.size(); ++i) append_utf8(out, cs[i]);
-    return out;
-}
-
 bool kanji_or_kana(uint32_t c) {
     return (c >= 0x3041 && c <= 0x30FF) || (c >= 0x4E00 && c <= 0x9FFF) || (c >= 0x3400 && c <= 0x4DBF);
 }
@@ -144,8 +125,9 @@ std::optional<std::string> branch_place_from_address(const std::string& name, co
     const std::string n = trim(sanitize_utf8(name));
     const size_t sp = n.rfind(' ');
     if (sp == std::string::npos) return std::nullopt;
-    const std::vector<uint32_t> branch = code_points(n.substr(sp + 1));
-    const std::vector<uint32_t> addr = code_points(strip_spaces(sanitize_utf8(address)));
+    // Both are sanitised, so they decode.
+    const std::vector<uint32_t> branch = code_points(n.substr(sp + 1)).value_or(std::vector<uint32_t>());
+    const std::vector<uint32_t> addr = code_points(strip_spaces(sanitize_utf8(address))).value_or(std::vector<uint32_t>());
     if (branch.size() < 3 || addr.empty()) return std::nullopt;
     auto printed = [&](const std::vector<uint32_t>& part) {
         for (size_t at = 0; at + part.size() <= addr.size(); ++at)
@@ -165,7 +147,7 @@ std::optional<std::string> branch_place_from_address(const std::string& name, co
                 if (!std::equal(part.begin(), part.begin() + std::ptrdiff_t(k), addr.begin() + std::ptrdiff_t(at)) ||
                     !std::equal(part.begin() + std::ptrdiff_t(k), part.end(), addr.begin() + std::ptrdiff_t(at + k + 1)))
                     continue;
-                if (found && to_utf8(addr, *found, *found + len + 1) != to_utf8(addr, at, at + len + 1))
+                if (found && utf8_of(addr, *found, *found + len + 1) != utf8_of(addr, at, at + len + 1))
                     ambiguous = true;
                 found = at;
                 break;
@@ -173,7 +155,7 @@ std::optional<std::string> branch_place_from_address(const std::string& name, co
         }
         if (ambiguous) return std::nullopt;
         if (found)
-            return n.substr(0, sp + 1) + to_utf8(addr, *found, *found + len + 1) + to_utf8(branch, len, branch.size());
+            return n.substr(0, sp + 1) + utf8_of(addr, *found, *found + len + 1) + utf8_of(branch, len, branch.size());
     }
     return std::nullopt;
 }

@@ -61,6 +61,24 @@ void append_utf8(std::string& out, uint32_t cp) {
 }
 
 
+std::optional<std::vector<uint32_t>> code_points(std::string_view s) {
+    std::vector<uint32_t> out;
+    for (size_t i = 0; i < s.size();) {
+        uint32_t cp = 0;
+        const size_t n = decode_one(s, i, cp);
+        if (!n) return std::nullopt;
+        out.push_back(cp);
+        i += n;
+    }
+    return out;
+}
+
+std::string utf8_of(const std::vector<uint32_t>& cps, size_t begin, size_t end) {
+    std::string out;
+    for (size_t i = begin; i < end && i < cps.size(); ++i) append_utf8(out, cps[i]);
+    return out;
+}
+
 std::string sanitize_utf8(std::string_view s, int* n_replaced) {
     std::string out;
     out.reserve(s.size());

@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -49,6 +50,11 @@ size_t decode_one(std::string_view s, size_t i, uint32_t& cp);
 
 // Appends code point `cp` (at most U+10FFFF) to `out` as UTF-8.
 void append_utf8(std::string& out, uint32_t cp);
+
+// The code points of `s`; nullopt when `s` is not valid UTF-8.
+std::optional<std::vector<uint32_t>> code_points(std::string_view s);
+// Code points cps[begin, min(end, size)) as UTF-8.
+std::string utf8_of(const std::vector<uint32_t>& cps, size_t begin = 0, size_t end = SIZE_MAX);
 
 // True when `s` contains a code point in the Hiragana, Katakana or CJK ideograph blocks.
 bool has_cjk(std::string_view s);
