@@ -214,7 +214,15 @@ TEST(TargetParser, NestedSeparatorsInItems) {
     EXPECT_EQ(j["line_items"][0]["description"], "a/b/c");
     EXPECT_EQ(j["line_items"][0]["amount"], 2);
     EXPECT_EQ(j["line_items"][1]["amount"], 3);
+    EXPECT_EQ(j["line_items"][1]["description"], "x");  // empty extra parts are dropped
     EXPECT_TRUE(has_warning(j, "extra_item_fields"));
+    // A number written twice is dropped, not joined to the description; text with digits is kept.
+    const json twice = ex::parse_target("item: キャベツ ; 1 ; 1 ; 198 ; 198 | item: 牛乳 ; 1,000 ; 1 ; 220 ; 220");
+    EXPECT_EQ(twice["line_items"][0]["description"], "キャベツ");
+    EXPECT_EQ(twice["line_items"][0]["quantity"], 1);
+    EXPECT_EQ(twice["line_items"][0]["amount"], 198);
+    EXPECT_EQ(twice["line_items"][1]["description"], "牛乳");
+    EXPECT_EQ(ex::parse_target("item: a ; 2L ; 1 ; 5 ; 5")["line_items"][0]["description"], "a/2L");
     EXPECT_EQ(ex::parse_target("name: a: b: c")["supplier_name"], "a: b: c");
     EXPECT_EQ(ex::parse_target("name：全角 ｜ total：１，０８０")["total_amount"], 1080);
 }

@@ -381,7 +381,10 @@ def _parse_item(value, index, warnings):
         parts += [""] * (4 - len(parts))
     elif len(parts) > 4:
         warnings.add("extra_item_fields", "%s has %d fields" % (where, len(parts)))
-        parts = ["/".join(parts[:-3])] + parts[-3:]
+        extra = parts[1:-3]
+        if all(re.fullmatch(r"(?:[0-9][0-9,.]*)?", p, re.ASCII) for p in extra):
+            extra = []  # bare numbers the model wrote twice: dropped
+        parts = ["/".join(parts[:1] + extra)] + parts[-3:]
     item = {"description": _text("description", parts[0], collapse_whitespace, warnings), "quantity": None}
     if parts[1]:
         q = _parse_decimal(parts[1], MAX_ABS_QUANTITY)

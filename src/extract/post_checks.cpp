@@ -11,6 +11,7 @@
 #include "extract/address_block.h"
 #include "extract/company_name.h"
 #include "extract/copy_constraint.h"
+#include "extract/dropped_digit.h"
 #include "extract/item_rows.h"
 #include "extract/japanese_address.h"
 #include "extract/kana_lookalikes.h"
@@ -93,15 +94,29 @@ void fix_item_amounts(const std::string& text, nlohmann::ordered_json& f) {
 // to the printed subtotal (the total when no subtotal is printed) and the model's items do not; when both add up,
 // a model item whose description is not printed takes the description of the row with its amount.
 // `subtotal` / `total`: the amounts after the receipt's subtotal and total keywords (keyword_subtotal / _total).
-void items_from_rows(const std::string& text, const std::optional<double>& subtotal,
+// A row whose amount lost one digit to OCR (extract/dropped_digit.h) is read with the digit back. Returns true when
+// the rows replaced the model's items.
+bool items_from_rows(const std::string& text, const std::optional<double>& subtotal,
                      const std::optional<double>& total, nlohmann::ordered_json& f) {
     const std::optional<double> target = subtotal ? subtotal : total;
-    if (!target) return;
-    const std::optional<std::vector<ItemRow>> read = read_item_rows(text);
-    if (!read || read->empty()) return;
+    if (!target) return false;
+    std::optional<std::vector<ItemRow>> read = read_item_rows(text);
+    if (!read || read->empty()) return false;
     double read_sum = 0;
     for (const ItemRow& r : *read) read_sum += r.amount;
-    if (std::fabs(read_sum - *target) > 0.5) return;
+    std::string repaired;
+    if (std::fabs(read_sum - *target) > 0.5) {
+        std::vector<double> amounts;
+        for (const ItemRow& r : *read) amounts.push_back(r.amount);
+        const std::optional<DroppedDigit> d = find_dropped_digit(amounts, *target);
+        if (!d) return false;
+        ItemRow& r = (*read)[d->index];
+        repaired = " (row " + std::to_string(d->index + 1) + " printed " + json_amount(r.amount).dump() +
+                   ", one digit short of " + json_amount(d->amount).dump() + ")";
+        const bool counted = r.quantity && r.unit_price && *r.quantity * *r.unit_price == d->amount;
+        if (!counted) r.quantity = 1.0, r.unit_price = d->amount;
+        r.amount = d->amount;
+    }
     auto& items = f["line_items"];
     double model_sum = 0;
     bool model_adds_up = items.is_array() && !items.empty();
@@ -135,7 +150,7 @@ void items_from_rows(const std::string& text, const std::optional<double>& subto
         if (!changed.empty())
             f["warnings"].push_back("line_item_description_from_row: items " + changed +
                                     " are not printed; the rows with their amounts are");
-        return;
+        return false;
     }
     // A row whose amount and description (up to a few OCR edits) match a model item keeps the model's description:
     // the model often reads through the OCR noise ("ーグルト プレーン" printed, "ヨーグルト プレーン" written).
@@ -159,16 +174,83 @@ void items_from_rows(const std::string& text, const std::optional<double>& subto
         }
         return r.description;
     };
+    // A row whose description OCR cut short by a character or two ("ラックサンダー") keeps the description of the
+    // one model item that reads it whole ("ブラックサンダー"), whatever amount the model wrote for it. Only
+    // non-ASCII characters count as dropped: "緑茶 2L/3" is the model's slip, not the printed name. Discounts keep
+    // the row's name.
+    std::vector<std::string> descriptions;
+    for (const ItemRow& r : *read) descriptions.push_back(model_description(r));
+    for (size_t j = 0; j < read->size(); ++j) {
+        if (descriptions[j] != (*read)[j].description || (*read)[j].amount <= 0) continue;
+        const std::optional<std::vector<uint32_t>> row = code_points(strip_spaces((*read)[j].description));
+        if (!row || row->size() < 2) continue;
+        std::optional<size_t> only;
+        bool several = false;
+        for (size_t k = 0; k < used.size(); ++k) {
+            const auto& it = items[k];
+            if (used[k] || !it.is_object() || !it.contains("description") || !it["description"].is_string()) continue;
+            const std::optional<std::vector<uint32_t>> have =
+                code_points(strip_spaces(it["description"].get<std::string>()));
+            if (!have || have->size() <= row->size() || have->size() > row->size() + 2) continue;
+            size_t m = 0;  // row is a subsequence of have: OCR dropped the rest
+            bool ascii_dropped = false;
+            for (size_t c = 0; c < have->size(); ++c) {
+                if (m < row->size() && (*have)[c] == (*row)[m]) ++m;
+                else ascii_dropped = ascii_dropped || (*have)[c] < 0x80;
+            }
+            if (m < row->size() || ascii_dropped) continue;
+            several = several || only.has_value();
+            only = k;
+        }
+        if (only && !several) {
+            used[*only] = true;
+            descriptions[j] = items[*only]["description"].get<std::string>();
+        }
+    }
     nlohmann::ordered_json rows = nlohmann::ordered_json::array();
-    for (const ItemRow& r : *read)
-        rows.push_back({{"description", model_description(r)},
+    for (size_t j = 0; j < read->size(); ++j) {
+        const ItemRow& r = (*read)[j];
+        rows.push_back({{"description", descriptions[j]},
                         {"quantity", r.quantity ? json_amount(*r.quantity) : nlohmann::ordered_json()},
                         {"unit_price", r.unit_price ? json_amount(*r.unit_price) : nlohmann::ordered_json()},
                         {"amount", json_amount(r.amount)}});
+    }
     f["warnings"].push_back("line_items_from_rows: the model's " + std::to_string(items.is_array() ? items.size() : 0) +
                             " items do not add up to " + json_amount(*target).dump() + ", the " +
-                            std::to_string(read->size()) + " printed item rows do");
+                            std::to_string(read->size()) + " printed item rows do" + repaired);
     items = std::move(rows);
+    revalidate(f);
+    return true;
+}
+
+// Line items of a yen receipt that do not add up to `target` (the subtotal, else the total) because one amount
+// lost a digit to OCR (extract/dropped_digit.h) get that digit back; the quantity and unit price follow the new
+// amount when they no longer multiply to it.
+// Not when the model's output was cut short: its items then miss some rows, and the sum is short for that.
+void items_dropped_digit(double target, nlohmann::ordered_json& f) {
+    auto& items = f["line_items"];
+    if (!items.is_array() || items.empty()) return;
+    for (const auto& w : f["warnings"])
+        if (w.is_string() && w.get<std::string>().rfind("output_truncated", 0) == 0) return;
+    std::vector<double> amounts;
+    for (const auto& it : items) {
+        if (!it.is_object() || !it.contains("amount") || !it["amount"].is_number()) return;
+        amounts.push_back(it["amount"].get<double>());
+    }
+    const std::optional<DroppedDigit> d = find_dropped_digit(amounts, target);
+    if (!d) return;
+    auto& it = items[d->index];
+    f["warnings"].push_back("line_item_amount_dropped_digit: item " + std::to_string(d->index + 1) + " printed " +
+                            it["amount"].dump() + ", one digit short of " + json_amount(d->amount).dump() +
+                            ", which makes the items add up to " + json_amount(target).dump());
+    it["amount"] = json_amount(d->amount);
+    auto& qty = it["quantity"];
+    auto& unit = it["unit_price"];
+    const double q = qty.is_number() ? qty.get<double>() : 0, u = unit.is_number() ? unit.get<double>() : 0;
+    if (q * u != d->amount) {
+        if (q >= 1 && d->amount / q == std::floor(d->amount / q)) unit = json_amount(d->amount / q);
+        else qty = 1, unit = json_amount(d->amount);
+    }
     revalidate(f);
 }
 
@@ -479,8 +561,11 @@ void apply_post_checks(const std::string& text, const std::string& target, const
         // (the model's, when no total keyword is read).
         std::optional<double> rows_total = yen_total;
         if (!rows_total && f["total_amount"].is_number()) rows_total = f["total_amount"].get<double>();
-        items_from_rows(text, yen_subtotal, rows_total, f);
-        fix_item_amounts(text, f);
+        if (!items_from_rows(text, yen_subtotal, rows_total, f)) {
+            fix_item_amounts(text, f);
+            if (const std::optional<double> target = yen_subtotal ? yen_subtotal : rows_total)
+                items_dropped_digit(*target, f);
+        }
     }
     // A receipt that prints a base and a tax amount for each of its tax rates gives the total tax exactly
     // (extract/printed_tax.h); the model often takes one rate's tax, a base, or a wrong column.

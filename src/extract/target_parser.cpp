@@ -217,10 +217,18 @@ std::optional<nlohmann::json> parse_item(const std::string& value, size_t index,
         warnings.add("truncated_item", where + " has " + std::to_string(parts.size()) + " of 4 fields");
         parts.resize(4);
     } else if (parts.size() > 4) {
-        // Extra ';' most likely belong to the description: keep the last three parts as the numbers.
+        // Extra ';' most likely belong to the description: keep the last three parts as the numbers. Extra parts
+        // that are bare numbers ("キャベツ ; 1 ; 1 ; 198 ; 198": the model wrote a number twice) are dropped.
         warnings.add("extra_item_fields", where + " has " + std::to_string(parts.size()) + " fields");
+        auto bare_number = [](const std::string& p) {
+            for (size_t i = 0; i < p.size(); ++i)
+                if (!((p[i] >= '0' && p[i] <= '9') || (i > 0 && (p[i] == ',' || p[i] == '.')))) return false;
+            return true;
+        };
+        bool numbers_only = true;
+        for (size_t k = 1; k + 3 < parts.size(); ++k) numbers_only = numbers_only && bare_number(parts[k]);
         std::string desc = parts[0];
-        for (size_t k = 1; k + 3 < parts.size(); ++k) desc += "/" + parts[k];
+        for (size_t k = 1; !numbers_only && k + 3 < parts.size(); ++k) desc += "/" + parts[k];
         parts = {desc, parts[parts.size() - 3], parts[parts.size() - 2], parts[parts.size() - 1]};
     }
     nlohmann::json item = nlohmann::json::object();
