@@ -121,6 +121,41 @@ TEST(ItemRows, TwoDescriptionsOverTwoAmounts) {
                                  {"じゃがいも 袋", 275}, {"ｱﾙﾐﾎｲﾙ", 178}, {"生鮭 切身", 298}}));
 }
 
+TEST(ItemRows, TotalsLinesAsOcrDamagesThem) {
+    // 合 and 計 on two lines, 小 lost, and look-alikes all end the rows.
+    for (const char* totals : {"合\n計\n", "計 (2点)\n", "台計\n", "小言\n"}) {
+        const std::string text = std::string("店\n2025年05月08日(木)\n＊かけうどん 並\n390\n＊カレーライス\n650\n") + totals +
+                                 "1,040\nお預り\n2,000\n";
+        const auto rows = ex::read_item_rows(text);
+        ASSERT_TRUE(rows) << totals;
+        EXPECT_EQ(pairs(*rows), (std::vector<std::pair<std::string, double>>{{"かけうどん 並", 390}, {"カレーライス", 650}}))
+            << totals;
+    }
+}
+
+TEST(ItemRows, RegisterAndClerkLinesAreNoDescriptions) {
+    const std::string text =
+        "店\n2024-04-24\nPOS8\nチョコレート\n\\500軽\n担当者\n高橋\n週刊少年ジャンプ 320円\n小計\n\\820\n";
+    const auto rows = ex::read_item_rows(text);
+    ASSERT_TRUE(rows);
+    EXPECT_EQ(pairs(*rows),
+              (std::vector<std::pair<std::string, double>>{{"チョコレート", 500}, {"週刊少年ジャンプ", 320}}));
+    // A model item that took the register line as part of its name gets the row's name.
+    nlohmann::ordered_json f = {{"currency", "JPY"},
+                                {"line_items",
+                                 {{{"description", "POS8 チョコレート"}, {"quantity", 1}, {"unit_price", 500}, {"amount", 500}},
+                                  {{"description", "週刊少年ジャンプ"}, {"quantity", 1}, {"unit_price", 32}, {"amount", 32}}}},
+                                {"net_amount", 820},
+                                {"total_tax_amount", nullptr},
+                                {"total_amount", 820},
+                                {"warnings", nlohmann::ordered_json::array()}};
+    receipt::ExtractOptions opts;
+    ex::apply_post_checks(text, "", opts, f);
+    ASSERT_EQ(f["line_items"].size(), 2u);
+    EXPECT_EQ(f["line_items"][0]["description"], "チョコレート") << f.dump();
+    EXPECT_EQ(f["line_items"][1]["amount"], 320);
+}
+
 TEST(ItemRows, PostCheckReplacesItemsThatDoNotAddUp) {
     const std::string text = "店\n2024/01/05\nーグルト プレーン\n310軽\n絹豆腐\n53軽\n小計\n363\n合計\n392\n";
     nlohmann::ordered_json f = {{"currency", "JPY"},

@@ -32,6 +32,22 @@ TEST(PrintedNumbers, AmountsRatesAndWhatIsNoAmount) {
 
 TEST(PrintedLines, FoldsAndReadsLookAlikes) {
     EXPECT_EQ(ex::printed_lines("１，２３４円\n1b4\n"), (std::vector<std::string>{"1,234円", "164", ""}));
+    // A look-alike after one read as a digit is read too.
+    EXPECT_EQ(ex::printed_lines("¥1,5OO")[0], "¥1,500");
+}
+
+TEST(PrintedNumbers, YenThousandsReadAsAPoint) {
+    // OCR reads a yen amount's comma as a point: "¥1.580", "\\2.480", "1.580円" are 1580.
+    for (const char* line : {"¥1.580", "\\2.480", "1.580円"}) {
+        const auto n = ex::printed_numbers(line);
+        ASSERT_EQ(n.size(), 1u) << line;
+        EXPECT_TRUE(n[0].usable) << line;
+        EXPECT_GE(n[0].value, 1000) << line;
+    }
+    // Without a yen sign three decimals stay no amount, and cents stay cents.
+    EXPECT_FALSE(ex::printed_numbers("1.580")[0].usable);
+    EXPECT_EQ(ex::printed_numbers("¥12.34")[0].value, 12.34);
+    EXPECT_FALSE(ex::printed_numbers("¥1.5800")[0].usable);
 }
 
 TEST(KeywordTotal, AmountAfterTheTotalKeyword) {

@@ -20,12 +20,13 @@ bool date_line(const std::string& line) {
     return std::regex_search(line.substr(0, kMaxLineBytes), date);
 }
 
-// The subtotal or total line that ends the item rows.
-bool totals_line(const std::string& line) {
+// The subtotal or total line that ends the item rows, also as OCR damages it: a look-alike (台計, 合言, 小言), the
+// 小 lost ("計 (2点)"), or 合 and 計 on two lines (`next` is the line after).
+bool totals_line(const std::string& line, const std::string& next) {
     const std::string s = strip_spaces(line);
-    for (const char* k : {"小計", "合計", "お会計", "総計", "お買上計"})
+    for (const char* k : {"小計", "合計", "お会計", "総計", "お買上計", "台計", "合言", "小言", "お会言", "計("})
         if (s.rfind(k, 0) == 0) return true;
-    return false;
+    return s == "計" || (s == "合" && strip_spaces(next) == "計");
 }
 
 bool discount_line(const std::string& line) {
@@ -46,6 +47,10 @@ bool not_item_line(const std::string& line) {
     }
     for (const char* k : {"金額", "数量", "品名", "商品名", "単価", "点数"})
         if (s == k) return true;
+    // A register line "POS8" (which the look-alike reading of the digits turns into "PO58").
+    if (s.size() >= 3 && s.rfind("PO", 0) == 0 && (s[2] == 'S' || s[2] == '5') &&
+        s.find_first_not_of("0123456789", 3) == std::string::npos)
+        return true;
     if (s.empty() || s[0] == '(') return true;
     // A time line ("7時21分", "18:30") when OCR garbled the date above it, and a discount's amount on its own
     // line ("ー1,814円", "-¥20"): the minus sign is not row text.
@@ -56,6 +61,14 @@ bool not_item_line(const std::string& line) {
     } catch (...) {
         return false;
     }
+}
+
+// A clerk's name printed on its own line under the label ("担当者" / "高橋"): at most 4 characters, no digit.
+bool staff_name(const std::string& above, const std::string& line) {
+    const std::string label = strip_spaces(above);
+    if (label != "担当" && label != "担当者" && label != "係" && label != "係員" && label != "責任者") return false;
+    const std::optional<std::vector<uint32_t>> cps = code_points(strip_spaces(line));
+    return cps && !cps->empty() && cps->size() <= 4 && line.find_first_of("0123456789") == std::string::npos;
 }
 
 bool has_text(const std::string& line) {
@@ -131,7 +144,7 @@ std::optional<std::vector<ItemRow>> read_item_rows(const std::string& text) {
     try {
         for (size_t i = 0; i < lines.size() && end == lines.size(); ++i) {
             if (begin == lines.size() && date_line(lines[i])) begin = i + 1;
-            if (totals_line(lines[i])) end = i;
+            if (totals_line(lines[i], i + 1 < lines.size() ? lines[i + 1] : std::string())) end = i;
         }
     } catch (...) {
         return std::nullopt;
@@ -175,6 +188,7 @@ std::optional<std::vector<ItemRow>> read_item_rows(const std::string& text) {
         size_t n_lines = 1;
         const std::string& line = lines[i];
         if (!has_text(line) || is_item_row_continuation(line) || not_item_line(line)) continue;
+        if (i > 0 && staff_name(lines[i - 1], line)) continue;
         const std::string next = i + 1 < end ? lines[i + 1] : std::string();
         const std::string short_d = description_of(line);  // without a trailing amount part
         if (discount_line(line))

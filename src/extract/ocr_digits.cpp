@@ -24,7 +24,7 @@ std::string read_digit_confusions(const std::string& s) {
     for (size_t i = 0; i < s.size(); ++i) {
         const char d = confusion_digit(s[i]);
         if (!d) continue;
-        const bool prev = i > 0 && is_digit(s[i - 1]);
+        const bool prev = i > 0 && is_digit(out[i - 1]);  // "1,5OO": the second O follows the first, read as 0
         const bool next = i + 1 < s.size() && is_digit(s[i + 1]);
         if (prev || next) out[i] = d;
     }

@@ -12,7 +12,8 @@ namespace receipt::extract {
 // The digit an OCR look-alike stands for (O/o/D -> 0, l/I/| -> 1, Z -> 2, S -> 5, b -> 6, B -> 8, g -> 9), or 0.
 char confusion_digit(char c);
 
-// `s` with every look-alike that stands next to an ASCII digit replaced by its digit; same length.
+// `s` with every look-alike that stands next to an ASCII digit replaced by its digit, read left to right (a
+// look-alike after one so read counts as after a digit: "1,5OO" -> "1,500"); same length.
 std::string read_digit_confusions(const std::string& s);
 
 // Calls fn(line) for each line of a receipt text (its first max_bytes bytes, made valid UTF-8, full-width folded),

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <optional>
 #include <regex>
+#include <set>
 #include <vector>
 
 #include "extract/address_block.h"
@@ -155,6 +156,8 @@ bool items_from_rows(const std::string& text, const std::optional<double>& subto
     // A row whose amount and description (up to a few OCR edits) match a model item keeps the model's description:
     // the model often reads through the OCR noise ("ーグルト プレーン" printed, "ヨーグルト プレーン" written).
     std::vector<bool> used(items.is_array() ? items.size() : 0, false);
+    std::set<std::string> printed_line_set;  // the receipt's lines without spaces
+    for (const std::string& line : printed_lines_as_is(text)) printed_line_set.insert(strip_spaces(line));
     auto model_description = [&](const ItemRow& r) {
         const std::string want = strip_spaces(r.description);
         for (size_t k = 0; k < used.size(); ++k) {
@@ -169,6 +172,12 @@ bool items_from_rows(const std::string& text, const std::optional<double>& subto
                                 (have.rfind(want, 0) == 0 || want.rfind(have, 0) == 0);  // OCR cut the row short
             if (prefix || edit_distance(want, have) * 10 <= 3 * int(std::max(want.size(), have.size()))) {
                 used[k] = true;
+                // The model joined the line above the row to it ("POS8" / "チョコレート", "担当者" / "高橋" /
+                // "週刊少年ジャンプ"): that line is printed on its own and the rows do not take it.
+                const size_t extra = have.size() - std::min(have.size(), want.size());
+                if (extra > 0 && have.compare(extra, std::string::npos, want) == 0 &&
+                    printed_line_set.count(have.substr(0, extra)))
+                    return r.description;
                 return d;
             }
         }

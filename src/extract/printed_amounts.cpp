@@ -30,12 +30,25 @@ std::vector<PrintedNumber> printed_numbers(const std::string& s) {
         n.begin = i;
         std::string digits;
         size_t j = i;
+        // A yen amount ("¥1.580", "\\2.480", "1.580円") has no decimals: a '.' before three digits is its thousands
+        // comma as OCR read it.
+        const bool yen_sign = (i >= 1 && s[i - 1] == '\\') || (i >= 2 && s.compare(i - 2, 2, "\xC2\xA5") == 0);
+        auto group_of_three = [&](size_t at) {
+            return at + 3 < s.size() && is_digit(s[at + 1]) && is_digit(s[at + 2]) && is_digit(s[at + 3]) &&
+                   (at + 4 >= s.size() || !is_digit(s[at + 4]));
+        };
+        auto yen_after = [&](size_t at) {  // the '.' group at `at` ends the number and 円 follows
+            return group_of_three(at) && s.compare(at + 4, 3, "円") == 0;
+        };
         while (j < s.size()) {
             if (is_digit(s[j])) {
                 digits += s[j++];
             } else if (s[j] == ',' && j + 3 < s.size() && is_digit(s[j + 1]) && is_digit(s[j + 2]) &&
                        is_digit(s[j + 3]) && (j + 4 >= s.size() || !is_digit(s[j + 4]))) {
                 j += 1;  // thousands separator: exactly three digits follow
+            } else if (s[j] == '.' && digits.size() <= 3 && j - i == digits.size() && group_of_three(j) &&
+                       (yen_sign || yen_after(j))) {
+                j += 1;  // "¥1.580": one '.' as the thousands separator of a yen amount
             } else {
                 break;
             }
