@@ -15,6 +15,7 @@
 #include "extract/dropped_digit.h"
 #include "extract/item_rows.h"
 #include "extract/japanese_address.h"
+#include "extract/japanese_phone.h"
 #include "extract/kana_lookalikes.h"
 #include "extract/normalize_currency.h"
 #include "extract/normalize_date.h"
@@ -510,6 +511,17 @@ void apply_post_checks(const std::string& text, const std::string& target, const
     const bool yen = currency.is_string() && currency_without_minor_units(currency.get<std::string>());
     const std::optional<double> labelled_tax = labelled_tax_total(text);  // the 外税 amounts, read once
     std::optional<double> yen_subtotal, yen_total;  // the keyword readings, read once for the checks below
+    // A Japanese receipt's phone number that is not printed becomes the one printed after a phone label
+    // (extract/japanese_phone.h).
+    if (options.copy_numbers && yen && has_cjk(text)) {
+        auto& phone = f["supplier_phone"];
+        const std::string wrote = phone.is_string() ? phone.get<std::string>() : "";
+        if (const auto printed = labelled_phone_for(text, wrote)) {
+            f["warnings"].push_back("supplier_phone_not_printed: the model wrote " + (wrote.empty() ? "none" : wrote) +
+                                    ", the receipt prints " + *printed + " after its phone label");
+            phone = *printed;
+        }
+    }
     if (options.copy_numbers && yen) {
         auto take = [&](const char* key, const std::optional<double>& printed, const char* what) {
             auto& v = f[key];

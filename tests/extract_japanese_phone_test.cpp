@@ -1,0 +1,43 @@
+// The phone number of a Japanese receipt as printed (extract/japanese_phone.h).
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "extract/japanese_phone.h"
+#include "extract/post_checks.h"
+#include "receipt/extractor.h"
+
+namespace ex = receipt::extract;
+
+TEST(JapanesePhone, TheLabelledNumberWhenTheModelsIsNotPrinted) {
+    const std::string text = "丸亀製麺 巣鴨南店\n〒170-6617 東京都豊島区巣鴨3丁目39番27号\n電話03-7114-3764\n23/06/23\n";
+    EXPECT_EQ(ex::labelled_phone_for(text, "03-170"), "03-7114-3764");
+    EXPECT_EQ(ex::labelled_phone_for(text, ""), "03-7114-3764");  // the model wrote none
+    EXPECT_FALSE(ex::labelled_phone_for(text, "03-7114-3764").has_value());  // printed: it stands
+    // On the line after a bare label, with the area code in brackets; a mobile number has 11 digits.
+    EXPECT_EQ(ex::labelled_phone_for("店\nTEL\n(072)802-8096\n", "(072)802-009"), "(072)802-8096");
+    EXPECT_EQ(ex::labelled_phone_for("店\nTEL:090-1234-5678\n", "090-1234"), "090-1234-5678");
+}
+
+TEST(JapanesePhone, NoneWhenThePrintedNumberIsCutShortOrThereAreTwo) {
+    // OCR dropped a digit of the printed number (9 digits): the model's reading may be the better one.
+    EXPECT_FALSE(ex::labelled_phone_for("店\nTEL 03-5075-294\n", "03-5075-2940").has_value());
+    // Two labelled numbers (a phone and a fax): which one is the shop's is not for this check to say.
+    EXPECT_FALSE(ex::labelled_phone_for("店\nTEL 03-1111-2222\nFAX 03-1111-2223 TEL 03-1111-2224\n", "03-1").has_value());
+    // No label: a postal code or a registration number is no phone.
+    EXPECT_FALSE(ex::labelled_phone_for("店\n〒170-6617\nT1596778140661\n", "03-170").has_value());
+    // Part of a longer digit run.
+    EXPECT_FALSE(ex::labelled_phone_for("店\nTEL 103-7114-37645\n", "x").has_value());
+}
+
+TEST(JapanesePhone, PostCheckOnYenReceipts) {
+    const receipt::ExtractOptions opts;
+    nlohmann::ordered_json f = {{"supplier_name", "丸亀製麺 巣鴨南店"}, {"supplier_phone", "03-170"},
+                                {"currency", "JPY"},                 {"line_items", nlohmann::ordered_json::array()},
+                                {"warnings", nlohmann::ordered_json::array()}};
+    ex::apply_post_checks("丸亀製麺 巣鴨南店\n〒170-6617 東京都豊島区巣鴨3丁目39番27号\n電話03-7114-3764\n", "", opts, f);
+    EXPECT_EQ(f["supplier_phone"], "03-7114-3764");
+    EXPECT_NE(f["warnings"].dump().find("supplier_phone_not_printed"), std::string::npos) << f["warnings"].dump();
+}
