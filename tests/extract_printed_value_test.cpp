@@ -25,6 +25,11 @@ TEST(PrintedDates, EveryReadingOfEveryLineInOrder) {
     EXPECT_NE(std::find(noisy.begin(), noisy.end(), "2024-12-01"), noisy.end());
     EXPECT_TRUE(ex::printed_dates("TOTAL 12.50\nTEL 03-1234-5678\n").empty());
     EXPECT_TRUE(ex::printed_dates("").empty());
+    // A Japanese address's house number is no date; its era date is.
+    EXPECT_EQ(ex::printed_dates("広島県広島市中区本通6-1-25\n大阪府堺市堺区三国ヶ丘御幸通5-8-29\n令和5年11月9日(木)\n"),
+              (V{"2023-11-09"}));
+    // A date and a time that OCR ran together give no date (not 2013-09-20).
+    EXPECT_TRUE(ex::printed_dates("20/09/2013:26\n").empty());
 }
 
 TEST(PrintedDateFor, KeepsPrintedDatesAndRepairsOthers) {

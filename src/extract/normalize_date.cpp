@@ -160,7 +160,8 @@ std::vector<Candidate> scan(const std::string& s, DateHints hints, bool all_read
         "(?:[./-]|\xE6\x9C\x88)\\s*(\\d{1,2})(?!\\d)");
     static const std::regex kKanji(
         "(^|\\D)(\\d{4}|\\d{2})\\s*\xE5\xB9\xB4\\s*(\\d{1,2})\\s*\xE6\x9C\x88\\s*(\\d{1,2})(?!\\d)");
-    static const std::regex kNumeric("(^|[^\\d.,])(\\d{1,4})\\s*([./-])\\s*(\\d{1,2})\\s*\\3\\s*(\\d{1,4})(?![\\d])");
+    // Not before ':' either: "20/09/2013:26" is a date and a time that OCR ran together, not 2013-09-20.
+    static const std::regex kNumeric("(^|[^\\d.,])(\\d{1,4})\\s*([./-])\\s*(\\d{1,2})\\s*\\3\\s*(\\d{1,4})(?![\\d:])");
     static const std::regex kDayMonthName(
         "(^|[^\\dA-Za-z])(\\d{1,2})(?:st|nd|rd|th)?[\\s./-]*([A-Za-z]{3,9})\\.?[\\s./,-]*(\\d{4}|\\d{2})(?!\\d)");
     static const std::regex kMonthNameDay(
@@ -229,7 +230,12 @@ std::optional<std::string> normalize_date(std::string_view text, const DateHints
 std::vector<std::string> printed_dates(std::string_view text) {
     std::vector<std::string> out;
     for_each_line_reading(text, kMaxDateBytes, [&](const std::string& line) {
+        // A Japanese address line's house number ("本通6-1-25", "御幸通5-8-29") is no numeric date.
+        bool address = false;
+        for (const char* k : {"都", "道", "府", "県", "市", "区", "町", "村", "丁目", "番地", "〒"})
+            address = address || line.find(k) != std::string::npos;
         for (const Candidate& c : scan(line, {}, true)) {
+            if (address && c.priority == 3) continue;
             const std::string d = iso(c.ymd);
             if (std::find(out.begin(), out.end(), d) == out.end()) out.push_back(d);
         }

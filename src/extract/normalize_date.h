@@ -28,7 +28,9 @@ std::optional<std::string> normalize_date(std::string_view text, const DateHints
 // Every date printed in a receipt text as "YYYY-MM-DD", first printed first, without repeats: each line is scanned
 // on its own (its first 200 bytes) with the patterns above, and an all-numeric date gives each of its valid
 // readings ("06/12/2016" gives 2016-12-06, then 2016-06-12); a line is also read with OCR look-alikes next to
-// digits taken as digits ("20Z4/12/01" gives 2024-12-01; extract/ocr_digits.h). Never throws.
+// digits taken as digits ("20Z4/12/01" gives 2024-12-01; extract/ocr_digits.h). All-numeric dates on a Japanese
+// address line (都 道 府 県 市 区 町 村 丁目 番地 〒) are house numbers ("本通6-1-25"), not dates. An all-numeric date
+// right before ':' ("20/09/2013:26", a date and time run together) is not read. Never throws.
 std::vector<std::string> printed_dates(std::string_view text);
 
 // printed_dates() of the lines that carry a date label (DATE, TARIKH, 日付, 日時; ASCII in any case) and of the
