@@ -133,6 +133,12 @@ TEST(ItemRows, TotalsLinesAsOcrDamagesThem) {
     }
 }
 
+TEST(ItemRows, ProductCodesDamagedByOcrGo) {
+    const auto rows = ex::read_item_rows("店\n2024/01/05\n822 食器用洗剤\n¥207\n0189牛乳 1000ml\n¥238\n小計\n¥445\n");
+    ASSERT_TRUE(rows);
+    EXPECT_EQ(pairs(*rows), (std::vector<std::pair<std::string, double>>{{"食器用洗剤", 207}, {"牛乳 1000ml", 238}}));
+}
+
 TEST(ItemRows, RegisterAndClerkLinesAreNoDescriptions) {
     const std::string text =
         "店\n2024-04-24\nPOS8\nチョコレート\n\\500軽\n担当者\n高橋\n週刊少年ジャンプ 320円\n小計\n\\820\n";

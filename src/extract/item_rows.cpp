@@ -93,10 +93,11 @@ std::string description_of(const std::string& line) {
     return t;
 }
 
-// A description as the item is named: without a leading product code ("8680 米 コシヒカリ 5kg") and without the
-// tax and sale marks printed before or after it ("※しょうゆ", "生卵 *").
+// A description as the item is named: without a leading product code ("8680 米 コシヒカリ 5kg"; also with a digit
+// or the space lost to OCR: "822 食器用洗剤", "0189牛乳 1000ml") and without the tax and sale marks printed before
+// or after it ("※しょうゆ", "生卵 *").
 std::string clean_description(std::string d) {
-    static const std::regex code(R"(^\d{4,13}\s+)");
+    static const std::regex code(R"(^\d{3,13}\s+|^\d{4,13}(?=[\x80-\xff]))");
     if (d.size() > kMaxLineBytes) return d;  // bounds std::regex
     static const char* const kMarks[] = {"※", "*", "＊", "☆", "★", "◎", "軽"};
     auto strip_marks = [&] {
