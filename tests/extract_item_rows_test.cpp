@@ -139,6 +139,26 @@ TEST(ItemRows, ProductCodesDamagedByOcrGo) {
     EXPECT_EQ(pairs(*rows), (std::vector<std::pair<std::string, double>>{{"食器用洗剤", 207}, {"牛乳 1000ml", 238}}));
 }
 
+TEST(ItemRows, ModelAmountsThatAddUpStayWhenARowsWouldNot) {
+    // Quantity and amount columns that OCR shuffled: the row of お~いお茶 reads 1 (its quantity box).
+    const std::string text = "店\n19/11/23 0:54\n商品名\n数量\n金額\nブラックサンダー ※\n1\n43\nお~いお茶 525ml ※\n162\n1\n"
+                             "1\n160\nじゃがりこ サラダ ※\n見切値引\n-30\n小計\n335\nお会計\n335\n";
+    nlohmann::ordered_json f = {{"currency", "JPY"},
+                                {"line_items",
+                                 {{{"description", "ブラックサンダー"}, {"quantity", 1}, {"unit_price", 43}, {"amount", 43}},
+                                  {{"description", "お~いお茶 525ml"}, {"quantity", 1}, {"unit_price", 162}, {"amount", 162}},
+                                  {{"description", "じゃがりこ サラダ"}, {"quantity", 1}, {"unit_price", 160}, {"amount", 160}},
+                                  {{"description", "見切値引"}, {"quantity", nullptr}, {"unit_price", nullptr}, {"amount", -30}}}},
+                                {"net_amount", 335},
+                                {"total_tax_amount", nullptr},
+                                {"total_amount", 335},
+                                {"warnings", nlohmann::ordered_json::array()}};
+    receipt::ExtractOptions opts;
+    ex::apply_post_checks(text, "", opts, f);
+    EXPECT_EQ(f["line_items"][1]["amount"], 162) << f.dump();
+    EXPECT_EQ(f["warnings"].dump().find("line_item_amount_from_row"), std::string::npos) << f["warnings"].dump();
+}
+
 TEST(ItemRows, RegisterAndClerkLinesAreNoDescriptions) {
     const std::string text =
         "店\n2024-04-24\nPOS8\nチョコレート\n\\500軽\n担当者\n高橋\n週刊少年ジャンプ 320円\n小計\n\\820\n";

@@ -78,4 +78,13 @@ TEST(JapanesePostChecks, YenTotalAndNetByTheirArithmetic) {
     EXPECT_EQ(g["net_amount"], 871);
     EXPECT_EQ(g["total_amount"], 949);
     EXPECT_TRUE(warned(g, "net_amount_from_total_and_tax")) << g["warnings"].dump();
+    // Tax included (内消費税等): an amount below the total after the subtotal keyword is a moved row box, and the
+    // model's net amount equal to the total stands.
+    auto h = fields("店", "");
+    h["net_amount"] = 3783;
+    ex::apply_post_checks("店\n2020年5月19日\nティッシュ 5箱\n¥2453\n缶ビール 350ml 6缶\n小計\n¥1330\n¥3783\n"
+                          "お買上計\nY3783\n(内消費税等\n¥312)\n",
+                          "", opts, h);
+    EXPECT_EQ(h["net_amount"], 3783) << h["warnings"].dump();
+    EXPECT_EQ(h["total_amount"], 3783);
 }

@@ -536,6 +536,14 @@ void apply_post_checks(const std::string& text, const std::string& target, const
         if (yen_total) take("total_amount", yen_total, "total");
         bool subtotal_printed = false;
         yen_subtotal = keyword_subtotal(text, &subtotal_printed);
+        // A receipt with the tax included (内税, 内消費税) and no 外税 has its subtotal equal to its total: an amount
+        // below the total after the subtotal keyword is another row's box that OCR moved there ("小計 / ¥1330 /
+        // ¥3783"), and a model net amount equal to the total stands.
+        const auto& model_net = f["net_amount"];
+        if (yen_subtotal && yen_total && *yen_subtotal < *yen_total && !labelled_tax && model_net.is_number() &&
+            model_net.get<double>() == *yen_total &&
+            (text.find("内税") != std::string::npos || text.find("内消費税") != std::string::npos))
+            yen_subtotal = yen_total;
         if (yen_subtotal || !subtotal_printed) take("net_amount", yen_subtotal, "subtotal");
         // The arithmetic of net, tax and total (extract/yen_totals.h): a total missing or below the net amount is
         // net + the added tax, or net, as the payment line prints it again; a net amount that does not add up with
@@ -583,9 +591,27 @@ void apply_post_checks(const std::string& text, const std::string& target, const
         std::optional<double> rows_total = yen_total;
         if (!rows_total && f["total_amount"].is_number()) rows_total = f["total_amount"].get<double>();
         if (!items_from_rows(text, yen_subtotal, rows_total, f)) {
+            // Model items that add up keep their amounts when the rows' would break the sum: OCR moved a box of
+            // another row (a quantity, a neighbour's amount) next to the description.
+            const nlohmann::ordered_json model_items = f["line_items"];
+            const nlohmann::ordered_json model_warnings = f["warnings"];
+            const std::optional<double> target = yen_subtotal ? yen_subtotal : rows_total;
+            auto adds_up = [&](const nlohmann::ordered_json& items) {
+                if (!target || !items.is_array() || items.empty()) return false;
+                double sum = 0;
+                for (const auto& it : items) {
+                    if (!it.is_object() || !it.contains("amount") || !it["amount"].is_number()) return false;
+                    sum += it["amount"].get<double>();
+                }
+                return std::fabs(sum - *target) < 0.5;
+            };
+            const bool added_up = adds_up(model_items);
             fix_item_amounts(text, f);
-            if (const std::optional<double> target = yen_subtotal ? yen_subtotal : rows_total)
-                items_dropped_digit(*target, f);
+            if (added_up && !adds_up(f["line_items"])) {
+                f["line_items"] = model_items;
+                f["warnings"] = model_warnings;
+            }
+            if (target) items_dropped_digit(*target, f);
         }
     }
     // A receipt that prints a base and a tax amount for each of its tax rates gives the total tax exactly
