@@ -83,3 +83,18 @@ TEST(AddressBlock, NameAndRegistrationLinesLeaveTheAddress) {
               "NO 122.124 JALAN DEDAP 13 81100 JOHOR BAHRU");
     EXPECT_EQ(ex::address_without_registration_line(reg, "NO 122.124 JALAN DEDAP 13 81100 JOHOR BAHRU"), std::nullopt);
 }
+
+TEST(AddressBlock, HouseNumberLineAboveAPrintedAddress) {
+    const std::string text =
+        "SUPER SEVEN CASH & CARRY SDN BHD\n(590150-A)\nFASARAYA BORONG SUPER SEVEN.\nNO. 1 JALAN EURO 1\n"
+        "OFF JALAN BATU TIGA\nSUNGAI BULOH SEKSYEN U3 SHAH ALAM, 40150\nTEL : 03-78590861\n";
+    EXPECT_EQ(ex::address_with_house_number_above(text, "OFF JALAN BATU TIGA SUNGAI BULOH SEKSYEN U3 SHAH ALAM, 40150"),
+              "NO. 1 JALAN EURO 1 OFF JALAN BATU TIGA SUNGAI BULOH SEKSYEN U3 SHAH ALAM, 40150");
+    EXPECT_EQ(ex::address_with_house_number_above("PAPPARICH BMC\nNO.19 & 21\nJALAN TEMENGGUNG 23/9\nTAX INVOICE\n",
+                                                  "JALAN TEMENGGUNG 23/9"),
+              "NO.19 & 21 JALAN TEMENGGUNG 23/9");
+    // An address that starts with its house number, or a line above that is none, stays.
+    EXPECT_FALSE(ex::address_with_house_number_above(text, "NO. 1 JALAN EURO 1 OFF JALAN BATU TIGA").has_value());
+    EXPECT_FALSE(ex::address_with_house_number_above(text, "NO. 1 JALAN EURO 1").has_value());
+    EXPECT_FALSE(ex::address_with_house_number_above(text, "NOT PRINTED").has_value());
+}

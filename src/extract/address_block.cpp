@@ -154,6 +154,22 @@ std::optional<std::string> address_with_lines_below(const std::string& text, con
     return std::nullopt;
 }
 
+std::optional<std::string> address_with_house_number_above(const std::string& text, const std::string& addr) {
+    const std::vector<std::string> lines = first_lines(text, kAddressSearchLines, 200);
+    static const std::regex house_number(R"(^\s*(NO|LOT|UNIT)\s*\.?\s*:?\s*\d)");
+    try {
+        const auto at = printed_lines_of(lines, strip_spaces(ascii_upper(addr)));
+        if (!at || at->first == 0 || std::regex_search(ascii_upper(addr), house_number)) return std::nullopt;
+        if (at->second - at->first + 2 > kAddressBlockLines) return std::nullopt;
+        const std::string& above = lines[at->first - 1];
+        if (above.empty() || other_line(above) || !std::regex_search(ascii_upper(above), house_number))
+            return std::nullopt;
+        return collapse_whitespace(above + " " + addr);
+    } catch (...) {
+    }
+    return std::nullopt;
+}
+
 std::optional<std::string> address_without_name_lines(const std::string& text, const std::string& addr,
                                                       const std::string& name) {
     const std::string name_c = strip_spaces(ascii_upper(name)), addr_c = strip_spaces(ascii_upper(addr));

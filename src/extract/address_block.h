@@ -41,6 +41,11 @@ std::optional<std::string> header_address_block(const std::string& text);
 // branch-code line on 24 of 26 receipts that print one.)
 std::optional<std::string> address_with_lines_below(const std::string& text, const std::string& addr);
 
+// `addr` with the house-number line printed right above it ("NO. 1 JALAN EURO 1", "NO.19 & 21", "LOT 5, ..."):
+// when `addr` is printed as whole consecutive lines among the first kAddressSearchLines, does not start with a
+// house number itself, and the line above starts with NO / LOT / UNIT and a digit. nullopt when nothing is added.
+std::optional<std::string> address_with_house_number_above(const std::string& text, const std::string& addr);
+
 // `addr` without the store name printed as its first whole line(s): "BHPETROL SUBANG AIRPORT JALAN LAPANGAN ..." for
 // the name "BHPETROL SUBANG AIRPORT" printed on its own line above the address. A name that is only the start of
 // a line ("DOMINO'S PIZZA" of "DOMINO'S PIZZA TAMAN UNIVERSITI", a branch line) is kept. nullopt when nothing

@@ -350,6 +350,8 @@ void apply_post_checks(const std::string& text, const std::string& target, const
                 addr = *cut;
         if (auto cut = address_without_registration_line(text, addr.get<std::string>())) addr = *cut;
         if (auto longer = address_with_lines_below(text, addr.get<std::string>())) addr = *longer;
+        if (!has_cjk(addr.get<std::string>()))
+            if (auto longer = address_with_house_number_above(text, addr.get<std::string>())) addr = *longer;
     }
     // A Japanese name written as one word where the receipt prints it over two lines or words ("ジョーシン" /
     // "港本店") gets a space at the printed break (extract/store_branch.h). Not Latin names: SROIE's labels space
