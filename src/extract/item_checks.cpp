@@ -1,0 +1,257 @@
+// Line items of a yen receipt checked against its printed rows and its subtotal (extract/item_checks.h).
+#include "extract/item_checks.h"
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+#include <vector>
+
+#include "extract/dropped_digit.h"
+#include "extract/field_edits.h"
+#include "extract/item_rows.h"
+#include "extract/name_constraint.h"
+#include "extract/printed_amounts.h"
+#include "extract/printed_items.h"
+#include "extract/printed_value.h"
+#include "extract/utf8.h"
+
+namespace receipt::extract {
+
+namespace {
+
+// The amounts of `items` (a JSON array of item objects); nullopt when it is empty or an item has no amount.
+std::optional<std::vector<double>> item_amounts(const nlohmann::ordered_json& items) {
+    if (!items.is_array() || items.empty()) return std::nullopt;
+    std::vector<double> out;
+    for (const auto& it : items) {
+        if (!it.is_object() || !it.contains("amount") || !it["amount"].is_number()) return std::nullopt;
+        out.push_back(it["amount"].get<double>());
+    }
+    return out;
+}
+
+// True when every item of `items` has an amount and they add up to `target` (within half a unit).
+bool adds_up(const nlohmann::ordered_json& items, double target) {
+    const std::optional<std::vector<double>> amounts = item_amounts(items);
+    if (!amounts) return false;
+    double sum = 0;
+    for (double a : *amounts) sum += a;
+    return std::fabs(sum - target) <= 0.5;
+}
+
+// Line items of a yen receipt: an item whose description is printed as a row gets the amount printed on that row
+// (extract/printed_items.h). When the quantity and unit price no longer multiply to it, they become the row's
+// count and unit price when those do, else the quantity that the unit price divides into it, else the unit price
+// that the quantity divides into it. Discounts (negative amounts) are left alone. One warning names the items.
+void fix_item_amounts(const std::string& text, nlohmann::ordered_json& f) {
+    auto& items = f["line_items"];
+    if (!items.is_array()) return;
+    PrintedItems rows(text);
+    std::string changed;
+    auto whole = [](double v) { return v >= 1 && v == std::floor(v); };
+    for (size_t k = 0; k < items.size(); ++k) {
+        auto& it = items[k];
+        if (!it.is_object() || !it.contains("description") || !it["description"].is_string()) continue;
+        auto& amount = it["amount"];
+        if (amount.is_number() && amount.get<double>() < 0) continue;
+        const std::optional<PrintedItemRow> row = rows.row(it["description"].get<std::string>());
+        if (!row || !row->amount || (amount.is_number() && amount.get<double>() == *row->amount)) continue;
+        const double a = *row->amount;
+        changed += (changed.empty() ? "" : ", ") + std::to_string(k + 1) + " (" +
+                   written(amount) + " -> " + json_amount(a).dump() + ")";
+        amount = json_amount(a);
+        auto& qty = it["quantity"];
+        auto& unit = it["unit_price"];
+        const double q = qty.is_number() ? qty.get<double>() : 0, u = unit.is_number() ? unit.get<double>() : 0;
+        if (q * u == a) continue;
+        if (row->quantity && row->unit_price && *row->quantity * *row->unit_price == a) {
+            qty = json_amount(*row->quantity);
+            unit = json_amount(*row->unit_price);
+        } else if (u > 0 && whole(a / u)) {
+            qty = json_amount(a / u);
+        } else if (q >= 1 && whole(a / q)) {
+            unit = json_amount(a / q);
+        }
+    }
+    if (changed.empty()) return;
+    f["warnings"].push_back("line_item_amount_from_row: items " + changed);
+    revalidate(f);
+}
+
+// Line items of a yen receipt read from its printed rows (extract/item_rows.h) replace the model's when they add up
+// to the printed subtotal (the total when no subtotal is printed) and the model's items do not; when both add up,
+// a model item whose description is not printed takes the description of the row with its amount.
+// `subtotal` / `total`: the amounts after the receipt's subtotal and total keywords (keyword_subtotal / _total).
+// A row whose amount lost one digit to OCR (extract/dropped_digit.h) is read with the digit back. Returns true when
+// the rows replaced the model's items.
+bool items_from_rows(const std::string& text, const std::optional<double>& subtotal,
+                     const std::optional<double>& total, nlohmann::ordered_json& f) {
+    const std::optional<double> target = subtotal ? subtotal : total;
+    if (!target) return false;
+    std::optional<std::vector<ItemRow>> read = read_item_rows(text);
+    if (!read || read->empty()) return false;
+    double read_sum = 0;
+    for (const ItemRow& r : *read) read_sum += r.amount;
+    std::string repaired;
+    if (std::fabs(read_sum - *target) > 0.5) {
+        std::vector<double> amounts;
+        for (const ItemRow& r : *read) amounts.push_back(r.amount);
+        const std::optional<DroppedDigit> d = find_dropped_digit(amounts, *target);
+        if (!d) return false;
+        ItemRow& r = (*read)[d->index];
+        repaired = " (row " + std::to_string(d->index + 1) + " printed " + json_amount(r.amount).dump() +
+                   ", one digit short of " + json_amount(d->amount).dump() + ")";
+        const bool counted = r.quantity && r.unit_price && *r.quantity * *r.unit_price == d->amount;
+        if (!counted) r.quantity = 1.0, r.unit_price = d->amount;
+        r.amount = d->amount;
+    }
+    auto& items = f["line_items"];
+    if (adds_up(items, *target)) {
+        // The items add up, but an item named with text the receipt does not print (the model wrote an item of
+        // another shop for the right amount) takes the description of the printed row with its amount.
+        const std::string printed = strip_spaces(text);
+        std::vector<bool> taken(read->size(), false);
+        std::string changed;
+        for (size_t k = 0; k < items.size(); ++k) {
+            auto& it = items[k];
+            if (!it.contains("description") || !it["description"].is_string()) continue;
+            const std::string d = strip_spaces(it["description"].get<std::string>());
+            if (d.empty() || substring_edit_distance(d, printed) * 10 <= 3 * int(d.size())) continue;
+            for (size_t j = 0; j < read->size(); ++j)
+                if (!taken[j] && std::fabs((*read)[j].amount - it["amount"].get<double>()) < 0.005) {
+                    taken[j] = true;
+                    changed += (changed.empty() ? "" : ", ") + std::to_string(k + 1);
+                    it["description"] = (*read)[j].description;
+                    break;
+                }
+        }
+        if (!changed.empty())
+            f["warnings"].push_back("line_item_description_from_row: items " + changed +
+                                    " are not printed; the rows with their amounts are");
+        return false;
+    }
+    // A row whose amount and description (up to a few OCR edits) match a model item keeps the model's description:
+    // the model often reads through the OCR noise ("ーグルト プレーン" printed, "ヨーグルト プレーン" written).
+    std::vector<bool> used(items.is_array() ? items.size() : 0, false);
+    std::set<std::string> printed_line_set;  // the receipt's lines without spaces
+    for (const std::string& line : printed_lines_as_is(text)) printed_line_set.insert(strip_spaces(line));
+    auto model_description = [&](const ItemRow& r) {
+        const std::string want = strip_spaces(r.description);
+        for (size_t k = 0; k < used.size(); ++k) {
+            const auto& it = items[k];
+            if (used[k] || !it.is_object() || !it.contains("amount") || !it["amount"].is_number() ||
+                std::fabs(it["amount"].get<double>() - r.amount) > 0.005 || !it.contains("description") ||
+                !it["description"].is_string())
+                continue;
+            const std::string d = it["description"].get<std::string>();
+            const std::string have = strip_spaces(d);
+            const bool prefix = !want.empty() && !have.empty() &&
+                                (have.rfind(want, 0) == 0 || want.rfind(have, 0) == 0);  // OCR cut the row short
+            if (prefix || edit_distance(want, have) * 10 <= 3 * int(std::max(want.size(), have.size()))) {
+                used[k] = true;
+                // The model joined the line above the row to it ("POS8" / "チョコレート", "担当者" / "高橋" /
+                // "週刊少年ジャンプ"): that line is printed on its own and the rows do not take it.
+                const size_t extra = have.size() - std::min(have.size(), want.size());
+                if (extra > 0 && have.compare(extra, std::string::npos, want) == 0 &&
+                    printed_line_set.count(have.substr(0, extra)))
+                    return r.description;
+                return d;
+            }
+        }
+        return r.description;
+    };
+    // A row whose description OCR cut short by a character or two ("ラックサンダー") keeps the description of the
+    // one model item that reads it whole ("ブラックサンダー"), whatever amount the model wrote for it. Only
+    // non-ASCII characters count as dropped: "緑茶 2L/3" is the model's slip, not the printed name. Discounts keep
+    // the row's name.
+    std::vector<std::string> descriptions;
+    for (const ItemRow& r : *read) descriptions.push_back(model_description(r));
+    for (size_t j = 0; j < read->size(); ++j) {
+        if (descriptions[j] != (*read)[j].description || (*read)[j].amount <= 0) continue;
+        const std::optional<std::vector<uint32_t>> row = code_points(strip_spaces((*read)[j].description));
+        if (!row || row->size() < 2) continue;
+        std::optional<size_t> only;
+        bool several = false;
+        for (size_t k = 0; k < used.size(); ++k) {
+            const auto& it = items[k];
+            if (used[k] || !it.is_object() || !it.contains("description") || !it["description"].is_string()) continue;
+            const std::optional<std::vector<uint32_t>> have =
+                code_points(strip_spaces(it["description"].get<std::string>()));
+            if (!have || have->size() <= row->size() || have->size() > row->size() + 2) continue;
+            size_t m = 0;  // row is a subsequence of have: OCR dropped the rest
+            bool ascii_dropped = false;
+            for (size_t c = 0; c < have->size(); ++c) {
+                if (m < row->size() && (*have)[c] == (*row)[m]) ++m;
+                else ascii_dropped = ascii_dropped || (*have)[c] < 0x80;
+            }
+            if (m < row->size() || ascii_dropped) continue;
+            several = several || only.has_value();
+            only = k;
+        }
+        if (only && !several) {
+            used[*only] = true;
+            descriptions[j] = items[*only]["description"].get<std::string>();
+        }
+    }
+    nlohmann::ordered_json rows = nlohmann::ordered_json::array();
+    for (size_t j = 0; j < read->size(); ++j) {
+        const ItemRow& r = (*read)[j];
+        rows.push_back({{"description", descriptions[j]},
+                        {"quantity", r.quantity ? json_amount(*r.quantity) : nlohmann::ordered_json()},
+                        {"unit_price", r.unit_price ? json_amount(*r.unit_price) : nlohmann::ordered_json()},
+                        {"amount", json_amount(r.amount)}});
+    }
+    f["warnings"].push_back("line_items_from_rows: the model's " + std::to_string(items.is_array() ? items.size() : 0) +
+                            " items do not add up to " + json_amount(*target).dump() + ", the " +
+                            std::to_string(read->size()) + " printed item rows do" + repaired);
+    items = std::move(rows);
+    revalidate(f);
+    return true;
+}
+
+// Line items of a yen receipt that do not add up to `target` (the subtotal, else the total) because one amount
+// lost a digit to OCR (extract/dropped_digit.h) get that digit back; the quantity and unit price follow the new
+// amount when they no longer multiply to it.
+// Not when the model's output was cut short: its items then miss some rows, and the sum is short for that.
+void items_dropped_digit(double target, nlohmann::ordered_json& f) {
+    auto& items = f["line_items"];
+    for (const auto& w : f["warnings"])
+        if (w.is_string() && w.get<std::string>().rfind("output_truncated", 0) == 0) return;
+    const std::optional<std::vector<double>> amounts = item_amounts(items);
+    if (!amounts) return;
+    const std::optional<DroppedDigit> d = find_dropped_digit(*amounts, target);
+    if (!d) return;
+    auto& it = items[d->index];
+    f["warnings"].push_back("line_item_amount_dropped_digit: item " + std::to_string(d->index + 1) + " printed " +
+                            it["amount"].dump() + ", one digit short of " + json_amount(d->amount).dump() +
+                            ", which makes the items add up to " + json_amount(target).dump());
+    it["amount"] = json_amount(d->amount);
+    auto& qty = it["quantity"];
+    auto& unit = it["unit_price"];
+    const double q = qty.is_number() ? qty.get<double>() : 0, u = unit.is_number() ? unit.get<double>() : 0;
+    if (q * u != d->amount) {
+        if (q >= 1 && d->amount / q == std::floor(d->amount / q)) unit = json_amount(d->amount / q);
+        else qty = 1, unit = json_amount(d->amount);
+    }
+    revalidate(f);
+}
+
+}  // namespace
+
+void check_yen_items(const std::string& text, const std::optional<double>& subtotal,
+                     const std::optional<double>& total, nlohmann::ordered_json& f) {
+    if (items_from_rows(text, subtotal, total, f)) return;
+    // Model items that add up keep their amounts when the rows' would break the sum: OCR moved a box of another
+    // row (a quantity, a neighbour's amount) next to the description.
+    const std::optional<double> target = subtotal ? subtotal : total;
+    const nlohmann::ordered_json model_items = f["line_items"];
+    const nlohmann::ordered_json model_warnings = f["warnings"];
+    fix_item_amounts(text, f);
+    if (target && adds_up(model_items, *target) && !adds_up(f["line_items"], *target)) {
+        f["line_items"] = model_items;
+        f["warnings"] = model_warnings;
+    }
+    if (target) items_dropped_digit(*target, f);
+}
+
+}  // namespace receipt::extract

@@ -1,0 +1,26 @@
+// The line items of a yen receipt checked against its printed item rows and its subtotal, after decoding. A model
+// trained from scratch loses its way in long item lists and copies amounts that OCR damaged; the rows between the
+// header and the subtotal (extract/item_rows.h), the amount printed on an item's row (extract/printed_items.h) and
+// the subtotal they must add up to (extract/dropped_digit.h) repair them, each repair with a warning.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+namespace receipt::extract {
+
+// Repairs the "line_items" of `fields` (a yen receipt's schema object, with its "warnings") against the receipt
+// `text`, in this order:
+//  - the printed rows replace the model's items when they add up to `subtotal` (the amount after the subtotal
+//    keyword; `total` when there is none) and the model's do not, a row whose amount lost one digit to OCR read
+//    with the digit back; when both add up, a model item whose description is not printed takes the row's;
+//  - otherwise each model item printed as a row gets the row's amount, unless the model's items added up and the
+//    rows' amounts would not (a box OCR moved beside the description);
+//  - then an item amount that lost one digit to OCR gets it back when that makes the items add up (not when the
+//    model's output was cut short).
+void check_yen_items(const std::string& text, const std::optional<double>& subtotal,
+                     const std::optional<double>& total, nlohmann::ordered_json& fields);
+
+}  // namespace receipt::extract
