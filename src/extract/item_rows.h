@@ -28,8 +28,11 @@ struct ItemRow {
 // "冷凍うどん 5食 514軽" -> "冷凍うどん 5食"; a leading product code and tax marks go), or such a line and the next
 // when OCR split the description ("じゃがいも" / "袋"), whose amount PrintedItems reads from the row; a discount
 // row names 値引, 割引 or クーポン and prints a negative amount ("-¥100", "ー1,814円") on its line or the next.
-// Lines without an amount (register, clerk, time lines) are not items. Without a date line above the totals the
-// rows are read from the top. nullopt when no subtotal / total line is printed.
+// Lines without an amount (register, clerk, time lines) are not items, nor are a register line ("POS8") and a
+// clerk's name under its label ("担当者" / "高橋"); a leading product code goes, also with a digit or its space
+// lost ("822 食器用洗剤", "0189牛乳"). The totals line is also found as OCR damages it (台計, 合言, "計 (2点)", 合 and
+// 計 on two lines). Without a date line above the totals the rows are read from the top. nullopt when no subtotal /
+// total line is printed.
 std::optional<std::vector<ItemRow>> read_item_rows(const std::string& text);
 
 }  // namespace receipt::extract

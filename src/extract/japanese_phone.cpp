@@ -48,9 +48,9 @@ std::optional<std::string> labelled_phone_for(const std::string& text, const std
     try {
         for (size_t i = 0; i < lines.size(); ++i) {
             if (!phone_label(lines[i])) continue;
-            for (const std::string& p : phones_on(lines[i])) found.insert(p);
-            if (i + 1 < lines.size() && phones_on(lines[i]).empty())
-                for (const std::string& p : phones_on(lines[i + 1])) found.insert(p);
+            std::vector<std::string> on = phones_on(lines[i]);
+            if (on.empty() && i + 1 < lines.size()) on = phones_on(lines[i + 1]);  // the label's box alone
+            found.insert(on.begin(), on.end());
         }
     } catch (...) {
         return std::nullopt;  // std::regex gave up on a line

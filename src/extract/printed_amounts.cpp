@@ -43,8 +43,7 @@ std::vector<PrintedNumber> printed_numbers(const std::string& s) {
         while (j < s.size()) {
             if (is_digit(s[j])) {
                 digits += s[j++];
-            } else if (s[j] == ',' && j + 3 < s.size() && is_digit(s[j + 1]) && is_digit(s[j + 2]) &&
-                       is_digit(s[j + 3]) && (j + 4 >= s.size() || !is_digit(s[j + 4]))) {
+            } else if (s[j] == ',' && group_of_three(j)) {
                 j += 1;  // thousands separator: exactly three digits follow
             } else if (s[j] == '.' && digits.size() <= 3 && j - i == digits.size() && group_of_three(j) &&
                        (yen_sign || yen_after(j))) {

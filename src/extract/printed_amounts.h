@@ -26,7 +26,8 @@ std::vector<std::string> printed_lines(const std::string& text);
 // of its printed_lines() line, so an offset into one is an offset into the other.
 std::vector<std::string> printed_lines_as_is(const std::string& text);
 
-// The numbers of one line of printed_lines(), left to right. Thousands groups join ("1,645" = 1645); a number
+// The numbers of one line of printed_lines(), left to right. Thousands groups join ("1,645" = 1645), and so does
+// one group after a point in a yen amount, the comma as OCR read it ("¥1.580", "1.580円" = 1580); a number
 // with one or three-plus decimals, preceded by '-', '#', ':' or '/', followed by ':', '/' or '-', followed by a
 // count unit (点, 個, 品, P), followed by a broken thousands group ("8,75"), or with more than 9 integer digits
 // is not usable as an amount.
