@@ -71,7 +71,15 @@ TEST(PrintedTimeFor, KeepsPrintedTimesAndRepairsOthers) {
     EXPECT_EQ(ex::printed_time_for({"21:18"}, std::string("12:18")), "21:18");
     EXPECT_EQ(ex::printed_time_for({"09:47"}, std::string("15:15")), std::nullopt);  // 4 edits: not the same time
     EXPECT_EQ(ex::printed_time_for({}, std::string("15:15")), std::nullopt);
-    EXPECT_EQ(ex::printed_time_for({"15:51"}, std::nullopt), std::nullopt);
+    // The model wrote none: the only printed time, none of several.
+    EXPECT_EQ(ex::printed_time_for({"15:51"}, std::nullopt), "15:51");
+    EXPECT_EQ(ex::printed_time_for({"09:00", "21:00"}, std::nullopt), std::nullopt);
+    EXPECT_EQ(ex::printed_time_for({}, std::nullopt), std::nullopt);
+}
+
+TEST(PrintedTimes, SemicolonBetweenDigitsIsAColon) {
+    EXPECT_EQ(ex::printed_times("24/10/10 13;17:15 レジ#1\n"), (V{"13:17"}));
+    EXPECT_TRUE(ex::printed_times("A;B 1; 2\n").empty());
 }
 
 TEST(SubstringEditDistance, EditsToTheClosestPrintedSubstring) {

@@ -1,6 +1,7 @@
 #include "extract/normalize_time.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <regex>
 
@@ -57,7 +58,13 @@ std::optional<std::string> normalize_time(std::string_view text) try {
 
 std::vector<std::string> printed_times(std::string_view text) {
     std::vector<std::string> out;
-    for_each_line_reading(text, kMaxTimeBytes, [&](const std::string& line) {
+    for_each_line_reading(text, kMaxTimeBytes, [&](const std::string& printed) {
+        // OCR reads a time's colon as a semicolon ("13;17:15"): between two digits it is one.
+        std::string line = printed;
+        for (size_t i = 1; i + 1 < line.size(); ++i)
+            if (line[i] == ';' && std::isdigit(static_cast<unsigned char>(line[i - 1])) &&
+                std::isdigit(static_cast<unsigned char>(line[i + 1])))
+                line[i] = ':';
         const std::string read = read_digit_confusions(line);
         for (auto it = std::sregex_iterator(line.begin(), line.end(), time_regex()); it != std::sregex_iterator();
              ++it) {

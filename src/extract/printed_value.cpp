@@ -71,7 +71,8 @@ std::optional<std::string> printed_date_for(const std::vector<std::string>& prin
 
 std::optional<std::string> printed_time_for(const std::vector<std::string>& printed,
                                             const std::optional<std::string>& model_time) {
-    if (!model_time || printed.empty()) return std::nullopt;
+    if (printed.empty()) return std::nullopt;
+    if (!model_time) return printed.size() == 1 ? std::optional<std::string>(printed.front()) : std::nullopt;
     return closest_printed(printed, *model_time, [](const std::string&, int d) { return d <= kMaxTimeEdits; });
 }
 

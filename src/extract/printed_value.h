@@ -31,8 +31,9 @@ inline constexpr int kMaxTimeEdits = 3;
 
 // The time to report for a receipt whose model output has `model_time` ("HH:MM"), given the receipt's printed
 // times (printed_times(text)). nullopt keeps the model's time: it is printed, or none is printed within
-// kMaxTimeEdits edits. Otherwise the closest printed time, the first printed on a tie. No time is made up when the
-// model wrote none.
+// kMaxTimeEdits edits. Otherwise the closest printed time, the first printed on a tie. When the model wrote none
+// (its output cut short), the receipt's only printed time; none when it prints several (opening hours, a
+// validity time).
 std::optional<std::string> printed_time_for(const std::vector<std::string>& printed,
                                             const std::optional<std::string>& model_time);
 
