@@ -90,12 +90,11 @@ bool items_from_rows(const std::string& text, const std::optional<double>& subto
     if (!target) return false;
     std::optional<std::vector<ItemRow>> read = read_item_rows(text);
     if (!read || read->empty()) return false;
+    std::vector<double> amounts;
     double read_sum = 0;
-    for (const ItemRow& r : *read) read_sum += r.amount;
+    for (const ItemRow& r : *read) amounts.push_back(r.amount), read_sum += r.amount;
     std::string repaired;
     if (std::fabs(read_sum - *target) > 0.5) {
-        std::vector<double> amounts;
-        for (const ItemRow& r : *read) amounts.push_back(r.amount);
         const std::optional<DroppedDigit> d = find_dropped_digit(amounts, *target);
         if (!d) return false;
         ItemRow& r = (*read)[d->index];
