@@ -139,20 +139,21 @@ def with_target(rec, source):
 
 
 def _synth_chunk(job):
-    split, lang, seed, lo, hi = job
-    return [with_target(synth.make_receipt(split, lang, seed, i), f"synth_{lang}") for i in range(lo, hi)]
+    split, lang, seed, lo, hi, mixed = job
+    return [with_target(synth.make_receipt(split, lang, seed, i, mixed_share=mixed), f"synth_{lang}")
+            for i in range(lo, hi)]
 
 
-def synth_records(split, lang, seed, n, workers=1):
+def synth_records(split, lang, seed, n, workers=1, mixed_share=0.0):
     """Receipts 0..n-1 of (split, lang, seed), in order; workers > 1 generates chunks in parallel processes (the
-    output is identical: receipt i depends only on its own random stream)."""
+    output is identical: receipt i depends only on its own random stream). mixed_share: synth_ja's layout 5."""
     if workers <= 1 or n < 4000:
         for i in range(n):
-            yield with_target(synth.make_receipt(split, lang, seed, i), f"synth_{lang}")
+            yield with_target(synth.make_receipt(split, lang, seed, i, mixed_share=mixed_share), f"synth_{lang}")
         return
     import multiprocessing
     step = 2000
-    jobs = [(split, lang, seed, lo, min(n, lo + step)) for lo in range(0, n, step)]
+    jobs = [(split, lang, seed, lo, min(n, lo + step), mixed_share) for lo in range(0, n, step)]
     with multiprocessing.Pool(workers) as pool:
         for chunk in pool.imap(_synth_chunk, jobs):
             yield from chunk
@@ -234,6 +235,9 @@ def main():
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--no-samples", action="store_true")
     ap.add_argument("--workers", type=int, default=1, help="processes generating synthetic receipts")
+    ap.add_argument("--mixed-share", type=float, default=0.0,
+                    help="share of Japanese training receipts in the mixed layout 5 (synth_ja.py; 0 = as the shipped "
+                         "model was trained)")
     ap.add_argument("--no-gzip", action="store_true", help="write train.jsonl instead of train.jsonl.gz (faster)")
     args = ap.parse_args()
     t0 = time.time()
@@ -242,7 +246,7 @@ def main():
 
     def train_iter():
         yield from real * args.real_repeat
-        yield from synth_records("train", "ja", args.seed, args.n_ja, args.workers)
+        yield from synth_records("train", "ja", args.seed, args.n_ja, args.workers, args.mixed_share)
         yield from synth_records("train", "en", args.seed, args.n_en, args.workers)
 
     write_jsonl(os.path.join(args.out, "train.jsonl" if args.no_gzip else "train.jsonl.gz"), train_iter())

@@ -23,10 +23,13 @@ import synth_ja
 from synth_noise import apply_noise
 
 
-def make_receipt(split, lang, seed, i, noise=None):
+def make_receipt(split, lang, seed, i, noise=None, mixed_share=0.0):
+    """Receipt i of (split, lang, seed). mixed_share: share of Japanese training receipts in the mixed layout 5."""
     rng = random.Random(f"{split}/{lang}/{seed}/{i}")
-    gen = synth_ja if lang == "ja" else synth_en
-    rows, fields, meta = gen.generate(rng, held_out=(split == "test"))
+    if lang == "ja":
+        rows, fields, meta = synth_ja.generate(rng, held_out=(split == "test"), mixed_share=mixed_share)
+    else:
+        rows, fields, meta = synth_en.generate(rng, held_out=(split == "test"))
     level = noise if noise is not None else rng.choice([0, 1, 1, 2])
     lines = apply_noise(rng, rows, level)
     meta = dict(meta, noise=level, lang=lang)
@@ -40,9 +43,10 @@ def main():
     ap.add_argument("--n", type=int, default=10)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--noise", type=int, choices=[0, 1, 2], default=None, help="fixed noise level (default: random)")
+    ap.add_argument("--mixed-share", type=float, default=0.0, help="share of ja training receipts in mixed layout 5")
     args = ap.parse_args()
     for i in range(args.n):
-        r = make_receipt(args.split, args.lang, args.seed, i, args.noise)
+        r = make_receipt(args.split, args.lang, args.seed, i, args.noise, args.mixed_share)
         sys.stdout.write(json.dumps(r, ensure_ascii=False) + "\n")
 
 

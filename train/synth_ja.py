@@ -2,7 +2,11 @@
 
 generate(rng, held_out) -> (rows, fields, meta). rows are lists of OCR boxes (see synth_noise.py).
 Layouts 0-3 are training layouts; layout 4 and the chains marked held-out in synth_ja_data.py are reserved for the
-synthetic test set.
+synthetic test set. Layout 5 (training only) mixes row styles per receipt (mixed_style): where the reduced-rate mark
+sits, the amount on the item's row or the next one, a dozen quantity-line formats above or below the item, and more
+tax-summary forms, so that the model learns what a quantity line or a tax line is rather than four fixed templates.
+It is off unless asked for (make_data.py --mixed-share). Layout 5 never prints layout 4's own forms (a 軽 mark, "点 単価" quantity lines, the 税率/対象額/税額 table), and the
+held-out split never draws it, so the test and development sets are the same as before it existed.
 """
 
 import datetime
@@ -13,6 +17,12 @@ from synth_noise import to_halfwidth_kana
 
 TRAIN_LAYOUTS = [0, 1, 2, 3]
 TEST_LAYOUTS = [4]
+MIXED_LAYOUT = 5
+# Reduced-rate marks of the mixed layout (layout 4's 軽 stays held out).
+MIXED_MARKS = ["※", "＊", "*", "◎", "☆", "★", "●", "#", "8%", "(8%)"]
+# Quantity lines of the mixed layout: q = quantity, u = unit price as a bare number, U = unit price as printed money.
+QTY_FORMATS = ["{q}個 X 単{u}", "@{u} x {q}", "({q}コ X {u})", "{q}個 @{u}", "{q}コ × {U}", "({q}個 × {U})",
+               "{U} × {q}", "数量 {q} @{U}", "{q}個 ×{u}円", "(@{u} × {q}個)", "{q} X @{u}", "@{U} {q}個"]
 WEEKDAYS = "月火水木金土日"
 
 
@@ -136,9 +146,42 @@ def pick_items(rng, kind, chain):
     return out
 
 
-def generate(rng, held_out=False):
+def mixed_style(rng):
+    """Row styles of one layout-5 receipt, drawn once so that its item rows are alike, as a printer's are."""
+    return dict(
+        mark=rng.choice(MIXED_MARKS),
+        mark_pos=rng.choice(["name", "name", "amount", "amount_box"]),  # before the name, after the amount, own box
+        amount_next_row=rng.random() < 0.2,  # the amount on the row under the name
+        inline_qty=rng.random() < 0.15,  # name | quantity | amount on one row, no quantity line
+        qty_format=rng.choice(QTY_FORMATS),
+        qty_above=rng.random() < 0.2,  # the quantity line printed above the item
+    )
+
+
+def mixed_item_rows(rng, mix, style, name, it, m):
+    """Rows of one item in layout 5: [[box, ...], ...]."""
+    amount = yen(style, it["unit"] * it["qty"])
+    if m and mix["mark_pos"] == "name":
+        name = m + name
+    elif m and mix["mark_pos"] == "amount":
+        amount += m
+    boxes = [name] + ([str(it["qty"])] if mix["inline_qty"] else []) + [amount]
+    if m and mix["mark_pos"] == "amount_box":
+        boxes.append(m)
+    rows = [boxes[:1], boxes[1:]] if mix["amount_next_row"] else [boxes]
+    if it["qty"] > 1 and not mix["inline_qty"]:
+        q = mix["qty_format"].format(q=it["qty"], u=it["unit"], U=yen(style, it["unit"]))
+        rows = [[q]] + rows if mix["qty_above"] else rows + [[q]]
+    return rows
+
+
+def generate(rng, held_out=False, mixed_share=0.0):
+    """One receipt: (rows, fields, meta). mixed_share: the share of training receipts drawn in layout 5 (0 draws
+    nothing from rng for it, so receipts are those of the generator before layout 5)."""
     kind = rng.choice(["konbini", "konbini", "super", "super", "drug", "restaurant", "electronics"])
     layout = rng.choice(TEST_LAYOUTS) if held_out and rng.random() < 0.5 else rng.choice(TRAIN_LAYOUTS)
+    if not held_out and mixed_share > 0 and rng.random() < mixed_share:  # training split only: test streams unchanged
+        layout = MIXED_LAYOUT
     store = make_store(rng, kind, held_out)
     items = pick_items(rng, kind, store["chain"])
     takeout = kind == "restaurant" and rng.random() < 0.3
@@ -158,6 +201,9 @@ def generate(rng, held_out=False):
         date_style=rng.randrange(6),
         time_style=rng.choice([0, 0, 0, 1, 2]),
     )
+    mix = mixed_style(rng) if layout == MIXED_LAYOUT else None
+    if mix:
+        style["mark"] = mix["mark"]
     d = datetime.date(2019, 10, 1) + datetime.timedelta(days=rng.randrange(0, 2200))
     t = (rng.randrange(6, 24) if kind != "konbini" else rng.randrange(0, 24), rng.randrange(60), rng.randrange(60))
 
@@ -248,10 +294,12 @@ def generate(rng, held_out=False):
                 rows.append([f"({it['qty']}コ X {it['unit']})"])
         elif layout == 3:
             rows.append([name + (" " + m if m else ""), str(it["qty"]), yen(style, amount)])
-        else:  # layout 4, test only
+        elif layout == 4:  # test only
             rows.append([name, f"{yen(style, amount)}{m}"])
             if it["qty"] > 1:
                 rows.append([f"({it['qty']}点 単価{yen(style, it['unit'])})"])
+        else:  # layout 5, training only
+            rows += mixed_item_rows(rng, mix, style, name, it, m)
         line_items.append(dict(description=name, quantity=it["qty"], unit_price=it["unit"], amount=amount,
                                reduced=it["reduced"]))
         if discounts_left and rng.random() < 0.4:
@@ -265,7 +313,8 @@ def generate(rng, held_out=False):
             else:
                 dname, dv = rng.choice(["クーポン値引", "クーポン"]), -rng.choice([30, 50, 100])
             dv = max(dv, -amount)
-            rows.append([dname, yen(style, dv)] if layout != 3 else [dname, "", yen(style, dv)])
+            rows.append([dname, yen(style, dv)] if layout != 3 and not (mix and mix["inline_qty"])
+                        else [dname, "", yen(style, dv)])
             line_items.append(dict(description=dname, quantity=None, unit_price=None, amount=dv,
                                    reduced=it["reduced"]))
 
@@ -286,16 +335,23 @@ def generate(rng, held_out=False):
         label = rng.choice(["小計", "小 計", "小計"]) + (f" ({n_points}点)" if rng.random() < 0.4 else "")
         rows.append([label, yen(style, subtotal)])
     tstyle = rng.randrange(3) if layout != 4 else 3
+    if mix and rng.random() < 0.4:
+        tstyle = rng.choice([5, 6])
     if tax_mode == "out":
         for r, b, tv in ((8, base8, tax8), (10, base10, tax10)):
             if b:
-                if tstyle == 0:
+                if tstyle in (0, 6):
                     rows.append([f"外税{r}%", yen(style, tv)])
+                elif tstyle == 5:
+                    rows.append([f"{r}%対象 {yen(style, b)}"])
+                    rows.append([f"消費税({r}%)", yen(style, tv)])
                 else:
                     rows.append([f"({r}%対象", yen(style, b) + ")"])
                     rows.append([f"外税{r}%", yen(style, tv)])
     if tax_mode == "out" and tstyle == 2:
         rows.append(["消費税等", yen(style, tax)])
+    if tax_mode == "out" and tstyle == 6:
+        rows.append([rng.choice(["消費税", "消費税額", "税額合計"]), yen(style, tax)])
     rows.append([rng.choice(["合計", "合 計", "お買上計", "合計金額", "お会計"]), yen(style, total)])
     if tax_mode == "in":
         if tstyle == 0:
@@ -309,6 +365,12 @@ def generate(rng, held_out=False):
                 if b:
                     rows.append([f"{r}%対象計", yen(style, b)])
                     rows.append([f"(内消費税{r}%", yen(style, tv) + ")"])
+        elif tstyle == 5:
+            for r, b, tv in ((8, base8, tax8), (10, base10, tax10)):
+                if b:
+                    rows.append([f"{r}%対象 {yen(style, b)}", f"(税 {yen(style, tv)})"])
+        elif tstyle == 6:
+            rows.append([rng.choice(["(うち消費税", "(内税額", "(税込 内消費税"]), yen(style, tax) + ")"])
         else:
             rows.append(["税率", "対象額", "税額"])
             for r, b, tv in ((8, base8, tax8), (10, base10, tax10)):
@@ -335,7 +397,7 @@ def generate(rng, held_out=False):
         rows.append([rng.choice(FOOTERS)])
 
     # Per-rate taxes when the receipt prints no total tax: the target writes them as "a + b" (target_format.py).
-    total_tax_printed = (tax_mode == "out" and tstyle == 2) or (tax_mode == "in" and tstyle == 0)
+    total_tax_printed = (tax_mode == "out" and tstyle in (2, 6)) or (tax_mode == "in" and tstyle in (0, 6))
     tax_parts = [tv for _, b, tv in ((8, base8, tax8), (10, base10, tax10)) if b]
     fields = dict(
         supplier_name=supplier,
