@@ -118,3 +118,24 @@ TEST(DroppedDigit, RowsWithTheDigitBackReplaceTheModelsItems) {
     EXPECT_TRUE(warned(f, "line_items_from_rows")) << f["warnings"].dump();
     EXPECT_TRUE(warned(f, "one digit short of 120")) << f["warnings"].dump();
 }
+
+TEST(DroppedDigit, RowsHoldingEveryModelItemAndMoreReplaceThem) {
+    const receipt::ExtractOptions opts;
+    // The rows fall 200 short of the subtotal: "58円" (258) or "98円" (298) lost a digit, and nothing says which.
+    // The model dropped the damaged row; the rows hold both of its items and come closer, so they replace them.
+    const std::string text =
+        "ファミリーマート\n2024/01/06 14:28\n納豆 3P\n98円軽\n卵 10個入\n58円軽\nからあげ弁当\n499円軽\n"
+        "小計\n855円\n合計\n855円\n";
+    auto f = fields({item("納豆 3P", 1, 98, 98), item("からあげ弁当", 1, 499, 499)});
+    ex::apply_post_checks(text, "", opts, f);
+    ASSERT_EQ(f["line_items"].size(), 3u) << f.dump();
+    EXPECT_EQ(f["line_items"][1]["description"], "卵 10個入");
+    EXPECT_EQ(f["line_items"][1]["amount"], 58);  // still short: the check does not guess the digit
+    EXPECT_TRUE(warned(f, "hold them all and come closer")) << f["warnings"].dump();
+
+    // A model item that no row reads keeps the model's items.
+    auto g = fields({item("牛めし 並", 1, 98, 98), item("からあげ弁当", 1, 499, 499)});
+    ex::apply_post_checks(text, "", opts, g);
+    EXPECT_EQ(g["line_items"].size(), 2u) << g.dump();
+    EXPECT_FALSE(warned(g, "line_items_from_rows")) << g["warnings"].dump();
+}

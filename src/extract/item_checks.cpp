@@ -78,59 +78,39 @@ void fix_item_amounts(const std::string& text, nlohmann::ordered_json& f) {
     revalidate(f);
 }
 
-// Line items of a yen receipt read from its printed rows (extract/item_rows.h) replace the model's when they add up
-// to the printed subtotal (the total when no subtotal is printed) and the model's items do not; when both add up,
-// a model item whose description is not printed takes the description of the row with its amount.
-// `subtotal` / `total`: the amounts after the receipt's subtotal and total keywords (keyword_subtotal / _total).
-// A row whose amount lost one digit to OCR (extract/dropped_digit.h) is read with the digit back. Returns true when
-// the rows replaced the model's items.
-bool items_from_rows(const std::string& text, const std::optional<double>& subtotal,
-                     const std::optional<double>& total, nlohmann::ordered_json& f) {
-    const std::optional<double> target = subtotal ? subtotal : total;
-    if (!target) return false;
-    std::optional<std::vector<ItemRow>> read = read_item_rows(text);
-    if (!read || read->empty()) return false;
-    std::vector<double> amounts;
-    double read_sum = 0;
-    for (const ItemRow& r : *read) amounts.push_back(r.amount), read_sum += r.amount;
-    std::string repaired;
-    if (std::fabs(read_sum - *target) > 0.5) {
-        const std::optional<DroppedDigit> d = find_dropped_digit(amounts, *target);
-        if (!d) return false;
-        ItemRow& r = (*read)[d->index];
-        repaired = " (row " + std::to_string(d->index + 1) + " printed " + json_amount(r.amount).dump() +
-                   ", one digit short of " + json_amount(d->amount).dump() + ")";
-        const bool counted = r.quantity && r.unit_price && *r.quantity * *r.unit_price == d->amount;
-        if (!counted) r.quantity = 1.0, r.unit_price = d->amount;
-        r.amount = d->amount;
+// True when `have` (a model item's description, spaces stripped) reads the row description `want` (spaces
+// stripped): one is the start of the other (OCR cut the row short) or they differ by at most 30% in edits.
+bool reads_row(const std::string& want, const std::string& have) {
+    const bool prefix = !want.empty() && !have.empty() && (have.rfind(want, 0) == 0 || want.rfind(have, 0) == 0);
+    return prefix || edit_distance(want, have) * 10 <= 3 * int(std::max(want.size(), have.size()));
+}
+
+// True when the printed rows `read` (summing to `read_sum`) hold every model item, more besides, and come closer
+// to `target` than the model's items: the model dropped items from a list that OCR damaged elsewhere (a row
+// amount that lost a digit in a way that two rows could explain). A model item matches a row whose description
+// reads_row, whatever the amounts (the model also moves amounts between items of such lists).
+bool rows_extend_items(const std::vector<ItemRow>& read, double read_sum, const nlohmann::ordered_json& items,
+                       double target) {
+    if (!items.is_array() || items.empty() || items.size() >= read.size()) return false;
+    std::vector<bool> taken(read.size(), false);
+    double model_sum = 0;
+    for (const auto& it : items) {
+        if (!it.is_object() || !it.contains("description") || !it["description"].is_string()) return false;
+        const std::string have = strip_spaces(it["description"].get<std::string>());
+        if (it.contains("amount") && it["amount"].is_number()) model_sum += it["amount"].get<double>();
+        bool found = false;
+        for (size_t j = 0; j < read.size() && !found; ++j)
+            if (!taken[j] && reads_row(strip_spaces(read[j].description), have)) taken[j] = found = true;
+        if (!found) return false;
     }
-    auto& items = f["line_items"];
-    if (adds_up(items, *target)) {
-        // The items add up, but an item named with text the receipt does not print (the model wrote an item of
-        // another shop for the right amount) takes the description of the printed row with its amount.
-        const std::string printed = strip_spaces(text);
-        std::vector<bool> taken(read->size(), false);
-        std::string changed;
-        for (size_t k = 0; k < items.size(); ++k) {
-            auto& it = items[k];
-            if (!it.contains("description") || !it["description"].is_string()) continue;
-            const std::string d = strip_spaces(it["description"].get<std::string>());
-            if (d.empty() || substring_edit_distance(d, printed) * 10 <= 3 * int(d.size())) continue;
-            for (size_t j = 0; j < read->size(); ++j)
-                if (!taken[j] && std::fabs((*read)[j].amount - it["amount"].get<double>()) < 0.005) {
-                    taken[j] = true;
-                    changed += (changed.empty() ? "" : ", ") + std::to_string(k + 1);
-                    it["description"] = (*read)[j].description;
-                    break;
-                }
-        }
-        if (!changed.empty())
-            f["warnings"].push_back("line_item_description_from_row: items " + changed +
-                                    " are not printed; the rows with their amounts are");
-        return false;
-    }
-    // A row whose amount and description (up to a few OCR edits) match a model item keeps the model's description:
-    // the model often reads through the OCR noise ("ーグルト プレーン" printed, "ヨーグルト プレーン" written).
+    return std::fabs(read_sum - target) < std::fabs(model_sum - target);
+}
+
+// The printed rows `read` as JSON items. A row whose amount and description (up to a few OCR edits) match an item
+// of the model's `items` keeps the model's description: the model often reads through the OCR noise ("ーグルト
+// プレーン" printed, "ヨーグルト プレーン" written).
+nlohmann::ordered_json rows_as_items(const std::vector<ItemRow>& read, const nlohmann::ordered_json& items,
+                                     const std::string& text) {
     std::vector<bool> used(items.is_array() ? items.size() : 0, false);
     std::set<std::string> printed_line_set;  // the receipt's lines without spaces
     for (const std::string& line : printed_lines_as_is(text)) printed_line_set.insert(strip_spaces(line));
@@ -144,9 +124,7 @@ bool items_from_rows(const std::string& text, const std::optional<double>& subto
                 continue;
             const std::string d = it["description"].get<std::string>();
             const std::string have = strip_spaces(d);
-            const bool prefix = !want.empty() && !have.empty() &&
-                                (have.rfind(want, 0) == 0 || want.rfind(have, 0) == 0);  // OCR cut the row short
-            if (prefix || edit_distance(want, have) * 10 <= 3 * int(std::max(want.size(), have.size()))) {
+            if (reads_row(want, have)) {
                 used[k] = true;
                 // The model joined the line above the row to it ("POS8" / "チョコレート", "担当者" / "高橋" /
                 // "週刊少年ジャンプ"): that line is printed on its own and the rows do not take it.
@@ -164,10 +142,10 @@ bool items_from_rows(const std::string& text, const std::optional<double>& subto
     // non-ASCII characters count as dropped: "緑茶 2L/3" is the model's slip, not the printed name. Discounts keep
     // the row's name.
     std::vector<std::string> descriptions;
-    for (const ItemRow& r : *read) descriptions.push_back(model_description(r));
-    for (size_t j = 0; j < read->size(); ++j) {
-        if (descriptions[j] != (*read)[j].description || (*read)[j].amount <= 0) continue;
-        const std::optional<std::vector<uint32_t>> row = code_points(strip_spaces((*read)[j].description));
+    for (const ItemRow& r : read) descriptions.push_back(model_description(r));
+    for (size_t j = 0; j < read.size(); ++j) {
+        if (descriptions[j] != read[j].description || read[j].amount <= 0) continue;
+        const std::optional<std::vector<uint32_t>> row = code_points(strip_spaces(read[j].description));
         if (!row || row->size() < 2) continue;
         std::optional<size_t> only;
         bool several = false;
@@ -193,19 +171,92 @@ bool items_from_rows(const std::string& text, const std::optional<double>& subto
         }
     }
     nlohmann::ordered_json rows = nlohmann::ordered_json::array();
-    for (size_t j = 0; j < read->size(); ++j) {
-        const ItemRow& r = (*read)[j];
+    for (size_t j = 0; j < read.size(); ++j) {
+        const ItemRow& r = read[j];
         rows.push_back({{"description", descriptions[j]},
                         {"quantity", r.quantity ? json_amount(*r.quantity) : nlohmann::ordered_json()},
                         {"unit_price", r.unit_price ? json_amount(*r.unit_price) : nlohmann::ordered_json()},
                         {"amount", json_amount(r.amount)}});
     }
+    return rows;
+}
+
+// Line items of a yen receipt read from its printed rows (extract/item_rows.h) replace the model's when they add up
+// to the printed subtotal (the total when no subtotal is printed) and the model's items do not; when both add up,
+// a model item whose description is not printed takes the description of the row with its amount.
+// `subtotal` / `total`: the amounts after the receipt's subtotal and total keywords (keyword_subtotal / _total).
+// A row whose amount lost one digit to OCR (extract/dropped_digit.h) is read with the digit back. Returns true when
+// the rows replaced the model's items.
+bool items_from_rows(const std::string& text, const std::optional<double>& subtotal,
+                     const std::optional<double>& total, nlohmann::ordered_json& f) {
+    const std::optional<double> target = subtotal ? subtotal : total;
+    if (!target) return false;
+    std::optional<std::vector<ItemRow>> read = read_item_rows(text);
+    if (!read || read->empty()) return false;
+    std::vector<double> amounts;
+    double read_sum = 0;
+    for (const ItemRow& r : *read) amounts.push_back(r.amount), read_sum += r.amount;
+    std::string repaired;
+    auto& items = f["line_items"];
+    if (std::fabs(read_sum - *target) > 0.5) {
+        const std::optional<DroppedDigit> d = find_dropped_digit(amounts, *target);
+        if (!d) return false;
+        ItemRow& r = (*read)[d->index];
+        repaired = " (row " + std::to_string(d->index + 1) + " printed " + json_amount(r.amount).dump() +
+                   ", one digit short of " + json_amount(d->amount).dump() + ")";
+        const bool counted = r.quantity && r.unit_price && *r.quantity * *r.unit_price == d->amount;
+        if (!counted) r.quantity = 1.0, r.unit_price = d->amount;
+        r.amount = d->amount;
+    }
+    if (adds_up(items, *target)) {
+        // The items add up, but an item named with text the receipt does not print (the model wrote an item of
+        // another shop for the right amount) takes the description of the printed row with its amount.
+        const std::string printed = strip_spaces(text);
+        std::vector<bool> taken(read->size(), false);
+        std::string changed;
+        for (size_t k = 0; k < items.size(); ++k) {
+            auto& it = items[k];
+            if (!it.contains("description") || !it["description"].is_string()) continue;
+            const std::string d = strip_spaces(it["description"].get<std::string>());
+            if (d.empty() || substring_edit_distance(d, printed) * 10 <= 3 * int(d.size())) continue;
+            for (size_t j = 0; j < read->size(); ++j)
+                if (!taken[j] && std::fabs((*read)[j].amount - it["amount"].get<double>()) < 0.005) {
+                    taken[j] = true;
+                    changed += (changed.empty() ? "" : ", ") + std::to_string(k + 1);
+                    it["description"] = (*read)[j].description;
+                    break;
+                }
+        }
+        if (!changed.empty())
+            f["warnings"].push_back("line_item_description_from_row: items " + changed +
+                                    " are not printed; the rows with their amounts are");
+        return false;
+    }
     f["warnings"].push_back("line_items_from_rows: the model's " + std::to_string(items.is_array() ? items.size() : 0) +
                             " items do not add up to " + json_amount(*target).dump() + ", the " +
                             std::to_string(read->size()) + " printed item rows do" + repaired);
-    items = std::move(rows);
+    items = rows_as_items(*read, items, text);
     revalidate(f);
     return true;
+}
+
+// Line items of a yen receipt that still do not add up to `target` (the subtotal, else the total) after the other
+// checks are replaced by the printed rows when those hold every item and more and come closer (rows_extend_items):
+// the model dropped items of a long, damaged list.
+void items_from_more_rows(const std::string& text, double target, nlohmann::ordered_json& f) {
+    auto& items = f["line_items"];
+    if (adds_up(items, target)) return;
+    const std::optional<std::vector<ItemRow>> read = read_item_rows(text);
+    if (!read || read->empty()) return;
+    double read_sum = 0;
+    for (const ItemRow& r : *read) read_sum += r.amount;
+    if (!rows_extend_items(*read, read_sum, items, target)) return;
+    f["warnings"].push_back("line_items_from_rows: the model's " + std::to_string(items.size()) +
+                            " items do not add up to " + json_amount(target).dump() + "; the " +
+                            std::to_string(read->size()) + " printed item rows hold them all and come closer (" +
+                            json_amount(read_sum).dump() + ")");
+    items = rows_as_items(*read, items, text);
+    revalidate(f);
 }
 
 // Line items of a yen receipt that do not add up to `target` (the subtotal, else the total) because one amount
@@ -251,6 +302,7 @@ void check_yen_items(const std::string& text, const std::optional<double>& subto
         f["warnings"] = model_warnings;
     }
     if (target) items_dropped_digit(*target, f);
+    if (target) items_from_more_rows(text, *target, f);
 }
 
 }  // namespace receipt::extract
