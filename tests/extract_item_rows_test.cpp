@@ -206,3 +206,44 @@ TEST(ItemRows, PostCheckReplacesItemsThatDoNotAddUp) {
     EXPECT_EQ(g["line_items"][1]["description"], "絹豆腐");
     EXPECT_NE(g["warnings"].dump().find("line_item_description_from_row"), std::string::npos) << g["warnings"].dump();
 }
+
+TEST(ItemRows, RowsDamagedByOcrKeepTheModelsReading) {
+    receipt::ExtractOptions opts;
+    auto item = [](const std::string& d, double a) {
+        return nlohmann::ordered_json{{"description", d}, {"quantity", 1}, {"unit_price", a}, {"amount", a}};
+    };
+    auto fields = [](nlohmann::ordered_json items, double net) {
+        return nlohmann::ordered_json{{"currency", "JPY"}, {"line_items", std::move(items)}, {"net_amount", net},
+                                      {"total_tax_amount", nullptr}, {"total_amount", net},
+                                      {"warnings", nlohmann::ordered_json::array()}};
+    };
+    // The model's items add up; OCR dropped three characters of the printed row ("ｷﾎﾞｰ"): the model's reading of it
+    // is kept, not replaced by the row's, while a model description no row reads still is ("牛めし 並").
+    const std::string text = "店\n2024/03/30\nｷﾎﾞｰ\n4,888円\nマウス\n1,250円\n小計\n6,138円\n合計\n6,138円\n";
+    auto f = fields({item("ｷｰﾎﾞｰﾄﾞ", 4888), item("牛めし 並", 1250)}, 6138);
+    ex::apply_post_checks(text, "", opts, f);
+    EXPECT_EQ(f["line_items"][0]["description"], "ｷｰﾎﾞｰﾄﾞ") << f.dump();
+    EXPECT_EQ(f["line_items"][1]["description"], "マウス") << f.dump();
+
+    // The rows replace items that do not add up; a row with a letter read as a digit ("HDM1"), a letter dropped
+    // inside it ("WH-1000X5") or a space lost ("じゃがりこサラダ") takes the model's description of it, whatever
+    // amount the model wrote.
+    const std::string text2 = "店\n2024/03/30\nHDM1ケーブル 2m\n1,860円\nSONY WH-1000X5\n53,618円\n"
+                              "じゃがりこサラダ\n208円\n小計\n55,686円\n合計\n55,686円\n";
+    auto g = fields({item("HDMIケーブル 2m", 16545), item("SONY WH-1000XM5", 51385), item("じゃがりこ サラダ", 200)},
+                    55686);
+    ex::apply_post_checks(text2, "", opts, g);
+    ASSERT_EQ(g["line_items"].size(), 3u) << g.dump();
+    EXPECT_EQ(g["line_items"][0]["description"], "HDMIケーブル 2m");
+    EXPECT_EQ(g["line_items"][0]["amount"], 1860);
+    EXPECT_EQ(g["line_items"][1]["description"], "SONY WH-1000XM5");
+    EXPECT_EQ(g["line_items"][2]["description"], "じゃがりこ サラダ");
+
+    // ASCII the model wrote past the end of the printed row is its slip, not the printed name.
+    const std::string text3 = "店\n2024/03/30\n緑茶 2L\n198円\nパン\n120円\n小計\n318円\n合計\n318円\n";
+    auto h = fields({item("緑茶 2L/3", 100), item("パン", 120)}, 318);
+    ex::apply_post_checks(text3, "", opts, h);
+    ASSERT_EQ(h["line_items"].size(), 2u) << h.dump();
+    EXPECT_EQ(h["line_items"][0]["description"], "緑茶 2L");
+    EXPECT_EQ(h["line_items"][0]["amount"], 198);
+}

@@ -10,6 +10,7 @@
 #include "extract/field_edits.h"
 #include "extract/item_rows.h"
 #include "extract/name_constraint.h"
+#include "extract/ocr_digits.h"
 #include "extract/printed_amounts.h"
 #include "extract/printed_items.h"
 #include "extract/printed_value.h"
@@ -85,6 +86,40 @@ bool reads_row(const std::string& want, const std::string& have) {
     return prefix || edit_distance(want, have) * 10 <= 3 * int(std::max(want.size(), have.size()));
 }
 
+// True when `have` (a model item's description, code points without spaces) reads the printed row description
+// `row` (the same form) that OCR damaged:
+//   * the row is `have` with one to three characters dropped ("ラックサンダー" for "ブラックサンダー", "ｷﾎﾞｰ" for
+//     "ｷｰﾎﾞｰﾄﾞ", "SONY WH-1000X5" for "SONY WH-1000XM5"), but not with ASCII characters dropped at its end:
+//     "緑茶 2L/3" is the model's slip, not the printed name;
+//   * or the row is `have` with a digit and letter look-alike swapped (ocr_digits.h: "HDM1ケーブル" for
+//     "HDMIケーブル"), at most two of them, in a row of four characters or more;
+//   * or both read the same without spaces (the spacing then comes from the model: "じゃがりこサラダ" printed,
+//     "じゃがりこ サラダ" written).
+bool reads_damaged_row(const std::vector<uint32_t>& row, const std::vector<uint32_t>& have) {
+    if (have.size() == row.size()) {
+        size_t swapped = 0;
+        for (size_t c = 0; c < row.size(); ++c) {
+            if (have[c] == row[c]) continue;
+            const bool ascii = have[c] < 0x80 && row[c] < 0x80;
+            const char digit_have = ascii ? confusion_digit(char(have[c])) : 0;
+            const char digit_row = ascii ? confusion_digit(char(row[c])) : 0;
+            const bool alike = ascii && ((digit_have && (digit_have == char(row[c]) || digit_have == digit_row)) ||
+                                         (digit_row && digit_row == char(have[c])));
+            if (!alike) return false;
+            ++swapped;
+        }
+        return swapped == 0 || (swapped <= 2 && row.size() >= 4);
+    }
+    if (have.size() <= row.size() || have.size() > row.size() + 3) return false;
+    size_t m = 0;  // row is a subsequence of have: OCR dropped the rest
+    bool ascii_dropped_at_end = false;
+    for (size_t c = 0; c < have.size(); ++c) {
+        if (m < row.size() && have[c] == row[m]) ++m;
+        else if (m == row.size() && have[c] < 0x80) ascii_dropped_at_end = true;
+    }
+    return m == row.size() && !ascii_dropped_at_end;
+}
+
 // True when the printed rows `read` (summing to `read_sum`) hold every model item, more besides, and come closer
 // to `target` than the model's items: the model dropped items from a list that OCR damaged elsewhere (a row
 // amount that lost a digit in a way that two rows could explain). A model item matches a row whose description
@@ -137,10 +172,8 @@ nlohmann::ordered_json rows_as_items(const std::vector<ItemRow>& read, const nlo
         }
         return r.description;
     };
-    // A row whose description OCR cut short by a character or two ("ラックサンダー") keeps the description of the
-    // one model item that reads it whole ("ブラックサンダー"), whatever amount the model wrote for it. Only
-    // non-ASCII characters count as dropped: "緑茶 2L/3" is the model's slip, not the printed name. Discounts keep
-    // the row's name.
+    // A row whose description OCR damaged keeps the description of the one model item that reads it whole,
+    // whatever amount the model wrote for it (reads_damaged_row). Discounts keep the row's name.
     std::vector<std::string> descriptions;
     for (const ItemRow& r : read) descriptions.push_back(model_description(r));
     for (size_t j = 0; j < read.size(); ++j) {
@@ -152,17 +185,11 @@ nlohmann::ordered_json rows_as_items(const std::vector<ItemRow>& read, const nlo
         for (size_t k = 0; k < used.size(); ++k) {
             const auto& it = items[k];
             if (used[k] || !it.is_object() || !it.contains("description") || !it["description"].is_string()) continue;
-            const std::optional<std::vector<uint32_t>> have =
-                code_points(strip_spaces(it["description"].get<std::string>()));
-            if (!have || have->size() <= row->size() || have->size() > row->size() + 2) continue;
-            size_t m = 0;  // row is a subsequence of have: OCR dropped the rest
-            bool ascii_dropped = false;
-            for (size_t c = 0; c < have->size(); ++c) {
-                if (m < row->size() && (*have)[c] == (*row)[m]) ++m;
-                else ascii_dropped = ascii_dropped || (*have)[c] < 0x80;
-            }
-            if (m < row->size() || ascii_dropped) continue;
-            several = several || only.has_value();
+            const std::string d = it["description"].get<std::string>();
+            const std::optional<std::vector<uint32_t>> have = code_points(strip_spaces(d));
+            if (!have || d == read[j].description || !reads_damaged_row(*row, *have)) continue;
+            // The model may write an item twice; two readings of one description are one reading.
+            several = several || (only && items[*only]["description"].get<std::string>() != d);
             only = k;
         }
         if (only && !several) {
@@ -219,9 +246,13 @@ bool items_from_rows(const std::string& text, const std::optional<double>& subto
             if (!it.contains("description") || !it["description"].is_string()) continue;
             const std::string d = strip_spaces(it["description"].get<std::string>());
             if (d.empty() || substring_edit_distance(d, printed) * 10 <= 3 * int(d.size())) continue;
+            const std::optional<std::vector<uint32_t>> have = code_points(d);
             for (size_t j = 0; j < read->size(); ++j)
                 if (!taken[j] && std::fabs((*read)[j].amount - it["amount"].get<double>()) < 0.005) {
                     taken[j] = true;
+                    // The row is the model's description as OCR damaged it ("ｷﾎﾞｰ" for "ｷｰﾎﾞｰﾄﾞ"): keep it.
+                    const std::optional<std::vector<uint32_t>> row = code_points(strip_spaces((*read)[j].description));
+                    if (have && row && reads_damaged_row(*row, *have)) break;
                     changed += (changed.empty() ? "" : ", ") + std::to_string(k + 1);
                     it["description"] = (*read)[j].description;
                     break;
