@@ -247,3 +247,30 @@ TEST(ItemRows, RowsDamagedByOcrKeepTheModelsReading) {
     EXPECT_EQ(h["line_items"][0]["description"], "緑茶 2L");
     EXPECT_EQ(h["line_items"][0]["amount"], 198);
 }
+
+TEST(ItemRows, SizesMarkBoxesAndCountLines) {
+    // A size after the description is part of it, also when the look-alike reading turns its unit into a digit
+    // ("120g" -> "1209"); the amount part starts after it.
+    const std::string text = "店\n2025/06/22\n歯磨き粉 120g \\508\n(2点 単価\\254)\nチョコレート\n\\100軽\n小計\n\\608\n";
+    auto rows = ex::read_item_rows(text);
+    ASSERT_TRUE(rows);
+    EXPECT_EQ(pairs(*rows), (std::vector<std::pair<std::string, double>>{{"歯磨き粉 120g", 508}, {"チョコレート", 100}}));
+    EXPECT_EQ((*rows)[0].quantity, 2);
+
+    // A tax mark in its own box does not end the row (商品名 / 数量 / 金額 columns, no currency sign).
+    const std::string text2 = "店\n19/12/20\n商品名\n数量\n金額\nｷｬﾍﾞﾂ ※\n2\n398\nﾏﾖﾈｰｽﾞ 450g\n※\n1\n303\n小計\n701\n";
+    rows = ex::read_item_rows(text2);
+    ASSERT_TRUE(rows);
+    EXPECT_EQ(pairs(*rows), (std::vector<std::pair<std::string, double>>{{"ｷｬﾍﾞﾂ", 398}, {"ﾏﾖﾈｰｽﾞ 450g", 303}}));
+
+    // The line's own amount fits the count line under it; the money line after that is the next row's box, moved
+    // above its description.
+    const std::string text3 = "店\n2020/07/09\nﾏﾖﾈｰｽﾞ 450g ¥740軽\n(2点 単価¥370)\n¥148軽\n麦茶 2L\nｱﾙﾐﾎｲﾙ\n¥158\n"
+                              "小計\n¥1,046\n";
+    rows = ex::read_item_rows(text3);
+    ASSERT_TRUE(rows);
+    EXPECT_EQ(pairs(*rows), (std::vector<std::pair<std::string, double>>{
+                                {"ﾏﾖﾈｰｽﾞ 450g", 740}, {"麦茶 2L", 148}, {"ｱﾙﾐﾎｲﾙ", 158}}));
+    EXPECT_EQ((*rows)[0].quantity, 2);
+    EXPECT_EQ((*rows)[0].unit_price, 370);
+}

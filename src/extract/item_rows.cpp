@@ -52,6 +52,9 @@ bool not_item_line(const std::string& line) {
         s.find_first_not_of("0123456789", 3) == std::string::npos)
         return true;
     if (s.empty() || s[0] == '(') return true;
+    // A tax mark in its own box ("※" between "ﾏﾖﾈｰｽﾞ 450g" and its count).
+    for (const char* m : {"※", "*", "＊", "☆", "★", "◎", "軽"})
+        if (s == m) return true;
     // A time line ("7時21分", "18:30") when OCR garbled the date above it, and a discount's amount on its own
     // line ("ー1,814円", "-¥20"): the minus sign is not row text.
     static const std::regex time(R"(^\d{1,2}時\d{1,2}分$|^\d{1,2}:\d{2}(:\d{2})?$)");
@@ -82,12 +85,28 @@ bool item_line(const std::string& line) {
     return has_text(line) && !is_item_row_continuation(line) && !not_item_line(line) && !discount_line(line);
 }
 
+// True when `s` starts with a product size ("450g", "525ml", "2L", "12R", "3個入"), a part of the description.
+bool starts_with_size(const std::string& s) {
+    static const std::regex size(
+        R"(^\d+(\.\d+)?(g|kg|ml|mL|l|L|P|R|W|m|cm|mm|本|枚|個|箱|入|錠|食|缶|袋|包|粒|組|巻|合|形)(\s|$))");
+    try {
+        return std::regex_search(s.substr(0, kMaxLineBytes), size);
+    } catch (...) {
+        return false;
+    }
+}
+
 // `line` without a trailing amount part that starts after a space ("冷凍うどん 5食 514軽" -> "冷凍うどん 5食"): the
 // longest such suffix that holds only row characters and a digit; the line itself (trimmed) when there is none.
-std::string description_of(const std::string& line) {
+// `as_is`: the line as printed (printed_lines_as_is, same length), where a size that the look-alike reading of
+// `line` turned into a number ("ﾏﾖﾈｰｽﾞ 450g ¥740軽" read as "ﾏﾖﾈｰｽﾞ 4509 ¥740軽") still shows its unit: the
+// amount part never starts at a size.
+std::string description_of(const std::string& line, const std::string& as_is) {
     const std::string t = trim(line);
+    const std::string a = as_is.size() == line.size() ? trim(as_is) : std::string();
     for (size_t p = 0; p < t.size(); ++p) {
         if (t[p] != ' ') continue;
+        if (a.size() == t.size() && starts_with_size(a.substr(p + 1))) continue;
         if (is_item_row_continuation(t.substr(p + 1))) return trim(t.substr(0, p));
     }
     return t;
@@ -154,6 +173,10 @@ std::optional<std::vector<ItemRow>> read_item_rows(const std::string& text) {
     if (begin > end) begin = 0;  // no date above the totals (OCR garbled it): the header lines hold no amounts
 
     PrintedItems rows(lines);
+    const std::vector<std::string> printed = printed_lines_as_is(text);
+    auto description_at = [&](size_t i) {  // description_of line i
+        return description_of(lines[i], i < printed.size() ? printed[i] : std::string());
+    };
     // OCR moved a row's amount box above its description ("60軽" / "178" / "ｱﾙﾐﾎｲﾙ" / "生鮭 切身" / "1,500軽"): the
     // money line right above line i belongs to no other row when, among the row lines from the text line j above
     // it down to it, there are more money lines than row j takes (one when j is an item row whose own line holds
@@ -167,13 +190,12 @@ std::optional<std::vector<ItemRow>> read_item_rows(const std::string& text) {
             money += rows.line_amount(j).has_value();
         // (lines[j] ends the run of continuation lines, so it is none itself.)
         const bool item_j =
-            j + 1 > begin && j < lines.size() && item_line(lines[j]) && description_of(lines[j]) == trim(lines[j]);
+            j + 1 > begin && j < lines.size() && item_line(lines[j]) && description_at(j) == trim(lines[j]);
         return money > (item_j ? 1u : 0u) ? above : std::nullopt;
     };
     // A description is named as printed: the lines above read OCR look-alikes next to digits as digits (for the
     // amounts), which turns "ﾏﾖﾈｰｽﾞ 450g" into "ﾏﾖﾈｰｽﾞ 4509"; that reading keeps every byte offset, so the
     // description is cut from the line as printed at the same offset.
-    const std::vector<std::string> printed = printed_lines_as_is(text);
     auto as_printed = [&](const std::string& d, size_t first, size_t n_lines) {
         std::string read = lines[first], as_is = first < printed.size() ? printed[first] : std::string();
         if (n_lines == 2 && first + 1 < lines.size() && first + 1 < printed.size()) {
@@ -191,7 +213,7 @@ std::optional<std::vector<ItemRow>> read_item_rows(const std::string& text) {
         if (!has_text(line) || is_item_row_continuation(line) || not_item_line(line)) continue;
         if (i > 0 && staff_name(lines[i - 1], line)) continue;
         const std::string next = i + 1 < end ? lines[i + 1] : std::string();
-        const std::string short_d = description_of(line);  // without a trailing amount part
+        const std::string short_d = description_at(i);  // without a trailing amount part
         if (discount_line(line))
             if (const auto a = discount_amount(line, short_d.size(), next)) {
                 out.push_back(ItemRow{as_printed(clean_description(short_d), first, 1), std::nullopt, std::nullopt, *a});
@@ -200,9 +222,17 @@ std::optional<std::vector<ItemRow>> read_item_rows(const std::string& text) {
         // The whole line first ("切手 84円" / "¥84": the amount on the next line), then without its amount part.
         std::string d = trim(line);
         std::optional<PrintedItemRow> r = rows.row(d);
+        auto counted = [](const std::optional<PrintedItemRow>& x) {  // its count times unit price makes its amount
+            return x && x->amount && x->quantity && x->unit_price && *x->quantity * *x->unit_price == *x->amount;
+        };
         if ((!r || !r->amount) && short_d != d) {
             d = short_d;
             r = rows.row(d);
+        } else if (short_d != d && !counted(r)) {
+            // The line's own amount part fits the count line under it ("ﾏﾖﾈｰｽﾞ 450g ¥740軽" / "(2点 単価¥370)"),
+            // while the amount on the lines after it is another row's box: the row is the line's.
+            std::optional<PrintedItemRow> r_short = rows.row(short_d);
+            if (counted(r_short)) d = short_d, r = std::move(r_short);
         }
         if (!r || !r->amount)
             if (const std::optional<double> a = orphan_amount_above(i)) {
@@ -220,11 +250,11 @@ std::optional<std::vector<ItemRow>> read_item_rows(const std::string& text) {
                                                                                     : std::nullopt;
             const size_t k = i + 4;
             const bool after_has_own = k >= end || !has_text(lines[k]) || is_item_row_continuation(lines[k]) ||
-                                       not_item_line(lines[k]) || description_of(lines[k]) != trim(lines[k]) ||
+                                       not_item_line(lines[k]) || description_at(k) != trim(lines[k]) ||
                                        (k + 1 < end && rows.line_amount(k + 1));
             if (m1 && m2 && *m1 > 0 && *m2 > 0 && after_has_own) {
                 out.push_back(ItemRow{as_printed(clean_description(d), first, 1), 1.0, *m1, *m1});
-                const std::string d2 = description_of(next);
+                const std::string d2 = description_at(i + 1);
                 out.push_back(ItemRow{as_printed(clean_description(d2), i + 1, 1), 1.0, *m2, *m2});
                 ++i;
                 continue;
@@ -232,7 +262,7 @@ std::optional<std::vector<ItemRow>> read_item_rows(const std::string& text) {
         }
         if ((!r || !r->amount) && next_starts_item) {
             // OCR split the description over two lines: "じゃがいも" / "袋" / "275軽".
-            const std::string joined = d + " " + description_of(next);
+            const std::string joined = d + " " + description_at(i + 1);
             if (std::optional<PrintedItemRow> r2 = rows.row(joined); r2 && r2->amount) {
                 d = joined;
                 r = r2;

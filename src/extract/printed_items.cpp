@@ -192,8 +192,9 @@ std::optional<PrintedItemRow> PrintedItems::row(const std::string& description) 
             };
             take(lines_[li], end);
             for (size_t k = li + 1; k < lines_.size() && k <= li + size_t(kItemRowLines); ++k) {
-                if (!is_item_row_continuation(lines_[k])) break;
-                take(lines_[k], 0);
+                bool digits = false;
+                if (!row_chars_only(lines_[k], digits)) break;
+                if (digits) take(lines_[k], 0);  // else a mark in its own box ("※"): the row goes on after it
             }
             next_ = li + 1;
             r.amount = first_marked ? first_marked : currency_style_ ? std::nullopt : last;

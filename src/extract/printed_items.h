@@ -3,7 +3,8 @@
 // shows the amount exactly. Receipt rows look like
 //   鶏もも肉 唐揚用 *  1  ¥434         ミラノ風ドリア  544円  (2点 単価272円)       *おむつ  @1298 x 2  ¥2,596
 // and OCR puts each box on its own line, so an item's row is its description's line and the lines after it that
-// hold only numbers, currency signs, marks and quantity / unit-price words.
+// hold only numbers, currency signs, marks and quantity / unit-price words (a line of marks alone, "※" in its own
+// box, is passed over: the row goes on after it).
 #pragma once
 
 #include <optional>
