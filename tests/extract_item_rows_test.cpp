@@ -274,3 +274,38 @@ TEST(ItemRows, SizesMarkBoxesAndCountLines) {
     EXPECT_EQ((*rows)[0].quantity, 2);
     EXPECT_EQ((*rows)[0].unit_price, 370);
 }
+
+TEST(ItemRows, QuantityColumn) {
+    // Under a 数量 column a row's number without a money sign is its count; without any money sign on the receipt,
+    // of two numbers the larger is the amount, also when OCR swapped the boxes ("476" / "2").
+    const std::string text = "店\n19/12/20\n商品名\n数量\n金額\n刺身盛合せ ※\n2\n1814\n玉ねぎ 3個入 ※\n476\n2\n"
+                             "絹豆腐 ※\n1\n53\n小計\n2343\n";
+    auto rows = ex::read_item_rows(text);
+    ASSERT_TRUE(rows);
+    EXPECT_EQ(pairs(*rows), (std::vector<std::pair<std::string, double>>{
+                                {"刺身盛合せ", 1814}, {"玉ねぎ 3個入", 476}, {"絹豆腐", 53}}));
+    EXPECT_EQ((*rows)[0].quantity, 2);
+    EXPECT_EQ((*rows)[0].unit_price, 907);
+    EXPECT_EQ((*rows)[1].quantity, 2);
+    EXPECT_EQ((*rows)[2].quantity, 1);
+
+    // With money signs the count is the number without one; the amount box moved above its row, with the count
+    // box between them ("¥670" / "1" / "ロキソニンS 12錠"), still belongs to that row.
+    const std::string text2 = "店\n2022-09-09 22:43\n商品名\n数量\n金額\n綿棒 200本\n2\n¥316\nシャンプー 詰替\n1\n¥460\n"
+                              "¥670\n1\nロキソニンS 12錠\nハンドソープ 詰替\n1\n¥315\n小計 (5点)\n¥1,761\n";
+    rows = ex::read_item_rows(text2);
+    ASSERT_TRUE(rows);
+    EXPECT_EQ(pairs(*rows), (std::vector<std::pair<std::string, double>>{
+                                {"綿棒 200本", 316}, {"シャンプー 詰替", 460}, {"ロキソニンS 12錠", 670},
+                                {"ハンドソープ 詰替", 315}}));
+    EXPECT_EQ((*rows)[0].quantity, 2);
+    EXPECT_EQ((*rows)[0].unit_price, 158);
+
+    // Without a 数量 column, two numbers without signs stay as read ("ティッシュ 5 270": a size that lost its unit).
+    const std::string text3 = "店\n2022/07/27\nチョコレート\n100軽\nティッシュ 5 270\n小計\n370\n";
+    rows = ex::read_item_rows(text3);
+    ASSERT_TRUE(rows);
+    ASSERT_EQ(rows->size(), 2u);
+    EXPECT_EQ((*rows)[1].amount, 270);
+    EXPECT_EQ((*rows)[1].quantity, 1);
+}

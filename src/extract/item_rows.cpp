@@ -181,9 +181,13 @@ std::optional<std::vector<ItemRow>> read_item_rows(const std::string& text) {
     // money line right above line i belongs to no other row when, among the row lines from the text line j above
     // it down to it, there are more money lines than row j takes (one when j is an item row whose own line holds
     // no amount, else none: j is a header, a discount, or an item with its amount on its own line).
+    // The count box may sit between the two ("¥670" / "1" / "ロキソニンS 12錠"): a continuation line without an
+    // amount right above line i is passed over.
     auto orphan_amount_above = [&](size_t i) -> std::optional<double> {
         if (i == 0 || i - 1 < begin || !is_item_row_continuation(lines[i - 1])) return std::nullopt;
-        const std::optional<double> above = rows.line_amount(i - 1);
+        std::optional<double> above = rows.line_amount(i - 1);
+        if (!above && i >= 2 && i - 2 >= begin && is_item_row_continuation(lines[i - 2]))
+            above = rows.line_amount(i - 2);
         if (!above || *above <= 0) return std::nullopt;
         size_t j = i - 1, money = 0;
         for (; j + 1 > begin && j < lines.size() && is_item_row_continuation(lines[j]); --j)

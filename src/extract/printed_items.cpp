@@ -1,7 +1,9 @@
 // Line item amounts from the printed item rows (extract/printed_items.h).
 #include "extract/printed_items.h"
 
+#include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <utility>
 
 #include "extract/name_constraint.h"
@@ -124,8 +126,10 @@ bool is_item_row_continuation(const std::string& line) {
 PrintedItems::PrintedItems(const std::string& text) : PrintedItems(printed_lines(text)) {}
 
 PrintedItems::PrintedItems(std::vector<std::string> lines) : lines_(std::move(lines)) {
-    for (const std::string& line : lines_)
+    for (const std::string& line : lines_) {
         for (const PrintedNumber& n : printed_numbers(line)) currency_style_ |= n.usable && currency_marked(line, n);
+        quantity_column_ |= strip_spaces(line) == "数量";
+    }
 }
 
 std::optional<double> PrintedItems::amount(const std::string& description) {
@@ -178,6 +182,7 @@ std::optional<PrintedItemRow> PrintedItems::row(const std::string& description) 
             bool any = false;
             if (end == std::string::npos || !row_chars_only(lines_[li].substr(end), any)) continue;
             std::optional<double> first_marked, last;
+            std::vector<double> bare;  // the row's other numbers not written as money, in order
             PrintedItemRow r;
             auto take = [&](const std::string& line, size_t after) {
                 for (const PrintedNumber& n : printed_numbers(line)) {
@@ -186,8 +191,10 @@ std::optional<PrintedItemRow> PrintedItems::row(const std::string& description) 
                     if (role == NumberRole::kQuantity && !r.quantity) r.quantity = n.value;
                     if (role == NumberRole::kUnitPrice && !r.unit_price && n.usable) r.unit_price = n.value;
                     if (!n.usable || role != NumberRole::kOther) continue;
-                    if (!first_marked && money_marked(line, n)) first_marked = n.value;
+                    const bool marked = money_marked(line, n);
+                    if (!first_marked && marked) first_marked = n.value;
                     last = n.value;
+                    if (!marked) bare.push_back(n.value);
                 }
             };
             take(lines_[li], end);
@@ -198,6 +205,22 @@ std::optional<PrintedItemRow> PrintedItems::row(const std::string& description) 
             }
             next_ = li + 1;
             r.amount = first_marked ? first_marked : currency_style_ ? std::nullopt : last;
+            // Under a quantity column (商品名 / 数量 / 金額) the row's number not written as money is its count
+            // ("3" / "9,924円"). Without money signs the row prints a count and an amount ("2" / "1814"), and OCR
+            // may swap the two boxes ("476" / "2"): the amount is the larger (a count of whole items never
+            // exceeds it).
+            std::optional<double> count;
+            if (quantity_column_ && first_marked && bare.size() == 1) {
+                count = bare[0];
+            } else if (quantity_column_ && !first_marked && !currency_style_ && bare.size() == 2) {
+                count = std::min(bare[0], bare[1]);
+                r.amount = std::max(bare[0], bare[1]);
+            }
+            if (count && r.amount && !r.quantity && *count >= 1 && *count <= 99 && *count == std::floor(*count) &&
+                *r.amount / *count == std::floor(*r.amount / *count)) {
+                r.quantity = *count;
+                if (!r.unit_price) r.unit_price = *r.amount / *count;
+            }
             return r;
         }
         if (from == 0) break;

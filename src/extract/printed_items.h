@@ -40,7 +40,9 @@ public:
     // none (a number without a sign there is a quantity, or a box of another row that OCR moved). nullopt when the
     // description is not printed (on one line, or begun on one and finished at the start of the next) followed
     // only by row characters. Rows are searched from the one after the previous call's match, then from the top
-    // (items are printed in order).
+    // (items are printed in order). Under a quantity column (a "数量" header line) the row's one number not
+    // written as money is its count; without money signs there, of a row's two numbers the larger is the amount
+    // (OCR may swap the count and amount boxes) and the other the count.
     std::optional<double> amount(const std::string& description);
 
     // The amount line `k` prints as row() reads it on a row line: its first number written as money that is not
@@ -52,6 +54,7 @@ private:
     std::vector<std::string> lines_;
     size_t next_ = 0;            // line after the previous match
     bool currency_style_ = false;  // some number of the receipt has a currency sign (¥ \ 円)
+    bool quantity_column_ = false;  // the receipt heads its rows with a quantity column (a line "数量")
 };
 
 // True when `line` holds nothing but numbers, currency signs (¥ \ 円), marks (軽 ※ * 内 外), brackets and the
