@@ -139,3 +139,20 @@ TEST(DroppedDigit, RowsHoldingEveryModelItemAndMoreReplaceThem) {
     EXPECT_EQ(g["line_items"].size(), 2u) << g.dump();
     EXPECT_FALSE(warned(g, "line_items_from_rows")) << g["warnings"].dump();
 }
+
+TEST(DroppedDigit, QuantityAndUnitPriceFollowTheAmount) {
+    const receipt::ExtractOptions opts;
+    // The amounts add up to the subtotal; the model's unit prices and a count do not make them.
+    const std::string text = "店\n2024/01/06 14:28\nドライヤー\n8,498円\nからあげクン\n840円\n(4点 単価210円)\n"
+                             "レバニラ炒め\n663円\n小計\n10,001円\n合計\n10,001円\n";
+    auto f = fields({item("ドライヤー", 1, 8849, 8498), item("からあげクン", 4, 235, 840),
+                     item("レバニラ炒め", 636, 0, 663)});
+    f["line_items"][2]["unit_price"] = nullptr;
+    ex::apply_post_checks(text, "", opts, f);
+    EXPECT_EQ(f["line_items"][0]["unit_price"], 8498) << f.dump();
+    EXPECT_EQ(f["line_items"][1]["quantity"], 4);
+    EXPECT_EQ(f["line_items"][1]["unit_price"], 210);
+    EXPECT_EQ(f["line_items"][2]["quantity"], 1);
+    EXPECT_EQ(f["line_items"][2]["unit_price"], 663);
+    EXPECT_FALSE(warned(f, "item_amount_mismatch")) << f["warnings"].dump();
+}

@@ -317,6 +317,40 @@ void items_dropped_digit(double target, nlohmann::ordered_json& f) {
     revalidate(f);
 }
 
+// Each item whose quantity and unit price do not multiply to its amount (the amount was checked against the rows
+// and the subtotal; the model's count and unit price were not): a whole count of 1-99 that divides the amount
+// gets the unit price amount / count, else a unit price that divides it into such a count gets that count, else
+// the item is one unit of its amount. Items without either, and discounts, are left alone.
+void items_count_times_unit(nlohmann::ordered_json& f) {
+    auto& items = f["line_items"];
+    if (!items.is_array()) return;
+    auto count = [](double v) { return v >= 1 && v <= 99 && v == std::floor(v); };
+    std::string changed;
+    for (size_t k = 0; k < items.size(); ++k) {
+        auto& it = items[k];
+        if (!it.is_object() || !it.contains("amount") || !it["amount"].is_number()) continue;
+        const double a = it["amount"].get<double>();
+        auto& qty = it["quantity"];
+        auto& unit = it["unit_price"];
+        if (a <= 0 || (!qty.is_number() && !unit.is_number())) continue;
+        const double q = qty.is_number() ? qty.get<double>() : 0, u = unit.is_number() ? unit.get<double>() : 0;
+        if (q * u == a) continue;
+        if (count(q) && a / q == std::floor(a / q)) {
+            unit = json_amount(a / q);
+        } else if (u > 0 && count(a / u)) {
+            qty = json_amount(a / u);
+        } else {
+            qty = 1;
+            unit = json_amount(a);
+        }
+        changed += (changed.empty() ? "" : ", ") + std::to_string(k + 1);
+    }
+    if (changed.empty()) return;
+    f["warnings"].push_back("line_item_unit_price_from_amount: items " + changed +
+                            " get the quantity and unit price that make their amount");
+    revalidate(f);
+}
+
 }  // namespace
 
 void check_yen_items(const std::string& text, const std::optional<double>& subtotal,
@@ -334,6 +368,7 @@ void check_yen_items(const std::string& text, const std::optional<double>& subto
     }
     if (target) items_dropped_digit(*target, f);
     if (target) items_from_more_rows(text, *target, f);
+    items_count_times_unit(f);
 }
 
 }  // namespace receipt::extract

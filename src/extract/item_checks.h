@@ -19,7 +19,11 @@ namespace receipt::extract {
 //  - otherwise each model item printed as a row gets the row's amount, unless the model's items added up and the
 //    rows' amounts would not (a box OCR moved beside the description);
 //  - then an item amount that lost one digit to OCR gets it back when that makes the items add up (not when the
-//    model's output was cut short).
+//    model's output was cut short);
+//  - then items that still do not add up give way to the printed rows when those hold every item (by
+//    description) and more and come closer to the subtotal (the model dropped rows of a long, damaged list);
+//  - last, an item whose quantity and unit price do not multiply to its amount gets the ones that do (a count of
+//    1-99 kept when it divides the amount, else the unit price, else one unit).
 void check_yen_items(const std::string& text, const std::optional<double>& subtotal,
                      const std::optional<double>& total, nlohmann::ordered_json& fields);
 
