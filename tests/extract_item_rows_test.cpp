@@ -309,3 +309,22 @@ TEST(ItemRows, QuantityColumn) {
     EXPECT_EQ((*rows)[1].amount, 270);
     EXPECT_EQ((*rows)[1].quantity, 1);
 }
+
+TEST(ItemRows, RowDescriptionsGetTheLookAlikeAndLetterFixes) {
+    receipt::ExtractOptions opts;
+    // The rows replace the model's items; a row whose katakana OCR read as a kanji look-alike ("力" for カ) is
+    // fixed like the model's text, and a row that lost a unit letter ("緑茶 2") takes the model's "緑茶 2L".
+    const std::string text = "店\n2024/03/30\nロースカツ力レー\n863円\n緑茶 2\n178円\n小計\n1,041円\n合計\n1,041円\n";
+    nlohmann::ordered_json f = {{"currency", "JPY"},
+                                {"line_items",
+                                 {{{"description", "緑茶 2L"}, {"quantity", 1}, {"unit_price", 100}, {"amount", 100}}}},
+                                {"net_amount", 1041},
+                                {"total_tax_amount", nullptr},
+                                {"total_amount", 1041},
+                                {"warnings", nlohmann::ordered_json::array()}};
+    ex::apply_post_checks(text, "", opts, f);
+    ASSERT_EQ(f["line_items"].size(), 2u) << f.dump();
+    EXPECT_EQ(f["line_items"][0]["description"], "ロースカツカレー");
+    EXPECT_EQ(f["line_items"][1]["description"], "緑茶 2L");
+    EXPECT_EQ(f["line_items"][1]["amount"], 178);
+}

@@ -2,6 +2,7 @@
 #include "extract/item_checks.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <set>
 #include <vector>
@@ -89,8 +90,8 @@ bool reads_row(const std::string& want, const std::string& have) {
 // True when `have` (a model item's description, code points without spaces) reads the printed row description
 // `row` (the same form) that OCR damaged:
 //   * the row is `have` with one to three characters dropped ("ラックサンダー" for "ブラックサンダー", "ｷﾎﾞｰ" for
-//     "ｷｰﾎﾞｰﾄﾞ", "SONY WH-1000X5" for "SONY WH-1000XM5"), but not with ASCII characters dropped at its end:
-//     "緑茶 2L/3" is the model's slip, not the printed name;
+//     "ｷｰﾎﾞｰﾄﾞ", "SONY WH-1000X5" for "SONY WH-1000XM5", "緑茶 2" for "緑茶 2L"), but not with ASCII other
+//     than letters dropped at its end: "緑茶 2L/3" is the model's slip, not the printed name;
 //   * or the row is `have` with a digit and letter look-alike swapped (ocr_digits.h: "HDM1ケーブル" for
 //     "HDMIケーブル"), at most two of them, in a row of four characters or more;
 //   * or both read the same without spaces (the spacing then comes from the model: "じゃがりこサラダ" printed,
@@ -115,7 +116,7 @@ bool reads_damaged_row(const std::vector<uint32_t>& row, const std::vector<uint3
     bool ascii_dropped_at_end = false;
     for (size_t c = 0; c < have.size(); ++c) {
         if (m < row.size() && have[c] == row[m]) ++m;
-        else if (m == row.size() && have[c] < 0x80) ascii_dropped_at_end = true;
+        else if (m == row.size() && have[c] < 0x80 && !std::isalpha(int(have[c]))) ascii_dropped_at_end = true;
     }
     return m == row.size() && !ascii_dropped_at_end;
 }

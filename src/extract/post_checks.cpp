@@ -189,13 +189,16 @@ void apply_post_checks(const std::string& text, const std::string& target, const
         }
     // Japanese text copied from the printed receipt carries the OCR's katakana / kanji look-alikes ("東急ス卜ア");
     // their neighbours tell which they are (extract/kana_lookalikes.h).
+    auto fix_item_lookalikes = [&] {
+        if (!has_cjk(text) || !f["line_items"].is_array()) return;
+        for (auto& it : f["line_items"])
+            if (it.is_object() && it.contains("description") && it["description"].is_string())
+                it["description"] = fix_kana_lookalikes(it["description"].get<std::string>());
+    };
     if (has_cjk(text)) {
         for (const char* key : {"supplier_name", "supplier_address"})
             if (f[key].is_string()) f[key] = fix_kana_lookalikes(f[key].get<std::string>());
-        if (f["line_items"].is_array())
-            for (auto& it : f["line_items"])
-                if (it.is_object() && it.contains("description") && it["description"].is_string())
-                    it["description"] = fix_kana_lookalikes(it["description"].get<std::string>());
+        fix_item_lookalikes();
     }
     if (options.copy_date) {
         const std::vector<std::string> dates = printed_dates(text);
@@ -362,6 +365,7 @@ void apply_post_checks(const std::string& text, const std::string& target, const
         std::optional<double> rows_total = yen_total;
         if (!rows_total && f["total_amount"].is_number()) rows_total = f["total_amount"].get<double>();
         check_yen_items(text, yen_subtotal, rows_total, f);
+        fix_item_lookalikes();  // the descriptions that the printed rows gave ("ロースカツ力レー")
     }
     // A receipt that prints a base and a tax amount for each of its tax rates gives the total tax exactly
     // (extract/printed_tax.h); the model often takes one rate's tax, a base, or a wrong column.
