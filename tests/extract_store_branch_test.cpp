@@ -45,6 +45,9 @@ TEST(StoreBranch, PlaceKeptWhenPrintedOrNotOneCharacterAway) {
     // The place is printed as written (a leading part of it is), or only by adding a character at its start.
     EXPECT_EQ(ex::branch_place_from_address("デイリーヤマザキ 田町駅前店", "大阪府大阪市北区角田町6-11-5"), std::nullopt);
     EXPECT_EQ(ex::branch_place_from_address("丸亀製麺 紙屋町中央店", "広島県広島市中区紙屋町8-7-8"), std::nullopt);
+    // A shorter leading part printed as it is names the place as written: no 区 is added ("千葉市中央" + "中央店").
+    EXPECT_EQ(ex::branch_place_from_address("ナチュラルローソン 千葉市中央中央店", "千葉県千葉市中央区 中央7-2-18"),
+              std::nullopt);
     EXPECT_EQ(ex::branch_place_from_address("ジョーシン 港本店", "東京都港区 六本木7丁目31番18号"), std::nullopt);
     // No branch, a digit added, or two different spellings in the address.
     EXPECT_EQ(ex::branch_place_from_address("サミット", "千葉県千葉市中央区"), std::nullopt);

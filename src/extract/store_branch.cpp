@@ -134,10 +134,13 @@ std::optional<std::string> branch_place_from_address(const std::string& name, co
             if (matches_at(addr, at, part)) return true;
         return false;
     };
+    // A leading part the address prints as it is: the branch's place is printed as written ("千葉市中央中央店"
+    // with the address "千葉県千葉市中央区中央7-2-18" names its place 千葉市中央, not 千葉市中央区).
+    for (size_t len = 2; len < branch.size(); ++len)
+        if (printed(std::vector<uint32_t>(branch.begin(), branch.begin() + std::ptrdiff_t(len)))) return std::nullopt;
     // Leading parts B of the branch, longest first (the whole branch less its last character, 店, at most).
     for (size_t len = branch.size() - 1; len >= 2; --len) {
         const std::vector<uint32_t> part(branch.begin(), branch.begin() + std::ptrdiff_t(len));
-        if (printed(part)) return std::nullopt;  // the branch's place is printed as written
         // Address spans of len + 1 characters that are B with one character added inside it.
         std::optional<size_t> found;
         bool ambiguous = false;
