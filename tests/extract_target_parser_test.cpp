@@ -223,6 +223,17 @@ TEST(TargetParser, NestedSeparatorsInItems) {
     EXPECT_EQ(twice["line_items"][0]["amount"], 198);
     EXPECT_EQ(twice["line_items"][1]["description"], "牛乳");
     EXPECT_EQ(ex::parse_target("item: a ; 2L ; 1 ; 5 ; 5")["line_items"][0]["description"], "a/2L");
+    // Two items run together, the second one's description lost: the first keeps its parts, the rest goes.
+    const json merged = ex::parse_target("item: 料理酒 ; 1 ; 179 ; 17 ; 1 ; 303 ; 303 | item: 麦茶 2L ; 1 ; 120 ; 120");
+    ASSERT_EQ(merged["line_items"].size(), 2u);
+    EXPECT_EQ(merged["line_items"][0]["description"], "料理酒");
+    EXPECT_EQ(merged["line_items"][0]["quantity"], 1);
+    EXPECT_EQ(merged["line_items"][0]["unit_price"], 179);
+    EXPECT_EQ(merged["line_items"][0]["amount"], 17);
+    EXPECT_TRUE(has_warning(merged, "merged_items"));
+    // Not when the parts are no plain quantity and amount: a description with ';' in it.
+    EXPECT_EQ(ex::parse_target("item: a ; b ; c ; d ; 1 ; 2 ; 2")["line_items"][0]["description"], "a/b/c/d");
+    EXPECT_EQ(ex::parse_target("item: a ; 1 ; 2x ; b ; 1 ; 2 ; 2")["line_items"][0]["description"], "a/1/2x/b");
     EXPECT_EQ(ex::parse_target("name: a: b: c")["supplier_name"], "a: b: c");
     EXPECT_EQ(ex::parse_target("name：全角 ｜ total：１，０８０")["total_amount"], 1080);
 }

@@ -379,6 +379,12 @@ def _parse_item(value, index, warnings):
     if len(parts) < 4:
         warnings.add("truncated_item", "%s has %d of 4 fields" % (where, len(parts)))
         parts += [""] * (4 - len(parts))
+    elif len(parts) >= 7 and all(_parse_decimal(parts[k], MAX_ABS_QUANTITY if k in (1, 4) else MAX_ABS_AMOUNT)
+                                 is not None for k in (1, 2, 4, 5)):
+        # Two items run together, the second one's "| item: description" lost: the first keeps its own parts.
+        warnings.add("merged_items", "%s has %d fields: a second item without its description is dropped"
+                     % (where, len(parts)))
+        parts = parts[:4]
     elif len(parts) > 4:
         warnings.add("extra_item_fields", "%s has %d fields" % (where, len(parts)))
         extra = parts[1:-3]
@@ -493,6 +499,12 @@ def _selftest():
     else:
         print("shared examples not found at %s; built-in checks only" % examples_path)
 
+    merged = target_to_fields("item: 料理酒 ; 1 ; 179 ; 17 ; 1 ; 303 ; 303 | item: 麦茶 2L ; 1 ; 120 ; 120")
+    check([it["description"] for it in merged["line_items"]] == ["料理酒", "麦茶 2L"], "merged items")
+    check(merged["line_items"][0]["unit_price"] == 179 and merged["line_items"][0]["amount"] == 17, "merged parts")
+    check(any(w.startswith("merged_items") for w in merged["warnings"]), "merged warning")
+    check(target_to_fields("item: a ; b ; c ; d ; 1 ; 2 ; 2")["line_items"][0]["description"] == "a/b/c/d", "a/b/c/d")
+    check(target_to_fields("item: a ; 1 ; 2x ; b ; 1 ; 2 ; 2")["line_items"][0]["description"] == "a/1/2x/b", "2x")
     check(format_amount(1080, False) == "1080", "1080")
     check(format_amount(1080, True) == "1080.00", "1080.00")
     check(format_amount(12.5, False) == "12.50", "12.50")

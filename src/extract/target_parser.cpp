@@ -202,6 +202,33 @@ nlohmann::json tax_json(const std::string& raw, Warnings& warnings) {
     return number_json(std::round(sum * 100.0) / 100.0);
 }
 
+// True when `text` (full-width folded, trimmed) is a plain decimal: "1080", "-50", "12.50", "1,080".
+bool canonical_decimal(const std::string& text) {
+    const std::string s = trim(fold_fullwidth(text));
+    size_t i = s.size() > 0 && s[0] == '-' ? 1 : 0;
+    const size_t start = i;
+    size_t group = 0;  // digits since the last comma
+    bool comma = false;
+    for (; i < s.size() && s[i] != '.'; ++i) {
+        if (s[i] == ',') {
+            if ((comma && group != 3) || (!comma && (group < 1 || group > 3))) return false;
+            comma = true;
+            group = 0;
+        } else if (s[i] >= '0' && s[i] <= '9') {
+            ++group;
+        } else {
+            return false;
+        }
+    }
+    if (i == start || group == 0 || (comma && group != 3)) return false;
+    if (i < s.size()) {  // the fraction after '.'
+        if (i + 1 == s.size()) return false;
+        for (size_t k = i + 1; k < s.size(); ++k)
+            if (s[k] < '0' || s[k] > '9') return false;
+    }
+    return true;
+}
+
 // "desc ; qty ; unit_price ; amount" -> item object; nullopt when nothing usable is left.
 std::optional<nlohmann::json> parse_item(const std::string& value, size_t index, Warnings& warnings) {
     std::vector<std::string> parts;
@@ -215,6 +242,15 @@ std::optional<nlohmann::json> parse_item(const std::string& value, size_t index,
     const std::string where = "item " + std::to_string(index + 1);
     if (parts.size() < 4) {
         warnings.add("truncated_item", where + " has " + std::to_string(parts.size()) + " of 4 fields");
+        parts.resize(4);
+    } else if (parts.size() >= 7 && canonical_decimal(parts[1]) && normalize_quantity(parts[1]) &&
+               canonical_decimal(parts[2]) && normalize_amount(parts[2]) && canonical_decimal(parts[4]) &&
+               normalize_quantity(parts[4]) && canonical_decimal(parts[5]) && normalize_amount(parts[5])) {
+        // Two items run together, the second one's "| item: description" lost ("料理酒 ; 1 ; 179 ; 17g ; 1 ; 303 ;
+        // 303"): a count and a unit price follow the description and again three parts later. The first item
+        // keeps its own parts; the second, which has no description, is dropped.
+        warnings.add("merged_items", where + " has " + std::to_string(parts.size()) +
+                                         " fields: a second item without its description is dropped");
         parts.resize(4);
     } else if (parts.size() > 4) {
         // Extra ';' most likely belong to the description: keep the last three parts as the numbers. Extra parts
