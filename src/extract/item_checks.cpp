@@ -225,7 +225,6 @@ bool items_from_rows(const std::string& text, const std::optional<double>& subto
     double read_sum = 0;
     for (const ItemRow& r : *read) amounts.push_back(r.amount), read_sum += r.amount;
     std::string repaired;
-    auto& items = f["line_items"];
     if (std::fabs(read_sum - *target) > 0.5) {
         const std::optional<DroppedDigit> d = find_dropped_digit(amounts, *target);
         if (!d) return false;
@@ -236,6 +235,7 @@ bool items_from_rows(const std::string& text, const std::optional<double>& subto
         if (!counted) r.quantity = 1.0, r.unit_price = d->amount;
         r.amount = d->amount;
     }
+    auto& items = f["line_items"];
     if (adds_up(items, *target)) {
         // The items add up, but an item named with text the receipt does not print (the model wrote an item of
         // another shop for the right amount) takes the description of the printed row with its amount.
