@@ -212,23 +212,22 @@ nlohmann::ordered_json rows_as_items(const std::vector<ItemRow>& read, const nlo
 // Line items of a yen receipt read from its printed rows (extract/item_rows.h) replace the model's when they add up
 // to the printed subtotal (the total when no subtotal is printed) and the model's items do not; when both add up,
 // a model item whose description is not printed takes the description of the row with its amount.
-// `subtotal` / `total`: the amounts after the receipt's subtotal and total keywords (keyword_subtotal / _total).
+// `rows`: the receipt's printed item rows (read_item_rows); `target`: the amount after its subtotal keyword, else
+// after its total keyword (keyword_subtotal / _total).
 // A row whose amount lost one digit to OCR (extract/dropped_digit.h) is read with the digit back. Returns true when
 // the rows replaced the model's items.
-bool items_from_rows(const std::string& text, const std::optional<double>& subtotal,
-                     const std::optional<double>& total, nlohmann::ordered_json& f) {
-    const std::optional<double> target = subtotal ? subtotal : total;
-    if (!target) return false;
-    std::optional<std::vector<ItemRow>> read = read_item_rows(text);
-    if (!read || read->empty()) return false;
+bool items_from_rows(const std::string& text, const std::optional<std::vector<ItemRow>>& rows,
+                     const std::optional<double>& target, nlohmann::ordered_json& f) {
+    if (!target || !rows || rows->empty()) return false;
+    std::vector<ItemRow> read = *rows;  // a row amount may get its dropped digit back
     std::vector<double> amounts;
     double read_sum = 0;
-    for (const ItemRow& r : *read) amounts.push_back(r.amount), read_sum += r.amount;
+    for (const ItemRow& r : read) amounts.push_back(r.amount), read_sum += r.amount;
     std::string repaired;
     if (std::fabs(read_sum - *target) > 0.5) {
         const std::optional<DroppedDigit> d = find_dropped_digit(amounts, *target);
         if (!d) return false;
-        ItemRow& r = (*read)[d->index];
+        ItemRow& r = read[d->index];
         repaired = " (row " + std::to_string(d->index + 1) + " printed " + json_amount(r.amount).dump() +
                    ", one digit short of " + json_amount(d->amount).dump() + ")";
         const bool counted = r.quantity && r.unit_price && *r.quantity * *r.unit_price == d->amount;
@@ -240,7 +239,7 @@ bool items_from_rows(const std::string& text, const std::optional<double>& subto
         // The items add up, but an item named with text the receipt does not print (the model wrote an item of
         // another shop for the right amount) takes the description of the printed row with its amount.
         const std::string printed = strip_spaces(text);
-        std::vector<bool> taken(read->size(), false);
+        std::vector<bool> taken(read.size(), false);
         std::string changed;
         for (size_t k = 0; k < items.size(); ++k) {
             auto& it = items[k];
@@ -248,14 +247,14 @@ bool items_from_rows(const std::string& text, const std::optional<double>& subto
             const std::string d = strip_spaces(it["description"].get<std::string>());
             if (d.empty() || substring_edit_distance(d, printed) * 10 <= 3 * int(d.size())) continue;
             const std::optional<std::vector<uint32_t>> have = code_points(d);
-            for (size_t j = 0; j < read->size(); ++j)
-                if (!taken[j] && std::fabs((*read)[j].amount - it["amount"].get<double>()) < 0.005) {
+            for (size_t j = 0; j < read.size(); ++j)
+                if (!taken[j] && std::fabs(read[j].amount - it["amount"].get<double>()) < 0.005) {
                     taken[j] = true;
                     // The row is the model's description as OCR damaged it ("ｷﾎﾞｰ" for "ｷｰﾎﾞｰﾄﾞ"): keep it.
-                    const std::optional<std::vector<uint32_t>> row = code_points(strip_spaces((*read)[j].description));
+                    const std::optional<std::vector<uint32_t>> row = code_points(strip_spaces(read[j].description));
                     if (have && row && reads_damaged_row(*row, *have)) break;
                     changed += (changed.empty() ? "" : ", ") + std::to_string(k + 1);
-                    it["description"] = (*read)[j].description;
+                    it["description"] = read[j].description;
                     break;
                 }
         }
@@ -266,8 +265,8 @@ bool items_from_rows(const std::string& text, const std::optional<double>& subto
     }
     f["warnings"].push_back("line_items_from_rows: the model's " + std::to_string(items.is_array() ? items.size() : 0) +
                             " items do not add up to " + json_amount(*target).dump() + ", the " +
-                            std::to_string(read->size()) + " printed item rows do" + repaired);
-    items = rows_as_items(*read, items, text);
+                            std::to_string(read.size()) + " printed item rows do" + repaired);
+    items = rows_as_items(read, items, text);
     revalidate(f);
     return true;
 }
@@ -275,10 +274,10 @@ bool items_from_rows(const std::string& text, const std::optional<double>& subto
 // Line items of a yen receipt that still do not add up to `target` (the subtotal, else the total) after the other
 // checks are replaced by the printed rows when those hold every item and more and come closer (rows_extend_items):
 // the model dropped items of a long, damaged list.
-void items_from_more_rows(const std::string& text, double target, nlohmann::ordered_json& f) {
+void items_from_more_rows(const std::string& text, const std::optional<std::vector<ItemRow>>& read, double target,
+                          nlohmann::ordered_json& f) {
     auto& items = f["line_items"];
     if (adds_up(items, target)) return;
-    const std::optional<std::vector<ItemRow>> read = read_item_rows(text);
     if (!read || read->empty()) return;
     double read_sum = 0;
     for (const ItemRow& r : *read) read_sum += r.amount;
@@ -356,10 +355,12 @@ void items_count_times_unit(nlohmann::ordered_json& f) {
 
 void check_yen_items(const std::string& text, const std::optional<double>& subtotal,
                      const std::optional<double>& total, nlohmann::ordered_json& f) {
-    if (items_from_rows(text, subtotal, total, f)) return;
+    const std::optional<double> target = subtotal ? subtotal : total;
+    // The printed item rows (extract/item_rows.h), read once for the row checks below.
+    const std::optional<std::vector<ItemRow>> rows = target ? read_item_rows(text) : std::nullopt;
+    if (items_from_rows(text, rows, target, f)) return;
     // Model items that add up keep their amounts when the rows' would break the sum: OCR moved a box of another
     // row (a quantity, a neighbour's amount) next to the description.
-    const std::optional<double> target = subtotal ? subtotal : total;
     const nlohmann::ordered_json model_items = f["line_items"];
     const nlohmann::ordered_json model_warnings = f["warnings"];
     fix_item_amounts(text, f);
@@ -368,7 +369,7 @@ void check_yen_items(const std::string& text, const std::optional<double>& subto
         f["warnings"] = model_warnings;
     }
     if (target) items_dropped_digit(*target, f);
-    if (target) items_from_more_rows(text, *target, f);
+    if (target) items_from_more_rows(text, rows, *target, f);
     items_count_times_unit(f);
 }
 

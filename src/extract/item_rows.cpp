@@ -14,6 +14,9 @@ namespace {
 
 constexpr size_t kMaxLineBytes = 200;  // bytes of a line the regexes look at (bounds std::regex's recursion)
 
+// The tax and sale marks printed before or after a description, or in a box of their own.
+constexpr const char* kMarks[] = {"※", "*", "＊", "☆", "★", "◎", "軽"};
+
 bool date_line(const std::string& line) {
     static const std::regex date(
         R"(\d{2,4}\s*年\s*\d{1,2}\s*月\s*\d{1,2}\s*日|\d{2,4}[/.-]\d{1,2}[/.-]\d{1,2}|(令和|平成)\s*\d{1,2}\s*年)");
@@ -53,7 +56,7 @@ bool not_item_line(const std::string& line) {
         return true;
     if (s.empty() || s[0] == '(') return true;
     // A tax mark in its own box ("※" between "ﾏﾖﾈｰｽﾞ 450g" and its count).
-    for (const char* m : {"※", "*", "＊", "☆", "★", "◎", "軽"})
+    for (const char* m : kMarks)
         if (s == m) return true;
     // A time line ("7時21分", "18:30") when OCR garbled the date above it, and a discount's amount on its own
     // line ("ー1,814円", "-¥20"): the minus sign is not row text.
@@ -118,7 +121,6 @@ std::string description_of(const std::string& line, const std::string& as_is) {
 std::string clean_description(std::string d) {
     static const std::regex code(R"(^\d{3,13}\s+|^\d{4,13}(?=[\x80-\xff]))");
     if (d.size() > kMaxLineBytes) return d;  // bounds std::regex
-    static const char* const kMarks[] = {"※", "*", "＊", "☆", "★", "◎", "軽"};
     auto strip_marks = [&] {
         for (bool again = true; again;) {
             again = false;
