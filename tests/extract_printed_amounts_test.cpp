@@ -57,6 +57,10 @@ TEST(KeywordTotal, AmountAfterTheTotalKeyword) {
     EXPECT_EQ(ex::keyword_total("お買上明細\n合 計\n8%対象\n¥2,546"), 2546);  // rates are skipped
     EXPECT_EQ(ex::keyword_total("合計\n現金\nおつり\n\n¥100"), std::nullopt);   // nothing within the window
     EXPECT_EQ(ex::keyword_total("no keyword 1,200"), std::nullopt);
+    // OCR put the two characters of the keyword in two boxes.
+    EXPECT_EQ(ex::keyword_total("小\n計\n¥282\n合\n計\n2,679円\n"), 2679);
+    // The total's amount box moved above its keyword: a tender or change line after it is not the total.
+    EXPECT_EQ(ex::keyword_total("¥6,337\nお会計\nお預り ¥7,000\nお釣\n¥663"), std::nullopt);
 }
 
 TEST(KeywordSubtotal, AmountAfterTheSubtotalKeywordAndWhetherOneIsPrinted) {
@@ -66,6 +70,8 @@ TEST(KeywordSubtotal, AmountAfterTheSubtotalKeywordAndWhetherOneIsPrinted) {
     EXPECT_EQ(ex::keyword_subtotal("合計 ¥769\n税率", &printed), std::nullopt);
     EXPECT_FALSE(printed);
     EXPECT_EQ(ex::keyword_subtotal("小計\n\n\n\n1,000", &printed), std::nullopt);
+    EXPECT_TRUE(printed);
+    EXPECT_EQ(ex::keyword_subtotal("ｱﾙﾐﾎｲﾙ\n¥72※\n小\n計\n¥282\n合計金額\n¥304", &printed), 282);
     EXPECT_TRUE(printed);
 }
 

@@ -79,6 +79,16 @@ TEST(PrintedItems, RowCountAndUnitPrice) {
     expect_row(p, "ｺｰﾋｰ", 360, 2, 180);
 }
 
+TEST(PrintedItems, AmountThatLostADigitIsTheCountTimesTheUnitPrice) {
+    // "90円" under "3個 X 300", "1,38円" under "(2点 単価694円)": OCR dropped a digit of the amount box.
+    ex::PrintedItems p("唐揚げ 3個\n90円\n3個 X 300\nﾄﾞﾗｲﾔｰ\n8,498円\n(1点 単価849円)\n餃子\n272円\n(2点 単価130円)");
+    expect_row(p, "唐揚げ 3個", 900, 3, 300);
+    // The count line lost the digit instead (849 for 8,498): the amount box stands.
+    expect_row(p, "ﾄﾞﾗｲﾔｰ", 8498, 1, 849);
+    // A count line that does not make the amount with one digit more leaves it alone.
+    expect_row(p, "餃子", 272, 2, 130);
+}
+
 TEST(PrintedItems, DescriptionSplitOverTwoLinesAndTaxMarkedAmounts) {
     // OCR split the description box; the row goes on after its second half.
     ex::PrintedItems a("コカ・コーラ\n500ml\n¥688軽\n(4点 単価¥172)");

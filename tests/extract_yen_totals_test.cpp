@@ -29,6 +29,22 @@ TEST(YenTotals, NetFromTheTotalLessTheAddedTax) {
     EXPECT_EQ(ex::yen_net_from_total(text, 40, 78), std::nullopt);
 }
 
+TEST(YenTotals, TotalThatLostADigit) {
+    // Tax included: the total line lost the 7 of 739, the subtotal prints it.
+    const std::string included = "小計 (3点)\n739円\nお買上計\n39円\n現金\n1,000円\n";
+    EXPECT_EQ(ex::yen_total_digit_back(included, 39, 739, std::nullopt), 739);
+    // Tax added: 282 + 22 = 304, printed on the payment line.
+    const std::string added = "小計\n¥282\n外税8%\n¥22\n合計金額\n¥30\nQUICPay決済\n¥304\n";
+    EXPECT_EQ(ex::yen_total_digit_back(added, 30, 282, 22), 304);
+    EXPECT_EQ(ex::yen_total_digit_back(added, 31, 282, 22), std::nullopt);  // 31 is not 304 with a digit lost
+    // 304 must be printed somewhere.
+    EXPECT_EQ(ex::yen_total_digit_back("小計\n¥282\n外税8%\n¥22\n合計金額\n¥30\n", 30, 282, 22), std::nullopt);
+    // No subtotal: the per-rate base (tax included) is the total.
+    const std::string bases = "お会計\n¥74\n税率\n対象額\n税額\n8%\n¥734\n¥54\nnanaco\n¥734\n";
+    EXPECT_EQ(ex::yen_total_digit_back(bases, 74, std::nullopt, std::nullopt), 734);
+    EXPECT_EQ(ex::yen_total_digit_back(bases, 734, std::nullopt, std::nullopt), std::nullopt);
+}
+
 TEST(YenTotals, NetFromThePerRateBases) {
     // Tax included: the bases 140 + 85 are the total; OCR dropped a digit of the subtotal (¥25).
     const std::string included = "小計 (2点)\n¥25\nお会計\n¥225\n税率\n対象額\n税額\n¥140\n8%\n¥10\n10%\n¥85\n¥7\niD決済\n¥225";

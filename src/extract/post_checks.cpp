@@ -360,6 +360,19 @@ void apply_post_checks(const std::string& text, const std::string& target, const
                 yen_subtotal = *n;
                 revalidate(f);
             }
+        // A total that lost a digit to OCR is what the net amount and its tax make (extract/yen_totals.h).
+        if (tot.is_number()) {
+            const std::optional<double> n =
+                net.is_number() ? std::optional<double>(net.get<double>()) : std::nullopt;
+            if (const auto t = yen_total_digit_back(text, tot.get<double>(), n, labelled_tax)) {
+                f["warnings"].push_back("total_amount_dropped_digit: the receipt prints " + tot.dump() +
+                                        ", one digit short of " + json_amount(*t).dump() +
+                                        (n ? ", which the net amount and its tax make" : ", which its tax lines make"));
+                tot = json_amount(*t);
+                yen_total = *t;
+                revalidate(f);
+            }
+        }
         // The rows add up to the subtotal, else to the total: the keyword's, or the total the checks above left
         // (the model's, when no total keyword is read).
         std::optional<double> rows_total = yen_total;

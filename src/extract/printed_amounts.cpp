@@ -8,6 +8,7 @@
 #include <cstring>
 #include <initializer_list>
 
+#include "extract/name_constraint.h"
 #include "extract/ocr_digits.h"
 #include "extract/utf8.h"
 
@@ -118,7 +119,16 @@ std::optional<double> amount_after_key(const std::vector<std::string>& lines, st
                                        std::initializer_list<const char*> not_keys, bool* found_key) {
     if (found_key) *found_key = false;
     for (size_t li = 0; li < lines.size(); ++li) {
-        const std::string upper = ascii_upper(lines[li]);
+        // OCR may put the two characters of a keyword in two boxes ("合" / "計 \1,904", "小" / "計"): the line
+        // is read with the one-character line above it in front, the key ending on this line.
+        std::string upper = ascii_upper(lines[li]);
+        size_t split = 0;  // bytes put in front of the line
+        if (li > 0 && upper.rfind("計", 0) == 0)
+            for (const char* head : {"合", "小"})
+                if (strip_spaces(lines[li - 1]) == head) {
+                    upper = head + upper;
+                    split = std::string(head).size();
+                }
         bool excluded = false;
         for (const char* k : not_keys) excluded |= upper.find(k) != std::string::npos;
         if (excluded) continue;
@@ -127,9 +137,15 @@ std::optional<double> amount_after_key(const std::vector<std::string>& lines, st
             if (const size_t p = upper.find(k); p != std::string::npos) at = std::min(at, p + std::string(k).size());
         if (at == std::string::npos) continue;
         if (found_key) *found_key = true;
-        for (size_t k = li; k < lines.size() && k <= li + size_t(kTotalAmountLines); ++k)
+        at -= std::min(at, split);
+        for (size_t k = li; k < lines.size() && k <= li + size_t(kTotalAmountLines); ++k) {
+            // The amount box of the key moved elsewhere: a tender or change line after it is not its amount
+            // ("お会計" / "お預り ¥7,000").
+            if (k > li && (lines[k].find("預") != std::string::npos || lines[k].find("釣") != std::string::npos))
+                return std::nullopt;
             for (const PrintedNumber& n : printed_numbers(lines[k]))
                 if ((k > li || n.begin >= at) && n.usable && !n.percent) return n.value;
+        }
         return std::nullopt;
     }
     return std::nullopt;

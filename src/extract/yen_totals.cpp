@@ -4,6 +4,7 @@
 #include <cmath>
 #include <vector>
 
+#include "extract/dropped_digit.h"
 #include "extract/name_constraint.h"
 #include "extract/printed_amounts.h"
 #include "extract/printed_tax.h"
@@ -34,6 +35,28 @@ std::optional<double> yen_total_from_net(const std::string& text, double net, co
     if (tax && *tax > 0 && printed_count(lines, sub, net + *tax) > 0) return net + *tax;
     if (printed_count(lines, sub, net) > 1) return net;
     return std::nullopt;
+}
+
+std::optional<double> yen_total_digit_back(const std::string& text, double total, const std::optional<double>& net,
+                                           const std::optional<double>& added_tax) {
+    if (!(total > 0)) return std::nullopt;
+    std::vector<double> candidates;
+    if (net && *net > 0) {
+        candidates.push_back(added_tax && *added_tax > 0 ? *net + *added_tax : *net);
+    } else if (const auto tax_lines = printed_tax_lines(text); tax_lines && !tax_lines->empty()) {
+        double bases = 0, taxes = 0;
+        for (const PrintedTaxLine& l : *tax_lines) bases += l.base, taxes += l.tax;
+        candidates = {bases, bases + taxes};
+    }
+    const std::vector<std::string> lines = printed_lines(text);
+    const std::string digits = amount_digits(total);
+    std::optional<double> found;
+    for (double c : candidates) {
+        if (!one_digit_inserted(digits, amount_digits(c)) || printed_count(lines, 0, c) == 0) continue;
+        if (found) return std::nullopt;  // both fit: the arithmetic cannot tell
+        found = c;
+    }
+    return found;
 }
 
 std::optional<double> yen_net_from_total(const std::string& text, double total, double tax) {

@@ -16,6 +16,15 @@ namespace receipt::extract {
 // subtotal line is printed.
 std::optional<double> yen_total_from_net(const std::string& text, double net, const std::optional<double>& tax);
 
+// The total of a yen receipt whose printed total lost one digit to OCR ("お買上計 / 39円" for 739, "合計金額 / ¥30"
+// for 304): what the arithmetic makes of it, when `total` is that amount with one digit dropped
+// (extract/dropped_digit.h) and the amount is printed on the receipt. The arithmetic: net + `added_tax` (the 外税
+// amounts) when both are given, net when only it is; without a net amount, the sum of the per-rate bases (tax
+// included) or of the bases and their taxes (extract/printed_tax.h), when exactly one of them fits. nullopt when
+// none fits.
+std::optional<double> yen_total_digit_back(const std::string& text, double total, const std::optional<double>& net,
+                                           const std::optional<double>& added_tax);
+
 // The net amount of a yen receipt that adds `tax` (its 外税 amounts) to it: total - tax when that amount is
 // printed on the receipt (as a number on its own or after a label) and tax > 0; nullopt otherwise.
 std::optional<double> yen_net_from_total(const std::string& text, double total, double tax);
