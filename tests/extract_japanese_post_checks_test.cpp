@@ -88,3 +88,24 @@ TEST(JapanesePostChecks, YenTotalAndNetByTheirArithmetic) {
     EXPECT_EQ(h["net_amount"], 3783) << h["warnings"].dump();
     EXPECT_EQ(h["total_amount"], 3783);
 }
+
+TEST(JapanesePostChecks, DateWhoseYearLostADigitFallsOnThePrintedWeekday) {
+    const receipt::ExtractOptions opts;
+    // "202/08/30(水)": the model wrote 2024 (a Friday); 2023 and 2028 put it on a Wednesday, 2023 is closer.
+    auto f = fields("店", "");
+    f["receipt_date"] = "2024-08-30";
+    ex::apply_post_checks("店\n202/08/30(水)\n1時11分\n天然水\n96\n小計\n96\n", "", opts, f);
+    EXPECT_EQ(f["receipt_date"], "2023-08-30") << f["warnings"].dump();
+    EXPECT_TRUE(warned(f, "receipt_date_year_digit_lost")) << f["warnings"].dump();
+    // On the printed weekday already: kept.
+    auto g = fields("店", "");
+    g["receipt_date"] = "2023-08-30";
+    ex::apply_post_checks("店\n202/08/30(水)\n天然水\n96\n小計\n96\n", "", opts, g);
+    EXPECT_EQ(g["receipt_date"], "2023-08-30");
+    EXPECT_FALSE(warned(g, "receipt_date_year_digit_lost"));
+    // Two years as close (2019 and 2029 from 2024, "201"/"202" cannot both be printed: here neither fits): kept.
+    auto h = fields("店", "");
+    h["receipt_date"] = "2024-09-14";
+    ex::apply_post_checks("店\n2024/09/14(月)\n天然水\n96\n小計\n96\n", "", opts, h);
+    EXPECT_EQ(h["receipt_date"], "2024-09-14");
+}

@@ -264,6 +264,18 @@ TEST(NormalizeDate, PrintedWeekdayAndWeekdayOfADate) {
     EXPECT_EQ(receipt::extract::weekday_of(""), std::nullopt);
 }
 
+TEST(NormalizeDate, DatesWithAYearDigitLost) {
+    const std::vector<std::string> d = receipt::extract::dates_with_year_digit_lost("202/09/14(土) 7時52分");
+    EXPECT_EQ(d.size(), 19u);  // 2002, 2012, 2022, ..., 2092 and 2020..2029, 2022 once
+    EXPECT_NE(std::find(d.begin(), d.end(), "2024-09-14"), d.end());
+    EXPECT_NE(std::find(d.begin(), d.end(), "2002-09-14"), d.end());
+    EXPECT_EQ(receipt::extract::dates_with_year_digit_lost("202年10月02日(木)").front(), "2002-10-02");
+    EXPECT_TRUE(receipt::extract::dates_with_year_digit_lost("2024/09/14").empty());     // four digits
+    EXPECT_TRUE(receipt::extract::dates_with_year_digit_lost("東京都中央区1-202/3/4").empty());  // an address
+    EXPECT_TRUE(receipt::extract::dates_with_year_digit_lost("202/02/30").empty());       // no such day
+    EXPECT_TRUE(receipt::extract::dates_with_year_digit_lost("T1202/09/14").empty());     // a longer number
+}
+
 TEST(Currency, PrintsYenAmounts) {
     EXPECT_TRUE(ex::prints_yen_amounts("アサヒスーパードライ 350ml\n\\248\n小 計\n\\248"));
     EXPECT_TRUE(ex::prints_yen_amounts("お茶\n98円\n合計\n98円"));

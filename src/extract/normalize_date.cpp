@@ -227,17 +227,47 @@ std::optional<std::string> normalize_date(std::string_view text, const DateHints
     return std::nullopt;  // std::regex may throw (complexity / stack); treat as "no date"
 }
 
+// A Japanese address line: its house number ("本通6-1-25", "御幸通5-8-29") is no numeric date.
+static bool address_line(const std::string& line) {
+    for (const char* k : {"都", "道", "府", "県", "市", "区", "町", "村", "丁目", "番地", "〒"})
+        if (line.find(k) != std::string::npos) return true;
+    return false;
+}
+
 std::vector<std::string> printed_dates(std::string_view text) {
     std::vector<std::string> out;
     for_each_line_reading(text, kMaxDateBytes, [&](const std::string& line) {
-        // A Japanese address line's house number ("本通6-1-25", "御幸通5-8-29") is no numeric date.
-        bool address = false;
-        for (const char* k : {"都", "道", "府", "県", "市", "区", "町", "村", "丁目", "番地", "〒"})
-            address = address || line.find(k) != std::string::npos;
+        const bool address = address_line(line);
         for (const Candidate& c : scan(line, {}, true)) {
             if (address && c.priority == 3) continue;
             const std::string d = iso(c.ymd);
             if (std::find(out.begin(), out.end(), d) == out.end()) out.push_back(d);
+        }
+    });
+    return out;
+}
+
+std::vector<std::string> dates_with_year_digit_lost(std::string_view text) {
+    // A three-digit year not preceded by a digit, then month and day with the same kind of separators.
+    static const std::regex kShortYear(
+        R"((?:^|[^0-9])([0-9]{3}) ?(?:/ ?([0-9]{1,2}) ?/ ?([0-9]{1,2})|年 ?([0-9]{1,2}) ?月 ?([0-9]{1,2}) ?日)(?![0-9]))");
+    std::vector<std::string> out;
+    for_each_line_reading(text, kMaxDateBytes, [&](const std::string& line) {
+        if (address_line(line)) return;
+        for (auto it = std::sregex_iterator(line.begin(), line.end(), kShortYear); it != std::sregex_iterator();
+             ++it) {
+            const std::smatch& m = *it;
+            const std::string y3 = m[1].str();
+            const int month = to_int(m[2].matched ? m[2].str() : m[4].str());
+            const int day = to_int(m[3].matched ? m[3].str() : m[5].str());
+            for (size_t at = 0; at <= y3.size(); ++at)
+                for (char digit = '0'; digit <= '9'; ++digit) {
+                    const int y = to_int(y3.substr(0, at) + digit + y3.substr(at));
+                    const Ymd v{y, month, day};
+                    if (y < 2000 || y > 2099 || !is_valid(v)) continue;
+                    const std::string d = iso(v);
+                    if (std::find(out.begin(), out.end(), d) == out.end()) out.push_back(d);
+                }
         }
     });
     return out;

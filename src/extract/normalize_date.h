@@ -46,6 +46,13 @@ std::optional<std::string> sole_printed_date(std::string_view text);
 // when it prints none, or two different ones.
 std::optional<int> printed_weekday(std::string_view text);
 
+// The dates a Japanese receipt prints with a three-digit year, its year having lost a digit to OCR ("202/09/14(土)",
+// "202年10月02日"), year first: each year 2000-2099 that the three digits make with one digit put back (202 ->
+// 2020..2029, 2002, 2012, 2022), with the printed month and day, when valid; first printed first, without repeats.
+// The caller picks among them by the printed weekday. Lines are read as in printed_dates; address lines are not.
+// Never throws.
+std::vector<std::string> dates_with_year_digit_lost(std::string_view text);
+
 // The weekday of an ISO date "YYYY-MM-DD", 0 = Sunday .. 6 = Saturday; nullopt when it is no valid date.
 std::optional<int> weekday_of(const std::string& iso);
 

@@ -235,6 +235,29 @@ void apply_post_checks(const std::string& text, const std::string& target, const
                                         *model_date + ", not of " + date.get<std::string>());
                 date = *model_date;
             }
+        // Still off the printed weekday, and the printed date lost a digit of its year ("202/09/14(土)", read as
+        // 2022-09-14): the year that puts it on that weekday, the closest to the date's year (within 10; the same
+        // weekday comes back every 5, 6 or 11 years), when one is closest.
+        if (date.is_string())
+            if (const auto wd = printed_weekday(text); wd && weekday_of(date.get<std::string>()) != wd) {
+                const int year = std::atoi(date.get<std::string>().substr(0, 4).c_str());
+                std::optional<std::string> only;
+                int best = 11;
+                bool several = false;
+                for (const std::string& d : dates_with_year_digit_lost(text)) {
+                    const int away = std::abs(std::atoi(d.substr(0, 4).c_str()) - year);
+                    if (weekday_of(d) != wd || away > best || d == only) continue;
+                    several = away == best;
+                    best = away;
+                    only = d;
+                }
+                if (only && !several) {
+                    f["warnings"].push_back("receipt_date_year_digit_lost: the receipt prints the date with a "
+                                            "three-digit year; " + *only + " falls on its weekday, " +
+                                            date.get<std::string>() + " does not");
+                    date = *only;
+                }
+            }
         check("purchase_time", printed_times(text), printed_time_for);
     }
     // No valid total (the model wandered off in the total field), or a total without cents on a receipt whose

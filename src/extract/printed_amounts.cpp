@@ -140,8 +140,9 @@ std::optional<double> amount_after_key(const std::vector<std::string>& lines, st
         at -= std::min(at, split);
         for (size_t k = li; k < lines.size() && k <= li + size_t(kTotalAmountLines); ++k) {
             // The amount box of the key moved elsewhere: a tender or change line after it is not its amount
-            // ("お会計" / "お預り ¥7,000").
-            if (k > li && (lines[k].find("預") != std::string::npos || lines[k].find("釣") != std::string::npos))
+            // ("お会計" / "お預り ¥7,000", "合計" / "現金" / "12,000円").
+            if (k > li && (lines[k].find("預") != std::string::npos || lines[k].find("釣") != std::string::npos ||
+                           lines[k].find("現金") != std::string::npos))
                 return std::nullopt;
             for (const PrintedNumber& n : printed_numbers(lines[k]))
                 if ((k > li || n.begin >= at) && n.usable && !n.percent) return n.value;
