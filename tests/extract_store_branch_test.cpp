@@ -15,6 +15,14 @@ TEST(StoreBranch, AppendsTheBranchLineUnderTheChain) {
     // The branch after the chain on the same line.
     EXPECT_EQ(ex::name_with_branch("サミット 芝浦店\n株式会社アオバ商事\n", "サミット", 4), "サミット 芝浦店");
     EXPECT_EQ(ex::name_with_branch("サミット 芝浦 ビル\n", "サミット 芝浦", 4), std::nullopt);  // no 店
+    // OCR moved the branch box above the chain line.
+    EXPECT_EQ(ex::name_with_branch("川崎市中原中央店\nローソン\n(株)ヒカリ商事\n", "ローソン", 4),
+              "ローソン 川崎市中原中央店");
+    EXPECT_EQ(ex::name_with_branch("領収書\n川崎市中原中央店\nローソン\n", "ローソン", 4), std::nullopt);  // not the first line
+    // An address line with its postcode between the chain and the branch.
+    EXPECT_EQ(ex::name_with_branch("日高屋\n〒150-2574 東京都渋谷区恵比寿南1丁目3番4号\n恵比寿南口店\n", "日高屋", 4,
+                                   "東京都渋谷区恵比寿南1丁目3番4号"),
+              "日高屋 恵比寿南口店");
 }
 
 TEST(StoreBranch, KeepsTheNameOtherwise) {

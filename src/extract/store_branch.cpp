@@ -2,6 +2,7 @@
 #include "extract/store_branch.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cstdint>
 #include <vector>
 
@@ -46,7 +47,13 @@ std::optional<std::string> name_with_branch(const std::string& text, const std::
     }
     const std::string addr = strip_spaces(fold_fullwidth(sanitize_utf8(address)));
     auto in_address = [&](const std::string& line) {
-        const std::string l = strip_spaces(line);
+        std::string l = strip_spaces(line);
+        // The address leaves out the postcode ("〒150-2574 東京都渋谷区...").
+        if (l.rfind("〒", 0) == 0) {
+            size_t e = std::string("〒").size();
+            while (e < l.size() && (std::isdigit(static_cast<unsigned char>(l[e])) || l[e] == '-')) ++e;
+            l = l.substr(e);
+        }
         return !addr.empty() && !l.empty() && addr.find(l) != std::string::npos;
     };
     for (size_t k = 0; k + 1 < lines.size() && int(k) < max_lines; ++k) {
@@ -54,8 +61,10 @@ std::optional<std::string> name_with_branch(const std::string& text, const std::
         size_t b = k + 1;
         while (b + 1 < lines.size() && int(b) <= max_lines && in_address(lines[b])) ++b;  // address lines between
         const std::string& branch = lines[b];
-        if (!is_branch(branch)) return std::nullopt;
-        return trim(name) + " " + branch;
+        if (is_branch(branch)) return trim(name) + " " + branch;
+        // OCR put the branch box above the chain, as the receipt's first line ("川崎市中原中央店" / "ローソン").
+        if (k == 1 && is_branch(lines[0])) return trim(name) + " " + lines[0];
+        return std::nullopt;
     }
     return std::nullopt;
 }

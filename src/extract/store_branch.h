@@ -16,7 +16,9 @@ inline constexpr int kMaxBranchChars = 24;
 // a whole line followed by a branch line: a branch ends in 店 (店, 本店, 支店, ...), has at most kMaxBranchChars
 // characters and no 〒 or phone label. nullopt otherwise (keep the name).
 // Lines that the `address` (the receipt's supplier_address, spaces aside) holds whole may stand between the chain
-// line and its branch line ("サミット" / "千葉県千葉市中央区" / "富士見二丁目店").
+// line and its branch line ("サミット" / "千葉県千葉市中央区" / "富士見二丁目店"), also with the postcode in front
+// ("〒150-2574 東京都渋谷区..."). A branch line printed as the first line, right above the chain line, is the branch
+// too (OCR moved its box: "川崎市中原中央店" / "ローソン").
 std::optional<std::string> name_with_branch(const std::string& text, const std::string& name, int max_lines,
                                             const std::string& address = "");
 
