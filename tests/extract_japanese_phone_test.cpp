@@ -32,6 +32,20 @@ TEST(JapanesePhone, NoneWhenThePrintedNumberIsCutShortOrThereAreTwo) {
     EXPECT_FALSE(ex::labelled_phone_for("店\nTEL 103-7114-37645\n", "x").has_value());
 }
 
+TEST(JapanesePhone, ALeadingZeroOrTheLastHyphenThatOCRDropped) {
+    // The leading 0 dropped; the model took a registration number's digits (13 digits: no phone number).
+    EXPECT_EQ(ex::labelled_phone_for("店\n電話:48-447-5774\n登録番号 T0849244812514\n", "0849244812514"),
+              "048-447-5774");
+    // The last hyphen dropped: the model copied the damaged print, which gets its hyphen back.
+    EXPECT_EQ(ex::labelled_phone_for("店\n電話:022-6697022\n", "022-6697022"), "022-669-7022");
+    // The number's box above its label.
+    EXPECT_EQ(ex::labelled_phone_for("店\n03-17646052\nTEL\n登録番号 T4528604522613\n", "03-270-634"), "03-1764-6052");
+    // Nine digits with a leading 0 lost another digit: no reading.
+    EXPECT_FALSE(ex::labelled_phone_for("店\nTEL 03-462-2879\n", "x").has_value());
+    // An address with a house number in its own line above a label is no phone.
+    EXPECT_FALSE(ex::labelled_phone_for("店\n本町3-22-15\nTEL\n", "x").has_value());
+}
+
 TEST(JapanesePhone, PostCheckOnYenReceipts) {
     const receipt::ExtractOptions opts;
     nlohmann::ordered_json f = {{"supplier_name", "丸亀製麺 巣鴨南店"}, {"supplier_phone", "03-170"},

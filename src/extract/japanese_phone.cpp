@@ -19,10 +19,20 @@ bool phone_label(const std::string& line) {
     return false;
 }
 
-// The phone numbers on `line`, as printed.
-std::vector<std::string> phones_on(const std::string& line) {
-    static const std::regex phone(R"((\(0\d{1,4}\)\s?\d{1,4}-\d{3,4}|0\d{1,4}-\d{1,4}-\d{3,4}))");
-    std::vector<std::string> out;
+// A phone number as printed on a line, and as the number reads once what OCR plainly dropped is put back.
+struct LinePhone {
+    std::string printed;
+    std::string number;
+};
+
+// The phone numbers on `line`. Two OCR slips are read through, as their digits leave no doubt:
+//   * the leading 0 dropped ("48-447-5774": nine digits, the first not 0; every Japanese number starts with 0);
+//   * the last hyphen dropped ("03-17646052", "022-6697022": ten digits in two groups, the second longer than the
+//     subscriber number's four: the hyphen goes back before the last four).
+std::vector<LinePhone> phones_on(const std::string& line) {
+    static const std::regex phone(
+        R"((\(0\d{1,4}\)\s?\d{1,4}-\d{3,4}|0\d{1,4}-\d{1,4}-\d{3,4}|[1-9]\d{0,3}-\d{1,4}-\d{3,4}|0\d{1,4}-\d{5,8}))");
+    std::vector<LinePhone> out;
     const std::string s = line.substr(0, kMaxLineBytes);
     for (auto it = std::sregex_iterator(s.begin(), s.end(), phone); it != std::sregex_iterator(); ++it) {
         const std::string p = it->str();
@@ -30,12 +40,23 @@ std::vector<std::string> phones_on(const std::string& line) {
         if (end < s.size() && s[end] >= '0' && s[end] <= '9') continue;  // part of a longer digit run
         if (it->position() > 0 && s[it->position() - 1] >= '0' && s[it->position() - 1] <= '9') continue;
         std::string digits;
-        for (char c : p)
+        int hyphens = 0;
+        for (char c : p) {
             if (c >= '0' && c <= '9') digits += c;
+            hyphens += c == '-';
+        }
+        if (p[0] >= '1' && p[0] <= '9') {  // the leading 0 dropped
+            if (digits.size() == 9) out.push_back({p, "0" + p});
+            continue;
+        }
+        if (p[0] == '0' && hyphens == 1) {  // the last hyphen dropped
+            if (digits.size() == 10) out.push_back({p, p.substr(0, p.size() - 4) + "-" + p.substr(p.size() - 4)});
+            continue;
+        }
         // A whole Japanese number: 10 digits (landlines, 0120, 0570), or 11 for mobiles and IP phones (090, 080,
         // 070, 050). One with a digit that OCR dropped is no better than the model's reading.
         const bool mobile = digits.size() == 11 && digits[2] == '0' && std::string("5789").find(digits[1]) != std::string::npos;
-        if (digits.size() == 10 || mobile) out.push_back(p);
+        if (digits.size() == 10 || mobile) out.push_back({p, p});
     }
     return out;
 }
@@ -45,21 +66,29 @@ std::vector<std::string> phones_on(const std::string& line) {
 std::optional<std::string> labelled_phone_for(const std::string& text, const std::string& model_phone) {
     const std::vector<std::string> lines = printed_lines_as_is(text);
     std::set<std::string> found;
+    bool model_is_damaged_print = false;  // the model copied the printed form that OCR damaged
     try {
         for (size_t i = 0; i < lines.size(); ++i) {
             if (!phone_label(lines[i])) continue;
-            std::vector<std::string> on = phones_on(lines[i]);
+            std::vector<LinePhone> on = phones_on(lines[i]);
             if (on.empty() && i + 1 < lines.size()) on = phones_on(lines[i + 1]);  // the label's box alone
-            found.insert(on.begin(), on.end());
+            if (on.empty() && i > 0) on = phones_on(lines[i - 1]);  // OCR put the number's box above the label
+            for (const LinePhone& p : on) {
+                found.insert(p.number);
+                model_is_damaged_print |= p.printed != p.number && p.printed == model_phone;
+            }
         }
     } catch (...) {
         return std::nullopt;  // std::regex gave up on a line
     }
     if (found.size() != 1) return std::nullopt;
     const std::string& p = *found.begin();
-    // The model's number stands when printed, unless it is the labelled number cut short.
-    const bool printed = !model_phone.empty() && text.find(model_phone) != std::string::npos;
-    if (model_phone == p || (printed && p.rfind(model_phone, 0) != 0)) return std::nullopt;
+    // The model's number stands when printed, unless it is the labelled number cut short or as OCR damaged it, or
+    // has more digits than a phone number (a registration number "T0849244812514" holds "0849244812514").
+    size_t model_digits = 0;
+    for (char c : model_phone) model_digits += c >= '0' && c <= '9';
+    const bool printed = !model_phone.empty() && model_digits <= 11 && text.find(model_phone) != std::string::npos;
+    if (model_phone == p || (printed && p.rfind(model_phone, 0) != 0 && !model_is_damaged_print)) return std::nullopt;
     return p;
 }
 

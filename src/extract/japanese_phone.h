@@ -1,7 +1,7 @@
 // The phone number of a Japanese receipt as printed. The model sometimes writes a number that the receipt does not
 // print: a digit run of the postal code mixed in ("03-170" beside "〒170-6617" and "電話03-7114-3764"), a group
 // repeated ("092-200-2-0476"), or a number cut short. Japanese receipts print the shop's number after a label
-// (TEL, Tel., 電話, ☎) on its line or alone on the next one.
+// (TEL, Tel., 電話, ☎) on its line or alone on the next one (OCR may move its box above the label).
 #pragma once
 
 #include <optional>
@@ -11,10 +11,11 @@ namespace receipt::extract {
 
 // The phone numbers printed after a phone label: "(072)802-8096", "03-7114-3764", "0120-123-456" (a leading 0,
 // then groups joined by '-' or an area code in brackets; 10 digits, or 11 for 090 / 080 / 070 / 050), as printed;
-// a number that OCR cut short (9 digits) is not one.
+// a number that OCR cut short (9 digits) is not one. Two OCR slips are read through: a leading 0 dropped
+// ("48-447-5774" -> "048-447-5774") and the last hyphen dropped ("03-17646052" -> "03-1764-6052").
 // Returns the one such number when the receipt prints exactly one and `model_phone` (the model's value, empty
-// for none) is not printed verbatim or is that number cut short ("090-1234"); nullopt otherwise (the model's value
-// stands).
+// for none) is not printed verbatim, is that number cut short ("090-1234") or is its damaged print read through
+// above; nullopt otherwise (the model's value stands).
 std::optional<std::string> labelled_phone_for(const std::string& text, const std::string& model_phone);
 
 }  // namespace receipt::extract
