@@ -94,6 +94,15 @@ TEST(PrintedTax, TaxPrintedBeforeItsBase) {
     EXPECT_EQ(ex::printed_tax_total("合計金額\n598\n税率\n対象額\n税額\n8%\n44\n598\nお預り現金\n598"), 44);
 }
 
+TEST(PrintedTax, TaxThatLostADigit) {
+    // The 8 % tax lost its 9 (¥14 for ¥194): 2628 * 8 / 108 = 194.7; 683 * 10 / 110 = 62.1.
+    EXPECT_EQ(ex::printed_tax_total("合 計\n¥3,311\n(8%対象\n¥2,628\n内税\n¥14)\n(10%対象\n¥683\n内税\n¥62)\n"), 256);
+    // 1838 * 10 / 110 = 167.1: "67" is 167 without its 1.
+    EXPECT_EQ(ex::printed_tax_total("合計金額\n\\1,838\n10%象計 \\1,838\n(内消費税10%\n\\67)\n"), 167);
+    // No tax of the base has the printed digits with one more: no reading.
+    EXPECT_EQ(ex::printed_tax_total("合 計\n¥3,311\n(8%対象\n¥2,628\n内税\n¥17)\n"), std::nullopt);
+}
+
 TEST(PrintedTax, DamagedBaseFromTheTotal) {
     // The 8 % base lost a digit (¥86 for ¥836): 3214 - 2378 = 836, 836 * 8 / 108 = 61.9.
     const std::string text = "小 計\n¥3,214\n合計\n¥3,214\n税率\n対象額\n税額\n8%\n¥86\n¥61\n10%\n¥2,378\n¥216\n交通系IC\n¥3,214";

@@ -6,6 +6,7 @@
 #include <map>
 #include <set>
 
+#include "extract/dropped_digit.h"
 #include "extract/printed_amounts.h"
 #include "extract/ocr_digits.h"
 #include "extract/printed_items.h"
@@ -186,6 +187,22 @@ std::optional<std::vector<PrintedTaxLine>> printed_tax_lines(const std::string& 
         for (size_t k = 0; k + 1 < amounts.size() && !paired && !guessed && japanese; ++k) {
             if (!is_tax_of(amounts[k + 1], amounts[k], m.rate) || amounts[k].value == 0) continue;
             found.push_back({m.rate, amounts[k + 1].value, amounts[k].value});
+            paired = true;
+        }
+        // OCR dropped a digit of the tax ("(8%対象 ¥2,628 内税 ¥14)" for ¥194): the one tax that the base makes by
+        // the formulas (rounded down, to nearest or up) and that is the printed tax with one digit put back
+        // (extract/dropped_digit.h). Japanese receipts only (whole yen).
+        for (size_t k = 0; k + 1 < amounts.size() && !paired && !guessed && japanese; ++k) {
+            const PrintedNumber& base = amounts[k];
+            const PrintedNumber& tax = amounts[k + 1];
+            if (base.cents || tax.cents || !(tax.value > 0) || !(base.value > tax.value)) continue;
+            std::set<double> fits;
+            for (double exact : {base.value * m.rate / (100.0 + m.rate), base.value * m.rate / 100.0})
+                for (double c : {std::floor(exact), std::round(exact), std::ceil(exact)})
+                    if (c < base.value && one_digit_inserted(amount_digits(tax.value), amount_digits(c)))
+                        fits.insert(c);
+            if (fits.size() != 1) continue;
+            found.push_back({m.rate, base.value, *fits.begin()});
             paired = true;
         }
         if (paired && guessed) guessed_lines.insert(m.line);
