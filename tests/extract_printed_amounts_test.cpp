@@ -61,6 +61,8 @@ TEST(KeywordTotal, AmountAfterTheTotalKeyword) {
     EXPECT_EQ(ex::keyword_total("小\n計\n¥282\n合\n計\n2,679円\n"), 2679);
     // The total's amount box moved above its keyword: a tender or change line after it is not the total.
     EXPECT_EQ(ex::keyword_total("¥6,337\nお会計\nお預り ¥7,000\nお釣\n¥663"), std::nullopt);
+    // 合計 with a look-alike of one character; 小言 (小計) is no total.
+    EXPECT_EQ(ex::keyword_total("小言\n¥1,045\n合言金額\n¥1,128\n"), 1128);
 }
 
 TEST(KeywordSubtotal, AmountAfterTheSubtotalKeywordAndWhetherOneIsPrinted) {
@@ -73,6 +75,7 @@ TEST(KeywordSubtotal, AmountAfterTheSubtotalKeywordAndWhetherOneIsPrinted) {
     EXPECT_TRUE(printed);
     EXPECT_EQ(ex::keyword_subtotal("ｱﾙﾐﾎｲﾙ\n¥72※\n小\n計\n¥282\n合計金額\n¥304", &printed), 282);
     EXPECT_TRUE(printed);
+    EXPECT_EQ(ex::keyword_subtotal("220軽\n小 言\n1,740\n合計金額\n1,74O", &printed), 1740);
 }
 
 TEST(RoundedTotal, CashRoundingToFiveSen) {

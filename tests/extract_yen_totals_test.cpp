@@ -45,6 +45,18 @@ TEST(YenTotals, TotalThatLostADigit) {
     EXPECT_EQ(ex::yen_total_digit_back(bases, 734, std::nullopt, std::nullopt), std::nullopt);
 }
 
+TEST(YenTotals, TotalFromThePerRateBases) {
+    // No total read ("お買上計 ¥13,69" is a broken group): 11,445 + 2,247 is printed on the payment line.
+    const std::string two = "お買上計\n¥13,69\n税率\n対象額\n税額\n8%\n¥11,44S\n¥847\n10%\n¥2,247\n¥204\nPayPay\n¥13,692\n";
+    EXPECT_EQ(ex::yen_total_from_bases(two, false), 13692);
+    EXPECT_EQ(ex::yen_total_from_bases(two, true), std::nullopt);  // 14,743 is not printed
+    // One rate prints the total as its base: it must be printed once more. 外税: base + tax.
+    const std::string one = "小計\n¥1,045\n(8%対象\n¥1,045)\n外税8%\n¥83\n合言金額\n¥1,128\nnanaco\n¥1,128\n";
+    EXPECT_EQ(ex::yen_total_from_bases(one, true), 1128);
+    EXPECT_EQ(ex::yen_total_from_bases("(8%対象\n¥1,045\n内税\n¥77)\n", false), std::nullopt);
+    EXPECT_EQ(ex::yen_total_from_bases("合計\n¥100\n", false), std::nullopt);
+}
+
 TEST(YenTotals, NetFromThePerRateBases) {
     // Tax included: the bases 140 + 85 are the total; OCR dropped a digit of the subtotal (¥25).
     const std::string included = "小計 (2点)\n¥25\nお会計\n¥225\n税率\n対象額\n税額\n¥140\n8%\n¥10\n10%\n¥85\n¥7\niD決済\n¥225";

@@ -360,6 +360,16 @@ void apply_post_checks(const std::string& text, const std::string& target, const
                 revalidate(f);
             }
         }
+        // Still no total: the per-rate tax lines make it, when the receipt prints it again (extract/yen_totals.h).
+        if (!tot.is_number())
+            if (const auto t = yen_total_from_bases(text, labelled_tax.has_value())) {
+                f["warnings"].push_back("total_amount_from_tax_bases: the model wrote " + written(tot) +
+                                        ", the per-rate tax lines make " + json_amount(*t).dump() +
+                                        ", printed on the receipt");
+                tot = json_amount(*t);
+                yen_total = *t;
+                revalidate(f);
+            }
         if (labelled_tax && tot.is_number() &&
             !(net.is_number() && std::fabs(net.get<double>() + *labelled_tax - tot.get<double>()) < 0.5))
             if (const auto n = yen_net_from_total(text, tot.get<double>(), *labelled_tax)) {

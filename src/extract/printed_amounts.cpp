@@ -155,13 +155,14 @@ std::optional<double> amount_after_key(const std::vector<std::string>& lines, st
 }  // namespace
 
 std::optional<double> keyword_total(const std::string& text) {
-    return amount_after_key(printed_lines(text), {"合計", "合 計", "お会計", "お買上計", "総計", "TOTAL"},
-                            {"小計", "SUBTOTAL", "SUB TOTAL", "SUB-TOTAL"}, nullptr);
+    // 合言 and 台計: 合計 with an OCR look-alike of one character (計 / 言, 合 / 台).
+    return amount_after_key(printed_lines(text), {"合計", "合 計", "合言", "台計", "お会計", "お買上計", "総計", "TOTAL"},
+                            {"小計", "小言", "SUBTOTAL", "SUB TOTAL", "SUB-TOTAL"}, nullptr);
 }
 
 std::optional<double> keyword_subtotal(const std::string& text, bool* printed) {
-    return amount_after_key(printed_lines(text), {"小計", "小 計", "SUBTOTAL", "SUB TOTAL", "SUB-TOTAL"}, {},
-                            printed);
+    return amount_after_key(printed_lines(text), {"小計", "小 計", "小言", "小 言", "SUBTOTAL", "SUB TOTAL", "SUB-TOTAL"},
+                            {}, printed);
 }
 
 std::optional<double> payable_total(const std::string& text) {

@@ -36,12 +36,14 @@ std::vector<PrintedNumber> printed_numbers(const std::string& line);
 // Lines after a total keyword's line that may hold its amount.
 inline constexpr int kTotalAmountLines = 2;
 
-// The amount printed after the first total keyword (合計, 合 計, お会計, お買上計, 総計, TOTAL; not 小計 or
-// SUBTOTAL): the first usable non-rate number after the keyword on its line or on the next kTotalAmountLines
-// lines; nullopt when there is no keyword or no such number.
+// The amount printed after the first total keyword (合計, 合 計, お会計, お買上計, 総計, TOTAL; also as OCR damages
+// them: 合言, 台計, and 合 / 計 in two boxes; not 小計 or SUBTOTAL): the first usable non-rate number after the
+// keyword on its line or on the next kTotalAmountLines lines, up to a tender, change or cash line (預, 釣, 現金);
+// nullopt when there is no keyword or no such number.
 std::optional<double> keyword_total(const std::string& text);
 
-// The same for the subtotal (小計, 小 計, SUBTOTAL, SUB TOTAL, SUB-TOTAL). `printed`, when given, tells whether a
+// The same for the subtotal (小計, 小 計, 小言, 小 / 計 in two boxes, SUBTOTAL, SUB TOTAL, SUB-TOTAL). `printed`, when
+// given, tells whether a
 // subtotal keyword is printed at all (a receipt without one has no net amount).
 std::optional<double> keyword_subtotal(const std::string& text, bool* printed = nullptr);
 

@@ -59,6 +59,18 @@ std::optional<double> yen_total_digit_back(const std::string& text, double total
     return found;
 }
 
+std::optional<double> yen_total_from_bases(const std::string& text, bool adds_tax) {
+    const auto tax_lines = printed_tax_lines(text);
+    if (!tax_lines || tax_lines->empty()) return std::nullopt;
+    double bases = 0, taxes = 0;
+    int as_base = 0;  // tax lines whose own base is the amount (a single rate prints the total as its base)
+    for (const PrintedTaxLine& l : *tax_lines) bases += l.base, taxes += l.tax;
+    const double total = adds_tax ? bases + taxes : bases;
+    for (const PrintedTaxLine& l : *tax_lines) as_base += std::fabs(l.base - total) < 0.005;
+    if (!(total > 0) || printed_count(printed_lines(text), 0, total) <= as_base) return std::nullopt;
+    return total;
+}
+
 std::optional<double> yen_net_from_total(const std::string& text, double total, double tax) {
     if (!(tax > 0) || !(total > tax)) return std::nullopt;
     if (printed_count(printed_lines(text), 0, total - tax) == 0) return std::nullopt;

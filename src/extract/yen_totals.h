@@ -25,6 +25,12 @@ std::optional<double> yen_total_from_net(const std::string& text, double net, co
 std::optional<double> yen_total_digit_back(const std::string& text, double total, const std::optional<double>& net,
                                            const std::optional<double>& added_tax);
 
+// The total of a yen receipt that the model and the total keyword left without one, from its per-rate tax lines
+// (extract/printed_tax.h): the sum of their bases (tax included), or of their bases and taxes when the receipt
+// adds 外税 (`adds_tax`), when that amount is printed once more than the tax lines print it themselves (the payment
+// line "PayPay ¥13,692"). nullopt otherwise.
+std::optional<double> yen_total_from_bases(const std::string& text, bool adds_tax);
+
 // The net amount of a yen receipt that adds `tax` (its 外税 amounts) to it: total - tax when that amount is
 // printed on the receipt (as a number on its own or after a label) and tax > 0; nullopt otherwise.
 std::optional<double> yen_net_from_total(const std::string& text, double total, double tax);
