@@ -28,6 +28,9 @@ TEST(PrintedItems, ReceiptsWithoutMoneySignsTakeTheLastNumber) {
     ex::PrintedItems p("にんじん\n1\n148\n納豆 3P\n2\n196\n");
     EXPECT_EQ(p.amount("にんじん"), 148);
     EXPECT_EQ(p.amount("納豆 3P"), 196);
+    // A first number that is no count is the row's amount; the next is the row below's box, moved above it.
+    ex::PrintedItems q("ハンドソープ 詰替\n298\n110\n*チョコレート\n合計金額\n408\n");
+    EXPECT_EQ(q.amount("ハンドソープ 詰替"), 298);
 }
 
 TEST(PrintedItems, NothingToReadOrAnotherRow) {

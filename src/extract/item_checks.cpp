@@ -58,6 +58,11 @@ void fix_item_amounts(const std::string& text, nlohmann::ordered_json& f) {
         if (amount.is_number() && amount.get<double>() < 0) continue;
         const std::optional<PrintedItemRow> row = rows.row(it["description"].get<std::string>());
         if (!row || !row->amount || (amount.is_number() && amount.get<double>() == *row->amount)) continue;
+        // The row's amount is the model's with one digit dropped ("29円" for 298): the model read through the
+        // damage (extract/dropped_digit.h).
+        if (amount.is_number() && *row->amount > 0 &&
+            one_digit_inserted(amount_digits(*row->amount), amount_digits(amount.get<double>())))
+            continue;
         const double a = *row->amount;
         changed += (changed.empty() ? "" : ", ") + std::to_string(k + 1) + " (" +
                    written(amount) + " -> " + json_amount(a).dump() + ")";
