@@ -43,8 +43,7 @@ inline constexpr int kTotalAmountLines = 2;
 std::optional<double> keyword_total(const std::string& text);
 
 // The same for the subtotal (小計, 小 計, 小言, 小 / 計 in two boxes, SUBTOTAL, SUB TOTAL, SUB-TOTAL). `printed`, when
-// given, tells whether a
-// subtotal keyword is printed at all (a receipt without one has no net amount).
+// given, tells whether a subtotal keyword is printed at all (a receipt without one has no net amount).
 std::optional<double> keyword_subtotal(const std::string& text, bool* printed = nullptr);
 
 // The amount with cents printed after the first "payable" total line (TOTAL PAYABLE, TOTAL AMT PAYABLE, AMOUNT

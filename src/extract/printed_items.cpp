@@ -229,7 +229,7 @@ std::optional<PrintedItemRow> PrintedItems::row(const std::string& description) 
                 if (!r.unit_price) r.unit_price = *r.amount / *count;
             }
             // The count line makes the amount but for one digit that OCR dropped from the amount box ("90円" /
-            // "3個 X 300", "103,47円" / "(2点 単価51,739円)"): two other printed numbers agree on it.
+            // "3個 X 300"): two other printed numbers agree on it.
             if (r.amount && r.quantity && r.unit_price && *r.amount > 0 &&
                 one_digit_inserted(amount_digits(*r.amount), amount_digits(*r.quantity * *r.unit_price)))
                 r.amount = *r.quantity * *r.unit_price;
