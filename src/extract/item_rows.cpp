@@ -250,18 +250,17 @@ std::optional<std::vector<ItemRow>> read_item_rows(const std::string& text) {
         // the two boxes of each row apart; a description split over two lines has one. Unless the line after them
         // is a description without an amount of its own (the second money line may be its box, moved above it).
         if ((!r || !r->amount) && next_starts_item && i + 3 < end) {
-            const std::optional<double> m1 = is_item_row_continuation(lines[i + 2]) ? rows.line_amount(i + 2)
-                                                                                    : std::nullopt;
-            const std::optional<double> m2 = is_item_row_continuation(lines[i + 3]) ? rows.line_amount(i + 3)
-                                                                                    : std::nullopt;
+            // The two money lines' amounts, 0 for none (a money line's amount is positive).
+            const double m1 = is_item_row_continuation(lines[i + 2]) ? rows.line_amount(i + 2).value_or(0) : 0;
+            const double m2 = is_item_row_continuation(lines[i + 3]) ? rows.line_amount(i + 3).value_or(0) : 0;
             const size_t k = i + 4;
             const bool after_has_own = k >= end || !has_text(lines[k]) || is_item_row_continuation(lines[k]) ||
                                        not_item_line(lines[k]) || description_at(k) != trim(lines[k]) ||
                                        (k + 1 < end && rows.line_amount(k + 1));
-            if (m1 && m2 && *m1 > 0 && *m2 > 0 && after_has_own) {
-                out.push_back(ItemRow{as_printed(clean_description(d), first, 1), 1.0, *m1, *m1});
+            if (m1 > 0 && m2 > 0 && after_has_own) {
+                out.push_back(ItemRow{as_printed(clean_description(d), first, 1), 1.0, m1, m1});
                 const std::string d2 = description_at(i + 1);
-                out.push_back(ItemRow{as_printed(clean_description(d2), i + 1, 1), 1.0, *m2, *m2});
+                out.push_back(ItemRow{as_printed(clean_description(d2), i + 1, 1), 1.0, m2, m2});
                 ++i;
                 continue;
             }
