@@ -329,7 +329,6 @@ void items_dropped_digit(double target, nlohmann::ordered_json& f) {
 void items_count_times_unit(nlohmann::ordered_json& f) {
     auto& items = f["line_items"];
     if (!items.is_array()) return;
-    auto count = [](double v) { return v >= 1 && v <= 99 && v == std::floor(v); };
     std::string changed;
     for (size_t k = 0; k < items.size(); ++k) {
         auto& it = items[k];
@@ -340,9 +339,9 @@ void items_count_times_unit(nlohmann::ordered_json& f) {
         if (a <= 0 || (!qty.is_number() && !unit.is_number())) continue;
         const double q = qty.is_number() ? qty.get<double>() : 0, u = unit.is_number() ? unit.get<double>() : 0;
         if (q * u == a) continue;
-        if (count(q) && a / q == std::floor(a / q)) {
+        if (item_count(q) && a / q == std::floor(a / q)) {
             unit = json_amount(a / q);
-        } else if (u > 0 && count(a / u)) {
+        } else if (u > 0 && item_count(a / u)) {
             qty = json_amount(a / u);
         } else {
             qty = 1;

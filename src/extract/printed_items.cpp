@@ -209,8 +209,7 @@ std::optional<PrintedItemRow> PrintedItems::row(const std::string& description) 
             // Without money signs the last number is the amount ("にんじん" / "1" / "148": a count box before it),
             // unless the first is no count: then the first is the row's amount and the next belongs to the row
             // below, its box moved above its description ("ハンドソープ 詰替" / "298" / "110" / "*チョコレート").
-            auto is_count = [](double v) { return v >= 1 && v <= 99 && v == std::floor(v); };
-            if (!first_marked && !currency_style_ && !quantity_column_ && bare.size() >= 2 && !is_count(bare[0]))
+            if (!first_marked && !currency_style_ && !quantity_column_ && bare.size() >= 2 && !item_count(bare[0]))
                 r.amount = bare[0];
             // Under a quantity column (商品名 / 数量 / 金額) the row's number not written as money is its count
             // ("3" / "9,924円"). Without money signs the row prints a count and an amount ("2" / "1814"), and OCR
@@ -223,7 +222,7 @@ std::optional<PrintedItemRow> PrintedItems::row(const std::string& description) 
                 count = std::min(bare[0], bare[1]);
                 r.amount = std::max(bare[0], bare[1]);
             }
-            if (count && r.amount && !r.quantity && *count >= 1 && *count <= 99 && *count == std::floor(*count) &&
+            if (count && r.amount && !r.quantity && item_count(*count) &&
                 *r.amount / *count == std::floor(*r.amount / *count)) {
                 r.quantity = *count;
                 if (!r.unit_price) r.unit_price = *r.amount / *count;

@@ -7,6 +7,7 @@
 // box, is passed over: the row goes on after it).
 #pragma once
 
+#include <cmath>
 #include <optional>
 #include <string>
 #include <vector>
@@ -15,6 +16,9 @@ namespace receipt::extract {
 
 // Lines after a description's line that may still belong to its row.
 inline constexpr int kItemRowLines = 3;
+
+// True when `v` can be an item row's count: a whole number of items, 1 to 99.
+inline bool item_count(double v) { return v >= 1 && v <= 99 && v == std::floor(v); }
 
 // What an item's printed row says.
 struct PrintedItemRow {
