@@ -22,6 +22,17 @@ int printed_count(const std::vector<std::string>& lines, size_t from, double val
     return count;
 }
 
+// The sums of the per-rate tax lines' bases and of their taxes.
+struct TaxLineSums {
+    double bases = 0, taxes = 0;
+};
+
+TaxLineSums sums_of(const std::vector<PrintedTaxLine>& tax_lines) {
+    TaxLineSums s;
+    for (const PrintedTaxLine& l : tax_lines) s.bases += l.base, s.taxes += l.tax;
+    return s;
+}
+
 }  // namespace
 
 std::optional<double> yen_total_from_net(const std::string& text, double net, const std::optional<double>& tax) {
@@ -44,9 +55,8 @@ std::optional<double> yen_total_digit_back(const std::string& text, double total
     if (net && *net > 0) {
         candidates.push_back(added_tax && *added_tax > 0 ? *net + *added_tax : *net);
     } else if (const auto tax_lines = printed_tax_lines(text); tax_lines && !tax_lines->empty()) {
-        double bases = 0, taxes = 0;
-        for (const PrintedTaxLine& l : *tax_lines) bases += l.base, taxes += l.tax;
-        candidates = {bases, bases + taxes};
+        const TaxLineSums sums = sums_of(*tax_lines);
+        candidates = {sums.bases, sums.bases + sums.taxes};
     }
     const std::vector<std::string> lines = printed_lines(text);
     const std::string digits = amount_digits(total);
@@ -62,10 +72,9 @@ std::optional<double> yen_total_digit_back(const std::string& text, double total
 std::optional<double> yen_total_from_bases(const std::string& text, bool adds_tax) {
     const auto tax_lines = printed_tax_lines(text);
     if (!tax_lines || tax_lines->empty()) return std::nullopt;
-    double bases = 0, taxes = 0;
+    const TaxLineSums sums = sums_of(*tax_lines);
+    const double total = adds_tax ? sums.bases + sums.taxes : sums.bases;
     int as_base = 0;  // tax lines whose own base is the amount (a single rate prints the total as its base)
-    for (const PrintedTaxLine& l : *tax_lines) bases += l.base, taxes += l.tax;
-    const double total = adds_tax ? bases + taxes : bases;
     for (const PrintedTaxLine& l : *tax_lines) as_base += std::fabs(l.base - total) < 0.005;
     if (!(total > 0) || printed_count(printed_lines(text), 0, total) <= as_base) return std::nullopt;
     return total;
@@ -83,12 +92,8 @@ std::optional<double> yen_net_from_bases(const std::string& text, double total) 
     const std::optional<double> added = labelled_tax_total(text);
     const auto lines = printed_tax_lines(text, {added ? total - *added : total});
     if (!lines || lines->empty()) return std::nullopt;
-    double bases = 0, taxes = 0;
-    for (const PrintedTaxLine& l : *lines) {
-        bases += l.base;
-        taxes += l.tax;
-    }
-    if (std::fabs(bases - total) < 0.5 || std::fabs(bases + taxes - total) < 0.5) return bases;
+    const TaxLineSums sums = sums_of(*lines);
+    if (std::fabs(sums.bases - total) < 0.5 || std::fabs(sums.bases + sums.taxes - total) < 0.5) return sums.bases;
     return std::nullopt;
 }
 
