@@ -1,5 +1,6 @@
 // The fp32 CPU engine against Hugging Face transformers dumps (tests/golden/<model>/golden.json):
-// encoder output, per-layer hidden states, step-0 logits within 1e-4; greedy / beam ids identical.
+// encoder output, per-layer hidden states, step-0 logits within 3 x max(1e-4, the fixture's fp32 noise); greedy /
+// beam ids identical.
 #include "golden_util.h"
 #include "model/t5_cpu_engine.h"
 #include "receipt/tokenizer.h"
@@ -11,7 +12,8 @@ using receipt::test::max_abs_diff;
 
 namespace {
 
-constexpr float kTol = 1e-4f;  // logits and encoder output (|x| < ~25): max abs difference
+constexpr float kTol = 1e-4f;  // logits and encoder output (|x| < ~25): max abs difference, times noise_
+constexpr float kOrderFactor = 3.0f;  // two fp32 summation orders vs the fixture's fp32 noise floor (SetUp)
 
 // Hidden states of these deliberately high-variance tiny models reach |x| ~ 75, where fp32 summation order alone
 // moves values by ~1e-5 relative (HF's own fp32 vs fp64 differ by that much): allow 1e-4 abs + 2e-5 relative.
@@ -32,8 +34,11 @@ protected:
         engine_ = std::make_unique<CpuT5Engine>(model_, eo);
         inputs_ = golden_["input_ids"].get<std::vector<std::vector<int>>>();
         // Tolerances scale with the fixture's own fp32 noise floor: max |HF fp32 - HF fp64| of the step-0
-        // logits. It is below 1e-4 for the v1.1 fixtures; the high-variance v1.0 fixture reaches ~1.5e-3.
-        noise_ = std::max(1.0f, golden_.value("step0_logits_fp32_error", 0.0f) / kTol);
+        // logits. It is below 1e-4 for the v1.1 fixtures; the high-variance v1.0 fixture reaches ~1.5e-3. That
+        // floor is one summation order's distance from the exact result; ours is another order (OpenBLAS picks its
+        // AVX2 or AVX-512 kernels by CPU, and they sum differently), so two fp32 results may differ by a few times
+        // it: measured up to 2.0e-4 on the v1.1 logits with AVX-512 kernels against 8.3e-5 of HF noise.
+        noise_ = kOrderFactor * std::max(1.0f, golden_.value("step0_logits_fp32_error", 0.0f) / kTol);
     }
     float noise_ = 1.0f;
     nlohmann::json golden_;
