@@ -66,15 +66,16 @@ GenerationOptions options_from(const nlohmann::json& kw) {
 
 std::unique_ptr<receipt::Engine> cuda_engine(std::shared_ptr<const receipt::Model> m, DType dt,
                                              const std::string& plan_dir, int max_batch = 16,
-                                             float fp32_recheck_margin = 0.0f) {
+                                             float fp32_recheck_margin = 0.0f, bool a32 = false) {
     receipt::EngineOptions eo;
     eo.device = receipt::Device::kCuda;
     eo.dtype = dt;
+    eo.f32_activations = a32;
     eo.fp32_recheck_margin = fp32_recheck_margin;
     eo.max_batch_size = max_batch;
     eo.max_input_tokens = 256;
     eo.max_total_tokens = 40;
-    eo.plan_path = plan_dir + "/engine-" + dtype_str(dt) + "-" + std::to_string(max_batch) + ".plan";
+    eo.plan_path = plan_dir + "/engine-" + dtype_str(dt) + (a32 ? "-a32-" : "-") + std::to_string(max_batch) + ".plan";
     eo.rebuild_plan = true;
     return receipt::make_engine(std::move(m), eo);
 }
@@ -182,6 +183,61 @@ TEST_F(CudaEngineTest, ParityV11Fp32) { run_parity("t5-tiny-v11", DType::kF32, d
 TEST_F(CudaEngineTest, ParityV10Fp16) { run_parity("t5-tiny-v10", DType::kF16, dir_); }
 TEST_F(CudaEngineTest, ParityV11Fp16) { run_parity("t5-tiny-v11", DType::kF16, dir_); }
 TEST_F(CudaEngineTest, ParityV11Bf16) { run_parity("t5-tiny-v11", DType::kBF16, dir_); }
+
+// Rounds every f32 tensor of a safetensors file to the precision of dt (f16: 11 significant bits, spacing 2^-24
+// below 2^-14; bf16: 8 significant bits), keeping the file f32, and writes it to dst.
+void write_rounded_safetensors(const std::string& src, const std::string& dst, DType dt) {
+    std::string bytes = read_file(src);
+    ASSERT_GE(bytes.size(), 8u);
+    uint64_t hlen = 0;
+    std::memcpy(&hlen, bytes.data(), 8);
+    const auto header = nlohmann::json::parse(bytes.substr(8, hlen));
+    const int bits = dt == DType::kBF16 ? 8 : 11;
+    for (const auto& [name, t] : header.items()) {
+        if (name == "__metadata__") continue;
+        ASSERT_EQ(t["dtype"], "F32") << name;
+        const auto off = t["data_offsets"].get<std::vector<uint64_t>>();
+        for (uint64_t p = 8 + hlen + off[0]; p < 8 + hlen + off[1]; p += 4) {
+            float v;
+            std::memcpy(&v, &bytes[p], 4);
+            if (v != 0.0f && std::isfinite(v)) {
+                int e = 0;
+                std::frexp(v, &e);  // |v| in [2^(e-1), 2^e)
+                const int q = dt == DType::kBF16 ? e - bits : std::max(e - bits, -24);
+                v = float(std::nearbyint(std::ldexp(double(v), -q)) * std::ldexp(1.0, q));
+            }
+            std::memcpy(&bytes[p], &v, 4);
+        }
+    }
+    std::ofstream(dst, std::ios::binary).write(bytes.data(), std::streamsize(bytes.size()));
+}
+
+// f32 activations on half-precision weights (fp16-a32 / bf16-a32), on a copy of the checkpoint whose weights are
+// rounded to that precision, so that the CPU engine reads the very weights the GPU holds: every golden setting
+// (greedy and beam) must give the CPU engine's tokens, as fp32 does.
+void run_parity_a32(const std::string& model_name, DType dt, const std::string& dir) {
+    const std::string src = kGolden + model_name, dst = dir + "/" + model_name + "-rounded";
+    fs::create_directories(dst);
+    fs::copy_file(src + "/config.json", dst + "/config.json", fs::copy_options::overwrite_existing);
+    fs::copy_file(src + "/spiece.model", dst + "/spiece.model", fs::copy_options::overwrite_existing);
+    write_rounded_safetensors(src + "/model.safetensors", dst + "/model.safetensors", dt);
+    auto model = receipt::Model::load(dst);
+    GoldenCase g = load_golden(model_name);
+    auto cpu = cpu_engine(model);
+    auto gpu = cuda_engine(model, dt, dir, 16, 0.0f, true);
+    std::cout << "engine: " << gpu->describe() << "\n";
+    EXPECT_NE(gpu->describe().find("-a32"), std::string::npos) << gpu->describe();
+    for (const char* setting : {"greedy", "greedy_min", "beam4", "beam4_lp"}) {
+        if (!g.golden.contains(setting)) continue;
+        const GenerationOptions o = options_from(g.golden[setting]["generate_kwargs"]);
+        compare(cpu->generate(g.inputs, o), gpu->generate(g.inputs, o),
+                model_name + " " + dtype_str(dt) + "-a32 " + setting, 1e-3f);
+    }
+}
+
+TEST_F(CudaEngineTest, ParityV10Fp16A32) { run_parity_a32("t5-tiny-v10", DType::kF16, dir_); }
+TEST_F(CudaEngineTest, ParityV11Fp16A32) { run_parity_a32("t5-tiny-v11", DType::kF16, dir_); }
+TEST_F(CudaEngineTest, ParityV11Bf16A32) { run_parity_a32("t5-tiny-v11", DType::kBF16, dir_); }
 
 // One-by-one vs batched (padding mask), a batch that pads its graph bucket (5 -> 8), a batch larger than the
 // engine's max batch (chunked), and repeated calls (graph replay with fresh state) all agree.
@@ -297,6 +353,9 @@ TEST_F(CudaEngineTest, Fp16OverflowV11MatchesCpuFp32) {
     auto gpu16 = cuda_engine(model, DType::kF16, dir_);
     std::cout << "engine: " << gpu16->describe() << "\n";
     compare(want, gpu16->generate(g.inputs, o), "overflow fp16", 5e-2f);
+    auto gpu16a32 = cuda_engine(model, DType::kF16, dir_, 16, 0.0f, true);
+    const auto a32 = gpu16a32->generate(g.inputs, o);
+    for (size_t i = 0; i < a32.size(); ++i) EXPECT_TRUE(std::isfinite(a32[i].score)) << "fp16-a32 seq " << i;
     auto gpubf = cuda_engine(model, DType::kBF16, dir_);
     const auto bf = gpubf->generate(g.inputs, o);
     for (size_t i = 0; i < bf.size(); ++i) EXPECT_TRUE(std::isfinite(bf[i].score)) << "bf16 seq " << i;
@@ -414,16 +473,22 @@ TEST_F(CudaEngineTest, ShippedModelAtServingSizesMatchesCpu) {
     const auto want = receipt::make_engine(model, ce)->generate(inputs, o);
     // The last pass runs the argmax on the host (a processor that changes nothing), as serving with the copy
     // constraint does.
-    const std::pair<DType, bool> passes[] = {{DType::kF32, false}, {DType::kF16, false}, {DType::kF32, false},
-                                             {DType::kF16, true}};
-    for (const auto& [dt, host] : passes) {
+    // fp16-a32 (f32 activations on the model's own fp16 weights) must match every receipt, as fp32 does.
+    struct Pass {
+        DType dt;
+        bool host, a32;
+    };
+    const Pass passes[] = {{DType::kF32, false, false}, {DType::kF16, false, false}, {DType::kF32, false, false},
+                           {DType::kF16, true, false},  {DType::kF16, false, true},  {DType::kF16, true, true}};
+    for (const auto& [dt, host, a32] : passes) {
         receipt::EngineOptions eo;
         eo.device = receipt::Device::kCuda;
         eo.dtype = dt;
+        eo.f32_activations = a32;
         eo.max_batch_size = 64;
         eo.max_input_tokens = 512;
         eo.max_total_tokens = 513;
-        eo.plan_path = dir_ + "/shipped-" + dtype_str(dt) + ".plan";
+        eo.plan_path = dir_ + "/shipped-" + dtype_str(dt) + (a32 ? "-a32" : "") + ".plan";
         GenerationOptions og = o;
         if (host) og.logits_processor = std::make_shared<receipt_test::IdentityProcessor>();
         const auto got = receipt::make_engine(model, eo)->generate(inputs, og);
@@ -435,7 +500,8 @@ TEST_F(CudaEngineTest, ShippedModelAtServingSizesMatchesCpu) {
                 std::cout << "  " << dtype_str(dt) << " receipt " << i << " differs\n  cpu:  " << ids_str(want[i].ids)
                           << "\n  cuda: " << ids_str(got[i].ids) << "\n";
         }
-        EXPECT_GE(same, dt == DType::kF32 ? int(want.size()) : int(want.size()) - 1) << dtype_str(dt);
+        EXPECT_GE(same, dt == DType::kF32 || a32 ? int(want.size()) : int(want.size()) - 1)
+            << dtype_str(dt) << (a32 ? "-a32" : "") << (host ? " host argmax" : "");
     }
 }
 

@@ -63,6 +63,75 @@ TEST_F(CudaOps, GemmOddSizesAllEpilogues) {
             }
 }
 
+// f32 inputs on half-precision weights (GemmSpec::split_x, the fp16-a32 / bf16-a32 precisions): x is split into
+// two half-precision parts, so y follows the f32 product of x with the (rounded) weights to f32 rounding, far closer
+// than the plain half-precision GEMM, whose x is rounded to 11 (f16) or 8 (bf16) bits. Covers the small-M kernel
+// route (m = 1, 2), cuBLASLt, the ReLU after the sum of both parts, accumulation into y, a row stride ldx > k, and
+// the error for a missing or too small scratch.
+TEST_F(CudaOps, SplitGemmKeepsF32Inputs) {
+    rc::GemmLt gemm;
+    struct Shape { int m, n, k; };
+    for (DType dt : {DType::kF16, DType::kBF16})
+        for (Shape s : {Shape{1, 64, 48}, Shape{2, 96, 512}, Shape{5, 37, 24}, Shape{64, 96, 128}})
+            for (int mode = 0; mode < 3; ++mode) {  // 0: plain, 1: relu epilogue, 2: accumulate into y
+                const std::string what = std::string(name(dt)) + " m=" + std::to_string(s.m) + " n=" +
+                                         std::to_string(s.n) + " k=" + std::to_string(s.k) + " mode " +
+                                         std::to_string(mode);
+                const int ldx = s.k + 3;
+                const auto x = randn(size_t(s.m) * ldx, 11, 3.0f);  // f32 values, not representable in dt
+                const auto w = rounded(randn(size_t(s.n) * s.k, 12, 0.1f), dt);
+                const auto y0 = randn(size_t(s.m) * s.n, 13);
+                auto dx = to_device(x, DType::kF32), dw = to_device(w, dt), dy = to_device(y0, DType::kF32);
+                rc::DeviceBuffer scratch(rc::GemmLt::split_scratch_bytes(s.m, s.k, dt));
+                rc::GemmSpec spec{s.m, s.n, s.k, ldx, s.k, s.n, dt, true, mode == 2,
+                                  mode == 1 ? rc::Epilogue::kRelu : rc::Epilogue::kNone};
+                spec.split_x = true;
+                if (mode == 0) {  // no scratch, or one byte short: a clear error, no launch
+                    gemm.set_split_scratch(nullptr, 0);
+                    EXPECT_THROW(gemm.run(spec, dx.get(), dw.get(), dy.get(), 0.5f, nullptr), receipt::InvalidInput)
+                        << what;
+                    gemm.set_split_scratch(scratch.get(), scratch.size() - 1);
+                    EXPECT_THROW(gemm.run(spec, dx.get(), dw.get(), dy.get(), 0.5f, nullptr), receipt::InvalidInput)
+                        << what;
+                }
+                gemm.set_split_scratch(scratch.get(), scratch.size());
+                gemm.run(spec, dx.get(), dw.get(), dy.get(), 0.5f, nullptr);
+                // The same GEMM on x rounded to dt: the error the split removes.
+                const auto xr = rounded(x, dt);
+                auto dxr = to_device(xr, dt), dyr = to_device(y0, DType::kF32);
+                rc::GemmSpec plain = spec;
+                plain.split_x = false;
+                gemm.run(plain, dxr.get(), dw.get(), dyr.get(), 0.5f, nullptr);
+                RECEIPT_CUDA_CHECK(cudaDeviceSynchronize());
+                const auto got = to_host(dy, size_t(s.m) * s.n, DType::kF32);
+                const auto got_plain = to_host(dyr, size_t(s.m) * s.n, DType::kF32);
+                // Bound per output: the parts hold x to 2^-22 (f16) / 2^-16 (bf16) relative, f32 accumulation adds
+                // about 2^-24 per term; both scale with sum_k |x_k w_k|.
+                const double eps = (dt == DType::kF16 ? std::ldexp(1.0, -21) : std::ldexp(1.0, -15)) + std::ldexp(1.0, -19);
+                double ratio = 0, err = 0, err_plain = 0;
+                for (int i = 0; i < s.m; ++i)
+                    for (int j = 0; j < s.n; ++j) {
+                        double acc = 0, mag = 0;
+                        for (int k = 0; k < s.k; ++k) {
+                            const double p = double(x[size_t(i) * ldx + k]) * w[size_t(j) * s.k + k];
+                            acc += p;
+                            mag += std::fabs(p);
+                        }
+                        double v = 0.5 * acc;
+                        if (mode == 2) v += y0[size_t(i) * s.n + j];
+                        if (mode == 1) v = std::max(v, 0.0);
+                        const size_t o = size_t(i) * s.n + j;
+                        const double tol_o = eps * 0.5 * mag + 1e-6 * std::fabs(v) + 1e-30;
+                        err = std::max(err, std::fabs(got[o] - v));
+                        err_plain = std::max(err_plain, std::fabs(got_plain[o] - v));
+                        ratio = std::max(ratio, std::fabs(got[o] - v) / tol_o);
+                    }
+                EXPECT_LE(ratio, 1.0) << what << ": max error " << err << " (plain " << name(dt) << " GEMM: " << err_plain
+                                      << ")";
+                EXPECT_LT(err * 8, err_plain) << what;
+            }
+}
+
 TEST_F(CudaOps, RmsNormWithResidualAdd) {
     for (DType dt : kTypes)
         for (int D : {77, 512, 1000}) {

@@ -1,4 +1,4 @@
-// receipt build-engine --model DIR --out FILE [--dtype fp16|bf16|fp32] [--max-batch N] [--max-input-tokens N]
+// receipt build-engine --model DIR --out FILE [--dtype fp16|bf16|fp32|fp16-a32|bf16-a32] [--max-batch N] [--max-input-tokens N]
 //                      [--max-total-tokens N]
 // Times cuBLASLt algorithms for the model's GEMM shapes on this GPU and writes an engine plan. The engine loads
 // the plan when every header field (GPU, driver, CUDA runtime, cuBLASLt, model checksum, dtype, limits) matches.
@@ -20,7 +20,7 @@ void add_build_engine_command(CLI::App& app) {
     cmd->add_option("--model", args->model, "Hugging Face T5 folder")->required();
     cmd->add_option("--out", args->out, "plan file to write (the engine's default is <model>/engine-<gpu>-<dtype>.plan)")
         ->required();
-    cmd->add_option("--dtype", args->dtype, "fp16, bf16 or fp32")->capture_default_str();
+    cmd->add_option("--dtype", args->dtype, "fp16, bf16, fp32, fp16-a32 or bf16-a32")->capture_default_str();
     cmd->add_option("--max-batch", args->eo.max_batch_size, "largest batch (sequences x beams)")->capture_default_str();
     cmd->add_option("--max-input-tokens", args->eo.max_input_tokens, "longest source")->capture_default_str();
     cmd->add_option("--max-total-tokens", args->eo.max_total_tokens, "longest target")->capture_default_str();
@@ -30,7 +30,7 @@ void add_build_engine_command(CLI::App& app) {
         auto model = receipt::Model::load(args->model);
         receipt::EngineOptions eo = args->eo;
         eo.device = receipt::Device::kCuda;
-        eo.dtype = receipt::parse_dtype(args->dtype);
+        receipt::set_precision(eo, args->dtype);
         eo.plan_path = args->out;
         eo.rebuild_plan = true;
         // The engine builds a plan when the file is missing, so remove the old one: build-engine always re-times.

@@ -11,7 +11,7 @@ void set_program_path(const char* argv0) {
 void ModelArgs::add_to(CLI::App* cmd) {
     cmd->add_option("--model", model, "model folder (default: the bundled receipt-t5-small, or $RECEIPT_MODEL_DIR)");
     cmd->add_option("--device", device, "auto (the GPU when one is usable, else the CPU), cpu or cuda")->capture_default_str();
-    cmd->add_option("--dtype", dtype, "CUDA precision: fp16, bf16 or fp32")->capture_default_str();
+    cmd->add_option("--dtype", dtype, "CUDA precision: fp16, bf16, fp32, or fp16-a32 / bf16-a32 (half-precision weights, f32 activations)")->capture_default_str();
     cmd->add_option("--fp32-recheck-margin", fp32_recheck_margin,
                     "CUDA fp16/bf16: decode again in fp32 the receipts whose greedy choice was within this many logit "
                     "units of the runner-up (0 = off)")
@@ -30,7 +30,7 @@ std::string ModelArgs::model_dir() const {
 receipt::EngineOptions ModelArgs::engine_options(receipt::Device d, int max_new_tokens, int max_rows) const {
     receipt::EngineOptions eo;
     eo.device = d;
-    eo.dtype = receipt::parse_dtype(dtype);
+    receipt::set_precision(eo, dtype);
     eo.fp32_recheck_margin = fp32_recheck_margin;
     eo.n_threads = threads;
     eo.max_input_tokens = max_input_tokens;

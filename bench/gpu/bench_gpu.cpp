@@ -63,7 +63,7 @@ int main(int argc, char** argv) {
     std::vector<int> batches = {1, 8, 64};
     int input_tokens = 384, new_tokens = 128, iters = 5, beams = 1;
     app.add_option("--model", model_dir, "T5 folder")->required();
-    app.add_option("--dtype", dtype, "fp16, bf16 or fp32")->capture_default_str();
+    app.add_option("--dtype", dtype, "fp16, bf16, fp32, fp16-a32 or bf16-a32")->capture_default_str();
     app.add_option("--device", device, "cuda or cpu")->capture_default_str();
     app.add_option("--batches", batches, "batch sizes")->delimiter(',')->capture_default_str();
     app.add_option("--input-tokens", input_tokens, "source length")->capture_default_str();
@@ -98,7 +98,7 @@ int main(int argc, char** argv) {
         for (int batch : batches) {
             receipt::EngineOptions eo;
             eo.device = receipt::parse_device(device);
-            eo.dtype = receipt::parse_dtype(dtype);
+            receipt::set_precision(eo, dtype);
             eo.max_batch_size = batch * beams;
             eo.max_input_tokens = input_tokens;
             eo.max_total_tokens = new_tokens + 1;

@@ -36,7 +36,16 @@ struct EngineOptions {
     // this many logit units is decoded again by an fp32 engine on the same GPU, whose result replaces it (the
     // fp32 reference's tokens for the near ties that half precision tips). 0 = off.
     float fp32_recheck_margin = 0.0f;
+    // CUDA fp16 / bf16: activations stay f32 between ops (attention, norms, KV cache) and each GEMM input is
+    // split into two half-precision parts, hi = T(x) and lo = T(x - hi), multiplied by the same half-precision
+    // weights with f32 accumulation (two GEMMs). Weights keep their half-precision size; the products are
+    // exact, so results follow the fp32 engine to within f32 rounding ("fp16-a32" / "bf16-a32" precisions).
+    bool f32_activations = false;
 };
+
+// Sets options.dtype and options.f32_activations from a precision name: "fp32", "fp16", "bf16", or "fp16-a32" /
+// "bf16-a32" (half-precision weights, f32 activations). Throws InvalidInput otherwise.
+void set_precision(EngineOptions& options, const std::string& precision);
 
 // Adjusts a row's next-token logits before greedy search picks the token (a Hugging Face LogitsProcessor),
 // e.g. to forbid tokens. Called on the host from several threads at once, so process() must not mutate shared

@@ -23,6 +23,16 @@ DType parse_dtype(const std::string& s) {
     RECEIPT_THROW(InvalidInput, "unknown dtype '" + s + "' (expected fp16, bf16 or fp32)");
 }
 
+void set_precision(EngineOptions& options, const std::string& precision) {
+    const size_t n = precision.size();
+    const bool a32 = n > 4 && precision.compare(n - 4, 4, "-a32") == 0;
+    const DType dt = parse_dtype(a32 ? precision.substr(0, n - 4) : precision);
+    RECEIPT_CHECK(!(a32 && dt == DType::kF32), InvalidInput,
+                  "precision '" + precision + "': f32 activations go with fp16 or bf16 weights (fp16-a32, bf16-a32)");
+    options.dtype = dt;
+    options.f32_activations = a32;
+}
+
 const char* device_name(Device d) {
     switch (d) {
         case Device::kCpu: return "cpu";
@@ -53,9 +63,10 @@ std::unique_ptr<Engine> make_engine(std::shared_ptr<const Model> model, const En
 #ifdef RECEIPT_WITH_CUDA
         if (!cuda::device_usable())
             RECEIPT_THROW(Unavailable, "device cuda requested but no usable CUDA GPU was found");
-        if (options.dtype != DType::kF32 && options.fp32_recheck_margin > 0.0f) {
+        if (options.dtype != DType::kF32 && !options.f32_activations && options.fp32_recheck_margin > 0.0f) {
             EngineOptions reference = options;
             reference.dtype = DType::kF32;
+            reference.f32_activations = false;
             // Its own plan: the default path names the dtype; a given path gets ".fp32" before its extension.
             std::string& plan = reference.plan_path;
             if (!plan.empty()) {

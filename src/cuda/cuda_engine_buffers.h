@@ -24,6 +24,8 @@ struct CudaT5Engine::Buffers {
     DecodeAttnSplit attn_split;
     // Beam candidates (CudaStepper::step_top_k): [R_max, kBeamTopKMax] values f32 and ids i32.
     DeviceBuffer top_vals, top_ids;
+    // f32 activations (a32_): the hi / lo half-precision parts of a GEMM input (GemmLt::set_split_scratch).
+    DeviceBuffer split;
     // Pinned staging.
     // h_rows: [4, R_max] ints: source lengths | next_tok | src_row | finished (host staging).
     // h_top: [2, R_max, kBeamTopKMax] beam candidates (values, then ids).

@@ -15,8 +15,8 @@ namespace receipt::cuda {
 
 namespace {
 
-PlanHeader current_header(const std::string& gpu_name, int cc_major, int cc_minor, const Model& model, DType dt,
-                          const EngineOptions& o) {
+PlanHeader current_header(const std::string& gpu_name, int cc_major, int cc_minor, const Model& model,
+                          const std::string& precision, const EngineOptions& o) {
     PlanHeader h;
     h.gpu_name = gpu_name;
     h.cc_major = cc_major;
@@ -25,26 +25,27 @@ PlanHeader current_header(const std::string& gpu_name, int cc_major, int cc_mino
     RECEIPT_CUDA_CHECK(cudaRuntimeGetVersion(&h.runtime_version));
     h.cublaslt_version = GemmLt::version();
     h.model_checksum = model.checksum();
-    h.dtype = dtype_name(dt);
+    h.dtype = precision;
     h.max_batch = o.max_batch_size;
     h.max_input = o.max_input_tokens;
     h.max_total = o.max_total_tokens;
     return h;
 }
 
-std::string default_plan_path(const Model& model, const std::string& gpu_name, DType dt) {
+std::string default_plan_path(const Model& model, const std::string& gpu_name, const std::string& precision) {
     std::string gpu;
     for (char c : gpu_name) gpu += std::isalnum(static_cast<unsigned char>(c)) ? char(std::tolower(c)) : '-';
-    return (std::filesystem::path(model.dir()) / ("engine-" + gpu + "-" + dtype_name(dt) + ".plan")).string();
+    return (std::filesystem::path(model.dir()) / ("engine-" + gpu + "-" + precision + ".plan")).string();
 }
 
 }  // namespace
 
 void CudaT5Engine::setup_plan() {
-    plan_path_ = options_.plan_path.empty() ? default_plan_path(*model_, gpu_name_, dt_) : options_.plan_path;
-    const PlanHeader expected = current_header(gpu_name_, cc_major_, cc_minor_, *model_, dt_, options_);
+    const std::string precision = precision_name(wdt_, a32_);
+    plan_path_ = options_.plan_path.empty() ? default_plan_path(*model_, gpu_name_, precision) : options_.plan_path;
+    const PlanHeader expected = current_header(gpu_name_, cc_major_, cc_minor_, *model_, precision, options_);
     const std::string remedy = "rebuild it with `receipt build-engine --model " + model_->dir() + " --out " +
-                               plan_path_ + " --dtype " + dtype_name(dt_) +
+                               plan_path_ + " --dtype " + precision +
                                "` or delete the file (EngineOptions::rebuild_plan rebuilds it automatically)";
     std::string why;
     std::error_code ec;
@@ -72,7 +73,7 @@ void CudaT5Engine::setup_plan() {
     } else {
         if (!options_.rebuild_plan)
             RECEIPT_THROW(ModelError, "no engine plan at " + plan_path_ + "; create it with `receipt build-engine --model " +
-                                          model_->dir() + " --out " + plan_path_ + " --dtype " + dtype_name(dt_) +
+                                          model_->dir() + " --out " + plan_path_ + " --dtype " + precision +
                                           "` or enable EngineOptions::rebuild_plan");
         why = "missing";
     }
@@ -100,20 +101,18 @@ void CudaT5Engine::build_plan() {
     float* resid = b.dec_resid.as<float>();
     for (int R : buckets_) {
         // Exactly the specs decoder_forward() and ffn() run.
-        gemm_->tune({R, 3 * HK, D, D, D, 3 * HK, dt_, false, false}, b.dec_x.get(), W.qkv.get(), b.dec_qkv.get(),
-                    stream_);
-        gemm_->tune({R, D, HK, HK, HK, D, dt_, true, true}, b.dec_att.get(), W.o.get(), resid, stream_);
-        gemm_->tune({R, HK, D, D, D, HK, dt_, false, false}, b.dec_x.get(), W.q_cross.get(), b.dec_q.get(), stream_);
+        gemm_->tune(gemm_spec(R, 3 * HK, D, false, false), b.dec_x.get(), W.qkv.get(), b.dec_qkv.get(), stream_);
+        gemm_->tune(gemm_spec(R, D, HK, true, true), b.dec_att.get(), W.o.get(), resid, stream_);
+        gemm_->tune(gemm_spec(R, HK, D, false, false), b.dec_x.get(), W.q_cross.get(), b.dec_q.get(), stream_);
         if (w_.gated) {
-            gemm_->tune({R, 2 * F, D, D, D, 2 * F, dt_, false, false}, b.dec_x.get(), W.wi.get(), b.dec_h.get(),
-                        stream_);
-            gemm_->tune({R, D, F, F, F, D, dt_, true, true}, b.dec_hg.get(), W.wo.get(), resid, stream_);
+            gemm_->tune(gemm_spec(R, 2 * F, D, false, false), b.dec_x.get(), W.wi.get(), b.dec_h.get(), stream_);
+            gemm_->tune(gemm_spec(R, D, F, true, true), b.dec_hg.get(), W.wo.get(), resid, stream_);
         } else {
-            gemm_->tune({R, F, D, D, D, F, dt_, false, false, Epilogue::kRelu}, b.dec_x.get(), W.wi.get(),
-                        b.dec_h.get(), stream_);
-            gemm_->tune({R, D, F, F, F, D, dt_, true, true}, b.dec_h.get(), W.wo.get(), resid, stream_);
+            gemm_->tune(gemm_spec(R, F, D, false, false, Epilogue::kRelu), b.dec_x.get(), W.wi.get(), b.dec_h.get(),
+                        stream_);
+            gemm_->tune(gemm_spec(R, D, F, true, true), b.dec_h.get(), W.wo.get(), resid, stream_);
         }
-        gemm_->tune({R, V, D, D, D, V, dt_, true, false}, b.dec_x.get(), w_.lm_weight(), b.logits.get(), stream_);
+        gemm_->tune(gemm_spec(R, V, D, true, false), b.dec_x.get(), w_.lm_weight(), b.logits.get(), stream_);
     }
     // Tuning ran GEMMs on scratch buffers; start requests from clean ones.
     RECEIPT_CUDA_CHECK(cudaMemsetAsync(b.dec_resid.get(), 0, b.dec_resid.size(), stream_));

@@ -20,7 +20,13 @@
 namespace receipt::cuda {
 
 CudaT5Engine::CudaT5Engine(std::shared_ptr<const Model> model, const EngineOptions& options)
-    : model_(std::move(model)), options_(options), cfg_(model_->config()), dt_(options.dtype) {
+    : model_(std::move(model)),
+      options_(options),
+      cfg_(model_->config()),
+      dt_(options.dtype),
+      wdt_(options.dtype),
+      a32_(options.f32_activations && options.dtype != DType::kF32) {
+    if (a32_) dt_ = DType::kF32;
     RECEIPT_CHECK(options.max_batch_size >= 1 && options.max_input_tokens >= 1 && options.max_total_tokens >= 1,
                   InvalidInput, "EngineOptions: max_batch_size, max_input_tokens and max_total_tokens must be >= 1");
     RECEIPT_CHECK(cfg_.d_kv <= 256, ModelError, "CUDA engine: d_kv > 256 is not supported");
@@ -45,7 +51,7 @@ CudaT5Engine::CudaT5Engine(std::shared_ptr<const Model> model, const EngineOptio
     pdl_ = pdl_enabled();
     RECEIPT_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
     gemm_ = std::make_unique<GemmLt>();
-    w_ = CudaT5Weights::upload(*model_, dt_, stream_);
+    w_ = CudaT5Weights::upload(*model_, wdt_, stream_);
     for (int b = 1; b < R_max_; b *= 2) buckets_.push_back(b);
     buckets_.push_back(R_max_);
     alloc_buffers();
@@ -121,6 +127,10 @@ void CudaT5Engine::alloc_buffers() {
     }
     alloc(b.top_vals, R * kBeamTopKMax * 4);
     alloc(b.top_ids, R * kBeamTopKMax * 4);
+    if (a32_) {  // hi / lo parts of the largest GEMM input: [R_max * S_max, max(D, H*K, F)] (encoder rows)
+        alloc(b.split, GemmLt::split_scratch_bytes(int(std::max(N, R)), int(std::max({D, HK, F})), wdt_));
+        gemm_->set_split_scratch(b.split.get(), b.split.size());
+    }
     b.h_ids = PinnedBuffer(N * 4);
     b.h_rows = PinnedBuffer(4 * R * 4);
     b.h_state = PinnedBuffer(sizeof(DecodeState));
@@ -155,7 +165,7 @@ void CudaT5Engine::alloc_buffers() {
 }
 
 std::string CudaT5Engine::describe() const {
-    return std::string("cuda ") + dtype_name(dt_) + " " + gpu_name_ + " (cc " + std::to_string(cc_major_) + "." +
+    return "cuda " + precision_name(wdt_, a32_) + " " + gpu_name_ + " (cc " + std::to_string(cc_major_) + "." +
            std::to_string(cc_minor_) + "), " + std::to_string(n_device_bytes_ >> 20) + " MiB, plan " + plan_status_ +
            (use_graphs_ ? "" : ", graphs off") + (gemm_->use_gemv() ? "" : ", small-M gemv off") +
            (fuse_norm_ ? "" : ", norm fusion off") +
@@ -236,20 +246,20 @@ void CudaT5Engine::encode(const std::vector<std::vector<int>>& inputs, size_t fi
     const float eps = cfg_.layer_norm_epsilon;
     float* resid = b.enc_resid.as<float>();
     timed_op("enc.embed",
-             [&] { embed_cuda(dt_, b.enc_ids.as<int>(), w_.embed.get(), cfg_.vocab_size, M, D, resid, stream_); });
+             [&] { embed_cuda(wdt_, b.enc_ids.as<int>(), w_.embed.get(), cfg_.vocab_size, M, D, resid, stream_); });
     for (const CudaLayerWeights& L : w_.enc) {
         timed_op("enc.rmsnorm",
                  [&] { rmsnorm_cuda(dt_, resid, nullptr, L.ln_self.as<float>(), M, D, eps, b.enc_x.get(), stream_); });
         timed_op("enc.qkv", [&] {
-            gemm_->run({M, 3 * HK, D, D, D, 3 * HK, dt_, false, false}, b.enc_x.get(), L.qkv.get(), b.enc_qkv.get(),
-                       1.0f, stream_);
+            gemm_->run(gemm_spec(M, 3 * HK, D, false, false), b.enc_x.get(), L.qkv.get(), b.enc_qkv.get(), 1.0f,
+                       stream_);
         });
         timed_op("enc.self_attn", [&] {
             encoder_attention_cuda(dt_, b.enc_qkv.get(), b.enc_bias.as<float>(), S_max_, b.src_len.as<int>(), B, S, H,
                                    K, b.enc_att.get(), stream_);
         });
         timed_op("enc.o", [&] {
-            gemm_->run({M, D, HK, HK, HK, D, dt_, true, true}, b.enc_att.get(), L.o.get(), resid, 1.0f, stream_);
+            gemm_->run(gemm_spec(M, D, HK, true, true), b.enc_att.get(), L.o.get(), resid, 1.0f, stream_);
         });
         timed_op("enc.rmsnorm",
                  [&] { rmsnorm_cuda(dt_, resid, nullptr, L.ln_ffn.as<float>(), M, D, eps, b.enc_x.get(), stream_); });
@@ -261,8 +271,8 @@ void CudaT5Engine::encode(const std::vector<std::vector<int>>& inputs, size_t fi
     // Cross K/V of every decoder layer in one GEMM: cross_kv [M, L*2*HK].
     const int n_kv = int(w_.dec.size()) * 2 * HK;
     timed_op("enc.cross_kv", [&] {
-        gemm_->run({M, n_kv, D, D, D, n_kv, dt_, false, false}, b.enc_x.get(), w_.cross_kv.get(), b.cross_kv.get(),
-                   1.0f, stream_);
+        gemm_->run(gemm_spec(M, n_kv, D, false, false), b.enc_x.get(), w_.cross_kv.get(), b.cross_kv.get(), 1.0f,
+                   stream_);
     });
 }
 
@@ -287,17 +297,17 @@ void CudaT5Engine::ffn(const CudaLayerWeights& L, int M, void* x, void* h, void*
     const int D = cfg_.d_model, F = cfg_.d_ff;
     const char* wi = dec ? "dec.wi" : "enc.wi";
     const char* wo = dec ? "dec.wo" : "enc.wo";
-    const GemmSpec wi_spec = w_.gated ? GemmSpec{M, 2 * F, D, D, D, 2 * F, dt_, false, false}
-                                      : GemmSpec{M, F, D, D, D, F, dt_, false, false, Epilogue::kRelu};
+    const GemmSpec wi_spec = w_.gated ? gemm_spec(M, 2 * F, D, false, false)
+                                      : gemm_spec(M, F, D, false, false, Epilogue::kRelu);
     if (ln)
         normed_gemm(wi, resid, ln, wi_spec, x, L.wi.get(), h);
     else
         timed_op(wi, [&] { gemm_->run(wi_spec, x, L.wi.get(), h, 1.0f, stream_); });
     if (w_.gated) {
         timed_op(dec ? "dec.gated_act" : "enc.gated_act", [&] { gated_act_cuda(dt_, h, M, F, w_.gelu, hg, stream_); });
-        timed_op(wo, [&] { gemm_->run({M, D, F, F, F, D, dt_, true, true}, hg, L.wo.get(), resid, 1.0f, stream_); });
+        timed_op(wo, [&] { gemm_->run(gemm_spec(M, D, F, true, true), hg, L.wo.get(), resid, 1.0f, stream_); });
     } else {
-        timed_op(wo, [&] { gemm_->run({M, D, F, F, F, D, dt_, true, true}, h, L.wo.get(), resid, 1.0f, stream_); });
+        timed_op(wo, [&] { gemm_->run(gemm_spec(M, D, F, true, true), h, L.wo.get(), resid, 1.0f, stream_); });
     }
 }
 
@@ -312,11 +322,11 @@ void CudaT5Engine::decoder_forward(int R) {
     float* resid = b.dec_resid.as<float>();
     char* cache = static_cast<char*>(b.cache.get());
 
-    timed_op("dec.embed", [&] { embed_cuda(dt_, b.next_tok.as<int>(), w_.embed.get(), V, R, D, resid, stream_); });
+    timed_op("dec.embed", [&] { embed_cuda(wdt_, b.next_tok.as<int>(), w_.embed.get(), V, R, D, resid, stream_); });
     for (int l = 0; l < L; ++l) {
         const CudaLayerWeights& W = w_.dec[size_t(l)];
-        normed_gemm("dec.qkv", resid, W.ln_self.as<float>(), {R, 3 * HK, D, D, D, 3 * HK, dt_, false, false},
-                    b.dec_x.get(), W.qkv.get(), b.dec_qkv.get());
+        normed_gemm("dec.qkv", resid, W.ln_self.as<float>(), gemm_spec(R, 3 * HK, D, false, false), b.dec_x.get(),
+                    W.qkv.get(), b.dec_qkv.get());
         // Self-attention stays single-pass: over the few keys of a receipt's output the split kernel measured
         // 0.63-0.78x of it on an H200 (16-128 keys, R 1-8); cross-attention over the source gains 1.07-1.31x.
         timed_op("dec.self_attn", [&] {
@@ -325,18 +335,18 @@ void CudaT5Engine::decoder_forward(int R) {
                                         b.dec_att.get(), stream_);
         });
         timed_op("dec.o", [&] {
-            gemm_->run({R, D, HK, HK, HK, D, dt_, true, true}, b.dec_att.get(), W.o.get(), resid, 1.0f, stream_);
+            gemm_->run(gemm_spec(R, D, HK, true, true), b.dec_att.get(), W.o.get(), resid, 1.0f, stream_);
         });
 
-        normed_gemm("dec.q_cross", resid, W.ln_cross.as<float>(), {R, HK, D, D, D, HK, dt_, false, false},
-                    b.dec_x.get(), W.q_cross.get(), b.dec_q.get());
+        normed_gemm("dec.q_cross", resid, W.ln_cross.as<float>(), gemm_spec(R, HK, D, false, false), b.dec_x.get(),
+                    W.q_cross.get(), b.dec_q.get());
         timed_op("dec.cross_attn", [&] {
             cross_attention_cuda(dt_, b.dec_q.get(), b.cross_kv.get(), int64_t(L) * 2 * HK, int64_t(l) * 2 * HK,
                                  int64_t(l) * 2 * HK + HK, b.src_row.as<int>(), b.src_len.as<int>(), R, H, K, S_max_,
                                  state, b.dec_att.get(), stream_, &b.attn_split);
         });
         timed_op("dec.o_cross", [&] {
-            gemm_->run({R, D, HK, HK, HK, D, dt_, true, true}, b.dec_att.get(), W.o_cross.get(), resid, 1.0f, stream_);
+            gemm_->run(gemm_spec(R, D, HK, true, true), b.dec_att.get(), W.o_cross.get(), resid, 1.0f, stream_);
         });
 
         ffn(W, R, b.dec_x.get(), b.dec_h.get(), b.dec_hg.get(), resid, true, W.ln_ffn.as<float>());
@@ -348,7 +358,7 @@ void CudaT5Engine::decoder_forward(int R) {
     // this step has m = R; GemmLt::run sends the ones it measured faster that way (m <= 2, n <= 8192: not this
     // lm_head) to the small-M kernel, the rest to cuBLASLt.
     timed_op("dec.lm_head", [&] {
-        gemm_->run({R, V, D, D, D, V, dt_, true, false}, b.dec_x.get(), w_.lm_weight(), b.logits.get(), w_.lm_scale,
+        gemm_->run(gemm_spec(R, V, D, true, false), b.dec_x.get(), w_.lm_weight(), b.logits.get(), w_.lm_scale,
                    stream_);
     });
 }
@@ -358,6 +368,12 @@ void CudaT5Engine::upload_state(int step, int min_new) {
     *s = DecodeState{step, S_, min_new, 0, 0, 0};
     RECEIPT_CUDA_CHECK(
         cudaMemcpyAsync(buf_->state.get(), s, sizeof(DecodeState), cudaMemcpyHostToDevice, stream_));
+}
+
+GemmSpec CudaT5Engine::gemm_spec(int m, int n, int k, bool out_f32, bool accumulate, Epilogue e) const {
+    GemmSpec s{m, n, k, k, k, n, a32_ ? wdt_ : dt_, out_f32 || a32_, accumulate, e};
+    s.split_x = a32_;
+    return s;
 }
 
 int CudaT5Engine::bucket_for(int R) const {

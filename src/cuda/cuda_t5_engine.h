@@ -1,4 +1,5 @@
-// The CUDA T5 engine: fp16 / bf16 / fp32 weights, cuBLASLt GEMMs with f32 accumulation, an f32 residual stream,
+// The CUDA T5 engine: fp16 / bf16 / fp32 weights, cuBLASLt GEMMs with f32 accumulation, an f32 residual stream
+// (with EngineOptions::f32_activations: every activation f32 and each GEMM input split in two half-precision parts),
 // fused T5 kernels, a preallocated KV cache and one CUDA graph per batch-size bucket for the greedy decode step.
 // Generates exactly like CpuT5Engine (Hugging Face generate() semantics): greedy runs entirely on the GPU;
 // beam search runs the GPU decoder through the shared host beam_search() (src/generate/beam_search.cpp).
@@ -25,6 +26,11 @@ namespace receipt::cuda {
 // "fp16" / "bf16" / "fp32".
 inline const char* dtype_name(DType dt) {
     return dt == DType::kF16 ? "fp16" : dt == DType::kBF16 ? "bf16" : "fp32";
+}
+
+// "fp16", "bf16", "fp32", or "fp16-a32" / "bf16-a32" for half-precision weights with f32 activations.
+inline std::string precision_name(DType weights, bool f32_activations) {
+    return std::string(dtype_name(weights)) + (f32_activations ? "-a32" : "");
 }
 
 class CudaStepper;
@@ -102,11 +108,17 @@ private:
     std::vector<GenerationResult> generate_greedy_host(const std::vector<std::vector<int>>& inputs, size_t first,
                                                        int B, const GenerationOptions& options);
     void upload_state(int step, int min_new);
+    // The spec of one of the engine's GEMMs: x [m, k] activations (dt_), w [n, k] weights (wdt_), y [m, n], row
+    // strides k / k / n. With f32 activations on half-precision weights (a32_) x is split (GemmSpec::split_x) and
+    // y is always f32.
+    GemmSpec gemm_spec(int m, int n, int k, bool out_f32, bool accumulate, Epilogue e = Epilogue::kNone) const;
 
     std::shared_ptr<const Model> model_;
     EngineOptions options_;
     T5Config cfg_;
-    DType dt_;
+    DType dt_;            // activations, KV cache and attention (f32 when a32_)
+    DType wdt_;           // weights and the GEMMs' tensor-core inputs
+    bool a32_ = false;    // f32 activations on f16 / bf16 weights (EngineOptions::f32_activations)
     int device_id_ = 0;
     std::string gpu_name_;
     int cc_major_ = 0, cc_minor_ = 0;

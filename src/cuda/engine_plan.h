@@ -30,7 +30,7 @@ struct PlanHeader {
     int runtime_version = 0;        // cudaRuntimeGetVersion
     uint64_t cublaslt_version = 0;  // cublasLtGetVersion
     std::string model_checksum;     // Model::checksum()
-    std::string dtype;              // "fp16" / "bf16" / "fp32"
+    std::string dtype;              // precision: "fp16" / "bf16" / "fp32" / "fp16-a32" / "bf16-a32"
     int max_batch = 0, max_input = 0, max_total = 0;  // EngineOptions limits the shapes were tuned for
 
     bool operator==(const PlanHeader&) const = default;

@@ -68,7 +68,7 @@ constexpr int kGemvRouteMaxM = 2;
 constexpr int kGemvRouteMaxN = 8192;
 
 bool GemmLt::small_m(const GemmSpec& s) const {
-    return use_gemv_ && s.m >= 1 && s.m <= std::min(kGemvRouteMaxM, kGemvMaxM) && s.n <= kGemvRouteMaxN;
+    return use_gemv_ && !s.split_x && s.m >= 1 && s.m <= std::min(kGemvRouteMaxM, kGemvMaxM) && s.n <= kGemvRouteMaxN;
 }
 
 GemmLt::~GemmLt() {
@@ -77,6 +77,31 @@ GemmLt::~GemmLt() {
 }
 
 uint64_t GemmLt::version() { return cublasLtGetVersion(); }
+
+size_t GemmLt::split_scratch_bytes(int m, int k, DType ab) {
+    const size_t part = (size_t(std::max(m, 0)) * size_t(std::max(k, 0)) * size_t(dtype_size(ab)) + 255) / 256 * 256;
+    return 2 * part;
+}
+
+GemmLt::SplitParts GemmLt::split_parts(const GemmSpec& s) const {
+    RECEIPT_CHECK(s.out_f32 && s.ab != DType::kF32 && s.ldx >= s.k, InvalidInput,
+                  "split GEMM needs f16 / bf16 weights, an f32 y and ldx >= k: " + spec_str(s));
+    const size_t need = split_scratch_bytes(s.m, s.k, s.ab);
+    RECEIPT_CHECK(split_scratch_ != nullptr && need <= split_bytes_, InvalidInput,
+                  "split GEMM scratch of " + std::to_string(split_bytes_) + " bytes is too small for " + spec_str(s) +
+                      " (" + std::to_string(need) + " needed)");
+    SplitParts p;
+    p.hi = s;
+    p.hi.split_x = false;
+    p.hi.ldx = s.k;
+    p.hi.epilogue = Epilogue::kNone;  // the ReLU goes after the sum of both parts
+    p.lo = p.hi;
+    p.lo.accumulate = true;
+    p.lo.epilogue = s.epilogue;
+    p.x_hi = split_scratch_;
+    p.x_lo = split_scratch_ + need / 2;
+    return p;
+}
 
 GemmLt::Key GemmLt::key_of(const GemmSpec& s, int align) {
     const bool out_f32 = s.out_f32 || s.ab == DType::kF32;  // canonical: an f32 GEMM always stores f32
@@ -147,6 +172,13 @@ GemmLt::Entry& GemmLt::entry(const GemmSpec& s, int align) {
 }
 
 void GemmLt::run(const GemmSpec& s, const void* x, const void* w, void* y, float alpha, cudaStream_t stream) {
+    if (s.split_x) {
+        const SplitParts p = split_parts(s);
+        split_f32_cuda(s.ab, static_cast<const float*>(x), s.m, s.k, s.ldx, p.x_hi, p.x_lo, stream);
+        run(p.hi, p.x_hi, w, y, alpha, stream);
+        run(p.lo, p.x_lo, w, y, alpha, stream);
+        return;
+    }
     if (small_m(s)) {  // decode-step GEMM: one pass over w (gemv_cuda checks the shape)
         gemv_cuda(s.ab, s.m, s.n, s.k, x, s.ldx, w, s.ldw, y, s.ldy, alpha, s.out_f32, s.accumulate,
                   s.epilogue == Epilogue::kRelu, stream);
@@ -160,6 +192,11 @@ void GemmLt::run(const GemmSpec& s, const void* x, const void* w, void* y, float
 
 PlanGemm GemmLt::tune(const GemmSpec& s, const void* x, const void* w, void* y, cudaStream_t stream,
                       int n_candidates) {
+    if (s.split_x) {  // the plan holds the two half-precision GEMMs run() makes of it
+        const SplitParts p = split_parts(s);
+        tune(p.hi, p.x_hi, w, y, stream, n_candidates);
+        return tune(p.lo, p.x_lo, w, y, stream, n_candidates);
+    }
     if (small_m(s)) {  // run() never calls cuBLASLt for this shape: nothing to time, nothing to plan
         RECEIPT_CHECK(s.n > 0 && s.k > 0 && s.ldx >= s.k && s.ldw >= s.k && s.ldy >= s.n, InvalidInput,
                       "invalid " + spec_str(s));

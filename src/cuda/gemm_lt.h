@@ -31,6 +31,11 @@ struct GemmSpec {
     bool out_f32 = false;     // y is f32 (else the same dtype as x, w)
     bool accumulate = false;  // y += ... (beta = 1)
     Epilogue epilogue = Epilogue::kNone;
+    // x is f32 (row stride ldx) while w is `ab` (f16 / bf16) and y is f32 (out_f32 must be set): run() splits x
+    // into hi = ab(x) and lo = ab(x - hi) (split_f32_cuda, into the scratch of set_split_scratch) and computes
+    // y (+)= alpha * x_hi . w^T, then y = relu?(alpha * x_lo . w^T + y): two GEMMs on the same weights whose sum
+    // carries x to about twice ab's mantissa (EngineOptions::f32_activations).
+    bool split_x = false;
 };
 
 // Owns a cuBLASLt handle, its workspace and per-shape descriptors. Not thread-safe (one per engine).
@@ -61,6 +66,15 @@ public:
     // cublasLtGetVersion().
     static uint64_t version();
 
+    // Device scratch for split_x GEMMs: needs 2 * round_up(m * k * sizeof(ab), 256) bytes for the largest such
+    // GEMM. The caller owns the memory; run() throws InvalidInput for a split GEMM that does not fit.
+    void set_split_scratch(void* scratch, size_t bytes) {
+        split_scratch_ = static_cast<char*>(scratch);
+        split_bytes_ = bytes;
+    }
+    // Bytes of split scratch a split_x GEMM of m x k needs.
+    static size_t split_scratch_bytes(int m, int k, DType ab);
+
     // Whether run() sends the small-M shapes to the small-M kernel (default on; RECEIPT_CUDA_GEMV=0 turns it off).
     // For tests and A/B timing; set it before capturing graphs.
     void set_use_gemv(bool on) { use_gemv_ = on; }
@@ -79,7 +93,16 @@ private:
     std::map<Key, std::unique_ptr<Entry>> cache_;
     std::map<Key, PlanGemm> planned_;  // adopted or tuned, by shape (align 256)
     bool use_gemv_ = true;
+    char* split_scratch_ = nullptr;
+    size_t split_bytes_ = 0;
     bool small_m(const GemmSpec& s) const;
+    // The two half-precision GEMMs of a split_x spec, with x_hi / x_lo placed in the split scratch (split_x: the
+    // split_f32_cuda launch is the caller's).
+    struct SplitParts {
+        GemmSpec hi, lo;
+        char *x_hi, *x_lo;
+    };
+    SplitParts split_parts(const GemmSpec& s) const;
 };
 
 }  // namespace receipt::cuda

@@ -141,6 +141,12 @@ void kv_gather_rows_cuda(DType dt, const void* src, void* dst, const int* sel, i
 // dst[n] (T) = src[n] (f32); f16 saturates at +-65504.
 void convert_f32_cuda(DType dt, const float* src, void* dst, int64_t n, cudaStream_t stream);
 
+// Two-part split of f32 GEMM inputs for half-precision weights (GemmSpec::split_x): hi[i, j] = T(x[i, j]) and
+// lo[i, j] = T(x[i, j] - hi[i, j]), so hi + lo holds x to about twice T's mantissa (f16: 22 bits, relative error
+// <= 2^-22 while |x| stays in f16's normal range; the f16 parts saturate at +-65504 like every f16 activation).
+// x: [m, k] f32, row stride ldx; hi, lo: [m, k] T, row stride k. T = f16 or bf16.
+void split_f32_cuda(DType dt, const float* x, int m, int k, int ldx, void* hi, void* lo, cudaStream_t stream);
+
 // Whether the launchers add Programmatic Dependent Launch (src/ops/cuda_launch.cuh) to their kernels: true when
 // the current device has compute capability >= 9.0 and RECEIPT_CUDA_PDL is not "0" in the environment. The
 // variable is read once per process and the answer cached per device. Never throws. Thread-safe.
