@@ -63,20 +63,24 @@ TEST_F(CudaOps, GemmOddSizesAllEpilogues) {
             }
 }
 
-// f32 inputs on half-precision weights (GemmSpec::split_x, the fp16-a32 / bf16-a32 precisions): x is split into
-// two half-precision parts, so y follows the f32 product of x with the (rounded) weights to f32 rounding, far closer
-// than the plain half-precision GEMM, whose x is rounded to 11 (f16) or 8 (bf16) bits. Covers the small-M kernel
-// route (m = 1, 2), cuBLASLt, the ReLU after the sum of both parts, accumulation into y, a row stride ldx > k, and
-// the error for a missing or too small scratch.
+// f32 inputs on half-precision weights (GemmSpec::split_x, the fp16-a32 / bf16-a32 precisions): y follows the
+// f32 product of x with the (rounded) weights to f32 rounding, far closer than the plain half-precision GEMM, whose
+// x is rounded to 11 (f16) or 8 (bf16) bits. Both routes: the small-M kernel reading the f32 x (m <= 2) and the
+// split into two half-precision parts on cuBLASLt (m = 5, 64, and every m with the small-M kernel off); the ReLU after
+// the sum of both parts, accumulation into y, a row stride ldx > k, and the error for a missing or too small
+// scratch.
 TEST_F(CudaOps, SplitGemmKeepsF32Inputs) {
     rc::GemmLt gemm;
     struct Shape { int m, n, k; };
+    for (bool gemv : {true, false})
     for (DType dt : {DType::kF16, DType::kBF16})
         for (Shape s : {Shape{1, 64, 48}, Shape{2, 96, 512}, Shape{5, 37, 24}, Shape{64, 96, 128}})
             for (int mode = 0; mode < 3; ++mode) {  // 0: plain, 1: relu epilogue, 2: accumulate into y
+                gemm.set_use_gemv(gemv);
+                const bool split = !gemv || s.m > 2;  // else the small-M kernel (m <= 2), no scratch
                 const std::string what = std::string(name(dt)) + " m=" + std::to_string(s.m) + " n=" +
                                          std::to_string(s.n) + " k=" + std::to_string(s.k) + " mode " +
-                                         std::to_string(mode);
+                                         std::to_string(mode) + (split ? " split" : " small-M");
                 const int ldx = s.k + 3;
                 const auto x = randn(size_t(s.m) * ldx, 11, 3.0f);  // f32 values, not representable in dt
                 const auto w = rounded(randn(size_t(s.n) * s.k, 12, 0.1f), dt);
@@ -86,7 +90,7 @@ TEST_F(CudaOps, SplitGemmKeepsF32Inputs) {
                 rc::GemmSpec spec{s.m, s.n, s.k, ldx, s.k, s.n, dt, true, mode == 2,
                                   mode == 1 ? rc::Epilogue::kRelu : rc::Epilogue::kNone};
                 spec.split_x = true;
-                if (mode == 0) {  // no scratch, or one byte short: a clear error, no launch
+                if (mode == 0 && split) {  // no scratch, or one byte short: a clear error, no launch
                     gemm.set_split_scratch(nullptr, 0);
                     EXPECT_THROW(gemm.run(spec, dx.get(), dw.get(), dy.get(), 0.5f, nullptr), receipt::InvalidInput)
                         << what;
@@ -101,6 +105,7 @@ TEST_F(CudaOps, SplitGemmKeepsF32Inputs) {
                 auto dxr = to_device(xr, dt), dyr = to_device(y0, DType::kF32);
                 rc::GemmSpec plain = spec;
                 plain.split_x = false;
+                gemm.set_use_gemv(false);
                 gemm.run(plain, dxr.get(), dw.get(), dyr.get(), 0.5f, nullptr);
                 RECEIPT_CUDA_CHECK(cudaDeviceSynchronize());
                 const auto got = to_host(dy, size_t(s.m) * s.n, DType::kF32);

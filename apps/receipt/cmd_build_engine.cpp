@@ -1,5 +1,5 @@
-// receipt build-engine --model DIR --out FILE [--dtype fp16|bf16|fp32|fp16-a32|bf16-a32] [--max-batch N] [--max-input-tokens N]
-//                      [--max-total-tokens N]
+// receipt build-engine --model DIR --out FILE [--dtype fp16|bf16|fp32|fp16-a32|bf16-a32] [--max-batch N]
+//                      [--max-input-tokens N] [--max-total-tokens N]
 // Times cuBLASLt algorithms for the model's GEMM shapes on this GPU and writes an engine plan. The engine loads
 // the plan when every header field (GPU, driver, CUDA runtime, cuBLASLt, model checksum, dtype, limits) matches.
 #include <filesystem>

@@ -34,7 +34,8 @@ void add_serve_command(CLI::App& app) {
     cmd->add_option("--device", o.device, "Engine device")
         ->check(CLI::IsMember({"auto", "cpu", "cuda"}))
         ->capture_default_str();
-    cmd->add_option("--dtype", o.dtype, "CUDA compute precision (fp16-a32 / bf16-a32: half-precision weights, f32 activations)")
+    cmd->add_option("--dtype", o.dtype,
+                    "CUDA compute precision (fp16-a32 / bf16-a32: half-precision weights, f32 activations)")
         ->check(CLI::IsMember({"fp32", "fp16", "bf16", "fp16-a32", "bf16-a32"}))
         ->capture_default_str();
     cmd->add_option("--fp32-recheck-margin", o.fp32_recheck_margin,

@@ -11,7 +11,10 @@ void set_program_path(const char* argv0) {
 void ModelArgs::add_to(CLI::App* cmd) {
     cmd->add_option("--model", model, "model folder (default: the bundled receipt-t5-small, or $RECEIPT_MODEL_DIR)");
     cmd->add_option("--device", device, "auto (the GPU when one is usable, else the CPU), cpu or cuda")->capture_default_str();
-    cmd->add_option("--dtype", dtype, "CUDA precision: fp16, bf16, fp32, or fp16-a32 / bf16-a32 (half-precision weights, f32 activations)")->capture_default_str();
+    cmd->add_option("--dtype", dtype,
+                    "CUDA precision: fp16, bf16, fp32, or fp16-a32 / bf16-a32 (half-precision weights, f32 "
+                    "activations: the CPU's outputs)")
+        ->capture_default_str();
     cmd->add_option("--fp32-recheck-margin", fp32_recheck_margin,
                     "CUDA fp16/bf16: decode again in fp32 the receipts whose greedy choice was within this many logit "
                     "units of the runner-up (0 = off)")

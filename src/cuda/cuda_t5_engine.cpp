@@ -282,7 +282,7 @@ void CudaT5Engine::normed_gemm(const char* name, const float* resid, const float
         const GemvNorm norm{resid, ln, cfg_.layer_norm_epsilon};
         timed_op(name, [&] {
             gemv_cuda(spec.ab, spec.m, spec.n, spec.k, nullptr, spec.k, w, spec.ldw, y, spec.ldy, 1.0f, spec.out_f32,
-                      spec.accumulate, spec.epilogue == Epilogue::kRelu, stream_, &norm);
+                      spec.accumulate, spec.epilogue == Epilogue::kRelu, stream_, &norm, spec.split_x);
         });
         return;
     }

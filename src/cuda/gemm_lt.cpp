@@ -63,12 +63,15 @@ GemmLt::GemmLt(size_t workspace_bytes) : workspace_(workspace_bytes) {
 // Which shapes the small-M kernel takes. Measured per call on an H200 (t5-small decode shapes, f16,
 // tests/cuda_decode_timing_test.cpp): at m = 1 it beats cuBLASLt by 1.15-1.43x (2.2-3.5 us vs 2.9-5.1 us), at
 // m = 2 by 1.06-1.28x, at m = 4 it is level or slower (0.72-1.01x) and at m = 8 slower (0.43-0.77x); on the lm_head
-// (n = 32128) cuBLASLt wins already at m = 1 (6.5 vs 7.2 us). So: m <= 2 and n <= 8192.
+// (n = 32128) cuBLASLt wins already at m = 1 (6.5 vs 7.2 us). So: m <= 2 and n <= 8192. The same holds for a
+// split_x GEMM, whose small-M pass reads the f32 x itself instead of three kernels (the split and two cuBLASLt
+// GEMMs): t5-small fp16-a32 decode with it up to m = 8 took 39.1 / 11.7 ms per receipt at batch 1 / 8, with the
+// split at every m 54.1 / 9.0 (H200, 384 in / 128 out).
 constexpr int kGemvRouteMaxM = 2;
 constexpr int kGemvRouteMaxN = 8192;
 
 bool GemmLt::small_m(const GemmSpec& s) const {
-    return use_gemv_ && !s.split_x && s.m >= 1 && s.m <= std::min(kGemvRouteMaxM, kGemvMaxM) && s.n <= kGemvRouteMaxN;
+    return use_gemv_ && s.m >= 1 && s.m <= std::min(kGemvRouteMaxM, kGemvMaxM) && s.n <= kGemvRouteMaxN;
 }
 
 GemmLt::~GemmLt() {
@@ -172,16 +175,16 @@ GemmLt::Entry& GemmLt::entry(const GemmSpec& s, int align) {
 }
 
 void GemmLt::run(const GemmSpec& s, const void* x, const void* w, void* y, float alpha, cudaStream_t stream) {
+    if (small_m(s)) {  // decode-step GEMM: one pass over w (gemv_cuda checks the shape)
+        gemv_cuda(s.ab, s.m, s.n, s.k, x, s.ldx, w, s.ldw, y, s.ldy, alpha, s.out_f32, s.accumulate,
+                  s.epilogue == Epilogue::kRelu, stream, nullptr, s.split_x);
+        return;
+    }
     if (s.split_x) {
         const SplitParts p = split_parts(s);
         split_f32_cuda(s.ab, static_cast<const float*>(x), s.m, s.k, s.ldx, p.x_hi, p.x_lo, stream);
         run(p.hi, p.x_hi, w, y, alpha, stream);
         run(p.lo, p.x_lo, w, y, alpha, stream);
-        return;
-    }
-    if (small_m(s)) {  // decode-step GEMM: one pass over w (gemv_cuda checks the shape)
-        gemv_cuda(s.ab, s.m, s.n, s.k, x, s.ldx, w, s.ldw, y, s.ldy, alpha, s.out_f32, s.accumulate,
-                  s.epilogue == Epilogue::kRelu, stream);
         return;
     }
     Entry& e = entry(s, common_alignment(x, w, y));
@@ -192,15 +195,15 @@ void GemmLt::run(const GemmSpec& s, const void* x, const void* w, void* y, float
 
 PlanGemm GemmLt::tune(const GemmSpec& s, const void* x, const void* w, void* y, cudaStream_t stream,
                       int n_candidates) {
-    if (s.split_x) {  // the plan holds the two half-precision GEMMs run() makes of it
-        const SplitParts p = split_parts(s);
-        tune(p.hi, p.x_hi, w, y, stream, n_candidates);
-        return tune(p.lo, p.x_lo, w, y, stream, n_candidates);
-    }
     if (small_m(s)) {  // run() never calls cuBLASLt for this shape: nothing to time, nothing to plan
         RECEIPT_CHECK(s.n > 0 && s.k > 0 && s.ldx >= s.k && s.ldw >= s.k && s.ldy >= s.n, InvalidInput,
                       "invalid " + spec_str(s));
         return to_plan(s);
+    }
+    if (s.split_x) {  // the plan holds the two half-precision GEMMs run() makes of it
+        const SplitParts p = split_parts(s);
+        tune(p.hi, p.x_hi, w, y, stream, n_candidates);
+        return tune(p.lo, p.x_lo, w, y, stream, n_candidates);
     }
     Entry& e = entry(s, 256);
     RECEIPT_CHECK(common_alignment(x, w, y) == 256, InvalidInput, "tune needs 256-byte aligned buffers");

@@ -34,7 +34,8 @@ struct GemmSpec {
     // x is f32 (row stride ldx) while w is `ab` (f16 / bf16) and y is f32 (out_f32 must be set): run() splits x
     // into hi = ab(x) and lo = ab(x - hi) (split_f32_cuda, into the scratch of set_split_scratch) and computes
     // y (+)= alpha * x_hi . w^T, then y = relu?(alpha * x_lo . w^T + y): two GEMMs on the same weights whose sum
-    // carries x to about twice ab's mantissa (EngineOptions::f32_activations).
+    // carries x to about twice ab's mantissa (EngineOptions::f32_activations). Where a GEMM goes to the small-M
+    // kernel (m <= 2, n <= 8192) it runs instead as one pass that reads the f32 x itself (no scratch).
     bool split_x = false;
 };
 

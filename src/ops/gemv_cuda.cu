@@ -2,7 +2,8 @@
 // contract as GemmLt::run (src/cuda/gemm_lt.h): f32 accumulation, y in the storage type or f32, optional
 // accumulate (beta = 1) and ReLU epilogue applied last, as cuBLASLt does: y = relu(alpha x.w^T + beta y).
 // At m <= 8 the GEMM is a pass over w (the weight, n x k): every weight element is read once, 16 bytes at a time
-// and coalesced along k, and used for all m rows; x (a few KiB) is staged in shared memory as f32.
+// and coalesced along k, and used for all m rows; x (a few KiB) is staged in shared memory as f32. x may be f32
+// while w is f16 / bf16 (x_f32: the fp16-a32 precisions), which makes every product and sum plain f32 math.
 #include <algorithm>
 #include <cstdint>
 #include <string>
@@ -22,7 +23,7 @@ constexpr int kTileFloats = 8192;   // x tile in shared memory: kM * tile f32 <=
 constexpr int kTargetBlocks = 264;  // ~2 blocks per SM on a 132-SM H100 / H200: enough to hide latency
 
 struct GemvArgs {
-    const void* x;  // [m, k] T, row stride ldx
+    const void* x;  // [m, k] TX (T, or f32 with x_f32), row stride ldx
     const void* w;  // [n, k] T, row stride ldw
     void* y;        // [m, n] T or f32, row stride ldy
     int m, n, k, ldx, ldw, ldy;
@@ -59,10 +60,11 @@ __device__ __forceinline__ float rmsnorm_scale(const float* row, int D, float ep
     return rsqrtf(v / float(D) + eps);
 }
 
-// x value (as f32) of row i, column kk: the staged input, or the T5LayerNorm of the residual rounded to T.
-template <typename T>
+// x value (as f32) of row i, column kk: the staged input, or the T5LayerNorm of the residual rounded to TX, the
+// type rmsnorm_cuda would have written it in.
+template <typename TX>
 __device__ __forceinline__ float norm_x(const GemvArgs& a, int i, int kk, float rs) {
-    return to_f32(from_f32<T>(a.norm.resid[int64_t(i) * a.k + kk] * rs * a.norm.w[kk]));
+    return to_f32(from_f32<TX>(a.norm.resid[int64_t(i) * a.k + kk] * rs * a.norm.w[kk]));
 }
 
 // y[i, col] = relu?(alpha * v + (accumulate ? y[i, col] : 0)) in f32, stored as f32 or T.
@@ -93,14 +95,14 @@ __device__ __forceinline__ void store_out(const GemvArgs& a, int i, int col, flo
 //   (kk & ~255) + ((kk & 255) >> 3) * 4 + (kk & 3) + ((kk >> 2) & 1) * 128,
 // i.e. within each 256-element chunk the first 4 of lane l's 8 values sit at [4l, 4l+4) and the last 4 at
 // [128 + 4l, 128 + 4l + 4), so a warp's float4 reads of one half are 512 contiguous bytes.
-template <typename T, int kM, int kC, bool kVec>
+template <typename T, typename TX, int kM, int kC, bool kVec>
 __global__ void __launch_bounds__(kWarps * 32) gemv_kernel(GemvArgs a) {
     extern __shared__ float xs[];            // [kM, tile] f32
     __shared__ float red[kWarps * kM * kC];  // per-warp sums when n_kw > 1
     const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
     const int kw = warp % a.n_kw, group = warp / a.n_kw, n_groups = kWarps / a.n_kw;
     const int n0 = (blockIdx.x * n_groups + group) * kC;
-    const T* x = static_cast<const T*>(a.x);
+    const TX* x = static_cast<const TX*>(a.x);
     const T* wrow[kC];
 #pragma unroll
     for (int c = 0; c < kC; ++c) wrow[c] = static_cast<const T*>(a.w) + int64_t(min(n0 + c, a.n - 1)) * a.ldw;
@@ -132,7 +134,7 @@ __global__ void __launch_bounds__(kWarps * 32) gemv_kernel(GemvArgs a) {
                 float v[8] = {0, 0, 0, 0, 0, 0, 0, 0};
                 if (i < a.m && a.norm.resid) {
 #pragma unroll
-                    for (int u = 0; u < 8; ++u) v[u] = norm_x<T>(a, i, k0 + kk + u, rs[i]);
+                    for (int u = 0; u < 8; ++u) v[u] = norm_x<TX>(a, i, k0 + kk + u, rs[i]);
                 } else if (i < a.m) {
                     load8(x + int64_t(i) * a.ldx + k0 + kk, v);
                 }
@@ -144,7 +146,7 @@ __global__ void __launch_bounds__(kWarps * 32) gemv_kernel(GemvArgs a) {
             for (int e = threadIdx.x; e < kM * kt; e += blockDim.x) {
                 const int i = e / kt, kk = e - i * kt;
                 xs[i * a.tile + kk] = i >= a.m        ? 0.0f
-                                      : a.norm.resid ? norm_x<T>(a, i, k0 + kk, rs[i])
+                                      : a.norm.resid ? norm_x<TX>(a, i, k0 + kk, rs[i])
                                                      : to_f32(x[int64_t(i) * a.ldx + k0 + kk]);
             }
         }
@@ -220,16 +222,34 @@ __global__ void __launch_bounds__(kWarps * 32) gemv_kernel(GemvArgs a) {
             if (lane == i * kC + c && i < a.m && n0 + c < a.n) store_out<T>(a, i, n0 + c, acc[i][c]);
 }
 
-template <typename T, int kM>
+template <typename T, typename TX, int kM>
 void launch_m(const GemvArgs& a, int n_cols, bool vec, cudaStream_t stream) {
     const int n_cols_per_block = n_cols * kWarps / a.n_kw;
     const int n_blocks = (a.n + n_cols_per_block - 1) / n_cols_per_block;
     const size_t smem = size_t(kM) * a.tile * sizeof(float);
-    auto kern = !vec          ? gemv_kernel<T, kM, 1, false>
-                : n_cols == 4 ? gemv_kernel<T, kM, 4, true>
-                : n_cols == 2 ? gemv_kernel<T, kM, 2, true>
-                              : gemv_kernel<T, kM, 1, true>;
+    auto kern = !vec          ? gemv_kernel<T, TX, kM, 1, false>
+                : n_cols == 4 ? gemv_kernel<T, TX, kM, 4, true>
+                : n_cols == 2 ? gemv_kernel<T, TX, kM, 2, true>
+                              : gemv_kernel<T, TX, kM, 1, true>;
     launch_kernel(kern, n_blocks, kWarps * 32, smem, stream, a);
+}
+
+template <typename T, typename TX>
+void launch_rows(const GemvArgs& a, int kM, int n_cols, bool vec, cudaStream_t stream) {
+    switch (kM) {
+        case 1:
+            launch_m<T, TX, 1>(a, n_cols, vec, stream);
+            break;
+        case 2:
+            launch_m<T, TX, 2>(a, n_cols, vec, stream);
+            break;
+        case 4:
+            launch_m<T, TX, 4>(a, n_cols, vec, stream);
+            break;
+        default:
+            launch_m<T, TX, 8>(a, n_cols, vec, stream);
+            break;
+    }
 }
 
 bool aligned16(const void* p) { return (reinterpret_cast<uintptr_t>(p) & 15u) == 0; }
@@ -242,11 +262,13 @@ int gemv_norm_max_k(int m) {
 }
 
 void gemv_cuda(DType dt, int m, int n, int k, const void* x, int ldx, const void* w, int ldw, void* y, int ldy,
-               float alpha, bool out_f32, bool accumulate, bool relu, cudaStream_t stream, const GemvNorm* norm) {
+               float alpha, bool out_f32, bool accumulate, bool relu, cudaStream_t stream, const GemvNorm* norm,
+               bool x_f32) {
     RECEIPT_CHECK(m >= 1 && m <= kGemvMaxM && n >= 1 && k >= 1 && ldx >= k && ldw >= k && ldy >= n, InvalidInput,
                   "gemv_cuda: invalid shape m=" + std::to_string(m) + " n=" + std::to_string(n) +
                       " k=" + std::to_string(k) + " ldx=" + std::to_string(ldx) + " ldw=" + std::to_string(ldw) +
                       " ldy=" + std::to_string(ldy) + " (needs 1 <= m <= " + std::to_string(kGemvMaxM) + ")");
+    RECEIPT_CHECK(!x_f32 || out_f32 || dt == DType::kF32, InvalidInput, "gemv_cuda: an f32 x needs an f32 y");
     GemvArgs a{x, w, y, m, n, k, ldx, ldw, ldy, 0, 1, alpha, out_f32 || dt == DType::kF32, accumulate, relu, {}};
     if (norm) {
         RECEIPT_CHECK(norm->resid && norm->w && k <= gemv_norm_max_k(m), InvalidInput,
@@ -272,20 +294,10 @@ void gemv_cuda(DType dt, int m, int n, int k, const void* x, int ldx, const void
         a.n_kw *= 2;
     a.tile = std::min(kTileFloats / kM, (k + 255) / 256 * 256);
     RECEIPT_DISPATCH_DTYPE(dt, T, {
-        switch (kM) {
-            case 1:
-                launch_m<T, 1>(a, n_cols, vec, stream);
-                break;
-            case 2:
-                launch_m<T, 2>(a, n_cols, vec, stream);
-                break;
-            case 4:
-                launch_m<T, 4>(a, n_cols, vec, stream);
-                break;
-            default:
-                launch_m<T, 8>(a, n_cols, vec, stream);
-                break;
-        }
+        if (x_f32)
+            launch_rows<T, float>(a, kM, n_cols, vec, stream);
+        else
+            launch_rows<T, T>(a, kM, n_cols, vec, stream);
     });
 }
 

@@ -111,9 +111,11 @@ struct GemvNorm {
 };
 // Largest k a GemvNorm prologue supports at m rows (the x tile in shared memory holds whole rows).
 int gemv_norm_max_k(int m);
+// x_f32: x is f32 while w is dt (f16 / bf16): products and sums in f32 of the f32 x (the fp16-a32 precisions;
+// with a norm prologue, x is the f32 norm output, not rounded to dt); y must then be f32 (out_f32).
 void gemv_cuda(DType dt, int m, int n, int k, const void* x, int ldx, const void* w, int ldw, void* y, int ldy,
                float alpha, bool out_f32, bool accumulate, bool relu, cudaStream_t stream,
-               const GemvNorm* norm = nullptr);
+               const GemvNorm* norm = nullptr, bool x_f32 = false);
 
 // Gated FFN activation: y[n, F] = act(h[n, 0:F]) * h[n, F:2F], act = gelu_new (tanh) or relu. h: [n, 2F] T.
 void gated_act_cuda(DType dt, const void* h, int n, int F, bool gelu, void* y, cudaStream_t stream);
