@@ -1,0 +1,97 @@
+#!/usr/bin/env python3
+"""Upper bounds that the OCR text itself puts on field accuracy: a reader that cannot invent digits.
+
+    python3 train/ceiling.py train/out/data/synth_test_ja.jsonl [more.jsonl ...]
+
+For each labelled receipt and field, the gold value counts as recoverable when every digit it needs is printed:
+  supplier_address   every run of digits in the gold address is a run of digits in the text;
+  supplier_phone     the gold number's digits appear in that order in the text's digits (separators and
+                     anything between numbers ignored: generous, so the bound stays an upper bound);
+  net / total        the amount's digits (whole, or with two decimals) are a run in the text once separators
+                     inside numbers are removed (the total tax is left out: it may be a sum of printed taxes);
+  line_items         per item: its amount's digits, as above.
+A field whose gold value is absent counts as recoverable. OCR noise that drops or changes a digit (synth_noise.py)
+makes a value unrecoverable: no extraction can get it right. With P values present and R of them recoverable,
+field F1 (receipt eval) is at most 2R / (2R + P - R): every recoverable value right, nothing written for the rest.
+Plain Python 3, no dependencies.
+"""
+import json
+import re
+import sys
+import unicodedata
+
+AMOUNT_FIELDS = ("net_amount", "total_amount")
+
+
+def nfkc(s):
+    return unicodedata.normalize("NFKC", s or "")
+
+
+def digit_runs(text):
+    return set(re.findall(r"\d+", text))
+
+
+def amount_digits(v):
+    """Digit strings an amount may be printed as: 1234.5 -> {'123450'}, 1234.0 -> {'1234', '123400'}."""
+    v = abs(float(v))
+    cents = f"{v:.2f}".replace(".", "")
+    return {str(int(v)), cents} if v == int(v) else {cents}
+
+
+def amount_runs(text):
+    """Digit runs of the text with thousands separators and decimal points inside numbers removed."""
+    t = re.sub(r"(?<=\d)[,.](?=\d)", "", text)
+    return set(re.findall(r"\d+", t))
+
+
+def subsequence(needle, hay):
+    it = iter(hay)
+    return all(c in it for c in needle)
+
+
+def recoverable(field, gold, text):
+    if gold is None or gold == "" or gold == []:
+        return None  # absent: not counted
+    if field == "supplier_address":
+        runs = digit_runs(text)
+        return all(r in runs for r in re.findall(r"\d+", nfkc(gold)))
+    if field == "supplier_phone":
+        return subsequence(re.sub(r"\D", "", nfkc(gold)), re.sub(r"\D", "", text))
+    if field in AMOUNT_FIELDS:
+        return bool(amount_digits(gold) & amount_runs(text))
+    raise ValueError(field)
+
+
+def main(paths):
+    for path in paths:
+        rows = [json.loads(line) for line in open(path, encoding="utf-8")]
+        print(f"{path}: {len(rows)} receipts")
+        for field in ("supplier_address", "supplier_phone") + AMOUNT_FIELDS:
+            n = ok = 0
+            for r in rows:
+                got = recoverable(field, r["fields"].get(field), nfkc(r["text"]))
+                if got is None:
+                    continue
+                n += 1
+                ok += bool(got)
+            share = ok / n if n else 1.0
+            f1 = 2 * ok / (2 * ok + n - ok) if n else 1.0
+            print(f"  {field:18s} printed {ok:4d} of {n:4d} present ({share:.3f}): F1 at most {f1:.3f}")
+        n = ok = 0
+        for r in rows:
+            text = nfkc(r["text"])
+            runs = amount_runs(text)
+            for item in r["fields"].get("line_items") or []:
+                if item.get("amount") is None:
+                    continue
+                n += 1
+                ok += bool(amount_digits(item["amount"]) & runs)
+        if n:
+            f1 = 2 * ok / (2 * ok + n - ok)
+            print(f"  {'line item amounts':18s} printed {ok:4d} of {n:4d} ({ok / n:.3f}): item F1 at most {f1:.3f}")
+
+
+if __name__ == "__main__":
+    if len(sys.argv) < 2:
+        sys.exit(__doc__)
+    main(sys.argv[1:])
