@@ -1,11 +1,13 @@
 // RecheckEngine (core/recheck_engine.h): near ties of the fast engine are decoded again by the reference engine,
-// whose logits processor sees the original input indices.
+// whose logits processor sees the original input indices. Also the precision names of EngineOptions.
 #include <gtest/gtest.h>
 
 #include <memory>
 #include <vector>
 
 #include "core/recheck_engine.h"
+#include "receipt/engine.h"
+#include "receipt/errors.h"
 
 namespace {
 
@@ -82,4 +84,24 @@ TEST(RecheckEngine, NoRecheckWithoutNearTiesOrForBeamSearch) {
                                std::make_unique<FakeEngine>(2, std::vector<float>{}), 0.0f);
     EXPECT_EQ(off.generate({{0}}, {})[0].ids[0], 1);
     EXPECT_EQ(off.n_rechecked(), 0);
+}
+
+// The --dtype names of EngineOptions (set_precision): half-precision weights with f32 activations are "<dtype>-a32";
+// f32 activations on fp32 weights, or any other name, is a clear InvalidInput.
+TEST(EngineOptions, SetPrecisionReadsTheA32Names) {
+    receipt::EngineOptions o;
+    receipt::set_precision(o, "fp16-a32");
+    EXPECT_EQ(o.dtype, receipt::DType::kF16);
+    EXPECT_TRUE(o.f32_activations);
+    receipt::set_precision(o, "bf16-a32");
+    EXPECT_EQ(o.dtype, receipt::DType::kBF16);
+    EXPECT_TRUE(o.f32_activations);
+    receipt::set_precision(o, "fp32");
+    EXPECT_EQ(o.dtype, receipt::DType::kF32);
+    EXPECT_FALSE(o.f32_activations);
+    receipt::set_precision(o, "bf16");
+    EXPECT_EQ(o.dtype, receipt::DType::kBF16);
+    EXPECT_FALSE(o.f32_activations);
+    for (const char* bad : {"fp32-a32", "fp16-a16", "-a32", "a32", "fp8"})
+        EXPECT_THROW(receipt::set_precision(o, bad), receipt::InvalidInput) << bad;
 }
