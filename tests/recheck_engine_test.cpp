@@ -89,19 +89,20 @@ TEST(RecheckEngine, NoRecheckWithoutNearTiesOrForBeamSearch) {
 // The --dtype names of EngineOptions (set_precision): half-precision weights with f32 activations are "<dtype>-a32";
 // f32 activations on fp32 weights, or any other name, is a clear InvalidInput.
 TEST(EngineOptions, SetPrecisionReadsTheA32Names) {
+    struct Case {
+        const char* name;
+        receipt::DType dtype;
+        bool a32;
+    };
+    for (const Case& c : {Case{"fp16-a32", receipt::DType::kF16, true}, Case{"bf16-a32", receipt::DType::kBF16, true},
+                          Case{"fp32", receipt::DType::kF32, false}, Case{"bf16", receipt::DType::kBF16, false}}) {
+        receipt::EngineOptions o;
+        o.f32_activations = !c.a32;
+        receipt::set_precision(o, c.name);
+        EXPECT_EQ(o.dtype, c.dtype) << c.name;
+        EXPECT_EQ(o.f32_activations, c.a32) << c.name;
+    }
     receipt::EngineOptions o;
-    receipt::set_precision(o, "fp16-a32");
-    EXPECT_EQ(o.dtype, receipt::DType::kF16);
-    EXPECT_TRUE(o.f32_activations);
-    receipt::set_precision(o, "bf16-a32");
-    EXPECT_EQ(o.dtype, receipt::DType::kBF16);
-    EXPECT_TRUE(o.f32_activations);
-    receipt::set_precision(o, "fp32");
-    EXPECT_EQ(o.dtype, receipt::DType::kF32);
-    EXPECT_FALSE(o.f32_activations);
-    receipt::set_precision(o, "bf16");
-    EXPECT_EQ(o.dtype, receipt::DType::kBF16);
-    EXPECT_FALSE(o.f32_activations);
     for (const char* bad : {"fp32-a32", "fp16-a16", "-a32", "a32", "fp8"})
         EXPECT_THROW(receipt::set_precision(o, bad), receipt::InvalidInput) << bad;
 }
