@@ -66,6 +66,11 @@ TEST(NormalizeDate, Japanese) {
     EXPECT_EQ(date("24/05/01", true), "2024-05-01");  // yy/mm/dd in Japanese context
     EXPECT_EQ(date("24/05/01"), "2001-05-24");        // dd/mm/yy otherwise
     EXPECT_EQ(date("24/05/01 ｾﾌﾞﾝ"), "2024-05-01");   // Japanese text implies the context
+    // 年 dropped by OCR: a four-digit year right before month 月 and day 日.
+    EXPECT_EQ(date("202412月1日 日曜日"), "2024-12-01");
+    EXPECT_EQ(date("2025 3月14日(金)"), "2025-03-14");
+    EXPECT_EQ(date("202413月1日"), "<none>");  // no month 13
+    EXPECT_EQ(date("150012月1日"), "<none>");  // no year 1500
 }
 
 TEST(NormalizeDate, InvalidRejected) {

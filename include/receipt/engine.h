@@ -34,7 +34,8 @@ struct EngineOptions {
     bool rebuild_plan = true;      // CUDA: rebuild a missing / mismatched plan instead of failing
     // CUDA fp16 / bf16, greedy with a logits processor: a sequence whose GenerationResult::min_margin falls below
     // this many logit units is decoded again by an fp32 engine on the same GPU, whose result replaces it (the
-    // fp32 reference's tokens for the near ties that half precision tips). 0 = off.
+    // fp32 reference's tokens for the near ties that half precision tips). 0 = off. Not used with
+    // f32_activations, whose outputs already follow the fp32 reference.
     float fp32_recheck_margin = 0.0f;
     // CUDA fp16 / bf16: activations stay f32 between ops (attention, norms, KV cache) and each GEMM input is
     // split into two half-precision parts, hi = T(x) and lo = T(x - hi), multiplied by the same half-precision

@@ -168,6 +168,9 @@ std::vector<Candidate> scan(const std::string& s, DateHints hints, bool all_read
         "(^|[^A-Za-z])([A-Za-z]{3,9})\\.?[\\s./-]*(\\d{1,2})(?:st|nd|rd|th)?(?:\\s*,\\s*|[\\s./-]+)(\\d{4}|\\d{2})"
         "(?!\\d)");
     static const std::regex kCompact("(^|\\D)(\\d{4})(\\d{2})(\\d{2})(?!\\d)");
+    // "202412月1日": a Japanese date whose 年 OCR dropped (a four-digit year 19xx / 20xx, then month 月 day 日).
+    static const std::regex kKanjiNoYearMark(
+        "(^|\\D)((?:19|20)\\d{2}) ?(\\d{1,2})\\s*\xE6\x9C\x88\\s*(\\d{1,2})\\s*\xE6\x97\xA5");
 
     std::vector<Candidate> found;
     collect(
@@ -206,6 +209,13 @@ std::vector<Candidate> scan(const std::string& s, DateHints hints, bool all_read
         [](const std::smatch& m) -> std::optional<Ymd> {
             const Ymd v{to_int(m[2]), to_int(m[3]), to_int(m[4])};
             return is_valid(v) && v.y >= 1990 ? std::optional<Ymd>(v) : std::nullopt;
+        },
+        found);
+    collect(
+        s, kKanjiNoYearMark, 7, 2,
+        [](const std::smatch& m) -> std::optional<Ymd> {
+            const Ymd v{to_int(m[2]), to_int(m[3]), to_int(m[4])};
+            return is_valid(v) ? std::optional<Ymd>(v) : std::nullopt;
         },
         found);
     // The first date printed first; at the same position the more specific pattern first (stable: the readings
