@@ -1,4 +1,5 @@
-// Host side of the PDL launches (cuda_launch.cuh): whether the current device gets the PDL attribute.
+// Host side of the PDL launches (cuda_launch.cuh): whether the current device gets the PDL attribute, and the
+// pre-wait prefetch switch.
 #include <atomic>
 #include <cstdlib>
 #include <cstring>
@@ -29,6 +30,14 @@ bool device_supports_pdl(int dev) {
 }
 
 }  // namespace
+
+bool prefetch_enabled() {
+    static const bool on = [] {
+        const char* env = std::getenv("RECEIPT_CUDA_PREFETCH");
+        return !(env && std::strcmp(env, "0") == 0);
+    }();
+    return on;
+}
 
 bool pdl_enabled() {
     if (!pdl_env_allowed()) return false;

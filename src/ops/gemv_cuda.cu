@@ -31,6 +31,7 @@ struct GemvArgs {
     int n_kw;  // warps that split k for one column group: 1, 2 or 4 (divides kWarps)
     float alpha;
     bool out_f32, accumulate, relu;
+    bool preload;   // load the first kPreSteps weight vectors before pdl_wait() (prefetch_enabled())
     GemvNorm norm;  // norm.resid set: x is the T5LayerNorm of resid (k <= tile: one tile), x itself is unused
 };
 
@@ -95,6 +96,64 @@ __device__ __forceinline__ void store_out(const GemvArgs& a, int i, int col, flo
 //   (kk & ~255) + ((kk & 255) >> 3) * 4 + (kk & 3) + ((kk >> 2) & 1) * 128,
 // i.e. within each 256-element chunk the first 4 of lane l's 8 values sit at [4l, 4l+4) and the last 4 at
 // [128 + 4l, 128 + 4l + 4), so a warp's float4 reads of one half are 512 contiguous bytes.
+// 8 consecutive weight elements as loaded (16 bytes for 16-bit T, 32 for f32), converted by cvt8 when used.
+template <typename T>
+struct Raw8 {
+    uint4 u;
+};
+template <>
+struct Raw8<float> {
+    float4 a, b;
+};
+template <typename T>
+__device__ __forceinline__ Raw8<T> ld_raw8(const T* p) {
+    return Raw8<T>{*reinterpret_cast<const uint4*>(p)};
+}
+template <>
+__device__ __forceinline__ Raw8<float> ld_raw8<float>(const float* p) {
+    return Raw8<float>{*reinterpret_cast<const float4*>(p), *reinterpret_cast<const float4*>(p + 4)};
+}
+template <typename T>
+__device__ __forceinline__ void cvt8(const Raw8<T>& r, float* out) {
+    const T* e = reinterpret_cast<const T*>(&r.u);
+#pragma unroll
+    for (int i = 0; i < 8; ++i) out[i] = to_f32(e[i]);
+}
+template <>
+__device__ __forceinline__ void cvt8<float>(const Raw8<float>& r, float* out) {
+    out[0] = r.a.x, out[1] = r.a.y, out[2] = r.a.z, out[3] = r.a.w;
+    out[4] = r.b.x, out[5] = r.b.y, out[6] = r.b.z, out[7] = r.b.w;
+}
+
+// acc[i][c] += sum_u x[i, kk + u] w[c][u] over u = 0..7 for the vector step at kk of the staged tile (the
+// bank-conflict-free layout below): the one place the vector path multiplies, so the preloaded and the plain steps
+// sum in the same order.
+template <int kM, int kC>
+__device__ __forceinline__ void fma_step(const float* xs, int tile, int kk, int lane, const float (&wv)[kC][8],
+                                         float (&acc)[kM][kC]) {
+    const float* xb = xs + (kk & ~255) + lane * 4;  // kk & 255 == 8 * lane
+#pragma unroll
+    for (int i = 0; i < kM; ++i) {
+        const float4 lo = *reinterpret_cast<const float4*>(xb + i * tile);
+        const float4 hi = *reinterpret_cast<const float4*>(xb + i * tile + 128);
+#pragma unroll
+        for (int c = 0; c < kC; ++c) {
+            float s = acc[i][c];
+            s = fmaf(lo.x, wv[c][0], s);
+            s = fmaf(lo.y, wv[c][1], s);
+            s = fmaf(lo.z, wv[c][2], s);
+            s = fmaf(lo.w, wv[c][3], s);
+            s = fmaf(hi.x, wv[c][4], s);
+            s = fmaf(hi.y, wv[c][5], s);
+            s = fmaf(hi.z, wv[c][6], s);
+            s = fmaf(hi.w, wv[c][7], s);
+            acc[i][c] = s;
+        }
+    }
+}
+
+constexpr int kPreSteps = 2;  // vector steps of the first tile whose weights are loaded before pdl_wait()
+
 template <typename T, typename TX, int kM, int kC, bool kVec>
 __global__ void __launch_bounds__(kWarps * 32) gemv_kernel(GemvArgs a) {
     extern __shared__ float xs[];            // [kM, tile] f32
@@ -113,8 +172,23 @@ __global__ void __launch_bounds__(kWarps * 32) gemv_kernel(GemvArgs a) {
 #pragma unroll
         for (int c = 0; c < kC; ++c) acc[i][c] = 0.0f;
 
-    // Everything above only computes addresses; x (and y when accumulating) come from the previous kernels and
-    // y may still be read by them, so every global access below waits for them (PDL, cuda_launch.cuh).
+    // The weights are constant, so this lane's first kPreSteps vector steps of them are loaded before waiting for
+    // the kernel before (PDL): their trip to HBM overlaps that kernel's tail instead of following it.
+    const int kk_first = (kw * 32 + lane) * 8, kk_stride = kVecStep * a.n_kw;
+    Raw8<T> wpre[kPreSteps][kC];
+    const int n_pre = a.preload ? kPreSteps : 0;
+    if constexpr (kVec) {
+        const int kt0 = min(a.tile, a.k);
+#pragma unroll
+        for (int p = 0; p < kPreSteps; ++p)
+#pragma unroll
+            for (int c = 0; c < kC; ++c)
+                if (p < n_pre && kk_first + p * kk_stride < kt0)
+                    wpre[p][c] = ld_raw8(wrow[c] + kk_first + p * kk_stride);
+    }
+
+    // x (and y when accumulating) come from the previous kernels and y may still be read by them, so every other
+    // global access below waits for them (PDL, cuda_launch.cuh).
     pdl_wait();
     pdl_launch_dependents();
     // T5LayerNorm prologue: one scale per row (rows >= m are zeros and never stored).
@@ -122,8 +196,8 @@ __global__ void __launch_bounds__(kWarps * 32) gemv_kernel(GemvArgs a) {
     float rs[kM];
 #pragma unroll
     for (int i = 0; i < kM; ++i)
-        rs[i] = a.norm.resid && i < a.m ? rmsnorm_scale(a.norm.resid + int64_t(i) * a.k, a.k, a.norm.eps, norm_red)
-                                        : 0.0f;
+        rs[i] =
+            a.norm.resid && i < a.m ? rmsnorm_scale(a.norm.resid + int64_t(i) * a.k, a.k, a.norm.eps, norm_red) : 0.0f;
     for (int k0 = 0; k0 < a.k; k0 += a.tile) {
         const int kt = min(a.tile, a.k - k0);
         __syncthreads();  // every warp is done with the previous tile
@@ -145,7 +219,7 @@ __global__ void __launch_bounds__(kWarps * 32) gemv_kernel(GemvArgs a) {
         } else {
             for (int e = threadIdx.x; e < kM * kt; e += blockDim.x) {
                 const int i = e / kt, kk = e - i * kt;
-                xs[i * a.tile + kk] = i >= a.m        ? 0.0f
+                xs[i * a.tile + kk] = i >= a.m       ? 0.0f
                                       : a.norm.resid ? norm_x<TX>(a, i, k0 + kk, rs[i])
                                                      : to_f32(x[int64_t(i) * a.ldx + k0 + kk]);
             }
@@ -153,30 +227,23 @@ __global__ void __launch_bounds__(kWarps * 32) gemv_kernel(GemvArgs a) {
         __syncthreads();
 
         if constexpr (kVec) {
+            int kk = kk_first;
+            if (k0 == 0) {  // the preloaded steps, in the order the loop below would take them
+#pragma unroll
+                for (int p = 0; p < kPreSteps; ++p, kk += kk_stride) {
+                    if (p >= n_pre || kk >= kt) break;
+                    float wv[kC][8];
+#pragma unroll
+                    for (int c = 0; c < kC; ++c) cvt8(wpre[p][c], wv[c]);
+                    fma_step<kM, kC>(xs, a.tile, kk, lane, wv, acc);
+                }
+            }
 #pragma unroll 2
-            for (int kk = (kw * 32 + lane) * 8; kk < kt; kk += kVecStep * a.n_kw) {
+            for (; kk < kt; kk += kk_stride) {
                 float wv[kC][8];
 #pragma unroll
                 for (int c = 0; c < kC; ++c) load8(wrow[c] + k0 + kk, wv[c]);
-                const float* xb = xs + (kk & ~255) + lane * 4;  // kk & 255 == 8 * lane
-#pragma unroll
-                for (int i = 0; i < kM; ++i) {
-                    const float4 lo = *reinterpret_cast<const float4*>(xb + i * a.tile);
-                    const float4 hi = *reinterpret_cast<const float4*>(xb + i * a.tile + 128);
-#pragma unroll
-                    for (int c = 0; c < kC; ++c) {
-                        float s = acc[i][c];
-                        s = fmaf(lo.x, wv[c][0], s);
-                        s = fmaf(lo.y, wv[c][1], s);
-                        s = fmaf(lo.z, wv[c][2], s);
-                        s = fmaf(lo.w, wv[c][3], s);
-                        s = fmaf(hi.x, wv[c][4], s);
-                        s = fmaf(hi.y, wv[c][5], s);
-                        s = fmaf(hi.z, wv[c][6], s);
-                        s = fmaf(hi.w, wv[c][7], s);
-                        acc[i][c] = s;
-                    }
-                }
+                fma_step<kM, kC>(xs, a.tile, kk, lane, wv, acc);
             }
         } else {
             for (int kk = kw * 32 + lane; kk < kt; kk += 32 * a.n_kw) {
@@ -269,7 +336,8 @@ void gemv_cuda(DType dt, int m, int n, int k, const void* x, int ldx, const void
                       " k=" + std::to_string(k) + " ldx=" + std::to_string(ldx) + " ldw=" + std::to_string(ldw) +
                       " ldy=" + std::to_string(ldy) + " (needs 1 <= m <= " + std::to_string(kGemvMaxM) + ")");
     RECEIPT_CHECK(!x_f32 || out_f32 || dt == DType::kF32, InvalidInput, "gemv_cuda: an f32 x needs an f32 y");
-    GemvArgs a{x, w, y, m, n, k, ldx, ldw, ldy, 0, 1, alpha, out_f32 || dt == DType::kF32, accumulate, relu, {}};
+    GemvArgs a{x, w, y, m, n, k, ldx, ldw, ldy, 0, 1, alpha, out_f32 || dt == DType::kF32, accumulate, relu, false, {}};
+    a.preload = prefetch_enabled();
     if (norm) {
         RECEIPT_CHECK(norm->resid && norm->w && k <= gemv_norm_max_k(m), InvalidInput,
                       "gemv_cuda: the norm prologue needs resid, w and k <= " + std::to_string(gemv_norm_max_k(m)));

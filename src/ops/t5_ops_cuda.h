@@ -154,6 +154,12 @@ void split_f32_cuda(DType dt, const float* x, int m, int k, int ldx, void* hi, v
 // variable is read once per process and the answer cached per device. Never throws. Thread-safe.
 bool pdl_enabled();
 
+// Whether the decode kernels fetch what an earlier step or the request's setup wrote before they wait for the
+// kernel before them (the small-M GEMM's first weight vectors into registers, the attention kernels' K / V rows
+// into L1). True unless RECEIPT_CUDA_PREFETCH is "0" in the environment (read once per process); the results are
+// the same either way, only the overlap changes. Never throws. Thread-safe.
+bool prefetch_enabled();
+
 // Size in bytes of one element of `dt`.
 inline int dtype_size(DType dt) { return dt == DType::kF32 ? 4 : 2; }
 
