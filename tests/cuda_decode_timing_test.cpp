@@ -141,6 +141,45 @@ TEST_F(CudaDecodeTiming, DISABLED_SplitKAttentionVsSinglePass) {
     }
 }
 
+// Cross-attention at the batch sizes of a throughput run (384 source tokens, launched as the engine does): us per
+// call and the rate at which it reads the cross K/V (R H S K 2 values of 2 bytes). Each size runs once before any
+// timing, so a profiler can pick one launch: launch 0 is R = 16, 1 is R = 32, 2 is R = 64.
+TEST_F(CudaDecodeTiming, DISABLED_CrossAttentionWide) {
+    const int H = 8, K = 64, HK = H * K, S = 384, L = 6, R_max = 64;
+    const int64_t stride = int64_t(L) * 2 * HK;
+    rc::DeviceBuffer q(size_t(R_max) * HK * 2), kv(size_t(R_max) * S * stride * 2), ctx(size_t(R_max) * HK * 2);
+    rc::DeviceBuffer rows(R_max * 4), lens(R_max * 4), state(sizeof(rc::DecodeState));
+    for (rc::DeviceBuffer* b : {&q, &kv}) RECEIPT_CUDA_CHECK(cudaMemset(b->get(), 0, b->size()));
+    std::vector<int> h_rows(R_max), h_lens(R_max, S);
+    for (int r = 0; r < R_max; ++r) h_rows[size_t(r)] = r;
+    RECEIPT_CUDA_CHECK(cudaMemcpy(rows.get(), h_rows.data(), R_max * 4, cudaMemcpyHostToDevice));
+    RECEIPT_CUDA_CHECK(cudaMemcpy(lens.get(), h_lens.data(), R_max * 4, cudaMemcpyHostToDevice));
+    const rc::DecodeState st{127, S, 0, 0, 0, 0};
+    RECEIPT_CUDA_CHECK(cudaMemcpy(state.get(), &st, sizeof(st), cudaMemcpyHostToDevice));
+    // The engine's split scratch (from R = 16 on, the launcher does not split).
+    int dev = 0, n_sm = 0;
+    RECEIPT_CUDA_CHECK(cudaGetDevice(&dev));
+    RECEIPT_CUDA_CHECK(cudaDeviceGetAttribute(&n_sm, cudaDevAttrMultiProcessorCount, dev));
+    rc::DeviceBuffer part(size_t(R_max) * H * rc::kMaxDecodeSplits * (K + 2) * 4), counter(size_t(R_max) * H * 4);
+    RECEIPT_CUDA_CHECK(cudaMemset(counter.get(), 0, counter.size()));
+    const size_t n_part = size_t(R_max) * H * rc::kMaxDecodeSplits * (K + 2);
+    const rc::DecodeAttnSplit split{part.as<float>(), counter.as<int>(), n_part, R_max * H, rc::kMaxDecodeSplits,
+                                    n_sm};
+    auto call = [&](int R, cudaStream_t s) {
+        rc::cross_attention_cuda(DType::kF16, q.get(), kv.get(), stride, 0, HK, rows.as<int>(), lens.as<int>(), R, H,
+                                 K, S, state.as<rc::DecodeState>(), ctx.get(), s, &split);
+    };
+    const int sizes[] = {16, 32, 64};
+    for (int R : sizes) call(R, nullptr);
+    RECEIPT_CUDA_CHECK(cudaDeviceSynchronize());
+    std::printf("%-22s %3s %12s %12s\n", "cross f16, 384 keys", "R", "us/call", "GB/s");
+    for (int R : sizes) {
+        const double us = graph_us([&](cudaStream_t s) { call(R, s); });
+        const double bytes = double(R) * H * S * K * 2 * 2;
+        std::printf("%-22s %3d %12.2f %12.1f\n", "", R, us, bytes / us * 1e-3);
+    }
+}
+
 }  // namespace
 
 #else  // !RECEIPT_WITH_CUDA

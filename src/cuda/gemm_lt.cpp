@@ -53,11 +53,23 @@ struct GemmLt::Entry {
     }
 };
 
+namespace {
+// Which shapes the small-M kernel takes: see small_m below. RECEIPT_CUDA_GEMV_MAX_M=M (1..kGemvMaxM) in the
+// environment moves the m limit, for A/B timing.
+constexpr int kGemvRouteMaxM = 2;
+constexpr int kGemvRouteMaxN = 8192;
+}  // namespace
+
 GemmLt::GemmLt(size_t workspace_bytes) : workspace_(workspace_bytes) {
     cublasLtHandle_t h = nullptr;
     RECEIPT_CUBLAS_CHECK(cublasLtCreate(&h));
     handle_ = h;
     if (const char* g = std::getenv("RECEIPT_CUDA_GEMV")) use_gemv_ = std::string(g) != "0";
+    gemv_max_m_ = std::min(kGemvRouteMaxM, kGemvMaxM);
+    if (const char* g = std::getenv("RECEIPT_CUDA_GEMV_MAX_M")) {
+        const int v = std::atoi(g);
+        if (v >= 1 && v <= kGemvMaxM) gemv_max_m_ = v;
+    }
 }
 
 // Which shapes the small-M kernel takes. Measured per call on an H200 (t5-small decode shapes, f16,
@@ -66,12 +78,12 @@ GemmLt::GemmLt(size_t workspace_bytes) : workspace_(workspace_bytes) {
 // (n = 32128) cuBLASLt wins already at m = 1 (6.5 vs 7.2 us). So: m <= 2 and n <= 8192. The same holds for a
 // split_x GEMM, whose small-M pass reads the f32 x itself instead of three kernels (the split and two cuBLASLt
 // GEMMs): t5-small fp16-a32 decode with it up to m = 8 took 39.1 / 11.7 ms per receipt at batch 1 / 8, with the
-// split at every m 54.1 / 9.0 (H200, 384 in / 128 out).
-constexpr int kGemvRouteMaxM = 2;
-constexpr int kGemvRouteMaxN = 8192;
+// split at every m 54.1 / 9.0 (H200, 384 in / 128 out). End to end in fp16 (H200, RECEIPT_CUDA_GEMV_MAX_M, with the
+// LayerNorm prologue and the pre-wait weight loads), m <= 2 / 4 / 8 gave t5-small 10.20 / 11.74 / 11.72 ms per
+// receipt at batch 4 and 5.21 / 5.28 / 9.73 at batch 8 (t5-base 22.2 / 28.1 / 28.0 and 13.6 / 13.3 / 24.3).
 
 bool GemmLt::small_m(const GemmSpec& s) const {
-    return use_gemv_ && s.m >= 1 && s.m <= std::min(kGemvRouteMaxM, kGemvMaxM) && s.n <= kGemvRouteMaxN;
+    return use_gemv_ && s.m >= 1 && s.m <= gemv_max_m_ && s.n <= kGemvRouteMaxN;
 }
 
 GemmLt::~GemmLt() {

@@ -4,7 +4,8 @@
 // when it has the shape, else from the cuBLASLt heuristic (cached per shape). GEMMs with m <= 2 and n <= 8192
 // (decode steps at batch 1-2, not the lm_head; where it was measured faster, see small_m in gemm_lt.cpp) run the
 // small-M kernel gemv_cuda (src/ops/gemv_cuda.cu) instead, which reads the weight once with 16-byte loads;
-// RECEIPT_CUDA_GEMV=0 in the environment (or set_use_gemv(false)) keeps them on cuBLASLt.
+// RECEIPT_CUDA_GEMV=0 in the environment (or set_use_gemv(false)) keeps them on cuBLASLt, and
+// RECEIPT_CUDA_GEMV_MAX_M=M moves the m limit (A/B timing).
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -94,6 +95,7 @@ private:
     std::map<Key, std::unique_ptr<Entry>> cache_;
     std::map<Key, PlanGemm> planned_;  // adopted or tuned, by shape (align 256)
     bool use_gemv_ = true;
+    int gemv_max_m_ = 2;  // most rows the small-M kernel takes (RECEIPT_CUDA_GEMV_MAX_M, see gemm_lt.cpp)
     char* split_scratch_ = nullptr;
     size_t split_bytes_ = 0;
     bool small_m(const GemmSpec& s) const;
