@@ -170,7 +170,7 @@ std::string CudaT5Engine::describe() const {
            (use_graphs_ ? "" : ", graphs off") + (gemm_->use_gemv() ? "" : ", small-M gemv off") +
            (fuse_norm_ ? "" : ", norm fusion off") +
            (buf_->attn_split.n_split_max > 1 ? "" : ", split-K attention off") + (pdl_ ? "" : ", PDL off") +
-           (prefetch_enabled() ? "" : ", prefetch off") + (prof_ ? ", op profiling" : "");
+           (prefetch_level() == 2 ? "" : prefetch_level() == 1 ? ", prefetch 1" : ", prefetch off") + (prof_ ? ", op profiling" : "");
 }
 
 std::string CudaT5Engine::profile_report() const { return prof_ ? prof_->report() : std::string(); }

@@ -31,13 +31,17 @@ bool device_supports_pdl(int dev) {
 
 }  // namespace
 
-bool prefetch_enabled() {
-    static const bool on = [] {
+int prefetch_level() {
+    static const int level = [] {
         const char* env = std::getenv("RECEIPT_CUDA_PREFETCH");
-        return !(env && std::strcmp(env, "0") == 0);
+        if (env && std::strcmp(env, "0") == 0) return 0;
+        if (env && std::strcmp(env, "1") == 0) return 1;
+        return 2;
     }();
-    return on;
+    return level;
 }
+
+bool prefetch_enabled() { return prefetch_level() > 0; }
 
 bool pdl_enabled() {
     if (!pdl_env_allowed()) return false;

@@ -31,7 +31,8 @@ struct GemvArgs {
     int n_kw;  // warps that split k for one column group: 1, 2 or 4 (divides kWarps)
     float alpha;
     bool out_f32, accumulate, relu;
-    bool preload;   // load the first kPreSteps weight vectors before pdl_wait() (prefetch_enabled())
+    bool preload;   // load the first kPreSteps weight vectors before pdl_wait() (prefetch_level() >= 1)
+    bool l1_rest;   // and prefetch the rest of the first tile's weights into L1 (prefetch_level() >= 2)
     GemvNorm norm;  // norm.resid set: x is the T5LayerNorm of resid (k <= tile: one tile), x itself is unused
 };
 
@@ -185,6 +186,12 @@ __global__ void __launch_bounds__(kWarps * 32) gemv_kernel(GemvArgs a) {
             for (int c = 0; c < kC; ++c)
                 if (p < n_pre && kk_first + p * kk_stride < kt0)
                     wpre[p][c] = ld_raw8(wrow[c] + kk_first + p * kk_stride);
+        // The rest of the lane's first tile is asked of L1 (prefetch.global.L1, no registers): one lane per 128-byte
+        // line (a warp's vector step reads 32 consecutive 8-element pieces of each weight row).
+        if (n_pre > 0 && a.l1_rest && ((kk_first * int(sizeof(T))) & 127) == 0)
+            for (int kk = kk_first + kPreSteps * kk_stride; kk < kt0; kk += kk_stride)
+#pragma unroll
+                for (int c = 0; c < kC; ++c) asm volatile("prefetch.global.L1 [%0];" ::"l"(wrow[c] + kk));
     }
 
     // x (and y when accumulating) come from the previous kernels and y may still be read by them, so every other
@@ -336,8 +343,10 @@ void gemv_cuda(DType dt, int m, int n, int k, const void* x, int ldx, const void
                       " k=" + std::to_string(k) + " ldx=" + std::to_string(ldx) + " ldw=" + std::to_string(ldw) +
                       " ldy=" + std::to_string(ldy) + " (needs 1 <= m <= " + std::to_string(kGemvMaxM) + ")");
     RECEIPT_CHECK(!x_f32 || out_f32 || dt == DType::kF32, InvalidInput, "gemv_cuda: an f32 x needs an f32 y");
-    GemvArgs a{x, w, y, m, n, k, ldx, ldw, ldy, 0, 1, alpha, out_f32 || dt == DType::kF32, accumulate, relu, false, {}};
-    a.preload = prefetch_enabled();
+    const bool y_f32 = out_f32 || dt == DType::kF32;
+    GemvArgs a{x, w, y, m, n, k, ldx, ldw, ldy, 0, 1, alpha, y_f32, accumulate, relu, false, false, {}};
+    a.preload = prefetch_level() >= 1;
+    a.l1_rest = prefetch_level() >= 2;
     if (norm) {
         RECEIPT_CHECK(norm->resid && norm->w && k <= gemv_norm_max_k(m), InvalidInput,
                       "gemv_cuda: the norm prologue needs resid, w and k <= " + std::to_string(gemv_norm_max_k(m)));

@@ -154,10 +154,13 @@ void split_f32_cuda(DType dt, const float* x, int m, int k, int ldx, void* hi, v
 // variable is read once per process and the answer cached per device. Never throws. Thread-safe.
 bool pdl_enabled();
 
-// Whether the decode kernels fetch what an earlier step or the request's setup wrote before they wait for the
-// kernel before them (the small-M GEMM's first weight vectors into registers, the attention kernels' K / V rows
-// into L1). True unless RECEIPT_CUDA_PREFETCH is "0" in the environment (read once per process); the results are
-// the same either way, only the overlap changes. Never throws. Thread-safe.
+// How much the decode kernels fetch, before they wait for the kernel before them, of what an earlier step or the
+// request's setup wrote: 0 nothing; 1 the small-M GEMM's first weight vectors into registers and the attention
+// kernels' K / V rows into L1; 2 (default) also the rest of the small-M GEMM's first weight tile into L1.
+// RECEIPT_CUDA_PREFETCH=0 / 1 in the environment (read once per process) picks a lower level; the results are the
+// same at every level, only the overlap changes. Never throws. Thread-safe.
+int prefetch_level();
+// prefetch_level() > 0.
 bool prefetch_enabled();
 
 // Size in bytes of one element of `dt`.
