@@ -54,8 +54,8 @@ struct GemmLt::Entry {
 };
 
 namespace {
-// Which shapes the small-M kernel takes: see small_m below. RECEIPT_CUDA_GEMV_MAX_M=M (1..kGemvMaxM) in the
-// environment moves the m limit, for A/B timing.
+// Which shapes the small-M kernel takes: see small_m below. RECEIPT_CUDA_GEMV_MAX_M=M (1..kGemvMaxM) and
+// RECEIPT_CUDA_GEMV_MAX_N=N in the environment move the limits, for A/B timing.
 constexpr int kGemvRouteMaxM = 2;
 constexpr int kGemvRouteMaxN = 8192;
 }  // namespace
@@ -66,9 +66,14 @@ GemmLt::GemmLt(size_t workspace_bytes) : workspace_(workspace_bytes) {
     handle_ = h;
     if (const char* g = std::getenv("RECEIPT_CUDA_GEMV")) use_gemv_ = std::string(g) != "0";
     gemv_max_m_ = std::min(kGemvRouteMaxM, kGemvMaxM);
+    gemv_max_n_ = kGemvRouteMaxN;
     if (const char* g = std::getenv("RECEIPT_CUDA_GEMV_MAX_M")) {
         const int v = std::atoi(g);
         if (v >= 1 && v <= kGemvMaxM) gemv_max_m_ = v;
+    }
+    if (const char* g = std::getenv("RECEIPT_CUDA_GEMV_MAX_N")) {
+        const int v = std::atoi(g);
+        if (v >= 1) gemv_max_n_ = v;
     }
 }
 
@@ -81,9 +86,11 @@ GemmLt::GemmLt(size_t workspace_bytes) : workspace_(workspace_bytes) {
 // split at every m 54.1 / 9.0 (H200, 384 in / 128 out). End to end in fp16 (H200, RECEIPT_CUDA_GEMV_MAX_M, with the
 // LayerNorm prologue and the pre-wait weight loads), m <= 2 / 4 / 8 gave t5-small 10.20 / 11.74 / 11.72 ms per
 // receipt at batch 4 and 5.21 / 5.28 / 9.73 at batch 8 (t5-base 22.2 / 28.1 / 28.0 and 13.6 / 13.3 / 24.3).
+// The lm_head through the small-M kernel too (RECEIPT_CUDA_GEMV_MAX_N=40000) stays slower than cuBLASLt: t5-small
+// 28.32 / 28.34 against 28.10 / 28.16 ms per receipt at batch 1 (t5-base 61.23 / 61.26 against 60.94 / 61.09).
 
 bool GemmLt::small_m(const GemmSpec& s) const {
-    return use_gemv_ && s.m >= 1 && s.m <= gemv_max_m_ && s.n <= kGemvRouteMaxN;
+    return use_gemv_ && s.m >= 1 && s.m <= gemv_max_m_ && s.n <= gemv_max_n_;
 }
 
 GemmLt::~GemmLt() {

@@ -5,7 +5,7 @@
 // (decode steps at batch 1-2, not the lm_head; where it was measured faster, see small_m in gemm_lt.cpp) run the
 // small-M kernel gemv_cuda (src/ops/gemv_cuda.cu) instead, which reads the weight once with 16-byte loads;
 // RECEIPT_CUDA_GEMV=0 in the environment (or set_use_gemv(false)) keeps them on cuBLASLt, and
-// RECEIPT_CUDA_GEMV_MAX_M=M moves the m limit (A/B timing).
+// RECEIPT_CUDA_GEMV_MAX_M=M / RECEIPT_CUDA_GEMV_MAX_N=N move the limits (A/B timing).
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -96,6 +96,7 @@ private:
     std::map<Key, PlanGemm> planned_;  // adopted or tuned, by shape (align 256)
     bool use_gemv_ = true;
     int gemv_max_m_ = 2;  // most rows the small-M kernel takes (RECEIPT_CUDA_GEMV_MAX_M, see gemm_lt.cpp)
+    int gemv_max_n_ = 8192;  // most columns it takes (RECEIPT_CUDA_GEMV_MAX_N)
     char* split_scratch_ = nullptr;
     size_t split_bytes_ = 0;
     bool small_m(const GemmSpec& s) const;
