@@ -10,6 +10,10 @@ For each labelled receipt and field, the gold value counts as recoverable when e
   net / total        the amount's digits (whole, or with two decimals) are a run in the text once separators
                      inside numbers are removed (the total tax is left out: it may be a sum of printed taxes);
   line_items         per item: its amount's digits, as above.
+Two more rows bound a reader that copies the address as printed (SROIE's labels were written from the images,
+not from this OCR text): the gold address, whitespace aside, is a piece of the text, whitespace aside; and it is
+whole consecutive lines of the text joined by one space, exactly (what an exact-match F1 can reach by copying).
+Both only for receipts in Latin script.
 A field whose gold value is absent counts as recoverable. OCR noise that drops or changes a digit (synth_noise.py)
 makes a value unrecoverable: no extraction can get it right. With P values present and R of them recoverable,
 field F1 (receipt eval) is at most 2R / (2R + P - R): every recoverable value right, nothing written for the rest.
@@ -21,6 +25,7 @@ import sys
 import unicodedata
 
 AMOUNT_FIELDS = ("net_amount", "total_amount")
+CJK = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")
 
 
 def nfkc(s):
@@ -47,6 +52,27 @@ def amount_runs(text):
 def subsequence(needle, hay):
     it = iter(hay)
     return all(c in it for c in needle)
+
+
+def no_space(s):
+    return re.sub(r"\s", "", s)
+
+
+def address_in_text(gold, text):
+    return no_space(gold) in no_space(text)
+
+
+def address_as_lines(gold, text):
+    """The gold address is whole consecutive text lines, stripped and joined by one space."""
+    lines = [" ".join(line.split()) for line in text.split("\n")]
+    for i in range(len(lines)):
+        for j in range(i, len(lines)):
+            joined = " ".join(lines[i : j + 1])
+            if joined == gold:
+                return True
+            if len(joined) >= len(gold):
+                break
+    return False
 
 
 def recoverable(field, gold, text):
@@ -77,6 +103,16 @@ def main(paths):
             share = ok / n if n else 1.0
             f1 = 2 * ok / (2 * ok + n - ok) if n else 1.0
             print(f"  {field:18s} printed {ok:4d} of {n:4d} present ({share:.3f}): F1 at most {f1:.3f}")
+        for what, test in (("as printed (spaces aside)", address_in_text), ("as printed lines (exact)", address_as_lines)):
+            n = ok = 0
+            for r in rows:
+                gold = r["fields"].get("supplier_address")
+                if gold and not CJK.search(r["text"]):  # Japanese gold addresses drop the 〒 code: not copies
+                    n += 1
+                    ok += test(nfkc(gold), nfkc(r["text"]))
+            if n:
+                f1 = 2 * ok / (2 * ok + n - ok)
+                print(f"  address {what:26s} {ok:4d} of {n:4d} ({ok / n:.3f}): F1 at most {f1:.3f}")
         n = ok = 0
         for r in rows:
             text = nfkc(r["text"])
