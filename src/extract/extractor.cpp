@@ -277,7 +277,10 @@ std::string default_model_dir(const std::string& exe_path, const std::string& so
     for (const auto& c : candidates)
         if (fs::exists(c / "config.json")) return fs::weakly_canonical(c, ec).string();
     std::string tried;
-    for (const auto& c : candidates) tried += " " + c.string();
+    for (const auto& c : candidates) {
+        tried += ' ';  // appended in two steps: g++ 12 warns (-Wrestrict) on " " + string here
+        tried += c.string();
+    }
     RECEIPT_THROW(ModelError, "no default model found (tried" + tried + "); pass --model DIR or set RECEIPT_MODEL_DIR");
 }
 
