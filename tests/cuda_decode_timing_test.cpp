@@ -180,6 +180,38 @@ TEST_F(CudaDecodeTiming, DISABLED_CrossAttentionWide) {
     }
 }
 
+// Cross-attention over 384 source tokens at batch 1-8 with the split count capped (n_split_max, as
+// RECEIPT_CUDA_ATTN_SPLIT=N does in the engine): fewer, longer key ranges against more, shorter ones.
+TEST_F(CudaDecodeTiming, DISABLED_CrossAttentionSplitCount) {
+    const int H = 8, K = 64, HK = H * K, S = 384, L = 6, R_max = 8;
+    const int64_t stride = int64_t(L) * 2 * HK;
+    int dev = 0, n_sm = 0;
+    RECEIPT_CUDA_CHECK(cudaGetDevice(&dev));
+    RECEIPT_CUDA_CHECK(cudaDeviceGetAttribute(&n_sm, cudaDevAttrMultiProcessorCount, dev));
+    rc::DeviceBuffer q(size_t(R_max) * HK * 2), kv(size_t(R_max) * S * stride * 2), ctx(size_t(R_max) * HK * 2);
+    rc::DeviceBuffer rows(R_max * 4), lens(R_max * 4), state(sizeof(rc::DecodeState));
+    rc::DeviceBuffer part(size_t(R_max) * H * rc::kMaxDecodeSplits * (K + 2) * 4), counter(size_t(R_max) * H * 4);
+    for (rc::DeviceBuffer* b : {&q, &kv, &counter}) RECEIPT_CUDA_CHECK(cudaMemset(b->get(), 0, b->size()));
+    std::vector<int> h_rows(R_max), h_lens(R_max, S);
+    for (int r = 0; r < R_max; ++r) h_rows[size_t(r)] = r;
+    RECEIPT_CUDA_CHECK(cudaMemcpy(rows.get(), h_rows.data(), R_max * 4, cudaMemcpyHostToDevice));
+    RECEIPT_CUDA_CHECK(cudaMemcpy(lens.get(), h_lens.data(), R_max * 4, cudaMemcpyHostToDevice));
+    const rc::DecodeState st{127, S, 0, 0, 0, 0};
+    RECEIPT_CUDA_CHECK(cudaMemcpy(state.get(), &st, sizeof(st), cudaMemcpyHostToDevice));
+    const size_t n_part = size_t(R_max) * H * rc::kMaxDecodeSplits * (K + 2);
+    std::printf("%-22s %3s %7s %7s %12s\n", "cross f16, 384 keys", "R", "cap", "n_split", "us/call");
+    for (int R : {1, 2, 4, 8})
+        for (int cap : {1, 2, 3, 4, 6, 8, 12, rc::kMaxDecodeSplits}) {
+            const rc::DecodeAttnSplit split{part.as<float>(), counter.as<int>(), n_part, R_max * H, cap, n_sm};
+            const double us = graph_us([&](cudaStream_t s) {
+                rc::cross_attention_cuda(DType::kF16, q.get(), kv.get(), stride, 0, HK, rows.as<int>(),
+                                         lens.as<int>(), R, H, K, S, state.as<rc::DecodeState>(), ctx.get(), s,
+                                         &split);
+            });
+            std::printf("%-22s %3d %7d %7d %12.2f\n", "", R, cap, rc::decode_attn_n_split(&split, R, H, K), us);
+        }
+}
+
 }  // namespace
 
 #else  // !RECEIPT_WITH_CUDA

@@ -111,13 +111,16 @@ void CudaT5Engine::alloc_buffers() {
     alloc(b.state, sizeof(DecodeState));
     // Split-K cross-attention for the decode steps whose H x R blocks cover less than half of the SMs (see
     // decode_attn_n_split): at most n_sm / (2H) rows split, each (row, head) into <= ceil(n_sm / H) key ranges.
-    // RECEIPT_CUDA_ATTN_SPLIT=0 keeps the single-pass kernels (for A/B timing).
+    // RECEIPT_CUDA_ATTN_SPLIT=0 keeps the single-pass kernels, =N (>= 2) allows at most N key ranges (A/B timing).
     {
         int n_sm = 0;
         RECEIPT_CUDA_CHECK(cudaDeviceGetAttribute(&n_sm, cudaDevAttrMultiProcessorCount, device_id_));
-        const char* env = std::getenv("RECEIPT_CUDA_ATTN_SPLIT");
-        const bool split_on = !(env && std::string(env) == "0");
-        const int n_split_max = split_on ? std::min<int>(kMaxDecodeSplits, (n_sm + int(H) - 1) / int(H)) : 1;
+        int n_split_max = std::min<int>(kMaxDecodeSplits, (n_sm + int(H) - 1) / int(H));
+        if (const char* env = std::getenv("RECEIPT_CUDA_ATTN_SPLIT")) {
+            const int cap = std::atoi(env);
+            if (std::string(env) == "0") n_split_max = 1;
+            else if (cap >= 2) n_split_max = std::min(n_split_max, cap);
+        }
         const size_t rows_split = std::max<size_t>(1, std::min<size_t>(R, size_t(n_sm) / (2 * H)));
         const size_t n_part = n_split_max > 1 ? rows_split * H * size_t(n_split_max) * (K + 2) : 0;
         alloc(b.attn_part, n_part * 4);
@@ -170,7 +173,10 @@ std::string CudaT5Engine::describe() const {
            (use_graphs_ ? "" : ", graphs off") + (gemm_->use_gemv() ? "" : ", small-M gemv off") +
            (fuse_norm_ ? "" : ", norm fusion off") +
            (buf_->attn_split.n_split_max > 1 ? "" : ", split-K attention off") + (pdl_ ? "" : ", PDL off") +
-           (prefetch_level() == 2 ? "" : prefetch_level() == 1 ? ", prefetch 1" : ", prefetch off") + (prof_ ? ", op profiling" : "");
+           (prefetch_level() == 2   ? ""
+            : prefetch_level() == 1 ? ", prefetch 1"
+                                    : ", prefetch off") +
+           (prof_ ? ", op profiling" : "");
 }
 
 std::string CudaT5Engine::profile_report() const { return prof_ ? prof_->report() : std::string(); }
