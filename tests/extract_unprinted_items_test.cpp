@@ -1,0 +1,67 @@
+// Line items whose description the receipt does not print (extract/unprinted_items.h).
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "extract/unprinted_items.h"
+
+namespace ex = receipt::extract;
+
+namespace {
+
+// A udon shop's receipt (the shape of dev2_ja 000194: OCR damage on the first row, the count in its own box).
+const std::string kUdon =
+    "丸亀製麺\n〒220-4631\n21/02/02 07:39\n商品名\n数量\n金額\nぶかけうどん 大\n2\nかけうどん 並 4 1,580\n1,260\n"
+    "トッピング チーズ\n1\n170\nお会計\n3,010";
+
+}  // namespace
+
+TEST(UnprintedItems, PrintedShareIsTheBestLinesCommonSubsequence) {
+    EXPECT_DOUBLE_EQ(ex::printed_share(kUdon, "トッピング チーズ"), 1.0);  // printed as is, spaces aside
+    EXPECT_DOUBLE_EQ(ex::printed_share(kUdon, "ぶっかけうどん 大"), 7.0 / 8.0);  // OCR dropped the small っ
+    EXPECT_LT(ex::printed_share(kUdon, "日替わり定食"), ex::kPrintedItemShare);     // nothing of it printed
+    EXPECT_LT(ex::printed_share(kUdon, "牛めし 並"), ex::kPrintedItemShare);       // one character of four
+    // Full-width ASCII folds to ASCII on both sides; an empty description counts as printed.
+    EXPECT_DOUBLE_EQ(ex::printed_share("缶ビール 350ml\n", "缶ビール ３５０ml"), 1.0);
+    EXPECT_DOUBLE_EQ(ex::printed_share(kUdon, " "), 1.0);
+    // Invalid UTF-8 does not throw.
+    EXPECT_NO_THROW(ex::printed_share(std::string("\xff\xfe\n"), std::string("\xc3")));
+}
+
+TEST(UnprintedItems, DropsOnlyUnprintedDescriptionsWithAWarning) {
+    nlohmann::ordered_json f = {
+        {"line_items",
+         {{{"description", "ぶっかけうどん 大"}, {"amount", 1260}},
+          {{"description", "牛めし 並"}, {"amount", 1653}},
+          {{"description", nullptr}, {"amount", 170}},
+          {{"description", "日替わり定食"}, {"amount", 7180}},
+          {{"description", "トッピング チーズ"}, {"amount", 170}}}},
+        {"warnings", nlohmann::ordered_json::array()}};
+    ex::drop_unprinted_items(kUdon, f);
+    ASSERT_EQ(f["line_items"].size(), 3u);
+    EXPECT_EQ(f["line_items"][0]["description"], "ぶっかけうどん 大");
+    EXPECT_TRUE(f["line_items"][1]["description"].is_null());  // no description: nothing to test, kept
+    EXPECT_EQ(f["line_items"][2]["description"], "トッピング チーズ");
+    ASSERT_EQ(f["warnings"].size(), 1u);
+    const std::string w = f["warnings"][0].get<std::string>();
+    EXPECT_NE(w.find("line_item_not_printed"), std::string::npos) << w;
+    EXPECT_NE(w.find("2 (牛めし 並)"), std::string::npos) << w;
+    EXPECT_NE(w.find("4 (日替わり定食)"), std::string::npos) << w;
+}
+
+TEST(UnprintedItems, LeavesEverythingElseAlone) {
+    nlohmann::ordered_json printed = {{"line_items", {{{"description", "トッピング チーズ"}, {"amount", 170}}}},
+                                      {"warnings", nlohmann::ordered_json::array()}};
+    const auto before = printed;
+    ex::drop_unprinted_items(kUdon, printed);
+    EXPECT_EQ(printed, before);  // nothing dropped, no warning
+    nlohmann::ordered_json odd = {{"line_items", "not a list"}};
+    ex::drop_unprinted_items(kUdon, odd);
+    EXPECT_EQ(odd["line_items"], "not a list");
+    nlohmann::ordered_json no_warnings = {{"line_items", {{{"description", "日替わり定食"}}}}};
+    ex::drop_unprinted_items(kUdon, no_warnings);  // creates the warnings list
+    EXPECT_TRUE(no_warnings["line_items"].empty());
+    EXPECT_EQ(no_warnings["warnings"].size(), 1u);
+}
