@@ -141,41 +141,54 @@ TEST_F(CudaDecodeTiming, DISABLED_SplitKAttentionVsSinglePass) {
     }
 }
 
-// Cross-attention at the batch sizes of a throughput run (384 source tokens, launched as the engine does): us per
-// call and the rate at which it reads the cross K/V (R H S K 2 values of 2 bytes). Each size runs once before any
-// timing, so a profiler can pick one launch: launch 0 is R = 16, 1 is R = 32, 2 is R = 64.
-TEST_F(CudaDecodeTiming, DISABLED_CrossAttentionWide) {
-    const int H = 8, K = 64, HK = H * K, S = 384, L = 6, R_max = 64;
+// t5-small shaped cross-attention inputs for up to R_max rows (row r reads source r, all S = 384 keys; zeros) and
+// the engine's split scratch; call() launches one cross-attention of R rows with at most `cap` key ranges.
+struct CrossBench {
+    static constexpr int H = 8, K = 64, HK = H * K, S = 384, L = 6;
+    const int R_max;
     const int64_t stride = int64_t(L) * 2 * HK;
-    rc::DeviceBuffer q(size_t(R_max) * HK * 2), kv(size_t(R_max) * S * stride * 2), ctx(size_t(R_max) * HK * 2);
-    rc::DeviceBuffer rows(R_max * 4), lens(R_max * 4), state(sizeof(rc::DecodeState));
-    for (rc::DeviceBuffer* b : {&q, &kv}) RECEIPT_CUDA_CHECK(cudaMemset(b->get(), 0, b->size()));
-    std::vector<int> h_rows(R_max), h_lens(R_max, S);
-    for (int r = 0; r < R_max; ++r) h_rows[size_t(r)] = r;
-    RECEIPT_CUDA_CHECK(cudaMemcpy(rows.get(), h_rows.data(), R_max * 4, cudaMemcpyHostToDevice));
-    RECEIPT_CUDA_CHECK(cudaMemcpy(lens.get(), h_lens.data(), R_max * 4, cudaMemcpyHostToDevice));
-    const rc::DecodeState st{127, S, 0, 0, 0, 0};
-    RECEIPT_CUDA_CHECK(cudaMemcpy(state.get(), &st, sizeof(st), cudaMemcpyHostToDevice));
-    // The engine's split scratch (from R = 16 on, the launcher does not split).
-    int dev = 0, n_sm = 0;
-    RECEIPT_CUDA_CHECK(cudaGetDevice(&dev));
-    RECEIPT_CUDA_CHECK(cudaDeviceGetAttribute(&n_sm, cudaDevAttrMultiProcessorCount, dev));
-    rc::DeviceBuffer part(size_t(R_max) * H * rc::kMaxDecodeSplits * (K + 2) * 4), counter(size_t(R_max) * H * 4);
-    RECEIPT_CUDA_CHECK(cudaMemset(counter.get(), 0, counter.size()));
-    const size_t n_part = size_t(R_max) * H * rc::kMaxDecodeSplits * (K + 2);
-    const rc::DecodeAttnSplit split{part.as<float>(), counter.as<int>(), n_part, R_max * H, rc::kMaxDecodeSplits,
-                                    n_sm};
-    auto call = [&](int R, cudaStream_t s) {
+    int n_sm = 0;
+    rc::DeviceBuffer q, kv, ctx, rows, lens, state, part, counter;
+    explicit CrossBench(int r_max)
+        : R_max(r_max), q(size_t(r_max) * HK * 2), kv(size_t(r_max) * S * stride * 2), ctx(size_t(r_max) * HK * 2),
+          rows(size_t(r_max) * 4), lens(size_t(r_max) * 4), state(sizeof(rc::DecodeState)),
+          part(size_t(r_max) * H * rc::kMaxDecodeSplits * (K + 2) * 4), counter(size_t(r_max) * H * 4) {
+        int dev = 0;
+        RECEIPT_CUDA_CHECK(cudaGetDevice(&dev));
+        RECEIPT_CUDA_CHECK(cudaDeviceGetAttribute(&n_sm, cudaDevAttrMultiProcessorCount, dev));
+        for (rc::DeviceBuffer* b : {&q, &kv, &counter}) RECEIPT_CUDA_CHECK(cudaMemset(b->get(), 0, b->size()));
+        const size_t n = static_cast<size_t>(r_max);
+        std::vector<int> h_rows(n), h_lens(n, S);
+        for (size_t r = 0; r < n; ++r) h_rows[r] = int(r);
+        RECEIPT_CUDA_CHECK(cudaMemcpy(rows.get(), h_rows.data(), n * 4, cudaMemcpyHostToDevice));
+        RECEIPT_CUDA_CHECK(cudaMemcpy(lens.get(), h_lens.data(), n * 4, cudaMemcpyHostToDevice));
+        const rc::DecodeState st{127, S, 0, 0, 0, 0};
+        RECEIPT_CUDA_CHECK(cudaMemcpy(state.get(), &st, sizeof(st), cudaMemcpyHostToDevice));
+    }
+    rc::DecodeAttnSplit split(int cap) const {
+        const size_t n_part = size_t(R_max) * H * rc::kMaxDecodeSplits * (K + 2);
+        return rc::DecodeAttnSplit{part.as<float>(), counter.as<int>(), n_part, R_max * H, cap, n_sm};
+    }
+    void call(int R, int cap, cudaStream_t s) const {
+        const rc::DecodeAttnSplit sp = split(cap);
         rc::cross_attention_cuda(DType::kF16, q.get(), kv.get(), stride, 0, HK, rows.as<int>(), lens.as<int>(), R, H,
-                                 K, S, state.as<rc::DecodeState>(), ctx.get(), s, &split);
-    };
+                                 K, S, state.as<rc::DecodeState>(), ctx.get(), s, &sp);
+    }
+};
+
+// Cross-attention at the batch sizes of a throughput run (384 source tokens, launched as the engine does; from
+// R = 16 on the launcher does not split): us per call and the rate at which it reads the cross K/V (R H S K 2
+// values of 2 bytes). Each size runs once before any timing, so a profiler can pick one launch: launch 0 is
+// R = 16, 1 is R = 32, 2 is R = 64.
+TEST_F(CudaDecodeTiming, DISABLED_CrossAttentionWide) {
+    const CrossBench cb(64);
     const int sizes[] = {16, 32, 64};
-    for (int R : sizes) call(R, nullptr);
+    for (int R : sizes) cb.call(R, rc::kMaxDecodeSplits, nullptr);
     RECEIPT_CUDA_CHECK(cudaDeviceSynchronize());
     std::printf("%-22s %3s %12s %12s\n", "cross f16, 384 keys", "R", "us/call", "GB/s");
     for (int R : sizes) {
-        const double us = graph_us([&](cudaStream_t s) { call(R, s); });
-        const double bytes = double(R) * H * S * K * 2 * 2;
+        const double us = graph_us([&](cudaStream_t s) { cb.call(R, rc::kMaxDecodeSplits, s); });
+        const double bytes = double(R) * CrossBench::H * CrossBench::S * CrossBench::K * 2 * 2;
         std::printf("%-22s %3d %12.2f %12.1f\n", "", R, us, bytes / us * 1e-3);
     }
 }
@@ -183,32 +196,14 @@ TEST_F(CudaDecodeTiming, DISABLED_CrossAttentionWide) {
 // Cross-attention over 384 source tokens at batch 1-8 with the split count capped (n_split_max, as
 // RECEIPT_CUDA_ATTN_SPLIT=N does in the engine): fewer, longer key ranges against more, shorter ones.
 TEST_F(CudaDecodeTiming, DISABLED_CrossAttentionSplitCount) {
-    const int H = 8, K = 64, HK = H * K, S = 384, L = 6, R_max = 8;
-    const int64_t stride = int64_t(L) * 2 * HK;
-    int dev = 0, n_sm = 0;
-    RECEIPT_CUDA_CHECK(cudaGetDevice(&dev));
-    RECEIPT_CUDA_CHECK(cudaDeviceGetAttribute(&n_sm, cudaDevAttrMultiProcessorCount, dev));
-    rc::DeviceBuffer q(size_t(R_max) * HK * 2), kv(size_t(R_max) * S * stride * 2), ctx(size_t(R_max) * HK * 2);
-    rc::DeviceBuffer rows(R_max * 4), lens(R_max * 4), state(sizeof(rc::DecodeState));
-    rc::DeviceBuffer part(size_t(R_max) * H * rc::kMaxDecodeSplits * (K + 2) * 4), counter(size_t(R_max) * H * 4);
-    for (rc::DeviceBuffer* b : {&q, &kv, &counter}) RECEIPT_CUDA_CHECK(cudaMemset(b->get(), 0, b->size()));
-    std::vector<int> h_rows(R_max), h_lens(R_max, S);
-    for (int r = 0; r < R_max; ++r) h_rows[size_t(r)] = r;
-    RECEIPT_CUDA_CHECK(cudaMemcpy(rows.get(), h_rows.data(), R_max * 4, cudaMemcpyHostToDevice));
-    RECEIPT_CUDA_CHECK(cudaMemcpy(lens.get(), h_lens.data(), R_max * 4, cudaMemcpyHostToDevice));
-    const rc::DecodeState st{127, S, 0, 0, 0, 0};
-    RECEIPT_CUDA_CHECK(cudaMemcpy(state.get(), &st, sizeof(st), cudaMemcpyHostToDevice));
-    const size_t n_part = size_t(R_max) * H * rc::kMaxDecodeSplits * (K + 2);
+    const CrossBench cb(8);
     std::printf("%-22s %3s %7s %7s %12s\n", "cross f16, 384 keys", "R", "cap", "n_split", "us/call");
     for (int R : {1, 2, 4, 8})
         for (int cap : {1, 2, 3, 4, 6, 8, 12, rc::kMaxDecodeSplits}) {
-            const rc::DecodeAttnSplit split{part.as<float>(), counter.as<int>(), n_part, R_max * H, cap, n_sm};
-            const double us = graph_us([&](cudaStream_t s) {
-                rc::cross_attention_cuda(DType::kF16, q.get(), kv.get(), stride, 0, HK, rows.as<int>(),
-                                         lens.as<int>(), R, H, K, S, state.as<rc::DecodeState>(), ctx.get(), s,
-                                         &split);
-            });
-            std::printf("%-22s %3d %7d %7d %12.2f\n", "", R, cap, rc::decode_attn_n_split(&split, R, H, K), us);
+            const double us = graph_us([&](cudaStream_t s) { cb.call(R, cap, s); });
+            const rc::DecodeAttnSplit sp = cb.split(cap);
+            std::printf("%-22s %3d %7d %7d %12.2f\n", "", R, cap,
+                        rc::decode_attn_n_split(&sp, R, CrossBench::H, CrossBench::K), us);
         }
 }
 
