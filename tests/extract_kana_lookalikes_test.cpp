@@ -13,6 +13,9 @@ TEST(KanaLookalikes, KanjiInKatakanaBecomeKatakana) {
     EXPECT_EQ(ex::fix_kana_lookalikes("口ーソン"), "ローソン");           // at the start, a katakana after it
     EXPECT_EQ(ex::fix_kana_lookalikes("センタ-店"), "センター店");         // hyphen after a katakana
     EXPECT_EQ(ex::fix_kana_lookalikes("コ一ヒ一"), "コーヒー");
+    // Between two katakana, after a vowel sound (never after ン: the hyphen of セブン-イレブン).
+    EXPECT_EQ(ex::fix_kana_lookalikes("ジョ-シン 港本店"), "ジョーシン 港本店");
+    EXPECT_EQ(ex::fix_kana_lookalikes("ミネラルウォ－ター 2L"), "ミネラルウォーター 2L");
 }
 
 TEST(KanaLookalikes, KatakanaInKanjiBecomeKanji) {

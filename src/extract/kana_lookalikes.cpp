@@ -32,7 +32,9 @@ std::string fix_kana_lookalikes(const std::string& s) {
         const char32_t prev = i ? cs[i - 1] : 0, next = i + 1 < cs.size() ? cs[i + 1] : 0;
         const char32_t c = cs[i];
         char32_t to = c;
-        if ((c == U'-' || c == U'－') && kana_or_mark(prev) && !katakana(next)) {
+        // Between two katakana only after a vowel sound: no word puts the long-vowel mark after ン, so the hyphen
+        // of "セブン-イレブン" stays while "ジョ-シン" and "ミネラルウォ-ター" get theirs back.
+        if ((c == U'-' || c == U'－') && kana_or_mark(prev) && (!katakana(next) || prev != U'ン')) {
             to = U'ー';
         } else {
             for (const Pair& p : kPairs) {

@@ -11,8 +11,8 @@ namespace receipt::extract {
 //   * a kanji look-alike of a katakana (卜 口 力 工 二 八 夕) with a full-width katakana just before it, or with no
 //     kanji before it and a katakana just after it, becomes that katakana; 一 becomes ー (the long-vowel mark)
 //     after a katakana and not before a kanji (the 一 of "キリン一番搾り" stays);
-//   * '-' (ASCII hyphen) or '－' right after a full-width katakana and not before one becomes ー ("センタ-店";
-//     the hyphen of "セブン-イレブン" stays);
+//   * '-' (ASCII hyphen) or '－' right after a full-width katakana becomes ー ("センタ-店", "ジョ-シン"), except
+//     between ン and a katakana (the hyphen of "セブン-イレブン" stays);
 //   * a katakana look-alike of a kanji (ロ カ エ ニ ハ タ ト) between two kanji becomes that kanji ("東ロ店").
 // Other text is left as it is; invalid UTF-8 is returned unchanged.
 std::string fix_kana_lookalikes(const std::string& s);
