@@ -414,11 +414,7 @@ void apply_post_checks(const std::string& text, const std::string& target, const
         check_yen_items(text, yen_subtotal, rows_total, f);
         fix_item_lookalikes();  // the descriptions that the printed rows gave ("ロースカツ力レー")
         // An item whose description is not printed at all is another shop's (extract/unprinted_items.h).
-        if (has_cjk(text) && f["line_items"].is_array()) {
-            const size_t n_items = f["line_items"].size();
-            drop_unprinted_items(text, f);
-            if (f["line_items"].size() != n_items) revalidate(f);
-        }
+        if (has_cjk(text) && drop_unprinted_items(text, f)) revalidate(f);
     }
     // A receipt that prints a base and a tax amount for each of its tax rates gives the total tax exactly
     // (extract/printed_tax.h); the model often takes one rate's tax, a base, or a wrong column.

@@ -5,20 +5,19 @@
 #include <cstdint>
 #include <vector>
 
+#include "extract/printed_amounts.h"
 #include "extract/utf8.h"
 
 namespace receipt::extract {
 
 namespace {
 
-// Code points of `s` with full-width ASCII folded and whitespace removed; empty for invalid UTF-8.
-std::vector<uint32_t> folded_points(const std::string& s) {
-    auto cps = code_points(fold_fullwidth(sanitize_utf8(s)));
-    if (!cps) return {};
+// Code points of `s` (valid UTF-8) without whitespace; empty for invalid UTF-8.
+std::vector<uint32_t> points_without_spaces(const std::string& s) {
     std::vector<uint32_t> out;
-    out.reserve(cps->size());
-    for (uint32_t c : *cps)
-        if (!(c < 128 && is_ascii_space(char(c)))) out.push_back(c);
+    if (auto cps = code_points(s))
+        for (uint32_t c : *cps)
+            if (!(c < 128 && is_ascii_space(char(c)))) out.push_back(c);
     return out;
 }
 
@@ -33,33 +32,42 @@ size_t lcs_length(const std::vector<uint32_t>& a, const std::vector<uint32_t>& b
     return prev[b.size()];
 }
 
-}  // namespace
+// The receipt's lines as printed_share compares them: printed_lines_as_is (valid UTF-8, full-width ASCII folded)
+// without whitespace.
+std::vector<std::vector<uint32_t>> share_lines(const std::string& text) {
+    std::vector<std::vector<uint32_t>> out;
+    for (const std::string& line : printed_lines_as_is(text)) out.push_back(points_without_spaces(line));
+    return out;
+}
 
-double printed_share(const std::string& text, const std::string& description) {
-    const std::vector<uint32_t> d = folded_points(description);
+double share_in(const std::vector<std::vector<uint32_t>>& lines, const std::string& description) {
+    const std::vector<uint32_t> d = points_without_spaces(fold_fullwidth(sanitize_utf8(description)));
     if (d.empty()) return 1.0;
     size_t best = 0;
-    size_t start = 0;
-    while (start <= text.size() && best < d.size()) {
-        size_t end = text.find('\n', start);
-        if (end == std::string::npos) end = text.size();
-        const std::vector<uint32_t> line = folded_points(text.substr(start, end - start));
+    for (const auto& line : lines) {
+        if (best == d.size()) break;
         if (!line.empty()) best = std::max(best, lcs_length(d, line));
-        start = end + 1;
     }
     return double(best) / double(d.size());
 }
 
-void drop_unprinted_items(const std::string& text, nlohmann::ordered_json& fields) {
+}  // namespace
+
+double printed_share(const std::string& text, const std::string& description) {
+    return share_in(share_lines(text), description);
+}
+
+bool drop_unprinted_items(const std::string& text, nlohmann::ordered_json& fields) {
     try {
         auto& items = fields["line_items"];
-        if (!items.is_array()) return;
+        if (!items.is_array()) return false;
+        const auto lines = share_lines(text);
         nlohmann::ordered_json kept = nlohmann::ordered_json::array();
         std::string dropped;
         for (size_t i = 0; i < items.size(); ++i) {
             const auto& it = items[i];
             if (it.is_object() && it.contains("description") && it["description"].is_string() &&
-                printed_share(text, it["description"].get<std::string>()) < kPrintedItemShare) {
+                share_in(lines, it["description"].get<std::string>()) < kPrintedItemShare) {
                 if (!dropped.empty()) dropped += ", ";
                 dropped += std::to_string(i + 1);
                 dropped += " (";
@@ -69,13 +77,15 @@ void drop_unprinted_items(const std::string& text, nlohmann::ordered_json& field
             }
             kept.push_back(it);
         }
-        if (dropped.empty()) return;
+        if (dropped.empty()) return false;
         items = std::move(kept);
         if (!fields["warnings"].is_array()) fields["warnings"] = nlohmann::ordered_json::array();
         fields["warnings"].push_back("line_item_not_printed: items " + dropped +
                                      " have descriptions the receipt does not print; left out");
+        return true;
     } catch (...) {  // a malformed object: leave the items as they are
     }
+    return false;
 }
 
 }  // namespace receipt::extract

@@ -20,7 +20,8 @@ inline constexpr double kPrintedItemShare = 0.4;
 double printed_share(const std::string& text, const std::string& description);
 
 // Removes from fields["line_items"] the items whose description has printed_share < kPrintedItemShare, with a
-// "line_item_not_printed" warning naming them. Items without a description string are kept. Never throws.
-void drop_unprinted_items(const std::string& text, nlohmann::ordered_json& fields);
+// "line_item_not_printed" warning naming them; true when it removed any. Items without a description string are
+// kept. Never throws.
+bool drop_unprinted_items(const std::string& text, nlohmann::ordered_json& fields);
 
 }  // namespace receipt::extract
