@@ -53,20 +53,12 @@ struct GemmLt::Entry {
     }
 };
 
-namespace {
-// Which shapes the small-M kernel takes: see small_m below. RECEIPT_CUDA_GEMV_MAX_M=M (1..kGemvMaxM) and
-// RECEIPT_CUDA_GEMV_MAX_N=N in the environment move the limits, for A/B timing.
-constexpr int kGemvRouteMaxM = 2;
-constexpr int kGemvRouteMaxN = 8192;
-}  // namespace
-
 GemmLt::GemmLt(size_t workspace_bytes) : workspace_(workspace_bytes) {
     cublasLtHandle_t h = nullptr;
     RECEIPT_CUBLAS_CHECK(cublasLtCreate(&h));
     handle_ = h;
+    static_assert(kGemvRouteMaxM <= kGemvMaxM, "the small-M kernel takes at most kGemvMaxM rows");
     if (const char* g = std::getenv("RECEIPT_CUDA_GEMV")) use_gemv_ = std::string(g) != "0";
-    gemv_max_m_ = std::min(kGemvRouteMaxM, kGemvMaxM);
-    gemv_max_n_ = kGemvRouteMaxN;
     if (const char* g = std::getenv("RECEIPT_CUDA_GEMV_MAX_M")) {
         const int v = std::atoi(g);
         if (v >= 1 && v <= kGemvMaxM) gemv_max_m_ = v;

@@ -95,8 +95,11 @@ private:
     std::map<Key, std::unique_ptr<Entry>> cache_;
     std::map<Key, PlanGemm> planned_;  // adopted or tuned, by shape (align 256)
     bool use_gemv_ = true;
-    int gemv_max_m_ = 2;  // most rows the small-M kernel takes (RECEIPT_CUDA_GEMV_MAX_M, see gemm_lt.cpp)
-    int gemv_max_n_ = 8192;  // most columns it takes (RECEIPT_CUDA_GEMV_MAX_N)
+    // Which shapes the small-M kernel takes (measured: see small_m in gemm_lt.cpp). RECEIPT_CUDA_GEMV_MAX_M=M
+    // (1..kGemvMaxM) and RECEIPT_CUDA_GEMV_MAX_N=N in the environment move the limits, for A/B timing.
+    static constexpr int kGemvRouteMaxM = 2, kGemvRouteMaxN = 8192;
+    int gemv_max_m_ = kGemvRouteMaxM;  // most rows the small-M kernel takes
+    int gemv_max_n_ = kGemvRouteMaxN;  // most columns it takes
     char* split_scratch_ = nullptr;
     size_t split_bytes_ = 0;
     bool small_m(const GemmSpec& s) const;

@@ -13,13 +13,11 @@ constexpr int kMaxHeadDim = 256;  // K <= 256: 8 accumulators per lane in the P.
 // overlaps the kernel before them; they keep the rows inside their buffers by clamping the indices they use.
 template <typename T>
 __device__ __forceinline__ void prefetch_rows_l1(const T* base, int64_t stride, int n, int K) {
-#if defined(__CUDA_ARCH__)
     const int row_bytes = K * int(sizeof(T));
     for (int j = threadIdx.x; j < n; j += blockDim.x) {
         const char* row = reinterpret_cast<const char*>(base + j * stride);
-        for (int off = 0; off < row_bytes; off += 128) asm volatile("prefetch.global.L1 [%0];" ::"l"(row + off));
+        for (int off = 0; off < row_bytes; off += 128) prefetch_l1(row + off);
     }
-#endif
 }
 
 // dot(sq[0:K] f32, k[0:K] T). kVec: K % 8 == 0 and k 16-byte aligned (checked by the launcher).

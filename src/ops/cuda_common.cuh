@@ -1,4 +1,4 @@
-// Shared device helpers of the CUDA kernels: dtype conversion, vector loads, warp/block reductions.
+// Shared device helpers of the CUDA kernels: L1 prefetch, dtype conversion, vector loads, warp/block reductions.
 // Compute is always fp32; storage is T in {float, __half, __nv_bfloat16}.
 #pragma once
 
@@ -10,6 +10,13 @@
 #include "receipt/engine.h"
 
 namespace receipt::cuda {
+
+// Asks this SM's L1 for the 128-byte line holding p (prefetch.global.L1): a hint that loads no register.
+__device__ __forceinline__ void prefetch_l1(const void* p) {
+#if defined(__CUDA_ARCH__)
+    asm volatile("prefetch.global.L1 [%0];" ::"l"(p));
+#endif
+}
 
 template <typename T>
 __device__ __forceinline__ float to_f32(T x);

@@ -191,7 +191,7 @@ __global__ void __launch_bounds__(kWarps * 32) gemv_kernel(GemvArgs a) {
         if (n_pre > 0 && a.l1_rest && ((kk_first * int(sizeof(T))) & 127) == 0)
             for (int kk = kk_first + kPreSteps * kk_stride; kk < kt0; kk += kk_stride)
 #pragma unroll
-                for (int c = 0; c < kC; ++c) asm volatile("prefetch.global.L1 [%0];" ::"l"(wrow[c] + kk));
+                for (int c = 0; c < kC; ++c) prefetch_l1(wrow[c] + kk);
     }
 
     // x (and y when accumulating) come from the previous kernels and y may still be read by them, so every other
