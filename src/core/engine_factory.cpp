@@ -61,8 +61,6 @@ std::unique_ptr<Engine> make_engine(std::shared_ptr<const Model> model, const En
     if (device == Device::kAuto) device = cuda_available() ? Device::kCuda : Device::kCpu;
     if (device == Device::kCuda) {
 #ifdef RECEIPT_WITH_CUDA
-        if (!cuda::device_usable())
-            RECEIPT_THROW(Unavailable, "device cuda requested but no usable CUDA GPU was found");
         if (options.dtype != DType::kF32 && !options.f32_activations && options.fp32_recheck_margin > 0.0f) {
             EngineOptions reference = options;
             reference.dtype = DType::kF32;

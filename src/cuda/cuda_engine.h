@@ -8,11 +8,12 @@
 
 namespace receipt::cuda {
 
-// True when a CUDA device can be opened now (driver present, >= 1 device). Never throws.
+// True when the CUDA engine can run here: a device of compute capability 9.0+ opens (driver present) and cuBLASLt
+// loads. A GPU without a loadable cuBLASLt logs one warning with the reason. Never throws.
 bool device_usable();
 
 // Creates the fp16/bf16/fp32 CUDA engine for `model` (loads / builds the engine plan as needed).
-// Throws Unavailable when no GPU is usable, ModelError for a bad plan that cannot be rebuilt.
+// Throws Unavailable when no GPU is usable or cuBLASLt cannot be loaded (the message names what is missing), ModelError for a bad plan that cannot be rebuilt.
 std::unique_ptr<Engine> make_engine(std::shared_ptr<const Model> model, const EngineOptions& options);
 
 // Per-op GPU time profile of a CUDA engine created with RECEIPT_CUDA_PROFILE=1 (CudaT5Engine::profile_report(),

@@ -110,16 +110,20 @@ void CudaT5Engine::alloc_buffers() {
     alloc(b.cache_tmp, 2 * L * R * H * T * K * es);
     alloc(b.state, sizeof(DecodeState));
     // Split-K cross-attention for the decode steps whose H x R blocks cover less than half of the SMs (see
-    // decode_attn_n_split): at most n_sm / (2H) rows split, each (row, head) into <= ceil(n_sm / H) key ranges.
-    // RECEIPT_CUDA_ATTN_SPLIT=0 keeps the single-pass kernels, =N (>= 2) allows at most N key ranges (A/B timing).
+    // decode_attn_n_split): at most n_sm / (2H) rows split, each (row, head) into <= kDefaultAttnSplits key
+    // ranges. Four ranges were fastest per call on an H200 over 384 source keys (6.8 us against 8.5 us for one
+    // block per SM, 17 ranges, at batch 1: every extra range adds a partial result to the combine; see
+    // docs/benchmarks.md). RECEIPT_CUDA_ATTN_SPLIT=0 keeps the single-pass kernels, =N (>= 2) allows at most
+    // min(N, ceil(n_sm / H)) ranges (A/B timing).
     {
         int n_sm = 0;
         RECEIPT_CUDA_CHECK(cudaDeviceGetAttribute(&n_sm, cudaDevAttrMultiProcessorCount, device_id_));
-        int n_split_max = std::min<int>(kMaxDecodeSplits, (n_sm + int(H) - 1) / int(H));
+        const int by_sm = std::min<int>(kMaxDecodeSplits, (n_sm + int(H) - 1) / int(H));
+        int n_split_max = std::min(by_sm, kDefaultAttnSplits);
         if (const char* env = std::getenv("RECEIPT_CUDA_ATTN_SPLIT")) {
             const int cap = std::atoi(env);
             if (std::string(env) == "0") n_split_max = 1;
-            else if (cap >= 2) n_split_max = std::min(n_split_max, cap);
+            else if (cap >= 2) n_split_max = std::min(by_sm, cap);
         }
         const size_t rows_split = std::max<size_t>(1, std::min<size_t>(R, size_t(n_sm) / (2 * H)));
         const size_t n_part = n_split_max > 1 ? rows_split * H * size_t(n_split_max) * (K + 2) : 0;
@@ -176,6 +180,9 @@ std::string CudaT5Engine::describe() const {
            (prefetch_level() == 2   ? ""
             : prefetch_level() == 1 ? ", prefetch 1"
                                     : ", prefetch off") +
+           (buf_->attn_split.n_split_max <= 1 || buf_->attn_split.n_split_max == kDefaultAttnSplits
+                ? ""
+                : ", attention splits " + std::to_string(buf_->attn_split.n_split_max)) +
            (prof_ ? ", op profiling" : "");
 }
 

@@ -2,13 +2,13 @@
 // y^T[n, m] = op(A = w as col-major [k, n], transposed) . (B = x as col-major [k, m]).
 #include "cuda/gemm_lt.h"
 
-#include <cublasLt.h>
 
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <string>
 
+#include "cuda/cublaslt_api.h"
 #include "cuda/cuda_check.h"
 #include "ops/t5_ops_cuda.h"
 
@@ -46,16 +46,16 @@ struct GemmLt::Entry {
     cublasLtMatmulAlgo_t algo{};
     size_t workspace = 0;
     ~Entry() {
-        if (a) cublasLtMatrixLayoutDestroy(a);
-        if (b) cublasLtMatrixLayoutDestroy(b);
-        if (c) cublasLtMatrixLayoutDestroy(c);
-        if (op) cublasLtMatmulDescDestroy(op);
+        if (a) cublaslt().MatrixLayoutDestroy(a);
+        if (b) cublaslt().MatrixLayoutDestroy(b);
+        if (c) cublaslt().MatrixLayoutDestroy(c);
+        if (op) cublaslt().MatmulDescDestroy(op);
     }
 };
 
 GemmLt::GemmLt(size_t workspace_bytes) : workspace_(workspace_bytes) {
     cublasLtHandle_t h = nullptr;
-    RECEIPT_CUBLAS_CHECK(cublasLtCreate(&h));
+    RECEIPT_CUBLAS_CHECK(cublaslt().Create(&h));
     handle_ = h;
     static_assert(kGemvRouteMaxM <= kGemvMaxM, "the small-M kernel takes at most kGemvMaxM rows");
     if (const char* g = std::getenv("RECEIPT_CUDA_GEMV")) use_gemv_ = std::string(g) != "0";
@@ -87,10 +87,10 @@ bool GemmLt::small_m(const GemmSpec& s) const {
 
 GemmLt::~GemmLt() {
     cache_.clear();
-    if (handle_) cublasLtDestroy(static_cast<cublasLtHandle_t>(handle_));
+    if (handle_) cublaslt().Destroy(static_cast<cublasLtHandle_t>(handle_));
 }
 
-uint64_t GemmLt::version() { return cublasLtGetVersion(); }
+uint64_t GemmLt::version() { return cublaslt().GetVersion(); }
 
 size_t GemmLt::split_scratch_bytes(int m, int k, DType ab) {
     const size_t part = (size_t(std::max(m, 0)) * size_t(std::max(k, 0)) * size_t(dtype_size(ab)) + 255) / 256 * 256;
@@ -141,15 +141,15 @@ GemmLt::Entry& GemmLt::entry(const GemmSpec& s, int align) {
                   "invalid " + spec_str(s));
     auto e = std::make_unique<Entry>();
     const cudaDataType_t ab = cuda_type(s.ab), out = (s.out_f32 || s.ab == DType::kF32) ? CUDA_R_32F : ab;
-    RECEIPT_CUBLAS_CHECK(cublasLtMatmulDescCreate(&e->op, CUBLAS_COMPUTE_32F, CUDA_R_32F));
+    RECEIPT_CUBLAS_CHECK(cublaslt().MatmulDescCreate(&e->op, CUBLAS_COMPUTE_32F, CUDA_R_32F));
     const cublasOperation_t ta = CUBLAS_OP_T, tb = CUBLAS_OP_N;
-    RECEIPT_CUBLAS_CHECK(cublasLtMatmulDescSetAttribute(e->op, CUBLASLT_MATMUL_DESC_TRANSA, &ta, sizeof(ta)));
-    RECEIPT_CUBLAS_CHECK(cublasLtMatmulDescSetAttribute(e->op, CUBLASLT_MATMUL_DESC_TRANSB, &tb, sizeof(tb)));
+    RECEIPT_CUBLAS_CHECK(cublaslt().MatmulDescSetAttribute(e->op, CUBLASLT_MATMUL_DESC_TRANSA, &ta, sizeof(ta)));
+    RECEIPT_CUBLAS_CHECK(cublaslt().MatmulDescSetAttribute(e->op, CUBLASLT_MATMUL_DESC_TRANSB, &tb, sizeof(tb)));
     const cublasLtEpilogue_t epi = s.epilogue == Epilogue::kRelu ? CUBLASLT_EPILOGUE_RELU : CUBLASLT_EPILOGUE_DEFAULT;
-    RECEIPT_CUBLAS_CHECK(cublasLtMatmulDescSetAttribute(e->op, CUBLASLT_MATMUL_DESC_EPILOGUE, &epi, sizeof(epi)));
-    RECEIPT_CUBLAS_CHECK(cublasLtMatrixLayoutCreate(&e->a, ab, s.k, s.n, s.ldw));   // w^T view: col-major [k, n]
-    RECEIPT_CUBLAS_CHECK(cublasLtMatrixLayoutCreate(&e->b, ab, s.k, s.m, s.ldx));   // x: col-major [k, m]
-    RECEIPT_CUBLAS_CHECK(cublasLtMatrixLayoutCreate(&e->c, out, s.n, s.m, s.ldy));  // y: col-major [n, m]
+    RECEIPT_CUBLAS_CHECK(cublaslt().MatmulDescSetAttribute(e->op, CUBLASLT_MATMUL_DESC_EPILOGUE, &epi, sizeof(epi)));
+    RECEIPT_CUBLAS_CHECK(cublaslt().MatrixLayoutCreate(&e->a, ab, s.k, s.n, s.ldw));   // w^T view: col-major [k, n]
+    RECEIPT_CUBLAS_CHECK(cublaslt().MatrixLayoutCreate(&e->b, ab, s.k, s.m, s.ldx));   // x: col-major [k, m]
+    RECEIPT_CUBLAS_CHECK(cublaslt().MatrixLayoutCreate(&e->c, out, s.n, s.m, s.ldy));  // y: col-major [n, m]
 
     // A planned algorithm for this exact shape (plans are tuned on 256-byte aligned engine buffers).
     bool have = false;
@@ -163,19 +163,19 @@ GemmLt::Entry& GemmLt::entry(const GemmSpec& s, int align) {
     }
     if (!have) {
         cublasLtMatmulPreference_t pref = nullptr;
-        RECEIPT_CUBLAS_CHECK(cublasLtMatmulPreferenceCreate(&pref));
+        RECEIPT_CUBLAS_CHECK(cublaslt().MatmulPreferenceCreate(&pref));
         const uint64_t ws = workspace_.size();
         const uint32_t al = static_cast<uint32_t>(align);
-        cublasLtMatmulPreferenceSetAttribute(pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &ws, sizeof(ws));
-        cublasLtMatmulPreferenceSetAttribute(pref, CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_A_BYTES, &al, sizeof(al));
-        cublasLtMatmulPreferenceSetAttribute(pref, CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_B_BYTES, &al, sizeof(al));
-        cublasLtMatmulPreferenceSetAttribute(pref, CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_C_BYTES, &al, sizeof(al));
-        cublasLtMatmulPreferenceSetAttribute(pref, CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_D_BYTES, &al, sizeof(al));
+        cublaslt().MatmulPreferenceSetAttribute(pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &ws, sizeof(ws));
+        cublaslt().MatmulPreferenceSetAttribute(pref, CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_A_BYTES, &al, sizeof(al));
+        cublaslt().MatmulPreferenceSetAttribute(pref, CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_B_BYTES, &al, sizeof(al));
+        cublaslt().MatmulPreferenceSetAttribute(pref, CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_C_BYTES, &al, sizeof(al));
+        cublaslt().MatmulPreferenceSetAttribute(pref, CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_D_BYTES, &al, sizeof(al));
         cublasLtMatmulHeuristicResult_t res{};
         int n_res = 0;
-        const cublasStatus_t st = cublasLtMatmulAlgoGetHeuristic(static_cast<cublasLtHandle_t>(handle_), e->op, e->a,
+        const cublasStatus_t st = cublaslt().MatmulAlgoGetHeuristic(static_cast<cublasLtHandle_t>(handle_), e->op, e->a,
                                                                  e->b, e->c, e->c, pref, 1, &res, &n_res);
-        cublasLtMatmulPreferenceDestroy(pref);
+        cublaslt().MatmulPreferenceDestroy(pref);
         if (st != CUBLAS_STATUS_SUCCESS || n_res == 0)
             RECEIPT_THROW(CudaError, "cuBLASLt has no algorithm for " + spec_str(s) + " (status " +
                                          std::to_string(int(st)) + ", alignment " + std::to_string(align) + ")");
@@ -200,7 +200,7 @@ void GemmLt::run(const GemmSpec& s, const void* x, const void* w, void* y, float
     }
     Entry& e = entry(s, common_alignment(x, w, y));
     const float beta = s.accumulate ? 1.0f : 0.0f;
-    RECEIPT_CUBLAS_CHECK(cublasLtMatmul(static_cast<cublasLtHandle_t>(handle_), e.op, &alpha, w, e.a, x, e.b, &beta, y,
+    RECEIPT_CUBLAS_CHECK(cublaslt().Matmul(static_cast<cublasLtHandle_t>(handle_), e.op, &alpha, w, e.a, x, e.b, &beta, y,
                                         e.c, y, e.c, &e.algo, workspace_.get(), workspace_.size(), stream));
 }
 
@@ -219,14 +219,14 @@ PlanGemm GemmLt::tune(const GemmSpec& s, const void* x, const void* w, void* y, 
     Entry& e = entry(s, 256);
     RECEIPT_CHECK(common_alignment(x, w, y) == 256, InvalidInput, "tune needs 256-byte aligned buffers");
     cublasLtMatmulPreference_t pref = nullptr;
-    RECEIPT_CUBLAS_CHECK(cublasLtMatmulPreferenceCreate(&pref));
+    RECEIPT_CUBLAS_CHECK(cublaslt().MatmulPreferenceCreate(&pref));
     const uint64_t ws = workspace_.size();
-    cublasLtMatmulPreferenceSetAttribute(pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &ws, sizeof(ws));
+    cublaslt().MatmulPreferenceSetAttribute(pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &ws, sizeof(ws));
     std::vector<cublasLtMatmulHeuristicResult_t> res(std::max(1, n_candidates));
     int n_res = 0;
-    cublasLtMatmulAlgoGetHeuristic(static_cast<cublasLtHandle_t>(handle_), e.op, e.a, e.b, e.c, e.c, pref,
+    cublaslt().MatmulAlgoGetHeuristic(static_cast<cublasLtHandle_t>(handle_), e.op, e.a, e.b, e.c, e.c, pref,
                                    int(res.size()), res.data(), &n_res);
-    cublasLtMatmulPreferenceDestroy(pref);
+    cublaslt().MatmulPreferenceDestroy(pref);
 
     cudaEvent_t t0, t1;
     RECEIPT_CUDA_CHECK(cudaEventCreate(&t0));
@@ -236,7 +236,7 @@ PlanGemm GemmLt::tune(const GemmSpec& s, const void* x, const void* w, void* y, 
     for (int i = 0; i < n_res; ++i) {
         if (res[i].state != CUBLAS_STATUS_SUCCESS || res[i].workspaceSize > workspace_.size()) continue;
         auto launch = [&] {
-            return cublasLtMatmul(static_cast<cublasLtHandle_t>(handle_), e.op, &alpha, w, e.a, x, e.b, &beta, y, e.c,
+            return cublaslt().Matmul(static_cast<cublasLtHandle_t>(handle_), e.op, &alpha, w, e.a, x, e.b, &beta, y, e.c,
                                   y, e.c, &res[i].algo, workspace_.get(), workspace_.size(), stream);
         };
         if (launch() != CUBLAS_STATUS_SUCCESS) continue;  // candidate does not run here: skip it
@@ -282,19 +282,19 @@ int GemmLt::adopt(const std::vector<PlanGemm>& entries) {
         // Validate the opaque algorithm against this shape before trusting it.
         Entry probe;
         const cudaDataType_t ab = cuda_type(s.ab), out = s.out_f32 ? CUDA_R_32F : ab;
-        if (cublasLtMatmulDescCreate(&probe.op, CUBLAS_COMPUTE_32F, CUDA_R_32F) != CUBLAS_STATUS_SUCCESS) continue;
+        if (cublaslt().MatmulDescCreate(&probe.op, CUBLAS_COMPUTE_32F, CUDA_R_32F) != CUBLAS_STATUS_SUCCESS) continue;
         const cublasOperation_t ta = CUBLAS_OP_T, tb = CUBLAS_OP_N;
         const cublasLtEpilogue_t epi = static_cast<cublasLtEpilogue_t>(g.epilogue);
-        cublasLtMatmulDescSetAttribute(probe.op, CUBLASLT_MATMUL_DESC_TRANSA, &ta, sizeof(ta));
-        cublasLtMatmulDescSetAttribute(probe.op, CUBLASLT_MATMUL_DESC_TRANSB, &tb, sizeof(tb));
-        cublasLtMatmulDescSetAttribute(probe.op, CUBLASLT_MATMUL_DESC_EPILOGUE, &epi, sizeof(epi));
-        cublasLtMatrixLayoutCreate(&probe.a, ab, s.k, s.n, s.ldw);
-        cublasLtMatrixLayoutCreate(&probe.b, ab, s.k, s.m, s.ldx);
-        cublasLtMatrixLayoutCreate(&probe.c, out, s.n, s.m, s.ldy);
+        cublaslt().MatmulDescSetAttribute(probe.op, CUBLASLT_MATMUL_DESC_TRANSA, &ta, sizeof(ta));
+        cublaslt().MatmulDescSetAttribute(probe.op, CUBLASLT_MATMUL_DESC_TRANSB, &tb, sizeof(tb));
+        cublaslt().MatmulDescSetAttribute(probe.op, CUBLASLT_MATMUL_DESC_EPILOGUE, &epi, sizeof(epi));
+        cublaslt().MatrixLayoutCreate(&probe.a, ab, s.k, s.n, s.ldw);
+        cublaslt().MatrixLayoutCreate(&probe.b, ab, s.k, s.m, s.ldx);
+        cublaslt().MatrixLayoutCreate(&probe.c, out, s.n, s.m, s.ldy);
         cublasLtMatmulAlgo_t algo;
         std::memcpy(&algo, g.algo, sizeof(algo));
         cublasLtMatmulHeuristicResult_t check{};
-        if (cublasLtMatmulAlgoCheck(static_cast<cublasLtHandle_t>(handle_), probe.op, probe.a, probe.b, probe.c,
+        if (cublaslt().MatmulAlgoCheck(static_cast<cublasLtHandle_t>(handle_), probe.op, probe.a, probe.b, probe.c,
                                     probe.c, &algo, &check) != CUBLAS_STATUS_SUCCESS)
             continue;
         if (check.workspaceSize > workspace_.size()) continue;

@@ -64,6 +64,7 @@ struct DecodeAttnSplit {
 
 constexpr int kMaxDecodeSplits = 32;  // n_split <= 32
 constexpr int kMinSplitKeys = 32;     // a split scores at least 32 keys (fewer splits are used for short ranges)
+constexpr int kDefaultAttnSplits = 4;  // the engine's default n_split_max (fastest measured, see cuda_t5_engine.cpp)
 
 // Splits the decode attention launchers use for R rows and H heads of width K: n_split = ceil(n_sm / (H R)),
 // clamped to [1, min(n_split_max, kMaxDecodeSplits)] and to the scratch capacity; 1 (the single-pass kernel) when
