@@ -38,4 +38,36 @@ __device__ __forceinline__ float dot_q_k(const float* sq, const T* k, int K) {
     return s;
 }
 
+// dot(sq, ka) and, when has_b, dot(sq, kb) for 16-bit T and K = 8 NC: the 16-byte loads of both keys are all
+// issued before any arithmetic, so one trip to memory serves two keys (the decode kernels at batch 64 wait on
+// memory, with few warps per SM). Same operations in the same order as dot_q_k<T, true>. ka, kb 16-byte aligned.
+template <typename T, int NC>
+__device__ __forceinline__ void dot_q_k_pair(const float* sq, const T* ka, const T* kb, bool has_b, float& sa,
+                                             float& sb) {
+    static_assert(sizeof(T) == 2, "8 elements per 16-byte load");
+    uint4 ra[NC], rb[NC];
+#pragma unroll
+    for (int c = 0; c < NC; ++c) ra[c] = reinterpret_cast<const uint4*>(ka)[c];
+    if (has_b) {
+#pragma unroll
+        for (int c = 0; c < NC; ++c) rb[c] = reinterpret_cast<const uint4*>(kb)[c];
+    }
+    sa = 0.0f;
+#pragma unroll
+    for (int c = 0; c < NC; ++c) {
+        const T* e = reinterpret_cast<const T*>(&ra[c]);
+#pragma unroll
+        for (int u = 0; u < 8; ++u) sa += sq[c * 8 + u] * to_f32(e[u]);
+    }
+    sb = 0.0f;
+    if (has_b) {
+#pragma unroll
+        for (int c = 0; c < NC; ++c) {
+            const T* e = reinterpret_cast<const T*>(&rb[c]);
+#pragma unroll
+            for (int u = 0; u < 8; ++u) sb += sq[c * 8 + u] * to_f32(e[u]);
+        }
+    }
+}
+
 }  // namespace receipt::cuda

@@ -25,7 +25,10 @@ __host__ __device__ inline int part_floats(int K) { return 4 * K > 1024 ? 4 * K 
 // Threads score keys j = tid, tid+128, ...; block max/sum; then P.V: with 16-byte loads (K % 8 == 0) thread
 // (group, chunk) sums 8 dims over keys j = group, group + 128/(K/8), ...; else each warp sums over j = warp,
 // warp+4, ... with lanes over the K dims. The partial rows are added at the end.
-template <typename T, bool kVec>
+// kIlp (16-bit T, kVec, K = 64; see decode_launch): more loads in flight per thread (two keys per trip in the
+// scores, 8 value rows in P.V) at the price of registers (about 126 per thread against 40-70), so at most 4 blocks
+// per SM. Same arithmetic in the same order either way.
+template <typename T, bool kVec, bool kIlp>
 __device__ void attend_one_query(const T* q, const T* kbase, const T* vbase, int64_t pos_stride, int n_keys,
                                  const float* bias, int t, int K, int n_max, float* smem, float* part_out, T* out) {
     float* sq = smem;
@@ -36,7 +39,26 @@ __device__ void attend_one_query(const T* q, const T* kbase, const T* vbase, int
     for (int d = tid; d < K; d += blockDim.x) sq[d] = to_f32(q[d]);
     __syncthreads();
     float mx = -INFINITY;
-    for (int j = tid; j < n_keys; j += blockDim.x) {
+    bool scored = false;
+    if constexpr (kIlp && kVec && sizeof(T) == 2) {
+        if (K == 64) {  // T5's d_kv: a thread's keys j and j + blockDim.x from one trip to memory
+            for (int j = tid; j < n_keys; j += 2 * blockDim.x) {
+                const int j2 = j + blockDim.x;
+                float s, s2;
+                dot_q_k_pair<T, 8>(sq, kbase + j * pos_stride, kbase + int64_t(j2) * pos_stride, j2 < n_keys, s, s2);
+                if (bias) s += bias[t - j];
+                sp[j] = s;
+                mx = fmaxf(mx, s);
+                if (j2 < n_keys) {
+                    if (bias) s2 += bias[t - j2];
+                    sp[j2] = s2;
+                    mx = fmaxf(mx, s2);
+                }
+            }
+            scored = true;
+        }
+    }
+    for (int j = tid; !scored && j < n_keys; j += blockDim.x) {
         float s = dot_q_k<T, kVec>(sq, kbase + j * pos_stride, K);
         if (bias) s += bias[t - j];
         sp[j] = s;
@@ -59,7 +81,16 @@ __device__ void attend_one_query(const T* q, const T* kbase, const T* vbase, int
         const int n_chunks = K / 8, n_groups = blockDim.x / n_chunks;
         const int chunk = tid % n_chunks, group = tid / n_chunks;
         float acc[8] = {0, 0, 0, 0, 0, 0, 0, 0};
-        if (group < n_groups) {
+        if (group < n_groups && kIlp) {
+#pragma unroll 8  // 8 value loads in flight per thread
+            for (int j = group; j < n_keys; j += n_groups) {
+                float v8[8];
+                load8(vbase + j * pos_stride + chunk * 8, v8);
+                const float p = sp[j];
+#pragma unroll
+                for (int u = 0; u < 8; ++u) acc[u] += p * v8[u];
+            }
+        } else if (group < n_groups) {
 #pragma unroll 4
             for (int j = group; j < n_keys; j += n_groups) {
                 float v8[8];
@@ -68,6 +99,8 @@ __device__ void attend_one_query(const T* q, const T* kbase, const T* vbase, int
 #pragma unroll
                 for (int u = 0; u < 8; ++u) acc[u] += p * v8[u];
             }
+        }
+        if (group < n_groups) {
 #pragma unroll
             for (int u = 0; u < 8; ++u) part[group * K + chunk * 8 + u] = acc[u];
         }
@@ -183,13 +216,29 @@ __device__ void finish_split(float* part, int* counter, int r, int H, int h, int
 // (which sizes its shared memory), the split scratch (null when n_split = 1) and whether the blocks prefetch their
 // keys and values before pdl_wait(): only when the R H (row, head) pairs are at most one per SM. With more, the rows
 // the blocks fetch early exceed L1 and evict each other (H200, t5-small batch 64: 3% slower with the prefetch).
+// ilp: the kernel variant with more loads in flight (attend_one_query's kIlp) when all blocks fit in one wave at
+// its 4 blocks per SM (H200, fp16: cross-attention at t5-small batch 64, 512 blocks, 24.2 -> 22.7 us per call; at
+// t5-base batch 64, 768 blocks, a second wave made the whole run 14% slower).
 struct DecodeLaunch {
     int n_split = 1, n_keys_max = 0;
     bool prefetch = false;
+    bool ilp = false;
     size_t smem = 0;
     float* part = nullptr;
     int* counter = nullptr;
 };
+
+constexpr int kIlpBlocksPerSm = 4;  // blocks of the kIlp variant one SM holds (its registers: 126 x 128 threads)
+
+// Streaming multiprocessors of the current device (0 when it cannot be read: no kIlp variant then).
+inline int device_sm_count() {
+    int dev = 0, n = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess || cudaDeviceGetAttribute(&n, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess) {
+        (void)cudaGetLastError();
+        return 0;
+    }
+    return n;
+}
 
 inline DecodeLaunch decode_launch(const DecodeAttnSplit* split, int R, int H, int K, int n_max) {
     DecodeLaunch l;
@@ -197,6 +246,8 @@ inline DecodeLaunch decode_launch(const DecodeAttnSplit* split, int R, int H, in
     l.n_keys_max = split_keys_max(n_max, l.n_split);
     l.smem = decode_smem_bytes(K, l.n_keys_max);
     l.prefetch = split && prefetch_enabled() && int64_t(R) * H <= split->n_sm;
+    const int64_t n_blocks = int64_t(R) * H * l.n_split;
+    l.ilp = K == 64 && n_blocks <= int64_t(kIlpBlocksPerSm) * (split ? split->n_sm : device_sm_count());
     if (l.n_split > 1) {
         l.part = split->part;
         l.counter = split->counter;
@@ -210,7 +261,7 @@ inline DecodeLaunch decode_launch(const DecodeAttnSplit* split, int R, int H, in
 // split_range(t + 1, n_split, z) (n_keys_max = split_keys_max(T_max, n_split) sizes its shared memory) and writes
 // part[(r H + h) n_split + z] ([K + 2] f32); the last block of the (row, head) combines into ctx. Only the block
 // whose range holds position t appends it (no other block reads position t), so there is no cross-block race.
-template <typename T, bool kVec>
+template <typename T, bool kVec, bool kIlp>
 __global__ void decoder_self_attention_kernel(const T* qkv, T* cache_k, T* cache_v, const float* bias, int H, int K,
                                               int T_max, int n_keys_max, const DecodeState* state, float* split_part,
                                               int* split_counter, bool prefetch, T* ctx) {
@@ -249,7 +300,7 @@ __global__ void decoder_self_attention_kernel(const T* qkv, T* cache_k, T* cache
     }
     __syncthreads();
     // Keys j0..j1-1 relative to j0: bias[t - j] = (bias + j0 offset)[(t - j0) - (j - j0)].
-    attend_one_query<T, kVec>(row + h * K, ck + int64_t(j0) * K, cv + int64_t(j0) * K, K, j1 - j0,
+    attend_one_query<T, kVec, kIlp>(row + h * K, ck + int64_t(j0) * K, cv + int64_t(j0) * K, K, j1 - j0,
                               bias + int64_t(h) * T_max, t - j0, K, n_keys_max, smem,
                               split_slot(split_part, r, H, h, n_split, z, K), out);
     finish_split<T>(split_part, split_counter, r, H, h, n_split, K, smem, out);
@@ -263,7 +314,9 @@ void decoder_self_attention_cuda(DType dt, const void* qkv, void* cache_k, void*
     const bool vec = K % 8 == 0;
     const DecodeLaunch l = decode_launch(split, R, H, K, T_max);
     RECEIPT_DISPATCH_DTYPE(dt, T, {
-        auto kern = vec ? decoder_self_attention_kernel<T, true> : decoder_self_attention_kernel<T, false>;
+        auto kern = !vec   ? decoder_self_attention_kernel<T, false, false>
+                    : l.ilp ? decoder_self_attention_kernel<T, true, true>
+                            : decoder_self_attention_kernel<T, true, false>;
         if (l.smem > 48 * 1024)
             RECEIPT_CUDA_CHECK(cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, int(l.smem)));
         launch_kernel(kern, dim3(H, R, l.n_split), 128, l.smem, stream, (const T*)qkv, (T*)cache_k, (T*)cache_v, bias,
@@ -275,7 +328,7 @@ void decoder_self_attention_cuda(DType dt, const void* qkv, void* cache_k, void*
 // v_off + h*K; src_row: [R]; src_len: [B]; ctx: [R, H, K] T.  grid: (H, R, n_split); block: 128.
 // n_split > 1: block z takes keys split_range(len, n_split, z) and the last block combines, as in the
 // self-attention kernel (n_keys_max = split_keys_max(S_max, n_split)).
-template <typename T, bool kVec>
+template <typename T, bool kVec, bool kIlp>
 __global__ void cross_attention_kernel(const T* q, const T* cross_kv, int64_t row_stride, int64_t k_off, int64_t v_off,
                                        const int* src_row, const int* src_len, int H, int K, int S_max, int n_keys_max,
                                        const DecodeState* state, float* split_part, int* split_counter, bool prefetch,
@@ -297,7 +350,7 @@ __global__ void cross_attention_kernel(const T* q, const T* cross_kv, int64_t ro
     pdl_wait();  // q comes from the previous GEMM; the split scratch is shared with the previous launch
     pdl_launch_dependents();
     T* out = ctx + int64_t(r) * HK + h * K;
-    attend_one_query<T, kVec>(q + int64_t(r) * HK + h * K, base + k_off + h * K, base + v_off + h * K, row_stride,
+    attend_one_query<T, kVec, kIlp>(q + int64_t(r) * HK + h * K, base + k_off + h * K, base + v_off + h * K, row_stride,
                               j1 - j0, nullptr, 0, K, n_keys_max, smem, split_slot(split_part, r, H, h, n_split, z, K),
                               out);
     finish_split<T>(split_part, split_counter, r, H, h, n_split, K, smem, out);
@@ -311,7 +364,9 @@ void cross_attention_cuda(DType dt, const void* q, const void* cross_kv, int64_t
     const bool vec = K % 8 == 0 && row_stride % 8 == 0 && k_off % 8 == 0 && v_off % 8 == 0;
     const DecodeLaunch l = decode_launch(split, R, H, K, S_max);
     RECEIPT_DISPATCH_DTYPE(dt, T, {
-        auto kern = vec ? cross_attention_kernel<T, true> : cross_attention_kernel<T, false>;
+        auto kern = !vec   ? cross_attention_kernel<T, false, false>
+                    : l.ilp ? cross_attention_kernel<T, true, true>
+                            : cross_attention_kernel<T, true, false>;
         if (l.smem > 48 * 1024)
             RECEIPT_CUDA_CHECK(cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, int(l.smem)));
         launch_kernel(kern, dim3(H, R, l.n_split), 128, l.smem, stream, (const T*)q, (const T*)cross_kv, row_stride,
