@@ -1,0 +1,82 @@
+// Why the CUDA engine turns a GPU down (src/cuda/gpu_probe.h): the messages for an old driver, an old GPU, no GPU.
+// Needs no GPU: the probes are built by hand, and the live probe is only checked for consistency.
+#include <gtest/gtest.h>
+
+#if defined(RECEIPT_WITH_CUDA)
+
+#include <cuda_runtime_api.h>
+
+#include "cuda/gpu_probe.h"
+
+namespace rc = receipt::cuda;
+
+namespace {
+
+rc::GpuProbe h200() {
+    rc::GpuProbe p;
+    p.driver_cuda = 13000;
+    p.runtime_cuda = 13000;
+    p.device_count = 1;
+    p.name = "NVIDIA H200";
+    p.cc_major = 9;
+    return p;
+}
+
+}  // namespace
+
+TEST(GpuProbe, HopperWithANewEnoughDriverIsUsable) {
+    EXPECT_EQ(rc::gpu_problem(h200()), "");
+    EXPECT_FALSE(rc::gpu_absent(h200()));
+    rc::GpuProbe newer = h200();
+    newer.driver_cuda = 13020;  // a newer driver than the runtime is fine
+    newer.cc_major = 10;
+    EXPECT_EQ(rc::gpu_problem(newer), "");
+}
+
+TEST(GpuProbe, OldDriverNamesBothVersions) {
+    rc::GpuProbe p = h200();
+    p.driver_cuda = 12040;
+    p.count_status = int(cudaErrorInsufficientDriver);
+    p.count_error = "cudaErrorInsufficientDriver (CUDA driver version is insufficient for CUDA runtime version)";
+    p.device_count = 0;
+    const std::string why = rc::gpu_problem(p);
+    EXPECT_NE(why.find("supports CUDA 12.4"), std::string::npos) << why;
+    EXPECT_NE(why.find("runtime is 13.0"), std::string::npos) << why;
+    EXPECT_NE(why.find("update the driver"), std::string::npos) << why;
+    EXPECT_FALSE(rc::gpu_absent(p));  // a GPU is there: worth a warning
+}
+
+TEST(GpuProbe, PreHopperGpuNamesItsComputeCapability) {
+    rc::GpuProbe p = h200();
+    p.name = "NVIDIA A100-SXM4-80GB";
+    p.cc_major = 8;
+    const std::string why = rc::gpu_problem(p);
+    EXPECT_NE(why.find("NVIDIA A100-SXM4-80GB has compute capability 8.0"), std::string::npos) << why;
+    EXPECT_NE(why.find("--device cpu"), std::string::npos) << why;
+}
+
+TEST(GpuProbe, NoDriverOrNoDeviceIsAbsentNotAWarning) {
+    rc::GpuProbe none;
+    EXPECT_TRUE(rc::gpu_absent(none));
+    EXPECT_NE(rc::gpu_problem(none).find("no NVIDIA driver"), std::string::npos);
+    rc::GpuProbe no_device = h200();
+    no_device.count_status = int(cudaErrorNoDevice);
+    no_device.count_error = "cudaErrorNoDevice (no CUDA-capable device is detected)";
+    no_device.device_count = 0;
+    EXPECT_TRUE(rc::gpu_absent(no_device));
+    EXPECT_NE(rc::gpu_problem(no_device).find("cudaErrorNoDevice"), std::string::npos);
+}
+
+TEST(GpuProbe, LiveProbeIsConsistent) {
+    const rc::GpuProbe p = rc::probe_gpu();
+    EXPECT_GT(p.runtime_cuda, 0);
+    // Usable exactly when nothing is wrong; a machine without a GPU reports why.
+    if (p.device_count == 0) EXPECT_NE(rc::gpu_problem(p), "");
+    if (rc::gpu_problem(p).empty()) EXPECT_GE(p.cc_major, 9);
+}
+
+#else  // !RECEIPT_WITH_CUDA
+
+TEST(GpuProbe, Skipped) { GTEST_SKIP() << "built without RECEIPT_WITH_CUDA"; }
+
+#endif
