@@ -307,7 +307,6 @@ TEST_F(CudaOps, GreedySelectTiesMaskAndFinished) {
     RECEIPT_CUDA_CHECK(cudaMemcpy(ds.get(), &st, sizeof(st), cudaMemcpyHostToDevice));
     rc::greedy_select_cuda(dl.as<float>(), R, V, eos, pad, ds.as<rc::DecodeState>(), dfin.as<int>(), dnext.as<int>(),
                            dtok.as<int>(), T_max, dsc.as<float>(), nullptr);
-    rc::greedy_advance_cuda(ds.as<rc::DecodeState>(), nullptr);
     RECEIPT_CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<int> next(R), fin(R);
     std::vector<float> sc(R);
@@ -321,10 +320,29 @@ TEST_F(CudaOps, GreedySelectTiesMaskAndFinished) {
     EXPECT_EQ(fin[0], 0);
     EXPECT_EQ(fin[2], 1);
     EXPECT_EQ(sc[2], 0.0f);
-    EXPECT_EQ(st.step, 3);
+    EXPECT_EQ(st.step, 3);  // the launch closed the step
     EXPECT_EQ(st.all_finished, 0);
+    EXPECT_EQ(st.n_unfinished, 0);
+    EXPECT_EQ(st.n_selected, 0);
     // Row 0's log-prob: two equal maxima share the mass -> about -log(2).
     EXPECT_NEAR(sc[0], -std::log(2.0f), 1e-3f);
+
+    // Next step (3 >= min_new): row 1's EOS now wins, row 0 keeps going; then with row 0 at EOS too, all finished.
+    rc::greedy_select_cuda(dl.as<float>(), R, V, eos, pad, ds.as<rc::DecodeState>(), dfin.as<int>(), dnext.as<int>(),
+                           dtok.as<int>(), T_max, dsc.as<float>(), nullptr);
+    RECEIPT_CUDA_CHECK(cudaMemcpy(&st, ds.get(), sizeof(st), cudaMemcpyDeviceToHost));
+    RECEIPT_CUDA_CHECK(cudaMemcpy(next.data(), dnext.get(), R * 4, cudaMemcpyDeviceToHost));
+    EXPECT_EQ(next[1], eos);
+    EXPECT_EQ(st.step, 4);
+    EXPECT_EQ(st.all_finished, 0);
+    logits[0 * V + eos] = 99.0f;
+    auto dl2 = to_device(logits, DType::kF32);
+    rc::greedy_select_cuda(dl2.as<float>(), R, V, eos, pad, ds.as<rc::DecodeState>(), dfin.as<int>(), dnext.as<int>(),
+                           dtok.as<int>(), T_max, dsc.as<float>(), nullptr);
+    RECEIPT_CUDA_CHECK(cudaMemcpy(&st, ds.get(), sizeof(st), cudaMemcpyDeviceToHost));
+    EXPECT_EQ(st.step, 5);
+    EXPECT_EQ(st.all_finished, 1);
+    EXPECT_EQ(st.n_selected, 0);
 }
 
 }  // namespace

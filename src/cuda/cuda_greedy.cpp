@@ -1,5 +1,5 @@
 // Greedy generation entirely on the GPU: one CUDA graph per batch-size bucket replays
-//   decoder step -> EOS mask / argmax / log-prob -> step advance
+//   decoder step -> EOS mask / argmax / log-prob, and the step advance in the same kernel
 // with no host synchronisation inside the loop; an "all finished" flag is copied to pinned memory every
 // kCheckEvery steps and read one check later, so the host never waits on the step it just queued.
 #include <algorithm>
@@ -25,7 +25,6 @@ void CudaT5Engine::greedy_step(int R) {
                            b.state.as<DecodeState>(), b.finished.as<int>(), b.next_tok.as<int>(), b.tokens.as<int>(),
                            T_max_, b.scores.as<float>(), stream_);
     });
-    timed_op("dec.greedy_advance", [&] { greedy_advance_cuda(b.state.as<DecodeState>(), stream_); });
 }
 
 void CudaT5Engine::run_greedy_step(int R_bucket) {

@@ -177,9 +177,9 @@ std::string CudaT5Engine::describe() const {
            (use_graphs_ ? "" : ", graphs off") + (gemm_->use_gemv() ? "" : ", small-M gemv off") +
            (fuse_norm_ ? "" : ", norm fusion off") +
            (buf_->attn_split.n_split_max > 1 ? "" : ", split-K attention off") + (pdl_ ? "" : ", PDL off") +
-           (prefetch_level() == 2   ? ""
-            : prefetch_level() == 1 ? ", prefetch 1"
-                                    : ", prefetch off") +
+           (prefetch_level() == 3 ? ""
+            : prefetch_level() > 0 ? ", prefetch " + std::to_string(prefetch_level())
+                                   : std::string(", prefetch off")) +
            (buf_->attn_split.n_split_max <= 1 || buf_->attn_split.n_split_max == kDefaultAttnSplits
                 ? ""
                 : ", attention splits " + std::to_string(buf_->attn_split.n_split_max)) +

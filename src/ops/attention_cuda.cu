@@ -30,7 +30,8 @@ __host__ __device__ inline int part_floats(int K) { return 4 * K > 1024 ? 4 * K 
 // per SM. Same arithmetic in the same order either way.
 template <typename T, bool kVec, bool kIlp>
 __device__ void attend_one_query(const T* q, const T* kbase, const T* vbase, int64_t pos_stride, int n_keys,
-                                 const float* bias, int t, int K, int n_max, float* smem, float* part_out, T* out) {
+                                 const float* bias, int t, int K, int n_max, float* smem, float* part_out, T* out,
+                                 bool v_l2 = false) {
     float* sq = smem;
     float* sp = sq + K;
     float* part = sp + n_max;
@@ -46,6 +47,10 @@ __device__ void attend_one_query(const T* q, const T* kbase, const T* vbase, int
                 const int j2 = j + blockDim.x;
                 float s, s2;
                 dot_q_k_pair<T, 8>(sq, kbase + j * pos_stride, kbase + int64_t(j2) * pos_stride, j2 < n_keys, s, s2);
+                if (v_l2) {  // this thread's value rows, for the P.V loop after the block reductions (one line each)
+                    prefetch_l2(vbase + j * pos_stride);
+                    if (j2 < n_keys) prefetch_l2(vbase + int64_t(j2) * pos_stride);
+                }
                 if (bias) s += bias[t - j];
                 sp[j] = s;
                 mx = fmaxf(mx, s);
@@ -221,13 +226,15 @@ __device__ void finish_split(float* part, int* counter, int r, int H, int h, int
 // t5-base batch 64, 768 blocks, a second wave made the whole run 14% slower).
 struct DecodeLaunch {
     int n_split = 1, n_keys_max = 0;
-    bool prefetch = false;
+    int prefetch = 0;  // kPrefetchL1 / kPrefetchVL2 / 0
     bool ilp = false;
     size_t smem = 0;
     float* part = nullptr;
     int* counter = nullptr;
 };
 
+constexpr int kPrefetchL1 = 1;   // K / V rows into L1 before pdl_wait()
+constexpr int kPrefetchVL2 = 2;  // value rows into L2 while scoring (kIlp path, prefetch_level() 3)
 constexpr int kIlpBlocksPerSm = 4;  // blocks of the kIlp variant one SM holds (its registers: 126 x 128 threads)
 
 // Streaming multiprocessors of the current device (0 when it cannot be read: no kIlp variant then).
@@ -245,7 +252,8 @@ inline DecodeLaunch decode_launch(const DecodeAttnSplit* split, int R, int H, in
     l.n_split = decode_attn_n_split(split, R, H, K);
     l.n_keys_max = split_keys_max(n_max, l.n_split);
     l.smem = decode_smem_bytes(K, l.n_keys_max);
-    l.prefetch = split && prefetch_enabled() && int64_t(R) * H <= split->n_sm;
+    if (split && prefetch_enabled())
+        l.prefetch = int64_t(R) * H <= split->n_sm ? kPrefetchL1 : prefetch_level() >= 3 ? kPrefetchVL2 : 0;
     const int64_t n_blocks = int64_t(R) * H * l.n_split;
     l.ilp = K == 64 && n_blocks <= int64_t(kIlpBlocksPerSm) * (split ? split->n_sm : device_sm_count());
     if (l.n_split > 1) {
@@ -264,12 +272,12 @@ inline DecodeLaunch decode_launch(const DecodeAttnSplit* split, int R, int H, in
 template <typename T, bool kVec, bool kIlp>
 __global__ void decoder_self_attention_kernel(const T* qkv, T* cache_k, T* cache_v, const float* bias, int H, int K,
                                               int T_max, int n_keys_max, const DecodeState* state, float* split_part,
-                                              int* split_counter, bool prefetch, T* ctx) {
+                                              int* split_counter, int prefetch, T* ctx) {
     extern __shared__ float smem[];
     const int h = blockIdx.x, r = blockIdx.y, z = blockIdx.z, n_split = gridDim.z, HK = H * K;
     T* ck = cache_k + (int64_t(r) * H + h) * T_max * K;
     T* cv = cache_v + (int64_t(r) * H + h) * T_max * K;
-    if (prefetch) {
+    if (prefetch == kPrefetchL1) {
         // The cached keys and values of the earlier positions were written by earlier steps: prefetch this
         // block's share of them (below position t; clamped: state->step is only a hint before pdl_wait).
         const int t_hint = min(max(state->step, 0), T_max - 1);
@@ -331,7 +339,7 @@ void decoder_self_attention_cuda(DType dt, const void* qkv, void* cache_k, void*
 template <typename T, bool kVec, bool kIlp>
 __global__ void cross_attention_kernel(const T* q, const T* cross_kv, int64_t row_stride, int64_t k_off, int64_t v_off,
                                        const int* src_row, const int* src_len, int H, int K, int S_max, int n_keys_max,
-                                       const DecodeState* state, float* split_part, int* split_counter, bool prefetch,
+                                       const DecodeState* state, float* split_part, int* split_counter, int prefetch,
                                        T* ctx) {
     extern __shared__ float smem[];
     const int h = blockIdx.x, r = blockIdx.y, z = blockIdx.z, n_split = gridDim.z, HK = H * K;
@@ -343,7 +351,7 @@ __global__ void cross_attention_kernel(const T* q, const T* cross_kv, int64_t ro
     int j0, j1;
     split_range(len, n_split, z, j0, j1);
     const T* base = cross_kv + (int64_t(src) * S + j0) * row_stride;
-    if (prefetch) {
+    if (prefetch == kPrefetchL1) {
         prefetch_rows_l1(base + k_off + h * K, row_stride, j1 - j0, K);
         prefetch_rows_l1(base + v_off + h * K, row_stride, j1 - j0, K);
     }
@@ -352,7 +360,7 @@ __global__ void cross_attention_kernel(const T* q, const T* cross_kv, int64_t ro
     T* out = ctx + int64_t(r) * HK + h * K;
     attend_one_query<T, kVec, kIlp>(q + int64_t(r) * HK + h * K, base + k_off + h * K, base + v_off + h * K, row_stride,
                               j1 - j0, nullptr, 0, K, n_keys_max, smem, split_slot(split_part, r, H, h, n_split, z, K),
-                              out);
+                              out, prefetch == kPrefetchVL2);
     finish_split<T>(split_part, split_counter, r, H, h, n_split, K, smem, out);
 }
 

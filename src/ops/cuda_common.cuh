@@ -18,6 +18,13 @@ __device__ __forceinline__ void prefetch_l1(const void* p) {
 #endif
 }
 
+// Asks L2 to fetch the line holding p (prefetch.global.L2): a hint that loads nothing into L1 or registers.
+__device__ __forceinline__ void prefetch_l2(const void* p) {
+#if defined(__CUDA_ARCH__)
+    asm volatile("prefetch.global.L2 [%0];" ::"l"(p));
+#endif
+}
+
 template <typename T>
 __device__ __forceinline__ float to_f32(T x);
 template <>

@@ -36,7 +36,8 @@ int prefetch_level() {
         const char* env = std::getenv("RECEIPT_CUDA_PREFETCH");
         if (env && std::strcmp(env, "0") == 0) return 0;
         if (env && std::strcmp(env, "1") == 0) return 1;
-        return 2;
+        if (env && std::strcmp(env, "2") == 0) return 2;
+        return 3;
     }();
     return level;
 }

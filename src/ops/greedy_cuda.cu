@@ -25,6 +25,8 @@ __device__ __forceinline__ void warp_argmax(float& best, int& best_i) {
 // grid: R blocks, one row each; block: 1024 threads.
 //   masked[v] = (v == eos && t < min_new) ? -inf : logits[r, v]
 //   id = argmax(masked) (lowest index among equal maxima); logp = -log(sum_v exp(masked[v] - max))
+// The last block to finish closes the step (one kernel per step fewer than a separate advance launch): every
+// other block has read state->step and counted its row in n_unfinished before it counts itself in n_selected.
 template <int kThreads>
 __global__ void greedy_select_kernel(const float* logits, int V, int eos, int pad, DecodeState* state, int* finished,
                                      int* next_tok, int* tokens, int T_max, float* scores) {
@@ -87,6 +89,13 @@ __global__ void greedy_select_kernel(const float* logits, int V, int eos, int pa
         }
         next_tok[r] = tok;
         if (t >= 0 && t < T_max) tokens[int64_t(r) * T_max + t] = tok;
+        __threadfence();  // this row's n_unfinished count is visible before it counts as selected
+        if (atomicAdd(&state->n_selected, 1) == int(gridDim.x) - 1) {
+            __threadfence();
+            state->all_finished = atomicExch(&state->n_unfinished, 0) == 0 ? 1 : 0;
+            state->n_selected = 0;
+            state->step = t + 1;
+        }
     }
 }
 
@@ -95,19 +104,6 @@ void greedy_select_cuda(const float* logits, int R, int V, int eos, int pad, Dec
     if (R <= 0) return;
     launch_kernel(greedy_select_kernel<1024>, R, 1024, 0, stream, logits, V, eos, pad, state, finished, next_tok,
                   tokens, T_max, scores);
-}
-
-// One thread: close the step (see the launcher's comment in t5_ops_cuda.h).
-__global__ void greedy_advance_kernel(DecodeState* state) {
-    pdl_wait();  // every select block has counted n_unfinished
-    pdl_launch_dependents();
-    state->all_finished = state->n_unfinished == 0 ? 1 : 0;
-    state->n_unfinished = 0;
-    state->step += 1;
-}
-
-void greedy_advance_cuda(DecodeState* state, cudaStream_t stream) {
-    launch_kernel(greedy_advance_kernel, 1, 1, 0, stream, state);
 }
 
 }  // namespace receipt::cuda

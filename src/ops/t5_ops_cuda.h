@@ -23,7 +23,7 @@ struct DecodeState {
     int min_new;       // EOS is forbidden while step < min_new
     int n_unfinished;  // greedy: rows that have not produced EOS, counted during a step
     int all_finished;  // greedy: set by the step when no row is unfinished
-    int pad_;
+    int n_selected;    // greedy: select blocks of the current step that are done (0 between steps)
 };
 
 // x[n, D] f32 = table[ids[n], :] (T). Ids outside [0, V) read row 0.
@@ -123,7 +123,8 @@ void gated_act_cuda(DType dt, const void* h, int n, int F, bool gelu, void* y, c
 
 // Greedy step on logits [R, V] f32: EOS masked while state->step < min_new, argmax (first maximum), log-prob of
 // the choice added to scores[r]; writes tokens[r, step] and next_tok[r]; rows already finished emit pad and keep
-// their score. finished[r] is set on EOS; state->n_unfinished counts rows still running.
+// their score. finished[r] is set on EOS. The step ends in the same launch: the last of the R blocks to finish
+// sets state->all_finished = (no row still running), and advances state->step by one.
 void greedy_select_cuda(const float* logits, int R, int V, int eos, int pad, DecodeState* state, int* finished,
                         int* next_tok, int* tokens, int T_max, float* scores, cudaStream_t stream);
 
@@ -132,9 +133,6 @@ void greedy_select_cuda(const float* logits, int R, int V, int eos, int pad, Dec
 // (>= 0) left out of the candidates but not out of the softmax normaliser, as beam_search() masks EOS under
 // min_new_tokens. vals: [R, k] f32, ids: [R, k] int; a row with fewer than k candidates ends in (-inf, -1).
 void beam_topk_cuda(const float* logits, int R, int V, int k, int masked, float* vals, int* ids, cudaStream_t stream);
-
-// Ends a greedy step: state->all_finished = (n_unfinished == 0), n_unfinished = 0, step += 1.
-void greedy_advance_cuda(DecodeState* state, cudaStream_t stream);
 
 // KV-cache row gather: dst[l, r, :, 0:t, :] = src[l, sel[r], :, 0:t, :] for both K and V of every layer.
 // src/dst: [n_lk, R_max, H, T_max, K] T (n_lk = layers x {k, v}); sel: [R] device.
@@ -157,9 +155,10 @@ bool pdl_enabled();
 
 // How much the decode kernels fetch, before they wait for the kernel before them, of what an earlier step or the
 // request's setup wrote: 0 nothing; 1 the small-M GEMM's first weight vectors into registers and the attention
-// kernels' K / V rows into L1; 2 (default) also the rest of the small-M GEMM's first weight tile into L1.
-// RECEIPT_CUDA_PREFETCH=0 / 1 in the environment (read once per process) picks a lower level; the results are the
-// same at every level, only the overlap changes. Never throws. Thread-safe.
+// kernels' K / V rows into L1; 2 also the rest of the small-M GEMM's first weight tile into L1; 3 (default) also,
+// in cross-attention launches with more (row, head) blocks than SMs, each value row into L2 while the keys are
+// scored. RECEIPT_CUDA_PREFETCH=0 / 1 / 2 in the environment (read once per process) picks a lower level; the
+// results are the same at every level, only the overlap changes. Never throws. Thread-safe.
 int prefetch_level();
 // prefetch_level() > 0.
 bool prefetch_enabled();
