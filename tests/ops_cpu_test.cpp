@@ -4,10 +4,12 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdint>
 #include <vector>
 
 #include "ops/attention.h"
 #include "ops/elementwise.h"
+#include "model/safetensors.h"
 #include "ops/linear.h"
 #include "test_random.h"
 
@@ -41,6 +43,33 @@ TEST(LinearCpu, MatchesNaiveOnOddShapes) {
                             want[size_t(m) * N + n] = s;
                         }
                     EXPECT_LT(max_rel_err(y, want), 1e-5f) << "M=" << M << " K=" << K << " N=" << N << " beta=" << beta;
+                }
+            }
+}
+
+// Half-precision weights (the decoder streams them when the file stores them so): y is bit for bit the y of the
+// f32 copy of the same weights, on the streaming path (M <= 16) and the OpenBLAS path (M = 17, which ignores them).
+TEST(LinearCpu, HalfWeightsGiveTheF32CopysResult) {
+    set_cpu_threads(2);
+    for (int M : {1, 3, 8, 16, 17})
+        for (int K : {7, 64, 131})
+            for (int N : {1, 13, 300}) {
+                auto x = randn(size_t(M) * K, 5 + M), y0 = randn(size_t(M) * N, 7);
+                // Halves with random sign and mantissa, exponents 2^-5 .. 2^4; w holds their exact f32 values.
+                std::vector<uint16_t> w16(size_t(N) * K);
+                std::vector<float> w(w16.size());
+                uint32_t state = 12345u + uint32_t(K);
+                for (size_t i = 0; i < w.size(); ++i) {
+                    state = state * 1664525u + 1013904223u;
+                    const uint32_t sign = (state >> 31) & 1u, exp = 10u + (state >> 16) % 10u, man = state & 0x3ffu;
+                    w16[i] = uint16_t(sign << 15 | exp << 10 | man);
+                    w[i] = receipt::half_to_float(w16[i]);
+                }
+                for (float beta : {0.0f, 1.0f}) {
+                    std::vector<float> y32 = y0, y16 = y0;
+                    linear_cpu(x.data(), M, K, w.data(), N, y32.data(), beta);
+                    linear_cpu(x.data(), M, K, w.data(), N, y16.data(), beta, w16.data());
+                    EXPECT_EQ(y32, y16) << "M=" << M << " K=" << K << " N=" << N << " beta=" << beta;
                 }
             }
 }

@@ -1,6 +1,7 @@
 // An immutable T5 model loaded from a Hugging Face folder (config.json, model.safetensors, spiece.model).
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -35,6 +36,10 @@ public:
     const HostTensor& weight(const std::string& name) const;
     // True when `name` (or its tied alias) exists.
     bool has_weight(const std::string& name) const;
+    // The same tensor as stored in the file when it is stored as IEEE half (its fp32 weight() holds exactly these
+    // values), else null: the raw [numel] halves in the memory-mapped file, possibly unaligned. The CPU decoder
+    // streams these instead of the fp32 copy (half the bytes per step, the same products).
+    const uint16_t* weight_f16(const std::string& name) const;
     // A stable 64-bit FNV-1a hash (hex) of config.json and the safetensors header + sizes; used by engine plans.
     const std::string& checksum() const { return checksum_; }
     // Total bytes of the fp32 weights as held in host memory.

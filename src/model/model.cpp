@@ -157,6 +157,15 @@ const HostTensor& Model::weight(const std::string& name) const {
     return w->second;
 }
 
+const uint16_t* Model::weight_f16(const std::string& name) const {
+    auto a = impl_->aliases.find(name);
+    const std::string& key = a != impl_->aliases.end() ? a->second : name;
+    const auto& stored = impl_->file->tensors();
+    auto it = stored.find(key);
+    if (it == stored.end() || it->second.dtype != StoredDType::kF16) return nullptr;
+    return reinterpret_cast<const uint16_t*>(it->second.data);
+}
+
 int64_t Model::weight_bytes() const {
     int64_t n = 0;
     for (const auto& [name, t] : impl_->weights) n += t.numel() * 4;

@@ -12,6 +12,10 @@ AttentionWeights attention(const Model& m, const std::string& p) {
     a.k = m.weight(p + ".k.weight").data;
     a.v = m.weight(p + ".v.weight").data;
     a.o = m.weight(p + ".o.weight").data;
+    a.q_f16 = m.weight_f16(p + ".q.weight");
+    a.k_f16 = m.weight_f16(p + ".k.weight");
+    a.v_f16 = m.weight_f16(p + ".v.weight");
+    a.o_f16 = m.weight_f16(p + ".o.weight");
     return a;
 }
 
@@ -19,11 +23,15 @@ FfnWeights ffn(const Model& m, const std::string& p) {
     FfnWeights f;
     if (m.config().feed_forward == FeedForward::kRelu) {
         f.wi = m.weight(p + ".wi.weight").data;
+        f.wi_f16 = m.weight_f16(p + ".wi.weight");
     } else {
         f.wi_0 = m.weight(p + ".wi_0.weight").data;
         f.wi_1 = m.weight(p + ".wi_1.weight").data;
+        f.wi_0_f16 = m.weight_f16(p + ".wi_0.weight");
+        f.wi_1_f16 = m.weight_f16(p + ".wi_1.weight");
     }
     f.wo = m.weight(p + ".wo.weight").data;
+    f.wo_f16 = m.weight_f16(p + ".wo.weight");
     return f;
 }
 
@@ -33,6 +41,7 @@ T5Weights::T5Weights(const Model& m) {
     const auto& c = m.config();
     shared = m.weight("shared.weight").data;
     lm_head = m.weight("lm_head.weight").data;
+    lm_head_f16 = m.weight_f16("lm_head.weight");
     for (int i = 0; i < c.num_layers; ++i) {
         const std::string b = "encoder.block." + std::to_string(i);
         EncoderLayerWeights l;

@@ -12,7 +12,10 @@ void set_cpu_threads(int n);
 int cpu_threads();
 
 // y[M, N] = x[M, Kin] . w[N, Kin]^T + beta * y   (a Hugging Face nn.Linear without bias; w is [out, in]).
-void linear_cpu(const float* x, int64_t M, int64_t Kin, const float* w, int64_t N, float* y, float beta = 0.0f);
+// w_f16 (nullable): the same weights as IEEE halves, whose f32 values are exactly w's; the few-row path (M <= 16,
+// decoder steps) streams them instead of w, with the same arithmetic: identical y from half the memory traffic.
+void linear_cpu(const float* x, int64_t M, int64_t Kin, const float* w, int64_t N, float* y, float beta = 0.0f,
+                const uint16_t* w_f16 = nullptr);
 
 // C[M, N] = alpha * A[M, Kd] . B[N, Kd]^T + beta * C, with leading dimensions (strided head views).
 void gemm_nt_cpu(int64_t M, int64_t N, int64_t Kd, float alpha, const float* A, int64_t lda, const float* B,

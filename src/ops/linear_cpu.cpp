@@ -3,6 +3,7 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <cmath>
 #include <thread>
 
 #include "ops/linear.h"
@@ -45,16 +46,25 @@ int cpu_threads() {
 // so small M goes through this kernel instead, which reads each row of w once for all M rows of x:
 //   y[m, n] = sum_k x[m, k] w[n, k]  (+ beta y[m, n]),  x: [M, K], w: [N, K], y: [M, ldy]   (M <= 8 per call)
 // AVX2/FMA over k, one 8-lane accumulator per (m, n); x (M x K floats) stays in L1/L2 while w streams.
-template <int M>
-static void small_m_kernel(const float* x, int64_t K, const float* w, int64_t n0, int64_t n1, float* y, int64_t ldy,
+// W = float, or uint16_t for IEEE-half weights widened exactly to f32 as they are loaded (F16C): the same products
+// and sums as the f32 copy of those weights, from half the bytes.
+static inline __m256 load_w8(const float* p) { return _mm256_loadu_ps(p); }
+static inline __m256 load_w8(const uint16_t* p) {
+    return _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)));
+}
+static inline float w_at(const float* p, int64_t k) { return p[k]; }
+static inline float w_at(const uint16_t* p, int64_t k) { return _cvtsh_ss(p[k]); }
+
+template <int M, typename W>
+static void small_m_kernel(const float* x, int64_t K, const W* w, int64_t n0, int64_t n1, float* y, int64_t ldy,
                            float beta) {
     const int64_t K8 = K / 8 * 8;
     for (int64_t n = n0; n < n1; ++n) {
-        const float* wr = w + n * K;
+        const W* wr = w + n * K;
         __m256 acc[M];
         for (int m = 0; m < M; ++m) acc[m] = _mm256_setzero_ps();
         for (int64_t k = 0; k < K8; k += 8) {
-            const __m256 wv = _mm256_loadu_ps(wr + k);
+            const __m256 wv = load_w8(wr + k);
             for (int m = 0; m < M; ++m) acc[m] = _mm256_fmadd_ps(_mm256_loadu_ps(x + m * K + k), wv, acc[m]);
         }
         for (int m = 0; m < M; ++m) {
@@ -64,14 +74,16 @@ static void small_m_kernel(const float* x, int64_t K, const float* w, int64_t n0
             lo = _mm_add_ps(lo, _mm_movehl_ps(lo, lo));
             lo = _mm_add_ss(lo, _mm_shuffle_ps(lo, lo, 1));
             float v = _mm_cvtss_f32(lo);
-            for (int64_t k = K8; k < K; ++k) v += x[m * K + k] * wr[k];
+            // Explicit fused multiply-adds: the same rounding for both weight types, whatever the compiler contracts.
+            for (int64_t k = K8; k < K; ++k) v = std::fma(x[m * K + k], w_at(wr, k), v);
             float& out = y[m * ldy + n];
             out = beta == 0.0f ? v : v + beta * out;
         }
     }
 }
 
-static void small_m_rows(const float* x, int64_t M, int64_t K, const float* w, int64_t n0, int64_t n1, float* y,
+template <typename W>
+static void small_m_rows(const float* x, int64_t M, int64_t K, const W* w, int64_t n0, int64_t n1, float* y,
                          int64_t ldy, float beta) {
     for (int64_t m0 = 0; m0 < M; m0 += 8) {
         const float* xm = x + m0 * K;
@@ -98,19 +110,26 @@ static void linear_rows(const float* x, int64_t M, int64_t Kin, const float* w, 
 
 // Split over the output features N (w rows): each thread streams its own part of the weights, which is what
 // bounds the small-M decoder steps.
-void linear_cpu(const float* x, int64_t M, int64_t Kin, const float* w, int64_t N, float* y, float beta) {
-    if (M <= kSmallM) {
-        // Memory-bound: use every thread once w is large enough to be worth a fork-join (~256 KB).
-        const int nt = omp_in_parallel() || N * Kin < (int64_t(64) << 10) ? 1 : cpu_threads();
-        if (nt <= 1) {
-            small_m_rows(x, M, Kin, w, 0, N, y, N, beta);
-            return;
-        }
+template <typename W>
+static void small_m_linear(const float* x, int64_t M, int64_t Kin, const W* w, int64_t N, float* y, float beta) {
+    // Memory-bound: use every thread once w is large enough to be worth a fork-join (64 Ki weights).
+    const int nt = omp_in_parallel() || N * Kin < (int64_t(64) << 10) ? 1 : cpu_threads();
+    if (nt <= 1) {
+        small_m_rows(x, M, Kin, w, 0, N, y, N, beta);
+        return;
+    }
 #pragma omp parallel num_threads(nt)
-        {
-            const int i = omp_get_thread_num();
-            small_m_rows(x, M, Kin, w, N * i / nt, N * (i + 1) / nt, y, N, beta);
-        }
+    {
+        const int i = omp_get_thread_num();
+        small_m_rows(x, M, Kin, w, N * i / nt, N * (i + 1) / nt, y, N, beta);
+    }
+}
+
+void linear_cpu(const float* x, int64_t M, int64_t Kin, const float* w, int64_t N, float* y, float beta,
+                const uint16_t* w_f16) {
+    if (M <= kSmallM) {
+        if (w_f16) small_m_linear(x, M, Kin, w_f16, N, y, beta);
+        else small_m_linear(x, M, Kin, w, N, y, beta);
         return;
     }
     const int nt = gemm_threads(M, N, Kin, N / 16);
