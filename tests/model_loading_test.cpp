@@ -2,8 +2,10 @@
 // truncated / corrupt safetensors headers, unsupported dtypes.
 #include <gtest/gtest.h>
 
+#include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <vector>
 #include <nlohmann/json.hpp>
 
 #include "model/safetensors.h"
@@ -140,6 +142,45 @@ TEST(HalfConversion, ExactValues) {
     EXPECT_TRUE(std::isinf(half_to_float(0x7c00)));
     EXPECT_EQ(bf16_to_float(0x3f80), 1.0f);
     EXPECT_EQ(bf16_to_float(0xc2f7), -123.5f);
+}
+
+// to_f32 widens 8 values at a time: every finite half and every bfloat16 of a sample gives what the scalar
+// conversions give, at every offset (unaligned data, lengths that leave a tail).
+TEST(HalfConversion, BulkConversionMatchesScalar) {
+    std::vector<uint16_t> halves;
+    for (uint32_t v = 0; v < 65536; ++v)
+        if ((v & 0x7c00u) != 0x7c00u) halves.push_back(uint16_t(v));  // Inf / NaN left out (NaN != NaN)
+    for (StoredDType dt : {StoredDType::kF16, StoredDType::kBF16})
+        for (size_t skip : {0, 1, 3}) {
+            StoredTensor t;
+            t.dtype = dt;
+            t.shape = {int64_t(halves.size() - skip)};
+            t.data = reinterpret_cast<const uint8_t*>(halves.data() + skip);
+            t.n_bytes = 2 * (halves.size() - skip);
+            const HostTensor f = SafetensorsFile::to_f32(t);
+            size_t bad = 0;
+            for (size_t i = skip; i < halves.size(); ++i) {
+                const float want = dt == StoredDType::kF16 ? half_to_float(halves[i]) : bf16_to_float(halves[i]);
+                bad += std::memcmp(&want, &f.data[i - skip], 4) != 0;
+            }
+            EXPECT_EQ(bad, 0u) << (dt == StoredDType::kF16 ? "f16" : "bf16") << " skip " << skip;
+        }
+}
+
+// weight_f16: the stored halves of a half-precision checkpoint (exactly the fp32 weight's values), null otherwise.
+TEST(HalfWeights, StoredHalvesOrNull) {
+    const auto f16 = Model::load(std::string(RECEIPT_SOURCE_DIR) + "/tests/golden/t5-tiny-v11-f16");
+    for (const char* name : {"lm_head.weight", "decoder.block.0.layer.2.DenseReluDense.wo.weight"}) {
+        const uint16_t* h = f16->weight_f16(name);
+        ASSERT_NE(h, nullptr) << name;
+        const HostTensor& w = f16->weight(name);
+        for (int64_t i = 0; i < w.numel(); ++i) ASSERT_EQ(half_to_float(h[i]), w.data[i]) << name << " " << i;
+    }
+    EXPECT_EQ(f16->weight_f16("no.such.weight"), nullptr);
+    const auto f32 = Model::load(kTiny);
+    EXPECT_EQ(f32->weight_f16("lm_head.weight"), nullptr);
+    const auto bf16 = Model::load(std::string(RECEIPT_SOURCE_DIR) + "/tests/golden/t5-tiny-v11-bf16");
+    EXPECT_EQ(bf16->weight_f16("lm_head.weight"), nullptr);
 }
 
 }  // namespace

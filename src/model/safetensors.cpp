@@ -1,6 +1,7 @@
 #include "model/safetensors.h"
 
 #include <fcntl.h>
+#include <immintrin.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -160,10 +161,19 @@ HostTensor SafetensorsFile::to_f32(const StoredTensor& t) {
     if (t.dtype == StoredDType::kF32) {
         std::memcpy(buf.get(), t.data, n * sizeof(float));
     } else {
-        for (int64_t i = 0; i < n; ++i) {
+        // 8 at a time (F16C widening for halves, a 16-bit shift for bfloat16: both exact), then the tail.
+        const bool f16 = t.dtype == StoredDType::kF16;
+        int64_t i = 0;
+        for (; i + 8 <= n; i += 8) {
+            const __m128i h = _mm_loadu_si128(reinterpret_cast<const __m128i*>(t.data + 2 * i));
+            const __m256 f = f16 ? _mm256_cvtph_ps(h)
+                                 : _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_cvtepu16_epi32(h), 16));
+            _mm256_storeu_ps(buf.get() + i, f);
+        }
+        for (; i < n; ++i) {
             uint16_t v;
             std::memcpy(&v, t.data + 2 * i, 2);
-            buf[i] = t.dtype == StoredDType::kF16 ? half_to_float(v) : bf16_to_float(v);
+            buf[i] = f16 ? half_to_float(v) : bf16_to_float(v);
         }
     }
     out.data = buf.get();
