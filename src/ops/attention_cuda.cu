@@ -25,6 +25,21 @@ __host__ __device__ inline int part_floats(int K) { return 4 * K > 1024 ? 4 * K 
 // Threads score keys j = tid, tid+128, ...; block max/sum; then P.V: with 16-byte loads (K % 8 == 0) thread
 // (group, chunk) sums 8 dims over keys j = group, group + 128/(K/8), ...; else each warp sums over j = warp,
 // warp+4, ... with lanes over the K dims. The partial rows are added at the end.
+// acc[0:8] += sum_j p_j v_j[0:8] over keys j = j0, j0 + step, ... < n_keys (v: one 8-value chunk of key 0's value
+// row, rows pos_stride apart; p: the probabilities in shared memory), kUnroll loads in flight per thread.
+template <typename T, int kUnroll>
+__device__ __forceinline__ void pv_chunk(const float* sp, const T* v, int64_t pos_stride, int j0, int step, int n_keys,
+                                         float (&acc)[8]) {
+#pragma unroll kUnroll
+    for (int j = j0; j < n_keys; j += step) {
+        float v8[8];
+        load8(v + j * pos_stride, v8);
+        const float p = sp[j];
+#pragma unroll
+        for (int u = 0; u < 8; ++u) acc[u] += p * v8[u];
+    }
+}
+
 // kIlp (16-bit T, kVec, K = 64; see decode_launch): more loads in flight per thread (two keys per trip in the
 // scores, 8 value rows in P.V) at the price of registers (about 126 per thread against 40-70), so at most 4 blocks
 // per SM. Same arithmetic in the same order either way.
@@ -85,27 +100,11 @@ __device__ void attend_one_query(const T* q, const T* kbase, const T* vbase, int
         // Thread = group * n_chunks + chunk: 16-byte value loads, keys j = group, group + n_groups, ...
         const int n_chunks = K / 8, n_groups = blockDim.x / n_chunks;
         const int chunk = tid % n_chunks, group = tid / n_chunks;
-        float acc[8] = {0, 0, 0, 0, 0, 0, 0, 0};
-        if (group < n_groups && kIlp) {
-#pragma unroll 8  // 8 value loads in flight per thread
-            for (int j = group; j < n_keys; j += n_groups) {
-                float v8[8];
-                load8(vbase + j * pos_stride + chunk * 8, v8);
-                const float p = sp[j];
-#pragma unroll
-                for (int u = 0; u < 8; ++u) acc[u] += p * v8[u];
-            }
-        } else if (group < n_groups) {
-#pragma unroll 4
-            for (int j = group; j < n_keys; j += n_groups) {
-                float v8[8];
-                load8(vbase + j * pos_stride + chunk * 8, v8);
-                const float p = sp[j];
-#pragma unroll
-                for (int u = 0; u < 8; ++u) acc[u] += p * v8[u];
-            }
-        }
         if (group < n_groups) {
+            float acc[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+            const T* v = vbase + chunk * 8;
+            if constexpr (kIlp) pv_chunk<T, 8>(sp, v, pos_stride, group, n_groups, n_keys, acc);  // 8 loads in flight
+            else pv_chunk<T, 4>(sp, v, pos_stride, group, n_groups, n_keys, acc);
 #pragma unroll
             for (int u = 0; u < 8; ++u) part[group * K + chunk * 8 + u] = acc[u];
         }
