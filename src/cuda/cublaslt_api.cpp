@@ -28,20 +28,10 @@ bool resolve(void* lib, const char* name, Fn& fn, std::string& error) {
 // Fills `a` from `lib`; "" when every entry point is there and the version's major matches the headers'.
 std::string resolve_all(void* lib, CublasLtApi& a) {
     std::string missing;
-    const bool ok = resolve(lib, "cublasLtCreate", a.Create, missing) &&
-                    resolve(lib, "cublasLtDestroy", a.Destroy, missing) &&
-                    resolve(lib, "cublasLtGetVersion", a.GetVersion, missing) &&
-                    resolve(lib, "cublasLtMatmul", a.Matmul, missing) &&
-                    resolve(lib, "cublasLtMatmulAlgoCheck", a.MatmulAlgoCheck, missing) &&
-                    resolve(lib, "cublasLtMatmulAlgoGetHeuristic", a.MatmulAlgoGetHeuristic, missing) &&
-                    resolve(lib, "cublasLtMatmulDescCreate", a.MatmulDescCreate, missing) &&
-                    resolve(lib, "cublasLtMatmulDescDestroy", a.MatmulDescDestroy, missing) &&
-                    resolve(lib, "cublasLtMatmulDescSetAttribute", a.MatmulDescSetAttribute, missing) &&
-                    resolve(lib, "cublasLtMatmulPreferenceCreate", a.MatmulPreferenceCreate, missing) &&
-                    resolve(lib, "cublasLtMatmulPreferenceDestroy", a.MatmulPreferenceDestroy, missing) &&
-                    resolve(lib, "cublasLtMatmulPreferenceSetAttribute", a.MatmulPreferenceSetAttribute, missing) &&
-                    resolve(lib, "cublasLtMatrixLayoutCreate", a.MatrixLayoutCreate, missing) &&
-                    resolve(lib, "cublasLtMatrixLayoutDestroy", a.MatrixLayoutDestroy, missing);
+    bool ok = true;  // stops at the first missing symbol, which `missing` names
+#define RECEIPT_CUBLASLT_RESOLVE(name) ok = ok && resolve(lib, "cublasLt" #name, a.name, missing);
+    RECEIPT_CUBLASLT_FUNCTIONS(RECEIPT_CUBLASLT_RESOLVE)
+#undef RECEIPT_CUBLASLT_RESOLVE
     if (!ok) return missing;
     // Same major version as the headers, else the opaque structs and enums may differ.
     const size_t version = a.GetVersion();

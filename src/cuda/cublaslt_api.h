@@ -10,22 +10,19 @@
 
 namespace receipt::cuda {
 
-// The cuBLASLt entry points the engine uses, resolved from the loaded library (same signatures as the C API).
+// The cuBLASLt entry points the engine uses, by name without the "cublasLt" prefix (one list: the struct below and
+// the loader both expand it).
+#define RECEIPT_CUBLASLT_FUNCTIONS(X)                                                                             \
+    X(Create) X(Destroy) X(GetVersion) X(Matmul) X(MatmulAlgoCheck) X(MatmulAlgoGetHeuristic) X(MatmulDescCreate) \
+    X(MatmulDescDestroy) X(MatmulDescSetAttribute) X(MatmulPreferenceCreate) X(MatmulPreferenceDestroy)          \
+    X(MatmulPreferenceSetAttribute) X(MatrixLayoutCreate) X(MatrixLayoutDestroy)
+
+// Those entry points, resolved from the loaded library (same signatures as the C API: api.Matmul(...) is
+// cublasLtMatmul(...)).
 struct CublasLtApi {
-    decltype(&::cublasLtCreate) Create = nullptr;
-    decltype(&::cublasLtDestroy) Destroy = nullptr;
-    decltype(&::cublasLtGetVersion) GetVersion = nullptr;
-    decltype(&::cublasLtMatmul) Matmul = nullptr;
-    decltype(&::cublasLtMatmulAlgoCheck) MatmulAlgoCheck = nullptr;
-    decltype(&::cublasLtMatmulAlgoGetHeuristic) MatmulAlgoGetHeuristic = nullptr;
-    decltype(&::cublasLtMatmulDescCreate) MatmulDescCreate = nullptr;
-    decltype(&::cublasLtMatmulDescDestroy) MatmulDescDestroy = nullptr;
-    decltype(&::cublasLtMatmulDescSetAttribute) MatmulDescSetAttribute = nullptr;
-    decltype(&::cublasLtMatmulPreferenceCreate) MatmulPreferenceCreate = nullptr;
-    decltype(&::cublasLtMatmulPreferenceDestroy) MatmulPreferenceDestroy = nullptr;
-    decltype(&::cublasLtMatmulPreferenceSetAttribute) MatmulPreferenceSetAttribute = nullptr;
-    decltype(&::cublasLtMatrixLayoutCreate) MatrixLayoutCreate = nullptr;
-    decltype(&::cublasLtMatrixLayoutDestroy) MatrixLayoutDestroy = nullptr;
+#define RECEIPT_CUBLASLT_MEMBER(name) decltype(&::cublasLt##name) name = nullptr;
+    RECEIPT_CUBLASLT_FUNCTIONS(RECEIPT_CUBLASLT_MEMBER)
+#undef RECEIPT_CUBLASLT_MEMBER
 };
 
 // The loaded API. The first call opens the first library of cublaslt_candidates() that loads and has every entry
