@@ -160,8 +160,9 @@ TEST_F(CudaOps, GemmLtSmallMUsesGemvForDecodeShapes) {
                           {2048, 512, false, false, rc::Epilogue::kRelu, 1.0f, "wi relu"},
                           {512, 2048, true, true, rc::Epilogue::kNone, 1.0f, "wo (+= residual)"},
                           {32128, 512, true, false, rc::Epilogue::kNone, lm_scale, "lm_head (f32 logits, scaled)"}};
-    rc::GemmLt gemms[2];  // [0]: cuBLASLt for every m, [1]: m <= 8 on the small-M kernel (the default)
+    rc::GemmLt gemms[2];  // [0]: cuBLASLt for every m, [1]: the default routing (small-M kernel, tensor-core kernel)
     gemms[0].set_use_gemv(false);
+    gemms[0].set_use_mma(false);
     gemms[1].set_use_gemv(true);
     for (DType dt : {DType::kF16, DType::kBF16})
         for (const Case& c : cases)
@@ -194,16 +195,19 @@ TEST_F(CudaOps, GemmLtSmallMUsesGemvForDecodeShapes) {
             }
     // Planning: small-M shapes are not timed or planned, the cuBLASLt ones are.
     rc::GemmLt gemm;
-    rc::DeviceBuffer bx(16 * 512 * 2), bw(1536 * 512 * 2), by(16 * 1536 * 2);
+    rc::DeviceBuffer bx(80 * 512 * 2), bw(1536 * 512 * 2), by(80 * 1536 * 2);
     const rc::GemmSpec small{2, 1536, 512, 512, 512, 1536, DType::kF16, false, false};
     const rc::PlanGemm p = gemm.tune(small, bx.get(), bw.get(), by.get(), nullptr);
     EXPECT_EQ(p.m, 2);
     EXPECT_EQ(p.workspace, 0u);
     EXPECT_TRUE(gemm.tuned().empty()) << "a small-M shape was added to the plan";
-    const rc::GemmSpec big{8, 1536, 512, 512, 512, 1536, DType::kF16, false, false};
+    const rc::GemmSpec mid{8, 1536, 512, 512, 512, 1536, DType::kF16, false, false};
+    gemm.tune(mid, bx.get(), bw.get(), by.get(), nullptr);
+    EXPECT_TRUE(gemm.tuned().empty()) << "a shape of the tensor-core decode kernel was added to the plan";
+    const rc::GemmSpec big{80, 1536, 512, 512, 512, 1536, DType::kF16, false, false};
     gemm.tune(big, bx.get(), bw.get(), by.get(), nullptr);
     ASSERT_EQ(gemm.tuned().size(), 1u);
-    EXPECT_EQ(gemm.tuned()[0].m, 8);
+    EXPECT_EQ(gemm.tuned()[0].m, 80);
 }
 
 // ---- split-K decode attention -------------------------------------------------------------------------------------

@@ -86,9 +86,51 @@ TEST_F(CudaDecodeTiming, DISABLED_GemvVsCublasLt) {
             for (int g = 0; g < 2; ++g) {
                 rc::GemmLt gemm;
                 gemm.set_use_gemv(g == 1);
+                gemm.set_use_mma(false);
                 us[g] = graph_us([&](cudaStream_t s) { gemm.run(spec, x.get(), w.get(), y.get(), c.alpha, s); });
             }
             std::printf("%-16s %3d %6d %5d %12.2f %12.2f %7.2fx\n", c.what, m, c.n, c.k, us[0], us[1], us[0] / us[1]);
+        }
+}
+
+// The tensor-core decode GEMM (gemm_mma_cuda) against cuBLASLt at 3-64 rows (GemmLt routes 3-32 rows to it), t5-small
+// and t5-base shapes; from 16 rows also each block shape (m tiles x 8-column tiles).
+TEST_F(CudaDecodeTiming, DISABLED_MmaVsCublasLt) {
+    struct Case { const char* what; int n, k; bool out_f32, accumulate; rc::Epilogue epi; float alpha; };
+    const Case cases[] = {{"qkv", 1536, 512, false, false, rc::Epilogue::kNone, 1.0f},
+                          {"o (+= resid)", 512, 512, true, true, rc::Epilogue::kNone, 1.0f},
+                          {"wi relu", 2048, 512, false, false, rc::Epilogue::kRelu, 1.0f},
+                          {"wo (+= resid)", 512, 2048, true, true, rc::Epilogue::kNone, 1.0f},
+                          {"base qkv", 2304, 768, false, false, rc::Epilogue::kNone, 1.0f},
+                          {"base wo", 768, 3072, true, true, rc::Epilogue::kNone, 1.0f},
+                          {"lm_head f32", 32128, 512, true, false, rc::Epilogue::kNone, 0.044f}};
+    rc::DeviceBuffer x(64 * 3072 * 2), w(size_t(32128) * 512 * 2), y(size_t(64) * 32128 * 4);
+    RECEIPT_CUDA_CHECK(cudaMemset(x.get(), 0, x.size()));
+    RECEIPT_CUDA_CHECK(cudaMemset(w.get(), 0, w.size()));
+    RECEIPT_CUDA_CHECK(cudaMemset(y.get(), 0, y.size()));
+    std::printf("%-16s %3s %6s %5s %12s %12s %8s\n", "gemm f16", "m", "n", "k", "cublasLt us", "mma us", "speedup");
+    for (const Case& c : cases)
+        for (int m : {3, 8, 16, 32, 64}) {
+            const rc::GemmSpec spec{m, c.n, c.k, c.k, c.k, c.n, DType::kF16, c.out_f32, c.accumulate, c.epi};
+            rc::GemmLt gemm;
+            gemm.set_use_mma(false);
+            const double lt = graph_us([&](cudaStream_t s) { gemm.run(spec, x.get(), w.get(), y.get(), c.alpha, s); });
+            const double mma = graph_us([&](cudaStream_t s) {
+                rc::gemm_mma_cuda(DType::kF16, m, c.n, c.k, x.get(), c.k, w.get(), c.k, y.get(), c.n, c.alpha,
+                                  c.out_f32, c.accumulate, c.epi == rc::Epilogue::kRelu, s);
+            });
+            std::printf("%-16s %3d %6d %5d %12.2f %12.2f %7.2fx", c.what, m, c.n, c.k, lt, mma, lt / mma);
+            if (m >= 16)  // each block shape (m tiles x column tiles): us
+                for (int mt : {1, 2, 4})
+                    for (int nt : {1, 2, 4}) {
+                        const double t = graph_us([&](cudaStream_t s) {
+                            rc::gemm_mma_cuda(DType::kF16, m, c.n, c.k, x.get(), c.k, w.get(), c.k, y.get(), c.n,
+                                              c.alpha, c.out_f32, c.accumulate, c.epi == rc::Epilogue::kRelu, s,
+                                              rc::MmaTiles{mt, nt});
+                        });
+                        std::printf("  %dx%d %.2f", mt, nt, t);
+                    }
+            std::printf("\n");
         }
 }
 

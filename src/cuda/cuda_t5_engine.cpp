@@ -175,6 +175,7 @@ std::string CudaT5Engine::describe() const {
     return "cuda " + precision_name(wdt_, a32_) + " " + gpu_name_ + " (cc " + std::to_string(cc_major_) + "." +
            std::to_string(cc_minor_) + "), " + std::to_string(n_device_bytes_ >> 20) + " MiB, plan " + plan_status_ +
            (use_graphs_ ? "" : ", graphs off") + (gemm_->use_gemv() ? "" : ", small-M gemv off") +
+           (gemm_->use_mma() ? "" : ", tensor-core decode GEMM off") +
            (fuse_norm_ ? "" : ", norm fusion off") +
            (buf_->attn_split.n_split_max > 1 ? "" : ", split-K attention off") + (pdl_ ? "" : ", PDL off") +
            (prefetch_level() == 3 ? ""
@@ -290,11 +291,11 @@ void CudaT5Engine::encode(const std::vector<std::vector<int>>& inputs, size_t fi
 }
 
 void CudaT5Engine::normed_gemm(const char* name, const float* resid, const float* ln, const GemmSpec& spec, void* x,
-                               const void* w, void* y) {
+                               const void* w, void* y, float alpha) {
     if (fuse_norm_ && gemm_->routes_to_gemv(spec) && spec.k <= gemv_norm_max_k(spec.m)) {
         const GemvNorm norm{resid, ln, cfg_.layer_norm_epsilon};
         timed_op(name, [&] {
-            gemv_cuda(spec.ab, spec.m, spec.n, spec.k, nullptr, spec.k, w, spec.ldw, y, spec.ldy, 1.0f, spec.out_f32,
+            gemv_cuda(spec.ab, spec.m, spec.n, spec.k, nullptr, spec.k, w, spec.ldw, y, spec.ldy, alpha, spec.out_f32,
                       spec.accumulate, spec.epilogue == Epilogue::kRelu, stream_, &norm, spec.split_x);
         });
         return;
@@ -302,7 +303,7 @@ void CudaT5Engine::normed_gemm(const char* name, const float* resid, const float
     timed_op("dec.rmsnorm", [&] {
         rmsnorm_cuda(dt_, const_cast<float*>(resid), nullptr, ln, spec.m, spec.k, cfg_.layer_norm_epsilon, x, stream_);
     });
-    timed_op(name, [&] { gemm_->run(spec, x, w, y, 1.0f, stream_); });
+    timed_op(name, [&] { gemm_->run(spec, x, w, y, alpha, stream_); });
 }
 
 void CudaT5Engine::ffn(const CudaLayerWeights& L, int M, void* x, void* h, void* hg, float* resid, bool dec,
@@ -328,7 +329,6 @@ void CudaT5Engine::decoder_forward(int R) {
     Buffers& b = *buf_;
     const int D = cfg_.d_model, H = cfg_.num_heads, K = cfg_.d_kv, HK = H * K, V = cfg_.vocab_size;
     const int L = int(w_.dec.size());
-    const float eps = cfg_.layer_norm_epsilon;
     const size_t es = dtype_size(dt_);
     const size_t lk_stride = size_t(R_max_) * H * T_max_ * K * es;  // bytes per (layer, k|v) slab of the cache
     const auto* state = b.state.as<DecodeState>();
@@ -364,16 +364,11 @@ void CudaT5Engine::decoder_forward(int R) {
 
         ffn(W, R, b.dec_x.get(), b.dec_h.get(), b.dec_hg.get(), resid, true, W.ln_ffn.as<float>());
     }
-    timed_op("dec.rmsnorm", [&] {
-        rmsnorm_cuda(dt_, resid, nullptr, w_.dec_final_ln.as<float>(), R, D, eps, b.dec_x.get(), stream_);
-    });
-    // logits [R, V] f32 = (x * lm_scale) . lm^T   (tied: lm = shared embedding, lm_scale = D^-0.5). Every GEMM of
-    // this step has m = R; GemmLt::run sends the ones it measured faster that way (m <= 2, n <= 8192: not this
-    // lm_head) to the small-M kernel, the rest to cuBLASLt.
-    timed_op("dec.lm_head", [&] {
-        gemm_->run(gemm_spec(R, V, D, true, false), b.dec_x.get(), w_.lm_weight(), b.logits.get(), w_.lm_scale,
-                   stream_);
-    });
+    // logits [R, V] f32 = (x * lm_scale) . lm^T   (tied: lm = shared embedding, lm_scale = D^-0.5), x the final
+    // norm. Every GEMM of this step has m = R; GemmLt::run sends the ones it measured faster that way (m <= 2,
+    // n <= 8192: not this lm_head) to the small-M kernel, 3..32 rows to the tensor-core kernel, the rest to cuBLASLt.
+    normed_gemm("dec.lm_head", resid, w_.dec_final_ln.as<float>(), gemm_spec(R, V, D, true, false), b.dec_x.get(),
+                w_.lm_weight(), b.logits.get(), w_.lm_scale);
 }
 
 void CudaT5Engine::upload_state(int step, int min_new) {

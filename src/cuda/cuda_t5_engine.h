@@ -76,11 +76,11 @@ private:
     // computed by normed_gemm into x or inside the wi GEMM.
     void ffn(const CudaLayerWeights& L, int M, void* x, void* h, void* hg, float* resid, bool dec,
              const float* ln = nullptr);
-    // y = LayerNorm(resid; ln) . w^T as `spec` (its x is the LayerNorm output). A GEMM that GemmLt sends to the
-    // small-M kernel gets the norm as its prologue (GemvNorm: one kernel, bit-identical); otherwise
-    // rmsnorm_cuda writes x ([spec.m, D] T scratch) first. RECEIPT_CUDA_FUSE_NORM=0 keeps them separate.
+    // y = alpha * LayerNorm(resid; ln) . w^T as `spec` (its x is the LayerNorm output). A GEMM that GemmLt sends
+    // to the small-M kernel (1-2 rows) gets the norm as its prologue (GemvNorm: one kernel, bit-identical);
+    // otherwise rmsnorm_cuda writes x ([spec.m, D] T scratch) first. RECEIPT_CUDA_FUSE_NORM=0 keeps them separate.
     void normed_gemm(const char* name, const float* resid, const float* ln, const GemmSpec& spec, void* x,
-                     const void* w, void* y);
+                     const void* w, void* y, float alpha = 1.0f);
     // Enqueues f() on stream_ as op `name` (a string literal) of the profile; just f() when profiling is off.
     template <typename F>
     void timed_op(const char* name, F&& f) {

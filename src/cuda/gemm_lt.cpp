@@ -26,6 +26,8 @@ cudaDataType_t cuda_type(DType dt) {
 }
 
 // Largest power of two (<= 256) dividing every address: cuBLASLt's heuristics must not assume more.
+bool aligned16(const void* p) { return (reinterpret_cast<uintptr_t>(p) & 15u) == 0; }
+
 int common_alignment(const void* a, const void* b, const void* c) {
     uintptr_t bits = reinterpret_cast<uintptr_t>(a) | reinterpret_cast<uintptr_t>(b) | reinterpret_cast<uintptr_t>(c);
     int align = 256;
@@ -67,6 +69,15 @@ GemmLt::GemmLt(size_t workspace_bytes) : workspace_(workspace_bytes) {
         const int v = std::atoi(g);
         if (v >= 1) gemv_max_n_ = v;
     }
+    if (const char* g = std::getenv("RECEIPT_CUDA_MMA")) use_mma_ = std::string(g) != "0";
+    if (const char* g = std::getenv("RECEIPT_CUDA_MMA_MAX_M")) {
+        const int v = std::atoi(g);
+        if (v >= 0) mma_max_m_ = v;
+    }
+    if (const char* g = std::getenv("RECEIPT_CUDA_MMA_MAX_N")) {
+        const int v = std::atoi(g);
+        if (v >= 1) mma_max_n_ = v;
+    }
 }
 
 // Which shapes the small-M kernel takes. Measured per call on an H200 (t5-small decode shapes, f16,
@@ -83,6 +94,13 @@ GemmLt::GemmLt(size_t workspace_bytes) : workspace_(workspace_bytes) {
 
 bool GemmLt::small_m(const GemmSpec& s) const {
     return use_gemv_ && s.m >= 1 && s.m <= gemv_max_m_ && s.n <= gemv_max_n_;
+}
+
+// Which shapes the tensor-core decode kernel (gemm_mma_cuda) takes: those past the small-M kernel up to
+// kMmaRouteMaxM rows, half-precision and not split (see gemm_lt.h).
+bool GemmLt::mid_m(const GemmSpec& s) const {
+    return use_mma_ && !small_m(s) && !s.split_x && s.m <= mma_max_m_ && s.n <= mma_max_n_ &&
+           gemm_mma_supports(s.ab, s.m, s.n, s.k, s.ldx, s.ldw);
 }
 
 GemmLt::~GemmLt() {
@@ -191,6 +209,11 @@ void GemmLt::run(const GemmSpec& s, const void* x, const void* w, void* y, float
                   s.epilogue == Epilogue::kRelu, stream, nullptr, s.split_x);
         return;
     }
+    if (mid_m(s) && aligned16(x) && aligned16(w)) {  // decode-step GEMM of 3..32 rows: tensor-core kernel, PDL
+        gemm_mma_cuda(s.ab, s.m, s.n, s.k, x, s.ldx, w, s.ldw, y, s.ldy, alpha, s.out_f32, s.accumulate,
+                      s.epilogue == Epilogue::kRelu, stream);
+        return;
+    }
     if (s.split_x) {
         const SplitParts p = split_parts(s);
         split_f32_cuda(s.ab, static_cast<const float*>(x), s.m, s.k, s.ldx, p.x_hi, p.x_lo, stream);
@@ -206,7 +229,7 @@ void GemmLt::run(const GemmSpec& s, const void* x, const void* w, void* y, float
 
 PlanGemm GemmLt::tune(const GemmSpec& s, const void* x, const void* w, void* y, cudaStream_t stream,
                       int n_candidates) {
-    if (small_m(s)) {  // run() never calls cuBLASLt for this shape: nothing to time, nothing to plan
+    if (small_m(s) || mid_m(s)) {  // run() never calls cuBLASLt for this shape: nothing to time, nothing to plan
         RECEIPT_CHECK(s.n > 0 && s.k > 0 && s.ldx >= s.k && s.ldw >= s.k && s.ldy >= s.n, InvalidInput,
                       "invalid " + spec_str(s));
         return to_plan(s);

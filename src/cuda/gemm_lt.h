@@ -5,7 +5,10 @@
 // (decode steps at batch 1-2, not the lm_head; where it was measured faster, see small_m in gemm_lt.cpp) run the
 // small-M kernel gemv_cuda (src/ops/gemv_cuda.cu) instead, which reads the weight once with 16-byte loads;
 // RECEIPT_CUDA_GEMV=0 in the environment (or set_use_gemv(false)) keeps them on cuBLASLt, and
-// RECEIPT_CUDA_GEMV_MAX_M=M / RECEIPT_CUDA_GEMV_MAX_N=N move the limits (A/B timing).
+// RECEIPT_CUDA_GEMV_MAX_M=M / RECEIPT_CUDA_GEMV_MAX_N=N move the limits (A/B timing). Past those, f16 / bf16 GEMMs
+// of up to 32 rows, n <= 8192 and k a multiple of 32 (decode steps of batch 3-32) run the tensor-core decode kernel
+// gemm_mma_cuda (src/ops/gemm_mma_cuda.cu), launched with PDL like the other decode kernels; RECEIPT_CUDA_MMA=0
+// keeps them on cuBLASLt, RECEIPT_CUDA_MMA_MAX_M=M / RECEIPT_CUDA_MMA_MAX_N=N move its limits.
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -83,6 +86,12 @@ public:
     // Whether run() sends this shape to the small-M kernel (gemv_cuda) rather than cuBLASLt.
     bool routes_to_gemv(const GemmSpec& s) const { return small_m(s); }
     bool use_gemv() const { return use_gemv_; }
+    // Whether run() sends the 3..32-row shapes to the tensor-core kernel (default on; RECEIPT_CUDA_MMA=0 turns it
+    // off). Set it before capturing graphs.
+    void set_use_mma(bool on) { use_mma_ = on; }
+    // Whether run() sends this shape (with 16-byte aligned x and w) to gemm_mma_cuda rather than cuBLASLt.
+    bool routes_to_mma(const GemmSpec& s) const { return mid_m(s); }
+    bool use_mma() const { return use_mma_; }
 
 private:
     struct Entry;
@@ -100,6 +109,11 @@ private:
     static constexpr int kGemvRouteMaxM = 2, kGemvRouteMaxN = 8192;
     int gemv_max_m_ = kGemvRouteMaxM;  // most rows the small-M kernel takes
     int gemv_max_n_ = kGemvRouteMaxN;  // most columns it takes
+    static constexpr int kMmaRouteMaxM = 32;
+    bool use_mma_ = true;
+    int mma_max_m_ = kMmaRouteMaxM;      // most rows the tensor-core kernel takes (RECEIPT_CUDA_MMA_MAX_M)
+    int mma_max_n_ = 8192;               // most columns (RECEIPT_CUDA_MMA_MAX_N): not the lm_head
+    bool mid_m(const GemmSpec& s) const;
     char* split_scratch_ = nullptr;
     size_t split_bytes_ = 0;
     bool small_m(const GemmSpec& s) const;

@@ -118,6 +118,19 @@ void gemv_cuda(DType dt, int m, int n, int k, const void* x, int ldx, const void
                float alpha, bool out_f32, bool accumulate, bool relu, cudaStream_t stream,
                const GemvNorm* norm = nullptr, bool x_f32 = false);
 
+// Tensor-core GEMM for decode steps of a few dozen rows (src/ops/gemm_mma_cuda.cu): the gemv_cuda contract
+// (y[m, n] (+)= alpha * x[m, k] . w[n, k]^T, f32 accumulation, y T or f32, ReLU last) for f16 / bf16 and any m, on
+// mma.m16n8k16 in 16-row tiles; GemmLt sends it 3..32 rows. Needs gemm_mma_supports(...) and 16-byte aligned x and
+// w; throws InvalidInput otherwise.
+bool gemm_mma_supports(DType dt, int m, int n, int k, int ldx, int ldw);
+// Block tile: mt 16-row tiles x nt 8-column tiles (1, 2 or 4 each); 0 = the launcher's choice (or the
+// RECEIPT_CUDA_MMA_MT / _NT environment variables). For tests and A/B timing.
+struct MmaTiles {
+    int mt = 0, nt = 0;
+};
+void gemm_mma_cuda(DType dt, int m, int n, int k, const void* x, int ldx, const void* w, int ldw, void* y, int ldy,
+                   float alpha, bool out_f32, bool accumulate, bool relu, cudaStream_t stream, MmaTiles tiles = {});
+
 // Gated FFN activation: y[n, F] = act(h[n, 0:F]) * h[n, F:2F], act = gelu_new (tanh) or relu. h: [n, 2F] T.
 void gated_act_cuda(DType dt, const void* h, int n, int F, bool gelu, void* y, cudaStream_t stream);
 

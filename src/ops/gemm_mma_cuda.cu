@@ -1,0 +1,252 @@
+// Tensor-core GEMM for decode steps of a few dozen rows: y[m, n] (+)= alpha * x[m, k] . w[n, k]^T, the contract
+// of GemmLt::run (src/cuda/gemm_lt.h) for f16 / bf16 x and w: f32 accumulation, y in the storage type or f32,
+// optional accumulate (beta = 1) and ReLU applied last (y = relu(alpha x.w^T + beta y)); an f16 y saturates at
+// +-65504.
+//
+// Why: at 3-32 decoder rows every GEMM of a T5 step is a few MB of weights read once, and cuBLASLt's kernels
+// for these shapes take ~5-7 us each; they are also launched without Programmatic Dependent Launch, so the kernel
+// after each of them cannot overlap its launch. This kernel is launched with PDL and loads its first weights before
+// waiting for the kernel before it. (A T5LayerNorm prologue inside it, as the small-M kernel has, measured slower
+// than rmsnorm_cuda in front: every column block must recompute the norm of its 16 rows, 9 against 5 us at 16 rows
+// and n = 1536 on an H200.)
+//
+// Work split. grid (ceil(m / (16 kMT)), ceil(n / (8 kNT))): block (bm, bn) computes rows m0 = 16 kMT bm ..
+// m0 + 16 kMT - 1 and columns n0 = 8 kNT bn .. n0 + 8 kNT - 1 (consecutive blocks share their weight rows, which
+// then come from L2). Its 4 warps split k into chunks of 32: warp w takes chunks w, w + 4, w + 8, ... and
+// multiplies each with two mma.m16n8k16 (f32 accumulate) per (16-row, 8-column) tile; the 4 partial results are
+// summed in shared memory in warp order, so the output does not depend on timing.
+//
+// Fragment trick: lane (g = lane / 4, q = lane % 4) loads 8 consecutive k values, k0 + 8q .. k0 + 8q + 7, of its
+// rows (x rows g and g + 8, w row g) with one 16-byte load each. mma.m16n8k16 wants, per lane, the k pairs
+// (2q, 2q+1) and (2q+8, 2q+9) of 16; a k permutation applied to both x and w leaves x.w^T unchanged, so the first
+// mma takes physical k 8q+0..3 as logical (2q, 2q+1, 2q+8, 2q+9) and the second 8q+4..7. Every weight element is
+// read once per m tile, coalesced in 64-byte row pieces, with no shared-memory staging.
+#include <algorithm>
+#include <cstdint>
+#include <cstdlib>
+#include <string>
+#include <type_traits>
+
+#include "cuda/cuda_check.h"
+#include "ops/cuda_common.cuh"
+#include "ops/cuda_launch.cuh"
+#include "ops/t5_ops_cuda.h"
+
+namespace receipt::cuda {
+
+namespace {
+
+constexpr int kWarps = 4;    // warps per block (128 threads), splitting k
+constexpr int kChunk = 32;   // k elements of one warp step (two mma k16 steps)
+constexpr int kMinBlocks = 48;  // two 8-column tiles per block only while the grid keeps this many blocks
+
+struct MmaArgs {
+    const void* x;  // [m, k] T, row stride ldx
+    const void* w;  // [n, k] T, row stride ldw
+    void* y;        // [m, n] T or f32, row stride ldy
+    int m, n, k, ldx, ldw, ldy;
+    float alpha;
+    bool out_f32, accumulate, relu;
+    bool preload;  // load the first weight chunk before pdl_wait() (prefetch_level() >= 1)
+};
+
+// Two f32 -> one 32-bit register of two T (lo in the low half), rounded as from_f32 rounds.
+template <typename T>
+__device__ __forceinline__ uint32_t pack2(float lo, float hi) {
+    const T a = from_f32<T>(lo), b = from_f32<T>(hi);
+    const uint16_t ua = *reinterpret_cast<const uint16_t*>(&a), ub = *reinterpret_cast<const uint16_t*>(&b);
+    return uint32_t(ua) | (uint32_t(ub) << 16);
+}
+
+// c[4] += A[16 x 16] . B[16 x 8] (mma.sync.m16n8k16, row.col, f32 accumulate) for T = __half / __nv_bfloat16.
+template <typename T>
+__device__ __forceinline__ void mma16816(float (&c)[4], uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3,
+                                         uint32_t b0, uint32_t b1) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    if constexpr (std::is_same_v<T, __half>) {
+        asm volatile(
+            "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, "
+            "{%0,%1,%2,%3};"
+            : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
+            : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1));
+    } else {
+        asm volatile(
+            "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, "
+            "{%0,%1,%2,%3};"
+            : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
+            : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1));
+    }
+#endif
+}
+
+// Lane's 8 x values of row `row` at k = kk .. kk + 7 as 4 registers of 2 T (zeros for rows >= m).
+template <typename T>
+__device__ __forceinline__ uint4 load_x(const MmaArgs& a, int row, int kk) {
+    if (row >= a.m) return make_uint4(0, 0, 0, 0);
+    return *reinterpret_cast<const uint4*>(static_cast<const T*>(a.x) + int64_t(row) * a.ldx + kk);
+}
+
+// y[row, col] = relu?(alpha * v + (accumulate ? y : 0)) in f32, stored as f32 or T.
+template <typename T>
+__device__ __forceinline__ void store_y(const MmaArgs& a, int row, int col, float v) {
+    v *= a.alpha;
+    if (a.out_f32) {
+        float* y = static_cast<float*>(a.y) + int64_t(row) * a.ldy + col;
+        if (a.accumulate) v += *y;
+        if (a.relu) v = fmaxf(v, 0.0f);
+        *y = v;
+    } else {
+        T* y = static_cast<T*>(a.y) + int64_t(row) * a.ldy + col;
+        if (a.accumulate) v += to_f32(*y);
+        if (a.relu) v = fmaxf(v, 0.0f);
+        *y = from_f32<T>(v);
+    }
+}
+
+template <typename T, int kMT, int kNT>
+__global__ void __launch_bounds__(kWarps * 32) gemm_mma_kernel(MmaArgs a) {
+    constexpr int kGroup = kMT == 1 ? 4 : 2;  // chunks a warp loads before multiplying (loads in flight)
+    __shared__ float part[kWarps][kMT][kNT][4][32];  // each warp's accumulators, summed in warp order
+    const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31, g = lane >> 2, q = lane & 3;
+    const int m0 = blockIdx.x * (16 * kMT), n0 = blockIdx.y * (8 * kNT);
+    const int n_chunks = a.k / kChunk;
+
+    // This lane's weight rows n0 + 8 nt + g (columns past n read row n - 1, in bounds, and are never stored),
+    // starting at its 8-element piece of a chunk.
+    const T* wrow[kNT];
+#pragma unroll
+    for (int nt = 0; nt < kNT; ++nt)
+        wrow[nt] = static_cast<const T*>(a.w) + int64_t(min(n0 + 8 * nt + g, a.n - 1)) * a.ldw + 8 * q;
+
+    // The weights are constant: the warp's first chunk is loaded before waiting for the kernel before (PDL).
+    uint4 wpre[kNT];
+    const bool pre = a.preload && warp < n_chunks;
+    if (pre) {
+#pragma unroll
+        for (int nt = 0; nt < kNT; ++nt) wpre[nt] = *reinterpret_cast<const uint4*>(wrow[nt] + warp * kChunk);
+    }
+    pdl_wait();  // x / y come from earlier kernels, and y may still be read by the one before
+    pdl_launch_dependents();
+
+    float acc[kMT][kNT][4];
+#pragma unroll
+    for (int mt = 0; mt < kMT; ++mt)
+#pragma unroll
+        for (int nt = 0; nt < kNT; ++nt) acc[mt][nt][0] = acc[mt][nt][1] = acc[mt][nt][2] = acc[mt][nt][3] = 0.0f;
+
+    for (int c0 = warp; c0 < n_chunks; c0 += kWarps * kGroup) {
+        // Load kGroup chunks of weights and x, then multiply: the loads of a group are in flight together.
+        // x rows of m tile mt: m0 + 16 mt + g (x0) and + 8 (x1).
+        uint4 wv[kGroup][kNT], x0[kGroup][kMT], x1[kGroup][kMT];
+#pragma unroll
+        for (int u = 0; u < kGroup; ++u) {
+            const int c = c0 + u * kWarps;
+            if (c < n_chunks) {
+#pragma unroll
+                for (int nt = 0; nt < kNT; ++nt)
+                    wv[u][nt] = (u == 0 && c0 == warp && pre)
+                                    ? wpre[nt]
+                                    : *reinterpret_cast<const uint4*>(wrow[nt] + c * kChunk);
+#pragma unroll
+                for (int mt = 0; mt < kMT; ++mt) {
+                    x0[u][mt] = load_x<T>(a, m0 + 16 * mt + g, c * kChunk + 8 * q);
+                    x1[u][mt] = load_x<T>(a, m0 + 16 * mt + g + 8, c * kChunk + 8 * q);
+                }
+            }
+        }
+#pragma unroll
+        for (int u = 0; u < kGroup; ++u) {
+            if (c0 + u * kWarps >= n_chunks) break;
+#pragma unroll
+            for (int mt = 0; mt < kMT; ++mt)
+#pragma unroll
+                for (int nt = 0; nt < kNT; ++nt) {
+                    const uint4 &xa = x0[u][mt], &xb = x1[u][mt], &wb = wv[u][nt];
+                    mma16816<T>(acc[mt][nt], xa.x, xb.x, xa.y, xb.y, wb.x, wb.y);
+                    mma16816<T>(acc[mt][nt], xa.z, xb.z, xa.w, xb.w, wb.z, wb.w);
+                }
+        }
+    }
+
+#pragma unroll
+    for (int mt = 0; mt < kMT; ++mt)
+#pragma unroll
+        for (int nt = 0; nt < kNT; ++nt)
+#pragma unroll
+            for (int i = 0; i < 4; ++i) part[warp][mt][nt][i][lane] = acc[mt][nt][i];
+    __syncthreads();
+    // Accumulator i of lane l in tile (mt, nt) is (row 16 mt + g + 8 (i >= 2), column 8 nt + 2 q + (i & 1)).
+    for (int e = threadIdx.x; e < kMT * kNT * 4 * 32; e += kWarps * 32) {
+        const int l = e & 31, i = (e >> 5) & 3, nt = (e >> 7) % kNT, mt = (e >> 7) / kNT;
+        const int row = m0 + 16 * mt + (l >> 2) + (i >= 2 ? 8 : 0), col = n0 + 8 * nt + 2 * (l & 3) + (i & 1);
+        if (row >= a.m || col >= a.n) continue;
+        float s = part[0][mt][nt][i][l];
+#pragma unroll
+        for (int w = 1; w < kWarps; ++w) s += part[w][mt][nt][i][l];
+        store_y<T>(a, row, col, s);
+    }
+}
+
+template <typename T, int kMT>
+void launch_mt(const MmaArgs& a, int kNT, cudaStream_t stream) {
+    const dim3 grid((a.m + 16 * kMT - 1) / (16 * kMT), (a.n + 8 * kNT - 1) / (8 * kNT));
+    auto kern = kNT == 4   ? gemm_mma_kernel<T, kMT, 4>
+                : kNT == 2 ? gemm_mma_kernel<T, kMT, 2>
+                           : gemm_mma_kernel<T, kMT, 1>;
+    launch_kernel(kern, grid, kWarps * 32, 0, stream, a);
+}
+
+template <typename T>
+void launch(const MmaArgs& a, int kMT, int kNT, cudaStream_t stream) {
+    if (kMT == 4)
+        launch_mt<T, 4>(a, kNT, stream);
+    else if (kMT == 2)
+        launch_mt<T, 2>(a, kNT, stream);
+    else
+        launch_mt<T, 1>(a, kNT, stream);
+}
+
+bool aligned16(const void* p) { return (reinterpret_cast<uintptr_t>(p) & 15u) == 0; }
+
+// RECEIPT_CUDA_MMA_<name>=1|2|4 fixes m tiles (MT) or 8-column tiles (NT) per block, for A/B timing; 0 = heuristic.
+int forced_tiles(const char* name) {
+    const char* e = std::getenv(name);
+    const int n = e ? std::atoi(e) : 0;
+    return (n == 1 || n == 2 || n == 4) ? n : 0;
+}
+
+}  // namespace
+
+bool gemm_mma_supports(DType dt, int m, int n, int k, int ldx, int ldw) {
+    return (dt == DType::kF16 || dt == DType::kBF16) && m >= 1 && n >= 1 && k >= kChunk && k % kChunk == 0 &&
+           ldx % 8 == 0 && ldw % 8 == 0 && ldx >= k && ldw >= k && (n + 7) / 8 <= 65535 * 4;
+}
+
+void gemm_mma_cuda(DType dt, int m, int n, int k, const void* x, int ldx, const void* w, int ldw, void* y, int ldy,
+                   float alpha, bool out_f32, bool accumulate, bool relu, cudaStream_t stream, MmaTiles tiles) {
+    RECEIPT_CHECK(gemm_mma_supports(dt, m, n, k, ldx, ldw) && ldy >= n, InvalidInput,
+                  "gemm_mma_cuda: unsupported GEMM m=" + std::to_string(m) + " n=" + std::to_string(n) +
+                      " k=" + std::to_string(k) + " ldx=" + std::to_string(ldx) + " ldw=" + std::to_string(ldw) +
+                      " ldy=" + std::to_string(ldy) + " (needs f16 / bf16, k a multiple of 32, ldx and ldw multiples "
+                      "of 8)");
+    RECEIPT_CHECK(aligned16(w) && aligned16(x), InvalidInput, "gemm_mma_cuda: x and w must be 16-byte aligned");
+    const MmaArgs a{x, w, y, m, n, k, ldx, ldw, ldy, alpha, out_f32, accumulate, relu, prefetch_level() >= 1};
+    static const int env_mt = forced_tiles("RECEIPT_CUDA_MMA_MT"), env_nt = forced_tiles("RECEIPT_CUDA_MMA_NT");
+    // Block shape, measured per call on an H200 (tests/cuda_decode_timing_test.cpp, MmaVsCublasLt, t5-small and
+    // t5-base shapes at 16-64 rows): one m tile per block was fastest or level everywhere (blocks of 2 or 4 m tiles
+    // share weight fragments but leave too few blocks); two 8-column tiles where that still gives >= kMinBlocks
+    // blocks (qkv, wi: 1.83 / 1.94 us against 2.09 / 2.23 us with one at 16 rows), else one (o: 1.72 against 1.96).
+    int mt = tiles.mt ? tiles.mt : env_mt ? env_mt : 1;
+    const int m_blocks = (m + 16 * mt - 1) / (16 * mt);
+    int nt = tiles.nt ? tiles.nt : env_nt;
+    if (nt == 0) nt = int64_t(m_blocks) * ((n + 15) / 16) >= kMinBlocks ? 2 : 1;
+    RECEIPT_CHECK((mt == 1 || mt == 2 || mt == 4) && (nt == 1 || nt == 2 || nt == 4), InvalidInput,
+                  "gemm_mma_cuda: tiles per block must be 1, 2 or 4");
+    while ((n + 8 * nt - 1) / (8 * nt) > 65535) nt *= 2;  // grid.y limit (gemm_mma_supports bounds n)
+    if (dt == DType::kF16)
+        launch<__half>(a, mt, nt, stream);
+    else
+        launch<__nv_bfloat16>(a, mt, nt, stream);
+}
+
+}  // namespace receipt::cuda
