@@ -188,11 +188,14 @@ TEST_F(CudaDecodeTiming, DISABLED_SplitKAttentionVsSinglePass) {
 struct CrossBench {
     static constexpr int H = 8, K = 64, HK = H * K, S = 384, L = 6;
     const int R_max;
-    const int64_t stride = int64_t(L) * 2 * HK;
+    // Elements between source tokens' K/V rows: 2 HK is the engine's per-layer slab; L * 2 HK the layout of all
+    // layers' K/V side by side in one [R * S, L * 2 HK] matrix (the engine's before).
+    const int64_t stride;
     int n_sm = 0;
     rc::DeviceBuffer q, kv, ctx, rows, lens, state, part, counter;
-    explicit CrossBench(int r_max)
-        : R_max(r_max), q(size_t(r_max) * HK * 2), kv(size_t(r_max) * S * stride * 2), ctx(size_t(r_max) * HK * 2),
+    explicit CrossBench(int r_max, int64_t row_stride = 2 * HK)
+        : R_max(r_max), stride(row_stride), q(size_t(r_max) * HK * 2), kv(size_t(r_max) * S * row_stride * 2),
+          ctx(size_t(r_max) * HK * 2),
           rows(size_t(r_max) * 4), lens(size_t(r_max) * 4), state(sizeof(rc::DecodeState)),
           part(size_t(r_max) * H * rc::kMaxDecodeSplits * (K + 2) * 4), counter(size_t(r_max) * H * 4) {
         int dev = 0;
@@ -223,15 +226,18 @@ struct CrossBench {
 // values of 2 bytes). Each size runs once before any timing, so a profiler can pick one launch: launch 0 is
 // R = 16, 1 is R = 32, 2 is R = 64.
 TEST_F(CudaDecodeTiming, DISABLED_CrossAttentionWide) {
-    const CrossBench cb(64);
     const int sizes[] = {16, 32, 64};
-    for (int R : sizes) cb.call(R, rc::kMaxDecodeSplits, nullptr);
-    RECEIPT_CUDA_CHECK(cudaDeviceSynchronize());
     std::printf("%-22s %3s %12s %12s\n", "cross f16, 384 keys", "R", "us/call", "GB/s");
-    for (int R : sizes) {
-        const double us = graph_us([&](cudaStream_t s) { cb.call(R, rc::kMaxDecodeSplits, s); });
-        const double bytes = double(R) * CrossBench::H * CrossBench::S * CrossBench::K * 2 * 2;
-        std::printf("%-22s %3d %12.2f %12.1f\n", "", R, us, bytes / us * 1e-3);
+    for (int64_t stride : {int64_t(2) * CrossBench::HK, int64_t(CrossBench::L) * 2 * CrossBench::HK}) {
+        const CrossBench cb(64, stride);
+        for (int R : sizes) cb.call(R, rc::kMaxDecodeSplits, nullptr);
+        RECEIPT_CUDA_CHECK(cudaDeviceSynchronize());
+        for (int R : sizes) {
+            const double us = graph_us([&](cudaStream_t s) { cb.call(R, rc::kMaxDecodeSplits, s); });
+            const double bytes = double(R) * CrossBench::H * CrossBench::S * CrossBench::K * 2 * 2;
+            std::printf("%-22s %3d %12.2f %12.1f\n", stride == 2 * CrossBench::HK ? "K/V row stride 2HK" : "row stride L*2HK",
+                        R, us, bytes / us * 1e-3);
+        }
     }
 }
 

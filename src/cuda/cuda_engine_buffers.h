@@ -10,7 +10,7 @@ constexpr int kBeamTopKMax = 64;  // candidates per row the GPU can pick for bea
 struct CudaT5Engine::Buffers {
     // Encoder, [R_max * S_max] rows.
     DeviceBuffer enc_ids, src_len, enc_resid, enc_x, enc_qkv, enc_att, enc_h, enc_hg;
-    DeviceBuffer cross_kv;              // [R_max * S_max, L_dec * 2 * H*K] T
+    DeviceBuffer cross_kv;              // [L_dec, R_max * S_max, 2 * H*K] T: per layer, row b*S + j = keys, values
     DeviceBuffer enc_bias, dec_bias;    // [H, 2*S_max - 1], [H, T_max] f32
     // Decoder, [R_max] rows.
     DeviceBuffer next_tok, src_row, finished, tokens, scores, sel;

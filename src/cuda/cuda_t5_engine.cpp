@@ -282,12 +282,18 @@ void CudaT5Engine::encode(const std::vector<std::vector<int>>& inputs, size_t fi
     timed_op("enc.rmsnorm", [&] {
         rmsnorm_cuda(dt_, resid, nullptr, w_.enc_final_ln.as<float>(), M, D, eps, b.enc_x.get(), stream_);
     });
-    // Cross K/V of every decoder layer in one GEMM: cross_kv [M, L*2*HK].
-    const int n_kv = int(w_.dec.size()) * 2 * HK;
-    timed_op("enc.cross_kv", [&] {
-        gemm_->run(gemm_spec(M, n_kv, D, false, false), b.enc_x.get(), w_.cross_kv.get(), b.cross_kv.get(), 1.0f,
-                   stream_);
-    });
+    // Cross K/V, one GEMM per decoder layer into that layer's slab: cross_kv [L, R_max * S_max, 2*HK] (row
+    // b*S + j holds the keys [H, K], then the values). A layer's keys and values then lie within 2*HK elements per
+    // source token, not spread over L*2*HK as one [M, L*2*HK] GEMM would leave them: each decode step's
+    // cross-attention reads one layer's K/V of every row, and this keeps those reads on fewer DRAM pages.
+    const size_t slab = size_t(R_max_) * S_max_ * 2 * HK * dtype_size(dt_);  // bytes per layer (activation type)
+    const size_t w_layer = size_t(2) * HK * D * dtype_size(wdt_);            // bytes of a layer's K/V weights
+    for (size_t l = 0; l < w_.dec.size(); ++l)
+        timed_op("enc.cross_kv", [&] {
+            gemm_->run(gemm_spec(M, 2 * HK, D, false, false), b.enc_x.get(),
+                       static_cast<const char*>(w_.cross_kv.get()) + l * w_layer,
+                       static_cast<char*>(b.cross_kv.get()) + l * slab, 1.0f, stream_);
+        });
 }
 
 void CudaT5Engine::normed_gemm(const char* name, const float* resid, const float* ln, const GemmSpec& spec, void* x,
@@ -331,6 +337,7 @@ void CudaT5Engine::decoder_forward(int R) {
     const int L = int(w_.dec.size());
     const size_t es = dtype_size(dt_);
     const size_t lk_stride = size_t(R_max_) * H * T_max_ * K * es;  // bytes per (layer, k|v) slab of the cache
+    const size_t kv_slab = size_t(R_max_) * S_max_ * 2 * HK * es;     // bytes per layer of the cross K/V
     const auto* state = b.state.as<DecodeState>();
     float* resid = b.dec_resid.as<float>();
     char* cache = static_cast<char*>(b.cache.get());
@@ -354,8 +361,8 @@ void CudaT5Engine::decoder_forward(int R) {
         normed_gemm("dec.q_cross", resid, W.ln_cross.as<float>(), gemm_spec(R, HK, D, false, false), b.dec_x.get(),
                     W.q_cross.get(), b.dec_q.get());
         timed_op("dec.cross_attn", [&] {
-            cross_attention_cuda(dt_, b.dec_q.get(), b.cross_kv.get(), int64_t(L) * 2 * HK, int64_t(l) * 2 * HK,
-                                 int64_t(l) * 2 * HK + HK, b.src_row.as<int>(), b.src_len.as<int>(), R, H, K, S_max_,
+            cross_attention_cuda(dt_, b.dec_q.get(), static_cast<const char*>(b.cross_kv.get()) + l * kv_slab,
+                                 int64_t(2) * HK, 0, HK, b.src_row.as<int>(), b.src_len.as<int>(), R, H, K, S_max_,
                                  state, b.dec_att.get(), stream_, &b.attn_split);
         });
         timed_op("dec.o_cross", [&] {

@@ -108,7 +108,8 @@ CudaT5Weights CudaT5Weights::upload(const Model& model, DType dtype, cudaStream_
         L.o_cross = up.matrix({{d.cross.o, D * HK}});
         L.ln_ffn = up.f32(d.ln_ffn, D);
         ffn(L, d.ffn);
-        // All decoder layers' cross K/V projections form one [L*2*HK, D] matrix (one GEMM per request).
+        // All decoder layers' cross K/V projections form one [L*2*HK, D] matrix; the encoder runs one GEMM per
+        // layer on its [2*HK, D] block of rows (CudaT5Engine::encode).
         DeviceBuffer kv = up.matrix({{d.cross.k, HK * D}, {d.cross.v, HK * D}});
         g.n_bytes -= kv.size();
         RECEIPT_CUDA_CHECK(cudaMemcpyAsync(
