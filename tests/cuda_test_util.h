@@ -101,6 +101,37 @@ void expect_close(const std::vector<float>& want, const std::vector<float>& got,
     EXPECT_EQ(n_bad, 0) << what << ": " << n_bad << " of " << want.size() << " values off";
 }
 
+// Checks a GEMM result y [rows, ldy] (row-major; got) against y = relu?(alpha x.w^T + (accumulate ? y0 : 0)) computed
+// in double on the host for rows < m and columns < n, with x [.., ldx] starting at element x_off and w [n, ldw]:
+// close within tol (relative to the largest |reference|) inside, and unchanged (equal to y0) everywhere else.
+struct GemmCase {
+    int m, n, k, ldx, ldw, ldy;
+    float alpha;
+    bool accumulate, relu;
+};
+void expect_gemm(const GemmCase& c, const std::vector<float>& x, size_t x_off, const std::vector<float>& w,
+                 const std::vector<float>& y0, const std::vector<float>& got, int rows, float tol,
+                 const std::string& what) {
+    std::vector<float> want, got_valid;
+    int n_clobbered = 0;
+    for (int i = 0; i < rows; ++i)
+        for (int j = 0; j < c.ldy; ++j) {
+            const size_t iy = size_t(i) * c.ldy + j;
+            if (i >= c.m || j >= c.n) {
+                n_clobbered += got[iy] != y0[iy];
+                continue;
+            }
+            double acc = 0;
+            for (int q = 0; q < c.k; ++q) acc += double(x[x_off + size_t(i) * c.ldx + q]) * w[size_t(j) * c.ldw + q];
+            double v = double(c.alpha) * acc + (c.accumulate ? y0[iy] : 0.0);
+            if (c.relu) v = std::max(v, 0.0);
+            want.push_back(float(v));
+            got_valid.push_back(got[iy]);
+        }
+    EXPECT_EQ(n_clobbered, 0) << what << ": wrote outside y[0:m, 0:n]";
+    expect_close(want, got_valid, tol, what);
+}
+
 class CudaOps : public ::testing::Test {
 protected:
     void SetUp() override {

@@ -6,6 +6,7 @@
 #include <cuda_fp16.h>
 
 #include <cfloat>
+#include <cstdint>
 
 #include "receipt/engine.h"
 
@@ -61,6 +62,25 @@ __device__ __forceinline__ void load8<float>(const float* p, float* out) {
     const float4 b = *reinterpret_cast<const float4*>(p + 4);
     out[0] = a.x; out[1] = a.y; out[2] = a.z; out[3] = a.w;
     out[4] = b.x; out[5] = b.y; out[6] = b.z; out[7] = b.w;
+}
+
+// One output of the decode GEMM kernels: y[row, col] = relu?(alpha * v + (accumulate ? y[row, col] : 0)) in f32,
+// stored as f32 (y_f32) or T; ReLU last, as cuBLASLt's RELU epilogue. y: row stride ldy elements.
+template <typename T>
+__device__ __forceinline__ void store_gemm_out(void* y, int ldy, int row, int col, float v, float alpha, bool y_f32,
+                                               bool accumulate, bool relu) {
+    v *= alpha;
+    if (y_f32) {
+        float* p = static_cast<float*>(y) + int64_t(row) * ldy + col;
+        if (accumulate) v += *p;
+        if (relu) v = fmaxf(v, 0.0f);
+        *p = v;
+    } else {
+        T* p = static_cast<T*>(y) + int64_t(row) * ldy + col;
+        if (accumulate) v += to_f32(*p);
+        if (relu) v = fmaxf(v, 0.0f);
+        *p = from_f32<T>(v);
+    }
 }
 
 __device__ __forceinline__ float warp_sum(float v) {

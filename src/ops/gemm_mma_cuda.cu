@@ -86,23 +86,6 @@ __device__ __forceinline__ uint4 load_x(const MmaArgs& a, int row, int kk) {
     return *reinterpret_cast<const uint4*>(static_cast<const T*>(a.x) + int64_t(row) * a.ldx + kk);
 }
 
-// y[row, col] = relu?(alpha * v + (accumulate ? y : 0)) in f32, stored as f32 or T.
-template <typename T>
-__device__ __forceinline__ void store_y(const MmaArgs& a, int row, int col, float v) {
-    v *= a.alpha;
-    if (a.out_f32) {
-        float* y = static_cast<float*>(a.y) + int64_t(row) * a.ldy + col;
-        if (a.accumulate) v += *y;
-        if (a.relu) v = fmaxf(v, 0.0f);
-        *y = v;
-    } else {
-        T* y = static_cast<T*>(a.y) + int64_t(row) * a.ldy + col;
-        if (a.accumulate) v += to_f32(*y);
-        if (a.relu) v = fmaxf(v, 0.0f);
-        *y = from_f32<T>(v);
-    }
-}
-
 template <typename T, int kMT, int kNT>
 __global__ void __launch_bounds__(kWarps * 32) gemm_mma_kernel(MmaArgs a) {
     constexpr int kGroup = kMT == 1 ? 4 : 2;  // chunks a warp loads before multiplying (loads in flight)
@@ -183,7 +166,7 @@ __global__ void __launch_bounds__(kWarps * 32) gemm_mma_kernel(MmaArgs a) {
         float s = part[0][mt][nt][i][l];
 #pragma unroll
         for (int w = 1; w < kWarps; ++w) s += part[w][mt][nt][i][l];
-        store_y<T>(a, row, col, s);
+        store_gemm_out<T>(a.y, a.ldy, row, col, s, a.alpha, a.out_f32, a.accumulate, a.relu);
     }
 }
 

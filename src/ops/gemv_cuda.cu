@@ -69,23 +69,6 @@ __device__ __forceinline__ float norm_x(const GemvArgs& a, int i, int kk, float 
     return to_f32(from_f32<TX>(a.norm.resid[int64_t(i) * a.k + kk] * rs * a.norm.w[kk]));
 }
 
-// y[i, col] = relu?(alpha * v + (accumulate ? y[i, col] : 0)) in f32, stored as f32 or T.
-template <typename T>
-__device__ __forceinline__ void store_out(const GemvArgs& a, int i, int col, float v) {
-    v *= a.alpha;
-    if (a.out_f32) {
-        float* y = static_cast<float*>(a.y) + int64_t(i) * a.ldy + col;
-        if (a.accumulate) v += *y;
-        if (a.relu) v = fmaxf(v, 0.0f);
-        *y = v;
-    } else {
-        T* y = static_cast<T*>(a.y) + int64_t(i) * a.ldy + col;
-        if (a.accumulate) v += to_f32(*y);
-        if (a.relu) v = fmaxf(v, 0.0f);
-        *y = from_f32<T>(v);
-    }
-}
-
 // grid: ceil(n / (kC * kWarps / n_kw)); block: 128 = kWarps warps; dynamic shared memory: kM * tile f32.
 // Warp `warp` = group * n_kw + kw computes the kC output columns n0 .. n0+kC-1 (n0 = (block * groups + group) * kC)
 // for all kM rows over its share of k: k-steps kw, kw + n_kw, ... of 256 elements (vector path: lane reads
@@ -293,7 +276,8 @@ __global__ void __launch_bounds__(kWarps * 32) gemv_kernel(GemvArgs a) {
     for (int i = 0; i < kM; ++i)
 #pragma unroll
         for (int c = 0; c < kC; ++c)
-            if (lane == i * kC + c && i < a.m && n0 + c < a.n) store_out<T>(a, i, n0 + c, acc[i][c]);
+            if (lane == i * kC + c && i < a.m && n0 + c < a.n)
+                store_gemm_out<T>(a.y, a.ldy, i, n0 + c, acc[i][c], a.alpha, a.out_f32, a.accumulate, a.relu);
 }
 
 template <typename T, typename TX, int kM>
