@@ -25,9 +25,9 @@ cudaDataType_t cuda_type(DType dt) {
     return CUDA_R_32F;
 }
 
-// Largest power of two (<= 256) dividing every address: cuBLASLt's heuristics must not assume more.
 bool aligned16(const void* p) { return (reinterpret_cast<uintptr_t>(p) & 15u) == 0; }
 
+// Largest power of two (<= 256) dividing every address: cuBLASLt's heuristics must not assume more.
 int common_alignment(const void* a, const void* b, const void* c) {
     uintptr_t bits = reinterpret_cast<uintptr_t>(a) | reinterpret_cast<uintptr_t>(b) | reinterpret_cast<uintptr_t>(c);
     int align = 256;
