@@ -24,7 +24,9 @@ TEST(JapaneseAddress, GarbledHouseNumberFromThePrint) {
     EXPECT_EQ(ex::address_as_printed("東京都港区芝浦6-2-6\n", "東京都港区芝浦6-32-6"), std::nullopt);
     EXPECT_EQ(ex::address_as_printed("北海道札幌市中央区 南2条西1-11-14\n", "北海道札幌市中央区 北1条西2-11-14"),
               std::nullopt);
+    // A digit the model dropped comes back from the print ("6-20-1" for the printed "6-20-10").
+    EXPECT_EQ(ex::address_as_printed("東京都港区芝浦6-2-67\n", "東京都港区芝浦6-2-6"), "東京都港区芝浦6-2-67");
     // Not printed to a word end.
-    EXPECT_EQ(ex::address_as_printed("東京都港区芝浦6-2-67\n", "東京都港区芝浦6-2-6"), std::nullopt);
+    EXPECT_EQ(ex::address_as_printed("東京都港区芝浦6-2-6号室\n", "東京都港区芝浦6-2-6"), std::nullopt);
     EXPECT_EQ(ex::address_as_printed("", ""), std::nullopt);
 }

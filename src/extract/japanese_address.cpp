@@ -44,7 +44,7 @@ std::optional<std::string> address_as_printed(const std::string& text, const std
             size_t digits = 0;
             const size_t e = match_at(c, size_t(p), v, digit_runs, digits);
             if (e == std::string::npos || (e < c.text.size() && !c.word_start(e))) continue;
-            if (digit_runs && digits != want_digits) continue;
+            if (digit_runs && digits < want_digits) continue;
             std::string out = c.spaced(size_t(p), e);
             if (out == a) return std::nullopt;
             return out;

@@ -11,9 +11,10 @@ namespace receipt::extract {
 
 // The printed spelling of `address` when it differs from it: the printed text that matches the address (spaces
 // aside) from a printed word start to a word end, with one space wherever the receipt puts a space or a line
-// break. When no such text is printed, a printed text that differs from it only inside its digit runs, with as
-// many digits in all (the model garbled a house number; a receipt that lost a digit to OCR is left to the model,
-// which may have restored it), and the first such. nullopt when nothing matches or the address is printed so.
+// break. When no such text is printed, a printed text that differs from it only inside its digit runs, with at
+// least as many digits in all (the model garbled a house number or dropped one of its digits; where the print has
+// fewer digits, OCR lost one, and the model, which may have restored it, is kept), and the first such. nullopt when
+// nothing matches or the address is printed so.
 std::optional<std::string> address_as_printed(const std::string& text, const std::string& address);
 
 }  // namespace receipt::extract
