@@ -55,6 +55,8 @@ TEST(KeywordTotal, AmountAfterTheTotalKeyword) {
     EXPECT_EQ(ex::keyword_total("お会計 ¥1,68\n¥1,768"), 1768);  // a broken group is skipped
     EXPECT_EQ(ex::keyword_total("SUBTOTAL 12.00\nTOTAL 12.72\nCASH 20.00"), 12.72);
     EXPECT_EQ(ex::keyword_total("お買上明細\n合 計\n8%対象\n¥2,546"), 2546);  // rates are skipped
+    EXPECT_EQ(ex::keyword_total("お買上計\n¥850\n税率"), 850);
+    EXPECT_EQ(ex::keyword_total("買上計\n850\n税率"), 850);  // お買上計 with the お that OCR dropped
     EXPECT_EQ(ex::keyword_total("合計\n現金\nおつり\n\n¥100"), std::nullopt);   // nothing within the window
     EXPECT_EQ(ex::keyword_total("no keyword 1,200"), std::nullopt);
     // OCR put the two characters of the keyword in two boxes.

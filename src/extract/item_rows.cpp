@@ -24,10 +24,10 @@ bool date_line(const std::string& line) {
 }
 
 // The subtotal or total line that ends the item rows, also as OCR damages it: a look-alike (台計, 合言, 小言), the
-// 小 lost ("計 (2点)"), or 合 and 計 on two lines (`next` is the line after).
+// 小 or the お lost ("計 (2点)", "買上計"), or 合 and 計 on two lines (`next` is the line after).
 bool totals_line(const std::string& line, const std::string& next) {
     const std::string s = strip_spaces(line);
-    for (const char* k : {"小計", "合計", "お会計", "総計", "お買上計", "台計", "合言", "小言", "お会言", "計("})
+    for (const char* k : {"小計", "合計", "お会計", "総計", "お買上計", "買上計", "台計", "合言", "小言", "お会言", "計("})
         if (s.rfind(k, 0) == 0) return true;
     return s == "計" || (s == "合" && strip_spaces(next) == "計");
 }

@@ -37,7 +37,7 @@ std::vector<PrintedNumber> printed_numbers(const std::string& line);
 inline constexpr int kTotalAmountLines = 2;
 
 // The amount printed after the first total keyword (合計, 合 計, お会計, お買上計, 総計, TOTAL; also as OCR damages
-// them: 合言, 台計, and 合 / 計 in two boxes; not 小計 or SUBTOTAL): the first usable non-rate number after the
+// them: 合言, 台計, 買上計, and 合 / 計 in two boxes; not 小計 or SUBTOTAL): the first usable non-rate number after the
 // keyword on its line or on the next kTotalAmountLines lines, up to a tender, change or cash line (預, 釣, 現金);
 // nullopt when there is no keyword or no such number.
 std::optional<double> keyword_total(const std::string& text);
