@@ -76,6 +76,8 @@ __device__ __forceinline__ void mma16816(float (&c)[4], uint32_t a0, uint32_t a1
             : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
             : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1));
     }
+#elif defined(__CUDA_ARCH__)
+    __trap();  // no mma.sync below sm_80; never reached: the engine refuses GPUs below compute capability 9.0
 #endif
 }
 
