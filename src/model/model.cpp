@@ -15,6 +15,12 @@ struct Model::Impl {
     std::unique_ptr<SafetensorsFile> file;                // keeps the mapping alive
     std::unordered_map<std::string, HostTensor> weights;  // every stored tensor as fp32
     std::unordered_map<std::string, std::string> aliases; // tied names -> stored name
+
+    // The name a tensor is stored under: the alias target for a tied name, else the name itself.
+    const std::string& stored_name(const std::string& name) const {
+        auto it = aliases.find(name);
+        return it != aliases.end() ? it->second : name;
+    }
 };
 
 namespace {
@@ -144,24 +150,18 @@ std::shared_ptr<const Model> Model::load(const std::string& dir) {
 }
 
 bool Model::has_weight(const std::string& name) const {
-    if (impl_->weights.count(name)) return true;
-    auto it = impl_->aliases.find(name);
-    return it != impl_->aliases.end() && impl_->weights.count(it->second);
+    return impl_->weights.count(name) || impl_->weights.count(impl_->stored_name(name));
 }
 
 const HostTensor& Model::weight(const std::string& name) const {
-    auto it = impl_->aliases.find(name);
-    const std::string& key = it != impl_->aliases.end() ? it->second : name;
-    auto w = impl_->weights.find(key);
+    auto w = impl_->weights.find(impl_->stored_name(name));
     RECEIPT_CHECK(w != impl_->weights.end(), ModelError, "model '" + dir_ + "' has no tensor '" + name + "'");
     return w->second;
 }
 
 const uint16_t* Model::weight_f16(const std::string& name) const {
-    auto a = impl_->aliases.find(name);
-    const std::string& key = a != impl_->aliases.end() ? a->second : name;
     const auto& stored = impl_->file->tensors();
-    auto it = stored.find(key);
+    auto it = stored.find(impl_->stored_name(name));
     if (it == stored.end() || it->second.dtype != StoredDType::kF16) return nullptr;
     return reinterpret_cast<const uint16_t*>(it->second.data);
 }
