@@ -2,8 +2,8 @@
 // y^T[n, m] = op(A = w as col-major [k, n], transposed) . (B = x as col-major [k, m]).
 #include "cuda/gemm_lt.h"
 
-
 #include <algorithm>
+#include <climits>
 #include <cstdlib>
 #include <cstring>
 #include <string>
@@ -25,7 +25,14 @@ cudaDataType_t cuda_type(DType dt) {
     return CUDA_R_32F;
 }
 
-bool aligned16(const void* p) { return (reinterpret_cast<uintptr_t>(p) & 15u) == 0; }
+// A routing limit from the environment (A/B timing): `name` as an integer in [lo, hi] replaces `value`; unset or
+// out of range leaves it.
+void env_limit(const char* name, int lo, int hi, int& value) {
+    if (const char* g = std::getenv(name)) {
+        const int v = std::atoi(g);
+        if (v >= lo && v <= hi) value = v;
+    }
+}
 
 // Largest power of two (<= 256) dividing every address: cuBLASLt's heuristics must not assume more.
 int common_alignment(const void* a, const void* b, const void* c) {
@@ -61,23 +68,11 @@ GemmLt::GemmLt(size_t workspace_bytes) : workspace_(workspace_bytes) {
     handle_ = h;
     static_assert(kGemvRouteMaxM <= kGemvMaxM, "the small-M kernel takes at most kGemvMaxM rows");
     if (const char* g = std::getenv("RECEIPT_CUDA_GEMV")) use_gemv_ = std::string(g) != "0";
-    if (const char* g = std::getenv("RECEIPT_CUDA_GEMV_MAX_M")) {
-        const int v = std::atoi(g);
-        if (v >= 1 && v <= kGemvMaxM) gemv_max_m_ = v;
-    }
-    if (const char* g = std::getenv("RECEIPT_CUDA_GEMV_MAX_N")) {
-        const int v = std::atoi(g);
-        if (v >= 1) gemv_max_n_ = v;
-    }
+    env_limit("RECEIPT_CUDA_GEMV_MAX_M", 1, kGemvMaxM, gemv_max_m_);
+    env_limit("RECEIPT_CUDA_GEMV_MAX_N", 1, INT_MAX, gemv_max_n_);
     if (const char* g = std::getenv("RECEIPT_CUDA_MMA")) use_mma_ = std::string(g) != "0";
-    if (const char* g = std::getenv("RECEIPT_CUDA_MMA_MAX_M")) {
-        const int v = std::atoi(g);
-        if (v >= 0) mma_max_m_ = v;
-    }
-    if (const char* g = std::getenv("RECEIPT_CUDA_MMA_MAX_N")) {
-        const int v = std::atoi(g);
-        if (v >= 1) mma_max_n_ = v;
-    }
+    env_limit("RECEIPT_CUDA_MMA_MAX_M", 0, INT_MAX, mma_max_m_);
+    env_limit("RECEIPT_CUDA_MMA_MAX_N", 1, INT_MAX, mma_max_n_);
 }
 
 // Which shapes the small-M kernel takes. Measured per call on an H200 (t5-small decode shapes, f16,

@@ -109,10 +109,10 @@ private:
     static constexpr int kGemvRouteMaxM = 2, kGemvRouteMaxN = 8192;
     int gemv_max_m_ = kGemvRouteMaxM;  // most rows the small-M kernel takes
     int gemv_max_n_ = kGemvRouteMaxN;  // most columns it takes
-    static constexpr int kMmaRouteMaxM = 32;
+    static constexpr int kMmaRouteMaxM = 32, kMmaRouteMaxN = 8192;  // not the lm_head
     bool use_mma_ = true;
-    int mma_max_m_ = kMmaRouteMaxM;      // most rows the tensor-core kernel takes (RECEIPT_CUDA_MMA_MAX_M)
-    int mma_max_n_ = 8192;               // most columns (RECEIPT_CUDA_MMA_MAX_N): not the lm_head
+    int mma_max_m_ = kMmaRouteMaxM;  // most rows the tensor-core kernel takes (RECEIPT_CUDA_MMA_MAX_M)
+    int mma_max_n_ = kMmaRouteMaxN;  // most columns (RECEIPT_CUDA_MMA_MAX_N)
     bool mid_m(const GemmSpec& s) const;
     char* split_scratch_ = nullptr;
     size_t split_bytes_ = 0;

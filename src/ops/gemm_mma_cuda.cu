@@ -191,8 +191,6 @@ void launch(const MmaArgs& a, int kMT, int kNT, cudaStream_t stream) {
         launch_mt<T, 1>(a, kNT, stream);
 }
 
-bool aligned16(const void* p) { return (reinterpret_cast<uintptr_t>(p) & 15u) == 0; }
-
 // RECEIPT_CUDA_MMA_<name>=1|2|4 fixes m tiles (MT) or 8-column tiles (NT) per block, for A/B timing; 0 = heuristic.
 int forced_tiles(const char* name) {
     const char* e = std::getenv(name);

@@ -310,8 +310,6 @@ void launch_rows(const GemvArgs& a, int kM, int n_cols, bool vec, cudaStream_t s
     }
 }
 
-bool aligned16(const void* p) { return (reinterpret_cast<uintptr_t>(p) & 15u) == 0; }
-
 }  // namespace
 
 int gemv_norm_max_k(int m) {

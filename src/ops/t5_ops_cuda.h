@@ -178,5 +178,7 @@ bool prefetch_enabled();
 
 // Size in bytes of one element of `dt`.
 inline int dtype_size(DType dt) { return dt == DType::kF32 ? 4 : 2; }
+// True when p is 16-byte aligned (what the decode kernels' 16-byte vector loads need).
+inline bool aligned16(const void* p) { return (reinterpret_cast<uintptr_t>(p) & 15u) == 0; }
 
 }  // namespace receipt::cuda
