@@ -89,7 +89,7 @@ void CudaT5Engine::alloc_buffers() {
     alloc(b.enc_att, N * HK * es);
     alloc(b.enc_h, N * Fh * es);
     alloc(b.enc_hg, w_.gated ? N * F * es : 0);
-    alloc(b.cross_kv, N * L * 2 * HK * es);
+    alloc(b.cross_kv, L * cross_kv_layer_bytes());
     alloc(b.enc_bias, H * (2 * S_max_ - 1) * 4);
     alloc(b.dec_bias, H * T * 4);
     alloc(b.next_tok, R * 4);
@@ -286,8 +286,8 @@ void CudaT5Engine::encode(const std::vector<std::vector<int>>& inputs, size_t fi
     // b*S + j holds the keys [H, K], then the values). A layer's keys and values then lie within 2*HK elements per
     // source token, not spread over L*2*HK as one [M, L*2*HK] GEMM would leave them: each decode step's
     // cross-attention reads one layer's K/V of every row, and this keeps those reads on fewer DRAM pages.
-    const size_t slab = size_t(R_max_) * S_max_ * 2 * HK * dtype_size(dt_);  // bytes per layer (activation type)
-    const size_t w_layer = size_t(2) * HK * D * dtype_size(wdt_);            // bytes of a layer's K/V weights
+    const size_t slab = cross_kv_layer_bytes();
+    const size_t w_layer = size_t(2) * HK * D * dtype_size(wdt_);  // bytes of a layer's K/V weights
     for (size_t l = 0; l < w_.dec.size(); ++l)
         timed_op("enc.cross_kv", [&] {
             gemm_->run(gemm_spec(M, 2 * HK, D, false, false), b.enc_x.get(),
@@ -337,7 +337,7 @@ void CudaT5Engine::decoder_forward(int R) {
     const int L = int(w_.dec.size());
     const size_t es = dtype_size(dt_);
     const size_t lk_stride = size_t(R_max_) * H * T_max_ * K * es;  // bytes per (layer, k|v) slab of the cache
-    const size_t kv_slab = size_t(R_max_) * S_max_ * 2 * HK * es;     // bytes per layer of the cross K/V
+    const size_t kv_slab = cross_kv_layer_bytes();
     const auto* state = b.state.as<DecodeState>();
     float* resid = b.dec_resid.as<float>();
     char* cache = static_cast<char*>(b.cache.get());

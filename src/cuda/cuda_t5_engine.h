@@ -112,6 +112,10 @@ private:
     // strides k / k / n. With f32 activations on half-precision weights (a32_) x is split (GemmSpec::split_x) and
     // y is always f32.
     GemmSpec gemm_spec(int m, int n, int k, bool out_f32, bool accumulate, Epilogue e = Epilogue::kNone) const;
+    // Bytes of one decoder layer's slab of Buffers::cross_kv: [R_max * S_max, 2 * H*K] in the activation type.
+    size_t cross_kv_layer_bytes() const {
+        return size_t(R_max_) * S_max_ * 2 * cfg_.num_heads * cfg_.d_kv * dtype_size(dt_);
+    }
 
     std::shared_ptr<const Model> model_;
     EngineOptions options_;
