@@ -222,7 +222,8 @@ TEST_F(CudaOps, EncoderAttentionTiledMatchesPerWarpExactly) {
         auto dq = to_device(qkv, dt), db = to_device(bias, DType::kF32);
         rc::DeviceBuffer dl(B * 4), d1(size_t(B) * S * HK * 2), d2(size_t(B) * S * HK * 2);
         RECEIPT_CUDA_CHECK(cudaMemcpy(dl.get(), lens.data(), B * 4, cudaMemcpyHostToDevice));
-        rc::encoder_attention_cuda(dt, dq.get(), db.as<float>(), S_bias, dl.as<int>(), B, S, H, K, d1.get(), nullptr);
+        rc::encoder_attention_tiled_cuda(dt, dq.get(), db.as<float>(), S_bias, dl.as<int>(), B, S, H, K, d1.get(),
+                                         nullptr);
         rc::encoder_attention_per_warp_cuda(dt, dq.get(), db.as<float>(), S_bias, dl.as<int>(), B, S, H, K, d2.get(),
                                             nullptr);
         RECEIPT_CUDA_CHECK(cudaDeviceSynchronize());
@@ -234,6 +235,38 @@ TEST_F(CudaOps, EncoderAttentionTiledMatchesPerWarpExactly) {
             for (int i = 0; i < lens[size_t(bb)]; ++i)
                 for (int c = 0; c < HK; ++c) diff += a[(size_t(bb) * S + i) * HK + c] != b[(size_t(bb) * S + i) * HK + c];
         EXPECT_EQ(diff, 0u) << name(dt) << " S=" << S << " K=" << K;
+    }
+}
+
+TEST_F(CudaOps, EncoderAttentionTensorCoresMatchPerWarp) {
+    // The tensor-core kernel sums in another order than the per-warp kernel (f32 arithmetic throughout), so it is
+    // compared with a tolerance: within a few storage ulps of the output scale. Covers several query blocks, a
+    // last key tile that is partly masked, sequences of 1 and 0 valid keys, large scores (near one-hot softmax)
+    // and each supported head size.
+    struct Shape { int S, S_bias, K; float scale; };
+    for (const Shape& sh : {Shape{150, 160, 64, 1.0f}, Shape{131, 131, 32, 1.0f}, Shape{70, 80, 128, 1.0f},
+                            Shape{200, 200, 64, 4.0f}})
+    for (DType dt : {DType::kF16, DType::kBF16}) {
+        const int B = 4, S = sh.S, H = 3, K = sh.K, HK = H * K, S_bias = sh.S_bias;
+        const std::vector<int> lens = {S, 37, 1, 0};
+        auto qkv = rounded(randn(size_t(B) * S * 3 * HK, 31, sh.scale), dt);
+        auto bias = randn(size_t(H) * (2 * S_bias - 1), 32, 2.0f);
+        auto dq = to_device(qkv, dt), db = to_device(bias, DType::kF32);
+        rc::DeviceBuffer dl(B * 4), d1(size_t(B) * S * HK * 2), d2(size_t(B) * S * HK * 2);
+        RECEIPT_CUDA_CHECK(cudaMemcpy(dl.get(), lens.data(), B * 4, cudaMemcpyHostToDevice));
+        ASSERT_TRUE(rc::encoder_attention_mma_supports(dt, K));
+        rc::encoder_attention_mma_cuda(dt, dq.get(), db.as<float>(), S_bias, dl.as<int>(), B, S, H, K, d1.get(),
+                                       nullptr);
+        rc::encoder_attention_per_warp_cuda(dt, dq.get(), db.as<float>(), S_bias, dl.as<int>(), B, S, H, K, d2.get(),
+                                            nullptr);
+        RECEIPT_CUDA_CHECK(cudaDeviceSynchronize());
+        auto got = to_host(d1, size_t(B) * S * HK, dt), want = to_host(d2, got.size(), dt);
+        const std::string what = std::string(name(dt)) + " S=" + std::to_string(S) + " K=" + std::to_string(K) +
+                                 " scale=" + std::to_string(sh.scale);
+        for (int b = 0; b < B; ++b)  // every row, padded query rows included (computed as HF does)
+            for (int c = 0; c < S * HK; ++c) ASSERT_TRUE(std::isfinite(got[size_t(b) * S * HK + c])) << what;
+        expect_close(want, got, dt == DType::kF16 ? 4e-3f : 2e-2f, what);
+        for (int c = 0; c < S * HK; ++c) ASSERT_EQ(got[size_t(3) * S * HK + c], 0.0f) << what << ": no valid keys";
     }
 }
 

@@ -9,7 +9,11 @@
 //     64 x 384 tokens the per-warp kernel read ~19 GB per layer through L2), and from shared memory once per
 //     kWarpQueries queries;
 //   * per-warp (any storage, any K): one warp per query reads K and V from global memory.
+// encoder_attention_cuda routes 16-bit storage with K 32 / 64 / 128 to the tensor-core kernel
+// (encoder_attention_mma_cuda.cu) and everything else here.
 #include <algorithm>
+#include <cstdlib>
+#include <string>
 
 #include "cuda/cuda_check.h"
 #include "ops/attention_common.cuh"
@@ -271,6 +275,18 @@ void encoder_attention_per_warp_cuda(DType dt, const void* qkv, const float* bia
 
 void encoder_attention_cuda(DType dt, const void* qkv, const float* bias, int S_bias, const int* src_len, int B,
                             int S, int H, int K, void* ctx, cudaStream_t stream) {
+    static const bool mma_allowed = [] {
+        const char* env = std::getenv("RECEIPT_CUDA_ENC_MMA");
+        return !(env && std::string(env) == "0");
+    }();
+    if (mma_allowed && encoder_attention_mma_supports(dt, K))
+        encoder_attention_mma_cuda(dt, qkv, bias, S_bias, src_len, B, S, H, K, ctx, stream);
+    else
+        encoder_attention_tiled_cuda(dt, qkv, bias, S_bias, src_len, B, S, H, K, ctx, stream);
+}
+
+void encoder_attention_tiled_cuda(DType dt, const void* qkv, const float* bias, int S_bias, const int* src_len,
+                                  int B, int S, int H, int K, void* ctx, cudaStream_t stream) {
     if (B <= 0 || S <= 0) return;
     check_shape(S, S_bias, K);
     const size_t smem = tiled_smem_bytes(S, K);

@@ -30,6 +30,7 @@
 #include "cuda/cuda_check.h"
 #include "ops/cuda_common.cuh"
 #include "ops/cuda_launch.cuh"
+#include "ops/mma_common.cuh"
 #include "ops/t5_ops_cuda.h"
 
 namespace receipt::cuda {
@@ -49,37 +50,6 @@ struct MmaArgs {
     bool out_f32, accumulate, relu;
     bool preload;  // load the first weight chunk before pdl_wait() (prefetch_level() >= 1)
 };
-
-// Two f32 -> one 32-bit register of two T (lo in the low half), rounded as from_f32 rounds.
-template <typename T>
-__device__ __forceinline__ uint32_t pack2(float lo, float hi) {
-    const T a = from_f32<T>(lo), b = from_f32<T>(hi);
-    const uint16_t ua = *reinterpret_cast<const uint16_t*>(&a), ub = *reinterpret_cast<const uint16_t*>(&b);
-    return uint32_t(ua) | (uint32_t(ub) << 16);
-}
-
-// c[4] += A[16 x 16] . B[16 x 8] (mma.sync.m16n8k16, row.col, f32 accumulate) for T = __half / __nv_bfloat16.
-template <typename T>
-__device__ __forceinline__ void mma16816(float (&c)[4], uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3,
-                                         uint32_t b0, uint32_t b1) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-    if constexpr (std::is_same_v<T, __half>) {
-        asm volatile(
-            "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, "
-            "{%0,%1,%2,%3};"
-            : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
-            : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1));
-    } else {
-        asm volatile(
-            "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, "
-            "{%0,%1,%2,%3};"
-            : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
-            : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1));
-    }
-#elif defined(__CUDA_ARCH__)
-    __trap();  // no mma.sync below sm_80; never reached: the engine refuses GPUs below compute capability 9.0
-#endif
-}
 
 // Lane's 8 x values of row `row` at k = kk .. kk + 7 as 4 registers of 2 T (zeros for rows >= m).
 template <typename T>

@@ -40,7 +40,19 @@ void rmsnorm_cuda(DType dt, float* resid, const void* delta, const float* w, int
 // ctx[b,i,h] = softmax_{j < len_b}(q[b,i,h] . k[b,j,h] + bias[h, j-i]) . v[b,:,h]
 void encoder_attention_cuda(DType dt, const void* qkv, const float* bias, int S_bias, const int* src_len, int B,
                             int S, int H, int K, void* ctx, cudaStream_t stream);
-// The same with one warp per query reading K and V from global memory (any dtype and K). encoder_attention_cuda
+// Routes to encoder_attention_mma_cuda where it applies (16-bit storage, K 32 / 64 / 128) unless the environment
+// sets RECEIPT_CUDA_ENC_MMA=0, else to encoder_attention_tiled_cuda.
+// Tensor cores, 64 queries per block walking 64-key tiles with an online softmax (encoder_attention_mma_cuda.cu).
+// Not bit-identical to the CUDA-core kernels (another summation order); f16 / bf16, K in {32, 64, 128}.
+void encoder_attention_mma_cuda(DType dt, const void* qkv, const float* bias, int S_bias, const int* src_len, int B,
+                                int S, int H, int K, void* ctx, cudaStream_t stream);
+// Whether encoder_attention_mma_cuda takes this storage type and head size.
+bool encoder_attention_mma_supports(DType dt, int K);
+// CUDA cores: K and V of one (sequence, head) staged in shared memory, one warp per 4 queries (16-bit storage);
+// falls back to encoder_attention_per_warp_cuda where that does not apply.
+void encoder_attention_tiled_cuda(DType dt, const void* qkv, const float* bias, int S_bias, const int* src_len,
+                                  int B, int S, int H, int K, void* ctx, cudaStream_t stream);
+// The same with one warp per query reading K and V from global memory (any dtype and K). encoder_attention_tiled_cuda
 // uses it where the tiled kernel does not apply (fp32 storage, K % 8 != 0, K/V of S keys larger than the
 // device's shared memory); kept callable for tests and A/B timing (bit-identical results).
 void encoder_attention_per_warp_cuda(DType dt, const void* qkv, const float* bias, int S_bias, const int* src_len,

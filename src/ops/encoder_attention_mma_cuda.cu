@@ -1,0 +1,243 @@
+// T5 encoder self-attention on tensor cores (mma.m16n8k16), the contract of encoder_attention_cuda:
+//   ctx[b,i,h] = softmax_{j < len_b}(q[b,i,h] . k[b,j,h] + bias[h, j-i]) . v[b,:,h]   (no 1/sqrt(K) scaling)
+// for 16-bit storage and K (d_kv) in {32, 64, 128}.
+//
+// Why: the tiled kernel (encoder_attention_cuda.cu) does the S x S x K products on CUDA cores; at batch 64 x 384
+// tokens that was ~1.5 ms per t5-small layer, most of the encoder. Here one block of 4 warps answers 64 queries of
+// one (sequence, head), 16 per warp, walking the valid keys in tiles of 64 ("flash attention"):
+//   scores  S[16 x 64] = Q[16 x K] . Ktile^T             (mma, f32 accumulate; q . k exact products as before)
+//   S += bias[h, j - i]; S = -inf for j >= len             (f32)
+//   online softmax: m' = max(m, rowmax S), P = exp(S - m'), l = l e^(m - m') + rowsum P, O = O e^(m - m')
+//   O[16 x K] += P . Vtile                                (mma; P as hi + lo 16-bit halves, see below)
+//   ctx = O / l
+// P in [0, 1] is split into hi = T(p) and lo = T(p - hi), each multiplied with V (two mma per step): P keeps ~2x
+// the 16-bit mantissa, so the only roundings beyond the f32 kernel's are the summation order and the final store.
+// The score accumulator of an mma is, per lane, exactly the A fragment layout of the next mma (c0,c1 / c2,c3 of
+// two adjacent 8-key tiles are a0..a3 of a 16-key step), so P never leaves registers.
+//
+// Shared memory: the key tile [64][K + 8] T (row-major: lane g reads key g's k pairs, conflict-free with the +8
+// pad), the value tile transposed [K][64 + 8] T (lane g reads dim g's key pairs), and the block's bias diagonal
+// band [len + 63] f32. Rows past len are zero-filled (masked scores are -inf, but 0 * garbage could be NaN).
+#include <cmath>
+#include <cstdint>
+
+#include "cuda/cuda_check.h"
+#include "ops/cuda_common.cuh"
+#include "ops/cuda_launch.cuh"
+#include "ops/mma_common.cuh"
+#include "ops/t5_ops_cuda.h"
+
+namespace receipt::cuda {
+
+namespace {
+
+constexpr int kWarps = 4;             // warps per block, 16 queries each
+constexpr int kBQ = 16 * kWarps;      // queries per block
+constexpr int kBK = 64;               // keys per tile
+constexpr int kPad = 8;               // T elements of row padding in the staged tiles
+
+// Two T at p (4-byte aligned) as one register.
+template <typename T>
+__device__ __forceinline__ uint32_t ld2(const T* p) {
+    return *reinterpret_cast<const uint32_t*>(p);
+}
+
+// p (f32) -> (hi, lo) registers of two T each: hi = T(p), lo = T(p - hi).
+template <typename T>
+__device__ __forceinline__ void split2(float p0, float p1, uint32_t& hi, uint32_t& lo) {
+    const T h0 = from_f32<T>(p0), h1 = from_f32<T>(p1);
+    hi = pack2<T>(to_f32(h0), to_f32(h1));
+    lo = pack2<T>(p0 - to_f32(h0), p1 - to_f32(h1));
+}
+
+// qkv: [B, S, 3, H, K] T; bias: [H, 2*S_bias-1] f32 (by j - i + S_bias - 1); src_len: [B]; ctx: [B, S, H*K] T.
+// grid (ceil(S / kBQ), H, B), block kWarps * 32; dynamic shared memory: bias band, (S + kBQ) f32.
+template <typename T, int K>
+__global__ void __launch_bounds__(kWarps * 32)
+    encoder_attention_mma_kernel(const T* qkv, const float* bias, int S_bias, const int* src_len, int S, int H,
+                                 T* ctx) {
+    __shared__ __align__(16) T Ks[kBK][K + kPad];
+    __shared__ __align__(16) T Vt[K][kBK + kPad];
+    extern __shared__ float band[];  // band[d + i0 + kBQ - 1] = bias[h, d] for d = j - i in [-(i0+kBQ-1), len-1-i0]
+    constexpr int kSteps = K / 16;   // k16 steps of q . k
+    constexpr int kDimTiles = K / 8; // 8-column tiles of the output
+
+    pdl_wait();  // qkv comes from the previous GEMM
+    pdl_launch_dependents();
+    const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31, g = lane >> 2, q = lane & 3;
+    const int i0 = blockIdx.x * kBQ, h = blockIdx.y, b = blockIdx.z;
+    const int HK = H * K;
+    const int64_t row3 = 3LL * HK;
+    const int len = min(max(src_len[b], 0), S);
+    const T* base = qkv + int64_t(b) * S * row3 + h * K;
+
+    const int band_n = len + kBQ - 1;
+    for (int e = threadIdx.x; e < band_n; e += blockDim.x) {
+        const int d = e - (i0 + kBQ - 1);  // j - i
+        band[e] = (d > -S_bias && d < S_bias) ? bias[int64_t(h) * (2 * S_bias - 1) + d + S_bias - 1] : 0.0f;
+    }
+
+    // This warp's query rows r0 + g and r0 + g + 8 (rows past S repeat row S - 1 and are not stored).
+    const int r0 = i0 + 16 * warp;
+    const int ra = min(r0 + g, S - 1), rb = min(r0 + g + 8, S - 1);
+    uint32_t qa[kSteps][4];
+#pragma unroll
+    for (int s = 0; s < kSteps; ++s) {
+        const T* pa = base + int64_t(ra) * row3 + 16 * s + 2 * q;
+        const T* pb = base + int64_t(rb) * row3 + 16 * s + 2 * q;
+        qa[s][0] = ld2(pa);
+        qa[s][1] = ld2(pb);
+        qa[s][2] = ld2(pa + 8);
+        qa[s][3] = ld2(pb + 8);
+    }
+
+    float o[kDimTiles][4];
+#pragma unroll
+    for (int t = 0; t < kDimTiles; ++t) o[t][0] = o[t][1] = o[t][2] = o[t][3] = 0.0f;
+    float m[2] = {-INFINITY, -INFINITY}, l[2] = {0.0f, 0.0f};
+    constexpr int kChunks = K / 8;  // 16-byte pieces per K / V row
+
+    for (int j0 = 0; j0 < len; j0 += kBK) {
+        __syncthreads();  // the previous tile is no longer read (and, first time, the band is written)
+        for (int e = threadIdx.x; e < kBK * kChunks; e += blockDim.x) {
+            const int r = e / kChunks, c = (e - r * kChunks) * 8;
+            uint4 kv = make_uint4(0, 0, 0, 0), vv = make_uint4(0, 0, 0, 0);
+            if (j0 + r < len) {
+                const T* src = base + int64_t(j0 + r) * row3 + c;
+                kv = *reinterpret_cast<const uint4*>(src + HK);
+                vv = *reinterpret_cast<const uint4*>(src + 2 * HK);
+            }
+            *reinterpret_cast<uint4*>(&Ks[r][c]) = kv;
+            const T* ve = reinterpret_cast<const T*>(&vv);
+#pragma unroll
+            for (int u = 0; u < 8; ++u) Vt[c + u][r] = ve[u];
+        }
+        __syncthreads();
+
+        // Scores of this warp's 16 queries against the tile's 64 keys: 8 tiles of 8 keys.
+        float sc[kBK / 8][4];
+#pragma unroll
+        for (int nt = 0; nt < kBK / 8; ++nt) {
+            sc[nt][0] = sc[nt][1] = sc[nt][2] = sc[nt][3] = 0.0f;
+#pragma unroll
+            for (int s = 0; s < kSteps; ++s)
+                mma16816<T>(sc[nt], qa[s][0], qa[s][1], qa[s][2], qa[s][3], ld2(&Ks[8 * nt + g][16 * s + 2 * q]),
+                            ld2(&Ks[8 * nt + g][16 * s + 2 * q + 8]));
+        }
+        float mx[2] = {-INFINITY, -INFINITY};
+#pragma unroll
+        for (int nt = 0; nt < kBK / 8; ++nt)
+#pragma unroll
+            for (int e = 0; e < 4; ++e) {
+                const int j = j0 + 8 * nt + 2 * q + (e & 1), i = r0 + g + (e >= 2 ? 8 : 0);
+                const float v = j < len ? sc[nt][e] + band[j - i + i0 + kBQ - 1] : -INFINITY;
+                sc[nt][e] = v;
+                mx[e >> 1] = fmaxf(mx[e >> 1], v);
+            }
+        float scale[2], mu[2];
+#pragma unroll
+        for (int r = 0; r < 2; ++r) {
+            mx[r] = fmaxf(mx[r], __shfl_xor_sync(0xffffffffu, mx[r], 1));
+            mx[r] = fmaxf(mx[r], __shfl_xor_sync(0xffffffffu, mx[r], 2));
+            const float mn = fmaxf(m[r], mx[r]);
+            mu[r] = mn == -INFINITY ? 0.0f : mn;  // all keys so far masked: every exp below is 0
+            scale[r] = expf(m[r] - mu[r]);
+            m[r] = mn;
+            l[r] *= scale[r];
+        }
+#pragma unroll
+        for (int t = 0; t < kDimTiles; ++t) {
+            o[t][0] *= scale[0];
+            o[t][1] *= scale[0];
+            o[t][2] *= scale[1];
+            o[t][3] *= scale[1];
+        }
+#pragma unroll
+        for (int nt = 0; nt < kBK / 8; ++nt)
+#pragma unroll
+            for (int e = 0; e < 4; ++e) {
+                const float p = expf(sc[nt][e] - mu[e >> 1]);
+                sc[nt][e] = p;
+                l[e >> 1] += p;
+            }
+
+        // O += P . Vtile, 16 keys per step: key tiles 2 ks and 2 ks + 1 form the A fragment.
+#pragma unroll
+        for (int ks = 0; ks < kBK / 16; ++ks) {
+            uint32_t ah[4], al[4];
+            split2<T>(sc[2 * ks][0], sc[2 * ks][1], ah[0], al[0]);
+            split2<T>(sc[2 * ks][2], sc[2 * ks][3], ah[1], al[1]);
+            split2<T>(sc[2 * ks + 1][0], sc[2 * ks + 1][1], ah[2], al[2]);
+            split2<T>(sc[2 * ks + 1][2], sc[2 * ks + 1][3], ah[3], al[3]);
+#pragma unroll
+            for (int t = 0; t < kDimTiles; ++t) {
+                const uint32_t b0 = ld2(&Vt[8 * t + g][16 * ks + 2 * q]), b1 = ld2(&Vt[8 * t + g][16 * ks + 2 * q + 8]);
+                mma16816<T>(o[t], ah[0], ah[1], ah[2], ah[3], b0, b1);
+                mma16816<T>(o[t], al[0], al[1], al[2], al[3], b0, b1);
+            }
+        }
+    }
+
+    float inv[2];
+#pragma unroll
+    for (int r = 0; r < 2; ++r) {
+        l[r] += __shfl_xor_sync(0xffffffffu, l[r], 1);
+        l[r] += __shfl_xor_sync(0xffffffffu, l[r], 2);
+        inv[r] = l[r] > 0.0f ? 1.0f / l[r] : 0.0f;
+    }
+#pragma unroll
+    for (int r = 0; r < 2; ++r) {
+        const int i = r0 + g + 8 * r;
+        if (i >= S) continue;
+        T* out = ctx + (int64_t(b) * S + i) * HK + h * K + 2 * q;
+#pragma unroll
+        for (int t = 0; t < kDimTiles; ++t)
+            *reinterpret_cast<uint32_t*>(out + 8 * t) = pack2<T>(o[t][2 * r] * inv[r], o[t][2 * r + 1] * inv[r]);
+    }
+}
+
+template <typename T, int K>
+void launch(const void* qkv, const float* bias, int S_bias, const int* src_len, int B, int S, int H, void* ctx,
+            cudaStream_t stream) {
+    const dim3 grid((S + kBQ - 1) / kBQ, H, B);
+    const size_t smem = size_t(S + kBQ) * sizeof(float);
+    auto kern = encoder_attention_mma_kernel<T, K>;
+    const size_t static_smem = sizeof(T) * (size_t(kBK) * (K + kPad) + size_t(K) * (kBK + kPad));
+    if (smem + static_smem > 48 * 1024)
+        RECEIPT_CUDA_CHECK(cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem)));
+    launch_kernel(kern, grid, kWarps * 32, smem, stream, static_cast<const T*>(qkv), bias, S_bias, src_len, S, H,
+                  static_cast<T*>(ctx));
+}
+
+template <typename T>
+void launch_k(const void* qkv, const float* bias, int S_bias, const int* src_len, int B, int S, int H, int K,
+              void* ctx, cudaStream_t stream) {
+    if (K == 32)
+        launch<T, 32>(qkv, bias, S_bias, src_len, B, S, H, ctx, stream);
+    else if (K == 64)
+        launch<T, 64>(qkv, bias, S_bias, src_len, B, S, H, ctx, stream);
+    else
+        launch<T, 128>(qkv, bias, S_bias, src_len, B, S, H, ctx, stream);
+}
+
+}  // namespace
+
+bool encoder_attention_mma_supports(DType dt, int K) {
+    return (dt == DType::kF16 || dt == DType::kBF16) && (K == 32 || K == 64 || K == 128);
+}
+
+void encoder_attention_mma_cuda(DType dt, const void* qkv, const float* bias, int S_bias, const int* src_len, int B,
+                                int S, int H, int K, void* ctx, cudaStream_t stream) {
+    if (B <= 0 || S <= 0) return;
+    RECEIPT_CHECK(encoder_attention_mma_supports(dt, K), InvalidInput,
+                  "encoder_attention_mma_cuda: needs f16 / bf16 storage and d_kv 32, 64 or 128, got d_kv " +
+                      std::to_string(K));
+    RECEIPT_CHECK(S <= S_bias, InvalidInput, "encoder_attention_mma_cuda: S exceeds the bias table");
+    RECEIPT_CHECK(aligned16(qkv), InvalidInput, "encoder_attention_mma_cuda: qkv must be 16-byte aligned");
+    if (dt == DType::kF16)
+        launch_k<__half>(qkv, bias, S_bias, src_len, B, S, H, K, ctx, stream);
+    else
+        launch_k<__nv_bfloat16>(qkv, bias, S_bias, src_len, B, S, H, K, ctx, stream);
+}
+
+}  // namespace receipt::cuda
