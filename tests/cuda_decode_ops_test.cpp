@@ -280,6 +280,76 @@ TEST_F(CudaOps, CrossAttentionSplitKMatchesSinglePassAndCpu) {
         }
 }
 
+TEST_F(CudaOps, CrossAttentionAbsorbedMatchesCpu) {
+    // q'_h = Wk_h^T q_h, c'_h = softmax_j(q'_h . e_j) e_j, ctx_h = Wv_h c'_h against the CPU cross-attention over
+    // K = e Wk^T and V = e Wv^T (f32 from the same rounded inputs). Shapes: t5-small and t5-base heads, the receipt
+    // model's d_model 384, and 20 heads of 32 (two head groups, the second partial); source lengths 1, 33 and S
+    // (S not a multiple of the 32-key tile); 40 rows mapped to sources in a mixed order.
+    struct Shape { int D, H, K; };
+    const int B = 3, S = 100;
+    const std::vector<int> lens = {S, 33, 1};
+    std::vector<int> rows(40);
+    for (int r = 0; r < 40; ++r) rows[size_t(r)] = (r * 7 + r / 3) % B;
+    const int R = int(rows.size());
+    for (const Shape& sh : {Shape{512, 8, 64}, Shape{768, 12, 64}, Shape{384, 6, 64}, Shape{256, 20, 32}})
+        for (DType dt : {DType::kF16, DType::kBF16}) {
+            const int D = sh.D, H = sh.H, K = sh.K, HK = H * K;
+            const std::string what = std::string(name(dt)) + " D=" + std::to_string(D) + " H=" + std::to_string(H) +
+                                     " K=" + std::to_string(K);
+            ASSERT_TRUE(rc::cross_attention_absorbed_supports(dt, D, K)) << what;
+            auto enc = rounded(randn(size_t(B) * S * D, 51), dt);
+            auto wk = rounded(randn(size_t(HK) * D, 52, 0.06f), dt), wv = rounded(randn(size_t(HK) * D, 53, 0.06f), dt);
+            auto q = rounded(randn(size_t(R) * HK, 54), dt);
+            std::vector<float> wk_t(size_t(HK) * D);
+            for (int h = 0; h < H; ++h)
+                for (int i = 0; i < D; ++i)
+                    for (int c = 0; c < K; ++c) wk_t[(size_t(h) * D + i) * K + c] = wk[(size_t(h) * K + c) * D + i];
+            auto denc = to_device(enc, dt), dwk_t = to_device(wk_t, dt), dwv = to_device(wv, dt), dq = to_device(q, dt);
+            rc::DeviceBuffer dlen(B * 4), drow(R * 4), ds(sizeof(rc::DecodeState));
+            rc::DeviceBuffer dqp(size_t(R) * H * D * 2), dcp(size_t(R) * H * D * 2), dctx(size_t(R) * HK * 2);
+            const rc::DecodeState st{0, S, 0, 0, 0, 0};
+            RECEIPT_CUDA_CHECK(cudaMemcpy(dlen.get(), lens.data(), B * 4, cudaMemcpyHostToDevice));
+            RECEIPT_CUDA_CHECK(cudaMemcpy(drow.get(), rows.data(), R * 4, cudaMemcpyHostToDevice));
+            RECEIPT_CUDA_CHECK(cudaMemcpy(ds.get(), &st, sizeof(st), cudaMemcpyHostToDevice));
+            // Single pass, then split over key ranges (scratch for 8 ranges, 132 SMs: 3-5 ranges here).
+            const int groups = (H + 15) / 16;
+            const size_t n_part = size_t(R) * groups * 8 * 16 * (D + 2);
+            rc::DeviceBuffer dpart(n_part * 4), dcount(size_t(R) * groups * 4), dctx2(size_t(R) * HK * 2);
+            RECEIPT_CUDA_CHECK(cudaMemset(dcount.get(), 0, dcount.size()));
+            const rc::DecodeAttnSplit split{dpart.as<float>(), dcount.as<int>(), n_part, R * groups, 8, 132};
+            const int n_split = rc::absorbed_n_split(split, R, groups, D);
+            ASSERT_GT(n_split, 1) << what;
+            rc::cross_attention_absorbed_cuda(dt, dq.get(), denc.get(), dwk_t.get(), dwv.get(), drow.as<int>(),
+                                              dlen.as<int>(), R, H, K, D, S, ds.as<rc::DecodeState>(), dqp.get(),
+                                              dcp.get(), dctx.get(), nullptr);
+            for (int rep = 0; rep < 2; ++rep)  // the second launch finds the counters reset by the first
+                rc::cross_attention_absorbed_cuda(dt, dq.get(), denc.get(), dwk_t.get(), dwv.get(), drow.as<int>(),
+                                                  dlen.as<int>(), R, H, K, D, S, ds.as<rc::DecodeState>(), dqp.get(),
+                                                  dcp.get(), dctx2.get(), nullptr, &split);
+            RECEIPT_CUDA_CHECK(cudaDeviceSynchronize());
+            std::vector<int> counts(size_t(R) * groups);
+            RECEIPT_CUDA_CHECK(cudaMemcpy(counts.data(), dcount.get(), counts.size() * 4, cudaMemcpyDeviceToHost));
+            EXPECT_EQ(std::count(counts.begin(), counts.end(), 0), int(counts.size())) << what << ": counters not reset";
+            std::vector<float> k(size_t(B) * S * HK), v(k.size());
+            for (int j = 0; j < B * S; ++j)
+                for (int o = 0; o < HK; ++o) {
+                    double sk = 0.0, sv = 0.0;
+                    for (int i = 0; i < D; ++i) {
+                        sk += double(enc[size_t(j) * D + i]) * wk[size_t(o) * D + i];
+                        sv += double(enc[size_t(j) * D + i]) * wv[size_t(o) * D + i];
+                    }
+                    k[size_t(j) * HK + o] = float(sk);
+                    v[size_t(j) * HK + o] = float(sv);
+                }
+            std::vector<float> want(size_t(R) * HK);
+            receipt::ops::cross_attention_cpu(q.data(), k.data(), v.data(), rows.data(), lens.data(), R, S, H, K,
+                                              want.data());
+            expect_close(want, to_host(dctx, want.size(), dt), tol(dt), what + " single pass");
+            expect_close(want, to_host(dctx2, want.size(), dt), tol(dt),
+                         what + " n_split=" + std::to_string(n_split));
+        }
+}
+
 TEST_F(CudaOps, DecoderSelfAttentionSplitKAppendsAndMatchesCpu) {
     // Positions t = 0, 36, 383, 512 (1, 37, 384, 513 keys) in a T_max = 520 cache; N = 1 (17 splits at 132 SMs)
     // and N = 2 (9 splits).

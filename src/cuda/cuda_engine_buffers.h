@@ -15,6 +15,9 @@ struct CudaT5Engine::Buffers {
     // Decoder, [R_max] rows.
     DeviceBuffer next_tok, src_row, finished, tokens, scores, sel;
     DeviceBuffer dec_resid, dec_x, dec_qkv, dec_q, dec_att, dec_h, dec_hg, logits;
+    DeviceBuffer dec_qp, dec_cp;        // absorbed cross-attention: q' and c', [R_max, H, D] T (empty when off)
+    DeviceBuffer absorb_part, absorb_counter;  // its split-K scratch (absorbed_n_split), counters zeroed once
+    DecodeAttnSplit absorb_split;
     DeviceBuffer cache, cache_tmp;      // [2 * L_dec, R_max, H, T_max, K] T (layer l: k at 2l, v at 2l+1)
     DeviceBuffer state;                 // DecodeState
     // Split-K decode attention scratch (DecodeAttnSplit in ops/t5_ops_cuda.h), shared by every layer's

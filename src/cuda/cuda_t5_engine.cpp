@@ -35,6 +35,10 @@ CudaT5Engine::CudaT5Engine(std::shared_ptr<const Model> model, const EngineOptio
     T_max_ = options.max_total_tokens;
     if (const char* g = std::getenv("RECEIPT_CUDA_GRAPHS")) use_graphs_ = std::string(g) != "0";
     if (const char* f = std::getenv("RECEIPT_CUDA_FUSE_NORM")) fuse_norm_ = std::string(f) != "0";
+    // Absorbed cross-attention (cross_attention_absorbed_cuda) for decode steps of at least this many rows;
+    // RECEIPT_CUDA_CROSS_ABSORB=N sets N, 0 turns it off.
+    if (const char* a = std::getenv("RECEIPT_CUDA_CROSS_ABSORB")) absorb_min_rows_ = std::max(0, std::atoi(a));
+    if (const char* a = std::getenv("RECEIPT_CUDA_CROSS_ABSORB_SPLIT")) absorb_split_ = std::string(a) != "0";
     // RECEIPT_CUDA_PROFILE=1: per-op event timing (profile_report()); event records are not captured into the
     // decode graphs, so the engine runs eagerly.
     if (const char* p = std::getenv("RECEIPT_CUDA_PROFILE"); p && *p && std::string(p) != "0") {
@@ -51,7 +55,8 @@ CudaT5Engine::CudaT5Engine(std::shared_ptr<const Model> model, const EngineOptio
     pdl_ = pdl_enabled();
     RECEIPT_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
     gemm_ = std::make_unique<GemmLt>();
-    w_ = CudaT5Weights::upload(*model_, wdt_, stream_);
+    if (a32_ || !cross_attention_absorbed_supports(dt_, cfg_.d_model, cfg_.d_kv)) absorb_min_rows_ = 0;
+    w_ = CudaT5Weights::upload(*model_, wdt_, stream_, absorb_min_rows_ > 0);
     for (int b = 1; b < R_max_; b *= 2) buckets_.push_back(b);
     buckets_.push_back(R_max_);
     alloc_buffers();
@@ -103,6 +108,17 @@ void CudaT5Engine::alloc_buffers() {
     alloc(b.dec_qkv, R * 3 * HK * es);
     alloc(b.dec_q, R * HK * es);
     alloc(b.dec_att, R * HK * es);
+    alloc(b.dec_qp, absorb_min_rows_ > 0 ? R * H * D * es : 0);
+    alloc(b.dec_cp, absorb_min_rows_ > 0 ? R * H * D * es : 0);
+    if (absorb_min_rows_ > 0) {  // split-K scratch of the absorbed cross-attention: [R, groups, splits, 16, D + 2]
+        int n_sm = 0;
+        RECEIPT_CUDA_CHECK(cudaDeviceGetAttribute(&n_sm, cudaDevAttrMultiProcessorCount, device_id_));
+        const size_t groups = (H + 15) / 16, n_part = R * groups * kAbsorbSplits * 16 * (D + 2);
+        alloc(b.absorb_part, n_part * 4);
+        alloc(b.absorb_counter, R * groups * 4);
+        b.absorb_split = DecodeAttnSplit{b.absorb_part.as<float>(), b.absorb_counter.as<int>(), n_part,
+                                         int(R * groups), kAbsorbSplits, n_sm};
+    }
     alloc(b.dec_h, R * Fh * es);
     alloc(b.dec_hg, w_.gated ? R * F * es : 0);
     alloc(b.logits, R * V * 4);
@@ -177,6 +193,9 @@ std::string CudaT5Engine::describe() const {
            (use_graphs_ ? "" : ", graphs off") + (gemm_->use_gemv() ? "" : ", small-M gemv off") +
            (gemm_->use_mma() ? "" : ", tensor-core decode GEMM off") +
            (fuse_norm_ ? "" : ", norm fusion off") +
+           (absorb_min_rows_ == kAbsorbMinRows ? ""
+            : absorb_min_rows_ > 0 ? ", absorbed cross-attention from " + std::to_string(absorb_min_rows_) + " rows"
+                                   : std::string(", absorbed cross-attention off")) +
            (buf_->attn_split.n_split_max > 1 ? "" : ", split-K attention off") + (pdl_ ? "" : ", PDL off") +
            (prefetch_level() == 3 ? ""
             : prefetch_level() > 0 ? ", prefetch " + std::to_string(prefetch_level())
@@ -360,11 +379,31 @@ void CudaT5Engine::decoder_forward(int R) {
 
         normed_gemm("dec.q_cross", resid, W.ln_cross.as<float>(), gemm_spec(R, HK, D, false, false), b.dec_x.get(),
                     W.q_cross.get(), b.dec_q.get());
-        timed_op("dec.cross_attn", [&] {
-            cross_attention_cuda(dt_, b.dec_q.get(), static_cast<const char*>(b.cross_kv.get()) + l * kv_slab,
-                                 int64_t(2) * HK, 0, HK, b.src_row.as<int>(), b.src_len.as<int>(), R, H, K, S_max_,
-                                 state, b.dec_att.get(), stream_, &b.attn_split);
-        });
+        if (absorb_min_rows_ > 0 && R >= absorb_min_rows_) {
+            const size_t w_kv = size_t(2) * HK * D * dtype_size(wdt_);  // bytes of a layer's cross K/V weights
+            const char* wv = static_cast<const char*>(w_.cross_kv.get()) + l * w_kv + w_kv / 2;
+            // cross_attention_absorbed_cuda's three steps, timed apart: q' = per head q_h . WkT_h^T, the
+            // attention over the encoder output, ctx = per head c'_h . Wv_h^T.
+            timed_op("dec.xabs.q", [&] {
+                gemm_mma_batched_cuda(dt_, H, R, D, K, b.dec_q.get(), HK, K, W.k_cross_t.get(), K, int64_t(D) * K,
+                                      b.dec_qp.get(), H * D, D, stream_);
+            });
+            timed_op("dec.xabs.attn", [&] {
+                absorbed_attention_cuda(dt_, b.dec_qp.get(), b.enc_x.get(), b.src_row.as<int>(),
+                                        b.src_len.as<int>(), R, H, D, S_max_, state, b.dec_cp.get(), stream_,
+                                        absorb_split_ ? &b.absorb_split : nullptr);
+            });
+            timed_op("dec.xabs.out", [&] {
+                gemm_mma_batched_cuda(dt_, H, R, K, D, b.dec_cp.get(), H * D, D, wv, D, int64_t(K) * D,
+                                      b.dec_att.get(), HK, K, stream_);
+            });
+        } else {
+            timed_op("dec.cross_attn", [&] {
+                cross_attention_cuda(dt_, b.dec_q.get(), static_cast<const char*>(b.cross_kv.get()) + l * kv_slab,
+                                     int64_t(2) * HK, 0, HK, b.src_row.as<int>(), b.src_len.as<int>(), R, H, K, S_max_,
+                                     state, b.dec_att.get(), stream_, &b.attn_split);
+            });
+        }
         timed_op("dec.o_cross", [&] {
             gemm_->run(gemm_spec(R, D, HK, true, true), b.dec_att.get(), W.o_cross.get(), resid, 1.0f, stream_);
         });

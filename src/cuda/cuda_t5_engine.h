@@ -139,6 +139,14 @@ private:
     bool cache_swapped_ = false;                     // Buffers::cache and cache_tmp exchanged (odd number of swaps)
     bool use_graphs_ = true;
     bool fuse_norm_ = true;             // decoder LayerNorms inside the small-M GEMMs (normed_gemm)
+    // Decode steps of at least this many rows run the absorbed cross-attention (reads the encoder output, not
+    // each layer's K/V); 0 = never. Off unless RECEIPT_CUDA_CROSS_ABSORB=N: on an H200 it measured slower than the
+    // precomputed-K/V kernel at 32 and 64 rows (docs/benchmarks.md); also off for f32 activations and shapes it
+    // does not support.
+    static constexpr int kAbsorbMinRows = 0;
+    static constexpr int kAbsorbSplits = 8;  // most key ranges per row of the absorbed cross-attention
+    int absorb_min_rows_ = kAbsorbMinRows;
+    bool absorb_split_ = true;  // its key ranges (RECEIPT_CUDA_CROSS_ABSORB_SPLIT=0: one pass per row)
     bool pdl_ = false;                  // our kernels use Programmatic Dependent Launch (pdl_enabled())
     std::unique_ptr<OpProfiler> prof_;  // null unless RECEIPT_CUDA_PROFILE=1
     std::string plan_path_, plan_status_;

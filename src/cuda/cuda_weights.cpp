@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <utility>
+#include <vector>
 
 #include "cuda/cuda_check.h"
 #include "model/t5_weights.h"
@@ -64,7 +65,7 @@ private:
 
 }  // namespace
 
-CudaT5Weights CudaT5Weights::upload(const Model& model, DType dtype, cudaStream_t stream) {
+CudaT5Weights CudaT5Weights::upload(const Model& model, DType dtype, cudaStream_t stream, bool absorbed_cross) {
     const T5Config& c = model.config();
     const T5Weights w(model);
     const int64_t D = c.d_model, HK = int64_t(c.num_heads) * c.d_kv, F = c.d_ff, V = c.vocab_size;
@@ -106,6 +107,16 @@ CudaT5Weights CudaT5Weights::upload(const Model& model, DType dtype, cudaStream_
         L.ln_cross = up.f32(d.ln_cross, D);
         L.q_cross = up.matrix({{d.cross.q, HK * D}});
         L.o_cross = up.matrix({{d.cross.o, D * HK}});
+        if (absorbed_cross) {  // k_t[h, i, c] = k[h K + c, i]: per head [D, K], the absorbed query GEMM's weights
+            RECEIPT_CHECK(d.cross.k != nullptr, ModelError, "missing cross-attention key weight");
+            const int64_t K = c.d_kv, H = c.num_heads;
+            std::vector<float> k_t(size_t(HK * D));
+            for (int64_t h = 0; h < H; ++h)
+                for (int64_t i = 0; i < D; ++i)
+                    for (int64_t cc = 0; cc < K; ++cc)
+                        k_t[size_t((h * D + i) * K + cc)] = d.cross.k[(h * K + cc) * D + i];
+            L.k_cross_t = up.matrix({{k_t.data(), HK * D}});
+        }
         L.ln_ffn = up.f32(d.ln_ffn, D);
         ffn(L, d.ffn);
         // All decoder layers' cross K/V projections form one [L*2*HK, D] matrix; the encoder runs one GEMM per

@@ -19,6 +19,7 @@ struct CudaLayerWeights {
     DeviceBuffer ln_cross;  // decoder: [D] f32
     DeviceBuffer q_cross;   // decoder: [H*K, D] (cross K/V weights live in CudaT5Weights::cross_kv)
     DeviceBuffer o_cross;   // decoder: [D, H*K]
+    DeviceBuffer k_cross_t; // decoder, absorbed cross-attention only: [H, D, K], head h's cross key projection transposed
     DeviceBuffer ln_ffn;    // [D] f32
     DeviceBuffer wi;        // relu: [F, D]; gated: [2F, D] = wi_0 | wi_1 (one GEMM)
     DeviceBuffer wo;        // [D, F]
@@ -39,8 +40,9 @@ struct CudaT5Weights {
 
     const void* lm_weight() const { return lm_head.get() ? lm_head.get() : embed.get(); }
 
-    // Converts and uploads every weight of `model` (synchronous). Throws CudaError / ModelError.
-    static CudaT5Weights upload(const Model& model, DType dtype, cudaStream_t stream);
+    // Converts and uploads every weight of `model` (synchronous); with absorbed_cross also each decoder layer's
+    // k_cross_t. Throws CudaError / ModelError.
+    static CudaT5Weights upload(const Model& model, DType dtype, cudaStream_t stream, bool absorbed_cross = false);
 };
 
 }  // namespace receipt::cuda

@@ -49,6 +49,7 @@ struct MmaArgs {
     float alpha;
     bool out_f32, accumulate, relu;
     bool preload;  // load the first weight chunk before pdl_wait() (prefetch_level() >= 1)
+    int64_t sx = 0, sw = 0, sy = 0;  // batched launch: element strides of x, w, y between batch entries (grid.z)
 };
 
 // Lane's 8 x values of row `row` at k = kk .. kk + 7 as 4 registers of 2 T (zeros for rows >= m).
@@ -60,6 +61,11 @@ __device__ __forceinline__ uint4 load_x(const MmaArgs& a, int row, int kk) {
 
 template <typename T, int kMT, int kNT>
 __global__ void __launch_bounds__(kWarps * 32) gemm_mma_kernel(MmaArgs a) {
+    if (blockIdx.z > 0) {  // batch entry z: its own x, w, y (constant offsets; nothing read yet)
+        a.x = static_cast<const T*>(a.x) + blockIdx.z * a.sx;
+        a.w = static_cast<const T*>(a.w) + blockIdx.z * a.sw;
+        a.y = static_cast<char*>(a.y) + blockIdx.z * a.sy * (a.out_f32 ? 4 : int64_t(sizeof(T)));
+    }
     constexpr int kGroup = kMT == 1 ? 4 : 2;  // chunks a warp loads before multiplying (loads in flight)
     __shared__ float part[kWarps][kMT][kNT][4][32];  // each warp's accumulators, summed in warp order
     const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31, g = lane >> 2, q = lane & 3;
@@ -143,8 +149,8 @@ __global__ void __launch_bounds__(kWarps * 32) gemm_mma_kernel(MmaArgs a) {
 }
 
 template <typename T, int kMT>
-void launch_mt(const MmaArgs& a, int kNT, cudaStream_t stream) {
-    const dim3 grid((a.m + 16 * kMT - 1) / (16 * kMT), (a.n + 8 * kNT - 1) / (8 * kNT));
+void launch_mt(const MmaArgs& a, int kNT, cudaStream_t stream, int batch) {
+    const dim3 grid((a.m + 16 * kMT - 1) / (16 * kMT), (a.n + 8 * kNT - 1) / (8 * kNT), batch);
     auto kern = kNT == 4   ? gemm_mma_kernel<T, kMT, 4>
                 : kNT == 2 ? gemm_mma_kernel<T, kMT, 2>
                            : gemm_mma_kernel<T, kMT, 1>;
@@ -152,13 +158,13 @@ void launch_mt(const MmaArgs& a, int kNT, cudaStream_t stream) {
 }
 
 template <typename T>
-void launch(const MmaArgs& a, int kMT, int kNT, cudaStream_t stream) {
+void launch(const MmaArgs& a, int kMT, int kNT, cudaStream_t stream, int batch = 1) {
     if (kMT == 4)
-        launch_mt<T, 4>(a, kNT, stream);
+        launch_mt<T, 4>(a, kNT, stream, batch);
     else if (kMT == 2)
-        launch_mt<T, 2>(a, kNT, stream);
+        launch_mt<T, 2>(a, kNT, stream, batch);
     else
-        launch_mt<T, 1>(a, kNT, stream);
+        launch_mt<T, 1>(a, kNT, stream, batch);
 }
 
 // RECEIPT_CUDA_MMA_<name>=1|2|4 fixes m tiles (MT) or 8-column tiles (NT) per block, for A/B timing; 0 = heuristic.
@@ -200,6 +206,27 @@ void gemm_mma_cuda(DType dt, int m, int n, int k, const void* x, int ldx, const 
         launch<__half>(a, mt, nt, stream);
     else
         launch<__nv_bfloat16>(a, mt, nt, stream);
+}
+
+void gemm_mma_batched_cuda(DType dt, int batch, int m, int n, int k, const void* x, int ldx, int64_t sx, const void* w,
+                           int ldw, int64_t sw, void* y, int ldy, int64_t sy, cudaStream_t stream) {
+    if (batch <= 0 || m <= 0) return;
+    RECEIPT_CHECK(batch <= 65535 && gemm_mma_supports(dt, m, n, k, ldx, ldw) && ldy >= n && sx % 8 == 0 &&
+                      sw % 8 == 0,
+                  InvalidInput,
+                  "gemm_mma_batched_cuda: unsupported GEMM batch=" + std::to_string(batch) + " m=" +
+                      std::to_string(m) + " n=" + std::to_string(n) + " k=" + std::to_string(k) +
+                      " (needs f16 / bf16, k a multiple of 32, strides and leading dimensions multiples of 8)");
+    RECEIPT_CHECK(aligned16(w) && aligned16(x), InvalidInput, "gemm_mma_batched_cuda: x and w must be 16-byte aligned");
+    MmaArgs a{x, w, y, m, n, k, ldx, ldw, ldy, 1.0f, false, false, false, prefetch_level() >= 1};
+    a.sx = sx, a.sw = sw, a.sy = sy;
+    const int m_blocks = (m + 15) / 16;
+    const int nt = int64_t(batch) * m_blocks * ((n + 15) / 16) >= kMinBlocks ? 2 : 1;
+    RECEIPT_CHECK((n + 8 * nt - 1) / (8 * nt) <= 65535, InvalidInput, "gemm_mma_batched_cuda: n too large");
+    if (dt == DType::kF16)
+        launch<__half>(a, 1, nt, stream, batch);
+    else
+        launch<__nv_bfloat16>(a, 1, nt, stream, batch);
 }
 
 }  // namespace receipt::cuda

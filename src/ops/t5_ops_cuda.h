@@ -108,6 +108,28 @@ void cross_attention_cuda(DType dt, const void* q, const void* cross_kv, int64_t
                           const DecodeState* state, void* ctx, cudaStream_t stream,
                           const DecodeAttnSplit* split = nullptr);
 
+// The same cross-attention computed from the encoder output with the key and value projections absorbed
+// (src/ops/cross_attention_absorbed_cuda.cu): q'_h = Wk_h^T q_h, c'_h = softmax_j(q'_h . e_j) e_j, ctx_h = Wv_h c'_h.
+// Reads enc [B*S, D] T (S = state->src_stride; the same for every layer) instead of a layer's K/V [B*S, 2 H K].
+// q: [R, H*K] T; wk_t: [H, D, K] T (head h's key projection, transposed); wv: [H*K, D] T (the value projection);
+// src_row / src_len as above; qp, cp: [R, H, D] T scratch; ctx: [R, H*K] T. Three launches (two batched
+// tensor-core GEMMs around the attention kernel). Needs cross_attention_absorbed_supports(dt, D, K).
+// split (nullable): the key ranges' partial results and counters (absorbed_n_split); null = one pass.
+void cross_attention_absorbed_cuda(DType dt, const void* q, const void* enc, const void* wk_t, const void* wv,
+                                   const int* src_row, const int* src_len, int R, int H, int K, int D, int S_max,
+                                   const DecodeState* state, void* qp, void* cp, void* ctx, cudaStream_t stream,
+                                   const DecodeAttnSplit* split = nullptr);
+// Step 2 alone: cp [R, H, D] = softmax_j(qp[r, h] . e_j) e_j over the source of each row (the engine runs the
+// two GEMMs around it with gemm_mma_batched_cuda, timed apart).
+void absorbed_attention_cuda(DType dt, const void* qp, const void* enc, const int* src_row, const int* src_len, int R,
+                             int H, int D, int S_max, const DecodeState* state, void* cp, cudaStream_t stream,
+                             const DecodeAttnSplit* split = nullptr);
+// Key ranges the absorbed kernel uses for R rows in n_groups groups of 16 heads (1 = single pass): its split-K
+// scratch holds [R, n_groups, n_split, 16, D + 2] f32 partials and R n_groups counters.
+int absorbed_n_split(const DecodeAttnSplit& split, int R, int n_groups, int D);
+// f16 / bf16, D in {256, 384, 512, 768, 1024}, K a multiple of 32, and the kernel's shared memory fits this device.
+bool cross_attention_absorbed_supports(DType dt, int D, int K);
+
 // Small-M GEMM for decode steps (src/ops/gemv_cuda.cu): y[m, n] (+)= alpha * x[m, k] . w[n, k]^T, 1 <= m <= 8.
 // x: [m, k] T, row stride ldx; w: [n, k] T, row stride ldw; y: [m, n] T (or f32 when out_f32; always f32 for
 // T = f32), row stride ldy. f32 accumulation; y = relu?(alpha x.w^T + (accumulate ? y : 0)), ReLU last as in
@@ -142,6 +164,11 @@ struct MmaTiles {
 };
 void gemm_mma_cuda(DType dt, int m, int n, int k, const void* x, int ldx, const void* w, int ldw, void* y, int ldy,
                    float alpha, bool out_f32, bool accumulate, bool relu, cudaStream_t stream, MmaTiles tiles = {});
+// `batch` independent GEMMs of the same shape in one launch (grid.z): y_z[m, n] = x_z[m, k] . w_z[n, k]^T with
+// x_z = x + z sx, w_z = w + z sw, y_z = y + z sy (element strides, multiples of 8 for x and w), y in T, no
+// epilogue. Same requirements per entry as gemm_mma_cuda; used for per-head products (absorbed cross-attention).
+void gemm_mma_batched_cuda(DType dt, int batch, int m, int n, int k, const void* x, int ldx, int64_t sx, const void* w,
+                           int ldw, int64_t sw, void* y, int ldy, int64_t sy, cudaStream_t stream);
 
 // Gated FFN activation: y[n, F] = act(h[n, 0:F]) * h[n, F:2F], act = gelu_new (tanh) or relu. h: [n, 2F] T.
 void gated_act_cuda(DType dt, const void* h, int n, int F, bool gelu, void* y, cudaStream_t stream);
