@@ -364,15 +364,10 @@ void launch_attention(const Launch& a, cudaStream_t stream) {
         case 512: launch_kernel_d<T, 16>(a, stream); break;
         case 768: launch_kernel_d<T, 24>(a, stream); break;
         case 1024: launch_kernel_d<T, 32>(a, stream); break;
-        default: RECEIPT_CHECK(false, InvalidInput, "cross_attention_absorbed_cuda: unsupported d_model " + std::to_string(a.D));
+        default:
+            RECEIPT_CHECK(false, InvalidInput, "cross_attention_absorbed_cuda: unsupported d_model " +
+                                                   std::to_string(a.D));
     }
-}
-
-int max_smem_optin() {
-    int dev = 0, bytes = 0;
-    RECEIPT_CUDA_CHECK(cudaGetDevice(&dev));
-    RECEIPT_CUDA_CHECK(cudaDeviceGetAttribute(&bytes, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
-    return bytes;
 }
 
 }  // namespace

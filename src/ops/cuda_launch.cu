@@ -1,5 +1,5 @@
-// Host side of the PDL launches (cuda_launch.cuh): whether the current device gets the PDL attribute, and the
-// pre-wait prefetch switch.
+// Host side of the PDL launches (cuda_launch.cuh): whether the current device gets the PDL attribute, the
+// pre-wait prefetch switch, and the device's shared-memory opt-in limit.
 #include <atomic>
 #include <cstdlib>
 #include <cstring>
@@ -60,6 +60,19 @@ bool pdl_enabled() {
         cache[dev].store(v, std::memory_order_relaxed);
     }
     return v == 2;
+}
+
+int max_smem_optin() {
+    int dev = 0;
+    RECEIPT_CUDA_CHECK(cudaGetDevice(&dev));
+    static std::atomic<int> cache[kMaxCachedDevices];  // 0 = not read yet
+    if (dev >= 0 && dev < kMaxCachedDevices) {
+        if (const int v = cache[dev].load(std::memory_order_relaxed); v > 0) return v;
+    }
+    int bytes = 0;
+    RECEIPT_CUDA_CHECK(cudaDeviceGetAttribute(&bytes, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
+    if (dev >= 0 && dev < kMaxCachedDevices) cache[dev].store(bytes, std::memory_order_relaxed);
+    return bytes;
 }
 
 }  // namespace receipt::cuda

@@ -242,15 +242,6 @@ size_t tiled_smem_bytes(int S, int K) {
     return size_t(kTileWarps) * kWarpQueries * (K + S) * sizeof(float) + 2 * size_t(S) * (K + kRowPad) * 2;
 }
 
-// Largest dynamic shared memory a block of the current device may opt in to (one attribute query per encoder
-// launch: no cache to share between the threads of engines on different devices).
-int max_smem_optin() {
-    int dev = 0, bytes = 0;
-    RECEIPT_CUDA_CHECK(cudaGetDevice(&dev));
-    RECEIPT_CUDA_CHECK(cudaDeviceGetAttribute(&bytes, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
-    return bytes;
-}
-
 void check_shape(int S, int S_bias, int K) {
     RECEIPT_CHECK(S <= S_bias, InvalidInput, "encoder_attention_cuda: S exceeds the bias table");
     RECEIPT_CHECK(K <= kMaxHeadDim, InvalidInput, "encoder_attention_cuda: d_kv > 256 is not supported");

@@ -212,6 +212,9 @@ bool pdl_enabled();
 // scored. RECEIPT_CUDA_PREFETCH=0 / 1 / 2 in the environment (read once per process) picks a lower level; the
 // results are the same at every level, only the overlap changes. Never throws. Thread-safe.
 int prefetch_level();
+// Largest dynamic shared memory a block may opt in to on the current device
+// (cudaDevAttrMaxSharedMemoryPerBlockOptin), read once per device. Throws CudaError when it cannot be read.
+int max_smem_optin();
 // prefetch_level() > 0.
 bool prefetch_enabled();
 
