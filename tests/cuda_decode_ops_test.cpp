@@ -329,7 +329,8 @@ TEST_F(CudaOps, CrossAttentionAbsorbedMatchesCpu) {
             RECEIPT_CUDA_CHECK(cudaDeviceSynchronize());
             std::vector<int> counts(size_t(R) * groups);
             RECEIPT_CUDA_CHECK(cudaMemcpy(counts.data(), dcount.get(), counts.size() * 4, cudaMemcpyDeviceToHost));
-            EXPECT_EQ(std::count(counts.begin(), counts.end(), 0), int(counts.size())) << what << ": counters not reset";
+            EXPECT_EQ(std::count(counts.begin(), counts.end(), 0), int(counts.size()))
+                << what << ": counters not reset";
             std::vector<float> k(size_t(B) * S * HK), v(k.size());
             for (int j = 0; j < B * S; ++j)
                 for (int o = 0; o < HK; ++o) {

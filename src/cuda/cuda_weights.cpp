@@ -77,20 +77,20 @@ CudaT5Weights CudaT5Weights::upload(const Model& model, DType dtype, cudaStream_
     Uploader up(dtype, stream, g.n_bytes);
 
     g.embed = up.matrix({{w.shared, V * D}});
-    if (w.lm_head != w.shared) g.lm_head = up.matrix({{w.lm_head, V * D}});  // untied head
+    if (w.lm_head.f32 != w.shared) g.lm_head = up.matrix({{w.lm_head.f32, V * D}});  // untied head
     g.enc_final_ln = up.f32(w.encoder_final_ln, D);
     g.dec_final_ln = up.f32(w.decoder_final_ln, D);
 
     auto ffn = [&](CudaLayerWeights& L, const FfnWeights& f) {
-        if (g.gated) L.wi = up.matrix({{f.wi_0, F * D}, {f.wi_1, F * D}});
-        else L.wi = up.matrix({{f.wi, F * D}});
-        L.wo = up.matrix({{f.wo, D * F}});
+        if (g.gated) L.wi = up.matrix({{f.wi_0.f32, F * D}, {f.wi_1.f32, F * D}});
+        else L.wi = up.matrix({{f.wi.f32, F * D}});
+        L.wo = up.matrix({{f.wo.f32, D * F}});
     };
     for (const EncoderLayerWeights& e : w.encoder) {
         CudaLayerWeights L;
         L.ln_self = up.f32(e.ln_attn, D);
-        L.qkv = up.matrix({{e.self.q, HK * D}, {e.self.k, HK * D}, {e.self.v, HK * D}});
-        L.o = up.matrix({{e.self.o, D * HK}});
+        L.qkv = up.matrix({{e.self.q.f32, HK * D}, {e.self.k.f32, HK * D}, {e.self.v.f32, HK * D}});
+        L.o = up.matrix({{e.self.o.f32, D * HK}});
         L.ln_ffn = up.f32(e.ln_ffn, D);
         ffn(L, e.ffn);
         g.enc.push_back(std::move(L));
@@ -102,26 +102,26 @@ CudaT5Weights CudaT5Weights::upload(const Model& model, DType dtype, cudaStream_
         const DecoderLayerWeights& d = w.decoder[size_t(l)];
         CudaLayerWeights L;
         L.ln_self = up.f32(d.ln_self, D);
-        L.qkv = up.matrix({{d.self.q, HK * D}, {d.self.k, HK * D}, {d.self.v, HK * D}});
-        L.o = up.matrix({{d.self.o, D * HK}});
+        L.qkv = up.matrix({{d.self.q.f32, HK * D}, {d.self.k.f32, HK * D}, {d.self.v.f32, HK * D}});
+        L.o = up.matrix({{d.self.o.f32, D * HK}});
         L.ln_cross = up.f32(d.ln_cross, D);
-        L.q_cross = up.matrix({{d.cross.q, HK * D}});
-        L.o_cross = up.matrix({{d.cross.o, D * HK}});
+        L.q_cross = up.matrix({{d.cross.q.f32, HK * D}});
+        L.o_cross = up.matrix({{d.cross.o.f32, D * HK}});
         if (absorbed_cross) {  // k_t[h, i, c] = k[h K + c, i]: per head [D, K], the absorbed query GEMM's weights
-            RECEIPT_CHECK(d.cross.k != nullptr, ModelError, "missing cross-attention key weight");
+            RECEIPT_CHECK(d.cross.k.f32 != nullptr, ModelError, "missing cross-attention key weight");
             const int64_t K = c.d_kv, H = c.num_heads;
             std::vector<float> k_t(size_t(HK * D));
             for (int64_t h = 0; h < H; ++h)
                 for (int64_t i = 0; i < D; ++i)
                     for (int64_t cc = 0; cc < K; ++cc)
-                        k_t[size_t((h * D + i) * K + cc)] = d.cross.k[(h * K + cc) * D + i];
+                        k_t[size_t((h * D + i) * K + cc)] = d.cross.k.f32[(h * K + cc) * D + i];
             L.k_cross_t = up.matrix({{k_t.data(), HK * D}});
         }
         L.ln_ffn = up.f32(d.ln_ffn, D);
         ffn(L, d.ffn);
         // All decoder layers' cross K/V projections form one [L*2*HK, D] matrix; the encoder runs one GEMM per
         // layer on its [2*HK, D] block of rows (CudaT5Engine::encode).
-        DeviceBuffer kv = up.matrix({{d.cross.k, HK * D}, {d.cross.v, HK * D}});
+        DeviceBuffer kv = up.matrix({{d.cross.k.f32, HK * D}, {d.cross.v.f32, HK * D}});
         g.n_bytes -= kv.size();
         RECEIPT_CUDA_CHECK(cudaMemcpyAsync(
             static_cast<char*>(g.cross_kv.get()) + size_t(l * 2 * HK * D) * dtype_size(dtype), kv.get(),

@@ -42,8 +42,8 @@ void T5CpuDecoder::reset(const float* enc_out, const std::vector<int>& lengths, 
     grow(cross_k_, cross * L_);
     grow(cross_v_, cross * L_);
     for (int l = 0; l < L_; ++l) {
-        ops::linear_cpu(enc_out, int64_t(B) * S, D_, w_.decoder[l].cross.k, HK_, cross_k_.data() + l * cross);
-        ops::linear_cpu(enc_out, int64_t(B) * S, D_, w_.decoder[l].cross.v, HK_, cross_v_.data() + l * cross);
+        ops::linear_cpu(enc_out, int64_t(B) * S, D_, w_.decoder[l].cross.k.f32, HK_, cross_k_.data() + l * cross);
+        ops::linear_cpu(enc_out, int64_t(B) * S, D_, w_.decoder[l].cross.v.f32, HK_, cross_v_.data() + l * cross);
     }
     const size_t cache = size_t(L_) * n_rows_max_ * H_ * t_max * K_;
     grow(k_cache_, cache);
@@ -82,9 +82,9 @@ void T5CpuDecoder::step(const std::vector<int>& tokens, int t, float* logits) {
 
         // Self-attention: q, k, v = h W^T [N, H*K]; k, v appended to the cache at position t.
         ops::rms_norm_cpu(x_.data(), lw.ln_self, N, D_, eps_, h_.data());
-        ops::linear_cpu(h_.data(), N, D_, lw.self.q, HK_, q_.data(), 0.0f, lw.self.q_f16);
-        ops::linear_cpu(h_.data(), N, D_, lw.self.k, HK_, k_.data(), 0.0f, lw.self.k_f16);
-        ops::linear_cpu(h_.data(), N, D_, lw.self.v, HK_, v_.data(), 0.0f, lw.self.v_f16);
+        linear(h_.data(), N, D_, lw.self.q, HK_, q_.data(), 0.0f);
+        linear(h_.data(), N, D_, lw.self.k, HK_, k_.data(), 0.0f);
+        linear(h_.data(), N, D_, lw.self.v, HK_, v_.data(), 0.0f);
         for (int n = 0; n < N; ++n)
             for (int h = 0; h < H_; ++h) {
                 const size_t dst = ((size_t(n) * H_ + h) * t_max_ + t) * K_;
@@ -92,14 +92,14 @@ void T5CpuDecoder::step(const std::vector<int>& tokens, int t, float* logits) {
                 std::memcpy(vc + dst, v_.data() + size_t(n) * HK_ + h * K_, sizeof(float) * K_);
             }
         ops::decoder_self_attention_cpu(q_.data(), kc, vc, bias_.data(), N, H_, K_, t_max_, t, attn_.data());
-        ops::linear_cpu(attn_.data(), N, HK_, lw.self.o, D_, x_.data(), 1.0f, lw.self.o_f16);
+        linear(attn_.data(), N, HK_, lw.self.o, D_, x_.data(), 1.0f);
 
         // Cross-attention over the source's precomputed K/V (padding keys excluded, no position bias).
         ops::rms_norm_cpu(x_.data(), lw.ln_cross, N, D_, eps_, h_.data());
-        ops::linear_cpu(h_.data(), N, D_, lw.cross.q, HK_, q_.data(), 0.0f, lw.cross.q_f16);
+        linear(h_.data(), N, D_, lw.cross.q, HK_, q_.data(), 0.0f);
         ops::cross_attention_cpu(q_.data(), cross_k_.data() + l * cross_layer, cross_v_.data() + l * cross_layer,
                                  row_src_.data(), lengths_.data(), N, S_, H_, K_, attn_.data());
-        ops::linear_cpu(attn_.data(), N, HK_, lw.cross.o, D_, x_.data(), 1.0f, lw.cross.o_f16);
+        linear(attn_.data(), N, HK_, lw.cross.o, D_, x_.data(), 1.0f);
 
         // Feed-forward.
         ops::rms_norm_cpu(x_.data(), lw.ln_ffn, N, D_, eps_, h_.data());
@@ -111,7 +111,7 @@ void T5CpuDecoder::step(const std::vector<int>& tokens, int t, float* logits) {
     if (capture_hidden) hidden.emplace_back(h_.begin(), h_.begin() + size_t(N) * D_);
     // T5 with a tied head (scale_decoder_outputs): HF rescales by D^-0.5 before the lm_head projection.
     if (scale_out_) ops::scale_cpu(h_.data(), int64_t(N) * D_, 1.0f / std::sqrt(static_cast<float>(D_)));
-    ops::linear_cpu(h_.data(), N, D_, w_.lm_head, V_, logits, 0.0f, w_.lm_head_f16);
+    linear(h_.data(), N, D_, w_.lm_head, V_, logits);
 }
 
 void T5CpuDecoder::select_rows(const std::vector<int>& src, int t_cached) {

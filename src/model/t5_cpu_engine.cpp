@@ -78,12 +78,12 @@ void CpuT5Engine::encode(const std::vector<std::vector<int>>& inputs, std::vecto
         if (hidden) hidden->emplace_back(x_.begin(), x_.begin() + M * D);
         const EncoderLayerWeights& lw = weights_.encoder[l];
         ops::rms_norm_cpu(x_.data(), lw.ln_attn, M, D, c.layer_norm_epsilon, h_.data());
-        ops::linear_cpu(h_.data(), M, D, lw.self.q, HK, q_.data());
-        ops::linear_cpu(h_.data(), M, D, lw.self.k, HK, k_.data());
-        ops::linear_cpu(h_.data(), M, D, lw.self.v, HK, v_.data());
+        ops::linear_cpu(h_.data(), M, D, lw.self.q.f32, HK, q_.data());
+        ops::linear_cpu(h_.data(), M, D, lw.self.k.f32, HK, k_.data());
+        ops::linear_cpu(h_.data(), M, D, lw.self.v.f32, HK, v_.data());
         ops::encoder_attention_cpu(q_.data(), k_.data(), v_.data(), bias_.data(), lengths.data(), B, S, H, K,
                                    ctx_.data(), scratch_);
-        ops::linear_cpu(ctx_.data(), M, HK, lw.self.o, D, x_.data(), 1.0f);
+        ops::linear_cpu(ctx_.data(), M, HK, lw.self.o.f32, D, x_.data(), 1.0f);
         ops::rms_norm_cpu(x_.data(), lw.ln_ffn, M, D, c.layer_norm_epsilon, h_.data());
         t5_ffn_cpu(lw.ffn, c.feed_forward, h_.data(), M, D, F, x_.data(), ff_a_, ff_b_);
     }

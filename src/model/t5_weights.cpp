@@ -6,32 +6,28 @@ namespace receipt {
 
 namespace {
 
+LinearWeight linear_weight(const Model& m, const std::string& name) {
+    return LinearWeight{m.weight(name).data, m.weight_f16(name)};
+}
+
 AttentionWeights attention(const Model& m, const std::string& p) {
     AttentionWeights a;
-    a.q = m.weight(p + ".q.weight").data;
-    a.k = m.weight(p + ".k.weight").data;
-    a.v = m.weight(p + ".v.weight").data;
-    a.o = m.weight(p + ".o.weight").data;
-    a.q_f16 = m.weight_f16(p + ".q.weight");
-    a.k_f16 = m.weight_f16(p + ".k.weight");
-    a.v_f16 = m.weight_f16(p + ".v.weight");
-    a.o_f16 = m.weight_f16(p + ".o.weight");
+    a.q = linear_weight(m, p + ".q.weight");
+    a.k = linear_weight(m, p + ".k.weight");
+    a.v = linear_weight(m, p + ".v.weight");
+    a.o = linear_weight(m, p + ".o.weight");
     return a;
 }
 
 FfnWeights ffn(const Model& m, const std::string& p) {
     FfnWeights f;
     if (m.config().feed_forward == FeedForward::kRelu) {
-        f.wi = m.weight(p + ".wi.weight").data;
-        f.wi_f16 = m.weight_f16(p + ".wi.weight");
+        f.wi = linear_weight(m, p + ".wi.weight");
     } else {
-        f.wi_0 = m.weight(p + ".wi_0.weight").data;
-        f.wi_1 = m.weight(p + ".wi_1.weight").data;
-        f.wi_0_f16 = m.weight_f16(p + ".wi_0.weight");
-        f.wi_1_f16 = m.weight_f16(p + ".wi_1.weight");
+        f.wi_0 = linear_weight(m, p + ".wi_0.weight");
+        f.wi_1 = linear_weight(m, p + ".wi_1.weight");
     }
-    f.wo = m.weight(p + ".wo.weight").data;
-    f.wo_f16 = m.weight_f16(p + ".wo.weight");
+    f.wo = linear_weight(m, p + ".wo.weight");
     return f;
 }
 
@@ -40,8 +36,7 @@ FfnWeights ffn(const Model& m, const std::string& p) {
 T5Weights::T5Weights(const Model& m) {
     const auto& c = m.config();
     shared = m.weight("shared.weight").data;
-    lm_head = m.weight("lm_head.weight").data;
-    lm_head_f16 = m.weight_f16("lm_head.weight");
+    lm_head = linear_weight(m, "lm_head.weight");
     for (int i = 0; i < c.num_layers; ++i) {
         const std::string b = "encoder.block." + std::to_string(i);
         EncoderLayerWeights l;

@@ -4,33 +4,33 @@
 #include <cstdint>
 #include <vector>
 
+#include "ops/linear.h"
 #include "receipt/model.h"
 
 namespace receipt {
 
-// One attention block's projections; HF Linear layout [out, in]: q, k, v: [H*K, D]; o: [D, H*K].
-// *_f16: the same tensors as stored when the file holds them as IEEE halves (Model::weight_f16), else null.
-struct AttentionWeights {
-    const float* q = nullptr;
-    const float* k = nullptr;
-    const float* v = nullptr;
-    const float* o = nullptr;
-    const uint16_t* q_f16 = nullptr;
-    const uint16_t* k_f16 = nullptr;
-    const uint16_t* v_f16 = nullptr;
-    const uint16_t* o_f16 = nullptr;
+// One Linear weight [out, in]: its f32 values, and the same tensor as stored when the file holds it as IEEE halves
+// (Model::weight_f16; the f32 values are exactly these), else null.
+struct LinearWeight {
+    const float* f32 = nullptr;
+    const uint16_t* f16 = nullptr;
 };
 
-// Feed-forward weights: relu uses wi [F, D]; gated uses wi_0, wi_1 [F, D]; wo: [D, F]. *_f16 as above.
+// y[M, N] = x[M, Kin] . w^T + beta * y through ops::linear_cpu, with the halves where the file stores them (the
+// few-row path streams them instead of the f32 copy: the same y from half the memory traffic).
+inline void linear(const float* x, int64_t M, int64_t Kin, const LinearWeight& w, int64_t N, float* y,
+                   float beta = 0.0f) {
+    ops::linear_cpu(x, M, Kin, w.f32, N, y, beta, w.f16);
+}
+
+// One attention block's projections; HF Linear layout [out, in]: q, k, v: [H*K, D]; o: [D, H*K].
+struct AttentionWeights {
+    LinearWeight q, k, v, o;
+};
+
+// Feed-forward weights: relu uses wi [F, D]; gated uses wi_0, wi_1 [F, D]; wo: [D, F].
 struct FfnWeights {
-    const float* wi = nullptr;
-    const float* wi_0 = nullptr;
-    const float* wi_1 = nullptr;
-    const float* wo = nullptr;
-    const uint16_t* wi_f16 = nullptr;
-    const uint16_t* wi_0_f16 = nullptr;
-    const uint16_t* wi_1_f16 = nullptr;
-    const uint16_t* wo_f16 = nullptr;
+    LinearWeight wi, wi_0, wi_1, wo;
 };
 
 struct EncoderLayerWeights {
@@ -52,8 +52,7 @@ struct DecoderLayerWeights {
 // Every weight T5 uses, by role.
 struct T5Weights {
     const float* shared = nullptr;     // [V, D] embedding table
-    const float* lm_head = nullptr;    // [V, D] (== shared when tied)
-    const uint16_t* lm_head_f16 = nullptr;  // lm_head as stored, when IEEE halves
+    LinearWeight lm_head;              // [V, D] (f32 == shared when tied)
     std::vector<EncoderLayerWeights> encoder;
     const float* encoder_final_ln = nullptr;
     std::vector<DecoderLayerWeights> decoder;
