@@ -1,6 +1,7 @@
 // Per-call latency of the decode-step kernels on t5-small fp16 shapes (D 512, H 8, K 64, F 2048, V 32128):
-// the small-M GEMM (gemv_cuda) vs cuBLASLt, and split-K vs single-pass decode attention. Each variant is timed as
-// a CUDA graph of kCalls back-to-back calls, replayed like the greedy decode graph. Prints a table and checks
+// the small-M GEMM (gemv_cuda) vs cuBLASLt, split-K vs single-pass decode attention, and the absorbed
+// cross-attention's parts. Each variant is timed as a CUDA graph of kCalls back-to-back calls, replayed like the
+// greedy decode graph. Prints a table and checks
 // nothing about speed, so the tests are disabled by default:
 //   build-cuda/bin/cuda_decode_timing_test --gtest_also_run_disabled_tests
 // (label: cuda; skips without a GPU like cuda_ops_test).
@@ -253,6 +254,79 @@ TEST_F(CudaDecodeTiming, DISABLED_CrossAttentionSplitCount) {
             std::printf("%-22s %3d %7d %7d %12.2f\n", "", R, cap,
                         rc::decode_attn_n_split(&sp, R, CrossBench::H, CrossBench::K), us);
         }
+}
+
+// The absorbed cross-attention's three launches apart (cross_attention_absorbed_cuda.cu: q' GEMM, attention over
+// the encoder output in one pass or in key ranges, output GEMM) against the precomputed-K/V cross-attention, at
+// t5-small (D 512, H 8) and t5-base (D 768, H 12) shapes, 384 source tokens, zeros.
+TEST_F(CudaDecodeTiming, DISABLED_AbsorbedCrossAttention) {
+    struct Shape { const char* name; int D, H; };
+    const int K = 64, S = 384, R_max = 64;
+    int dev = 0, n_sm = 0;
+    RECEIPT_CUDA_CHECK(cudaGetDevice(&dev));
+    RECEIPT_CUDA_CHECK(cudaDeviceGetAttribute(&n_sm, cudaDevAttrMultiProcessorCount, dev));
+    std::printf("%-10s %3s %10s %10s %10s %10s %10s %12s\n", "absorbed", "R", "q' GEMM", "attn 1", "attn split",
+                "n_split", "out GEMM", "K/V kernel");
+    for (const Shape& sh : {Shape{"t5-small", 512, 8}, Shape{"t5-base", 768, 12}}) {
+        const int D = sh.D, H = sh.H, HK = H * K, groups = (H + 15) / 16;
+        rc::DeviceBuffer q(size_t(R_max) * HK * 2), enc(size_t(R_max) * S * D * 2), wk_t(size_t(HK) * D * 2),
+            wv(size_t(HK) * D * 2), qp(size_t(R_max) * H * D * 2), cp(qp.size()), ctx(size_t(R_max) * HK * 2),
+            kv(size_t(R_max) * S * 2 * HK * 2), rows(R_max * 4), lens(R_max * 4), state(sizeof(rc::DecodeState));
+        const size_t n_part = size_t(R_max) * groups * 8 * 16 * (D + 2);
+        rc::DeviceBuffer part(n_part * 4), counter(size_t(R_max) * groups * 4),
+            kpart(size_t(R_max) * H * 8 * (K + 2) * 4), kcounter(size_t(R_max) * H * 4);
+        for (rc::DeviceBuffer* b : {&q, &enc, &wk_t, &wv, &kv, &counter, &kcounter})
+            RECEIPT_CUDA_CHECK(cudaMemset(b->get(), 0, b->size()));
+        std::vector<int> h_rows(R_max), h_lens(R_max, S);
+        for (int r = 0; r < R_max; ++r) h_rows[size_t(r)] = r;
+        RECEIPT_CUDA_CHECK(cudaMemcpy(rows.get(), h_rows.data(), R_max * 4, cudaMemcpyHostToDevice));
+        RECEIPT_CUDA_CHECK(cudaMemcpy(lens.get(), h_lens.data(), R_max * 4, cudaMemcpyHostToDevice));
+        const rc::DecodeState st{127, S, 0, 0, 0, 0};
+        RECEIPT_CUDA_CHECK(cudaMemcpy(state.get(), &st, sizeof(st), cudaMemcpyHostToDevice));
+        const rc::DecodeAttnSplit split{part.as<float>(), counter.as<int>(), n_part, R_max * groups, 8, n_sm};
+        const rc::DecodeAttnSplit ksplit{kpart.as<float>(), kcounter.as<int>(), size_t(R_max) * H * 8 * (K + 2),
+                                         R_max * H, 4, n_sm};
+        const auto* stp = state.as<rc::DecodeState>();
+        for (int R : {32, 64}) {
+            const double t_q = graph_us([&](cudaStream_t s) {
+                rc::gemm_mma_batched_cuda(DType::kF16, H, R, D, K, q.get(), HK, K, wk_t.get(), K, int64_t(D) * K,
+                                          qp.get(), H * D, D, s);
+            });
+            double t_attn[2];
+            for (int sp = 0; sp < 2; ++sp)
+                t_attn[sp] = graph_us([&](cudaStream_t s) {
+                    rc::absorbed_attention_cuda(DType::kF16, qp.get(), enc.get(), rows.as<int>(), lens.as<int>(), R,
+                                                H, D, S, stp, cp.get(), s, sp ? &split : nullptr);
+                });
+            const double t_out = graph_us([&](cudaStream_t s) {
+                rc::gemm_mma_batched_cuda(DType::kF16, H, R, K, D, cp.get(), H * D, D, wv.get(), D, int64_t(K) * D,
+                                          ctx.get(), HK, K, s);
+            });
+            const double t_kv = graph_us([&](cudaStream_t s) {
+                rc::cross_attention_cuda(DType::kF16, q.get(), kv.get(), 2 * HK, 0, HK, rows.as<int>(), lens.as<int>(),
+                                         R, H, K, S, stp, ctx.get(), s, &ksplit);
+            });
+            std::printf("%-10s %3d %10.2f %10.2f %10.2f %10d %10.2f %12.2f\n", sh.name, R, t_q, t_attn[0], t_attn[1],
+                        rc::absorbed_n_split(split, R, groups, D), t_out, t_kv);
+        }
+        // Cost against the source length at 64 rows (fixed part and per 32-key tile): attention alone.
+        for (int len : {32, 128, 256}) {
+            std::vector<int> l2(R_max, len);
+            RECEIPT_CUDA_CHECK(cudaMemcpy(lens.get(), l2.data(), R_max * 4, cudaMemcpyHostToDevice));
+            double t_attn[2];
+            for (int sp = 0; sp < 2; ++sp)
+                t_attn[sp] = graph_us([&](cudaStream_t s) {
+                    rc::absorbed_attention_cuda(DType::kF16, qp.get(), enc.get(), rows.as<int>(), lens.as<int>(),
+                                                R_max, H, D, S, stp, cp.get(), s, sp ? &split : nullptr);
+                });
+            const double t_kv = graph_us([&](cudaStream_t s) {
+                rc::cross_attention_cuda(DType::kF16, q.get(), kv.get(), 2 * HK, 0, HK, rows.as<int>(), lens.as<int>(),
+                                         R_max, H, K, S, stp, ctx.get(), s, &ksplit);
+            });
+            std::printf("%-10s len %3d: attn 1 %8.2f us, attn split %8.2f us, K/V kernel %8.2f us\n", sh.name, len,
+                        t_attn[0], t_attn[1], t_kv);
+        }
+    }
 }
 
 }  // namespace
