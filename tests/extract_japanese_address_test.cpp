@@ -30,3 +30,18 @@ TEST(JapaneseAddress, GarbledHouseNumberFromThePrint) {
     EXPECT_EQ(ex::address_as_printed("東京都港区芝浦6-2-6号室\n", "東京都港区芝浦6-2-6"), std::nullopt);
     EXPECT_EQ(ex::address_as_printed("", ""), std::nullopt);
 }
+
+TEST(JapaneseAddress, FloorKeepsTheModelsSpaceWhereOcrJoinedIt) {
+    // OCR lost the space between building and floor: the model's spaced floor stays, the rest follows the print.
+    EXPECT_EQ(ex::address_as_printed("〒730-9515 広島県広島市中区八丁堀7丁目32番6号\n八丁堀駅ビル2F\nTEL",
+                                     "広島県広島市中区八丁堀7丁目32番6号 八丁堀駅ビル 2F"),
+              std::nullopt);
+    EXPECT_EQ(ex::address_as_printed("東京都八王子市\n横山町8-36-27\n横山町ハイツ5F\n",
+                                     "東京都八王子市 横山町8-36-27横山町ハイツ 5F"),
+              "東京都八王子市 横山町8-36-27 横山町ハイツ 5F");
+    EXPECT_EQ(ex::address_as_printed("大阪府大阪市北区梅田1-2-3 梅田ビル12階\n", "大阪府大阪市北区梅田1-2-3梅田ビル 12階"),
+              "大阪府大阪市北区梅田1-2-3 梅田ビル 12階");
+    // A model that joins them gets the print's spacing, as before; digits before the floor are not touched.
+    EXPECT_EQ(ex::address_as_printed("横山町ハイツ 5F\n", "横山町ハイツ5F"), "横山町ハイツ 5F");
+    EXPECT_EQ(ex::address_as_printed("横山町8-36-275F\n", "横山町8-36-27 5F"), "横山町8-36-275F");
+}

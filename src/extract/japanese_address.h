@@ -13,8 +13,9 @@ namespace receipt::extract {
 // aside) from a printed word start to a word end, with one space wherever the receipt puts a space or a line
 // break. When no such text is printed, a printed text that differs from it only inside its digit runs, with at
 // least as many digits in all (the model garbled a house number or dropped one of its digits; where the print has
-// fewer digits, OCR lost one, and the model, which may have restored it, is kept), and the first such. nullopt when
-// nothing matches or the address is printed so.
+// fewer digits, OCR lost one, and the model, which may have restored it, is kept), and the first such. A space the
+// model wrote before a floor token ("駅ビル 2F", "ビル 3階") stays where the OCR text joins it to the building (OCR
+// drops spaces). nullopt when nothing matches or the address is printed so.
 std::optional<std::string> address_as_printed(const std::string& text, const std::string& address);
 
 }  // namespace receipt::extract
