@@ -78,6 +78,13 @@ TEST(KeywordSubtotal, AmountAfterTheSubtotalKeywordAndWhetherOneIsPrinted) {
     EXPECT_EQ(ex::keyword_subtotal("ｱﾙﾐﾎｲﾙ\n¥72※\n小\n計\n¥282\n合計金額\n¥304", &printed), 282);
     EXPECT_TRUE(printed);
     EXPECT_EQ(ex::keyword_subtotal("220軽\n小 言\n1,740\n合計金額\n1,74O", &printed), 1740);
+    // 小計 with one character lost, known by the item count only the subtotal line carries.
+    EXPECT_EQ(ex::keyword_subtotal("\\200\n小  (7点)\n\\2,204\nお買上計\n\\2,204", &printed), 2204);
+    EXPECT_TRUE(printed);
+    EXPECT_EQ(ex::keyword_subtotal("570 ※\n計 (4点\n900\n合計\n900", &printed), 900);
+    EXPECT_TRUE(printed);
+    EXPECT_EQ(ex::keyword_subtotal("計 900\n合計\n900", &printed), std::nullopt);  // no count: not the subtotal
+    EXPECT_FALSE(printed);
 }
 
 TEST(RoundedTotal, CashRoundingToFiveSen) {

@@ -87,6 +87,8 @@ TEST(PrintedTax, RateWithoutItsDigitOrItsPercent) {
     // "外税10" lost its '%': 10 is the rate, not the tax (5130 * 0.1 = 513).
     EXPECT_EQ(ex::printed_tax_total("小 計\n,130\n(10%対象\n5,130)\n外税10\n513\n合計金額\n5,643"), 513);
     EXPECT_EQ(ex::labelled_tax_total("(10%対象\n5,130)\n外税10\n513\n合計金額\n5,643"), 513);
+    // "(8対象" lost its '%': 8 is the rate, 128 its base (128 * 8 / 108 = 9.5), not an amount.
+    EXPECT_EQ(ex::printed_tax_total("(8対象\n128\n内税\n9)\n(10%対象 58 内税 5)\n交通系IC決済\n186"), 14);
 }
 
 TEST(PrintedTax, TaxPrintedBeforeItsBase) {

@@ -162,8 +162,21 @@ std::optional<double> keyword_total(const std::string& text) {
 }
 
 std::optional<double> keyword_subtotal(const std::string& text, bool* printed) {
-    return amount_after_key(printed_lines(text), {"小計", "小 計", "小言", "小 言", "SUBTOTAL", "SUB TOTAL", "SUB-TOTAL"},
-                            {}, printed);
+    std::vector<std::string> lines = printed_lines(text);
+    // 小計 with one character lost to OCR, known by the item count that only the subtotal line carries:
+    // "小 (7点)", "計 (4点" become "小計 ...".
+    for (std::string& line : lines) {
+        const std::string s = strip_spaces(line);
+        for (const std::string head : {"小(", "計("}) {
+            if (s.rfind(head, 0) != 0) continue;
+            size_t k = head.size();
+            while (k < s.size() && s[k] >= '0' && s[k] <= '9') ++k;
+            if (k > head.size() && s.compare(k, std::string("点").size(), "点") == 0)
+                line = "小計 " + line.substr(line.find('('));
+        }
+    }
+    return amount_after_key(lines, {"小計", "小 計", "小言", "小 言", "SUBTOTAL", "SUB TOTAL", "SUB-TOTAL"}, {},
+                            printed);
 }
 
 std::optional<double> payable_total(const std::string& text) {

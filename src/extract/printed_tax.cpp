@@ -64,9 +64,20 @@ std::string rate_lookalikes(std::string line) {
     return line;
 }
 
-// True when `n` is a rate that OCR printed without its '%' right after a tax word ("外税10", "内税8"): no amount.
+// True when `n` is Japan's 8 or 10 % rate that OCR printed without its '%' right before 対象 ("(8対象 128"): a rate.
+bool rate_before_base_word(const std::string& line, const PrintedNumber& n) {
+    static const std::string base = "対象";
+    if (n.percent || (n.value != 8 && n.value != 10)) return false;
+    size_t k = n.end;
+    while (k < line.size() && line[k] == ' ') ++k;
+    return line.compare(k, base.size(), base) == 0;
+}
+
+// True when `n` is a rate that OCR printed without its '%' right after a tax word ("外税10", "内税8") or right before
+// 対象 ("(8対象"): no amount.
 bool rate_without_percent(const std::string& line, const PrintedNumber& n) {
     static const std::string tax = "税";
+    if (rate_before_base_word(line, n)) return true;
     return !n.percent && n.value >= 1 && n.value <= 30 && n.value == std::floor(n.value) && n.begin >= tax.size() &&
            line.compare(n.begin - tax.size(), tax.size(), tax) == 0;
 }
@@ -104,6 +115,10 @@ std::optional<std::vector<PrintedTaxLine>> printed_tax_lines(const std::string& 
         for (const PrintedNumber& n : nums[li])
             if (n.percent && n.value >= 1 && n.value <= 30 && tax_context(lines[li], n.begin, li > 0 ? prev : ""))
                 mentions.push_back({n.value, li, n.end});
+        // A rate that lost its '%' to OCR before 対象 on a Japanese receipt ("(8対象").
+        if (japanese)
+            for (const PrintedNumber& n : nums[li])
+                if (rate_before_base_word(lines[li], n)) mentions.push_back({n.value, li, n.end});
         // A rate that lost its digit to OCR on a Japanese receipt is one of Japan's two rates (8 %, 10 %): it is
         // paired under each and kept only if one pairs (rate 0 marks it).
         if (japanese)
