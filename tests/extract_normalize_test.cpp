@@ -232,6 +232,20 @@ TEST(NormalizePhone, Labels) {
     EXPECT_EQ(ex::normalize_phone("12"), "");
 }
 
+TEST(NormalizeText, SpaceBeforeAQuantityOcrJoined) {
+    EXPECT_EQ(ex::space_before_quantity("明治おいしい牛乳200ml"), "明治おいしい牛乳 200ml");
+    EXPECT_EQ(ex::space_before_quantity("冷凍うどん5食"), "冷凍うどん 5食");
+    EXPECT_EQ(ex::space_before_quantity("米 コシヒカリ5kg"), "米 コシヒカリ 5kg");
+    EXPECT_EQ(ex::space_before_quantity("トイレットペーパー12R 特売"), "トイレットペーパー 12R 特売");
+    // Already spaced, after ASCII, no unit, or a unit that does not end the word: unchanged.
+    EXPECT_EQ(ex::space_before_quantity("牛乳 1000ml"), "牛乳 1000ml");
+    EXPECT_EQ(ex::space_before_quantity("日焼け止め SPF50"), "日焼け止め SPF50");
+    EXPECT_EQ(ex::space_before_quantity("ドラクエ12"), "ドラクエ12");
+    EXPECT_EQ(ex::space_before_quantity("食パン6枚切"), "食パン6枚切");
+    EXPECT_EQ(ex::space_before_quantity("缶12345ml"), "缶12345ml");  // five digits: no quantity
+    EXPECT_EQ(ex::space_before_quantity(""), "");
+}
+
 TEST(NormalizeText, Address) {
     EXPECT_EQ(ex::normalize_address("〒160-0023 東京都新宿区西新宿1-1-1"), "東京都新宿区西新宿1-1-1");
     EXPECT_EQ(ex::normalize_address("〒１６０－００２３\n東京都新宿区\n西新宿1-1-1"), "東京都新宿区 西新宿1-1-1");

@@ -57,4 +57,28 @@ std::string normalize_address(std::string_view text) {
     return collapse_whitespace(out);
 }
 
+std::string space_before_quantity(const std::string& d) {
+    static const char* const kUnits[] = {"ml", "L", "kg", "g", "枚", "個入", "個", "本",
+                                         "食", "缶", "箱", "錠", "R",  "GB", "袋"};
+    std::string out;
+    out.reserve(d.size() + 8);
+    for (size_t i = 0; i < d.size(); ++i) {
+        // A digit run starting at i right after a non-ASCII byte (the last byte of a multi-byte character).
+        if (is_digit(d[i]) && i > 0 && static_cast<unsigned char>(d[i - 1]) >= 0x80) {
+            size_t k = i;
+            while (k < d.size() && is_digit(d[k])) ++k;
+            if (k - i <= 4)
+                for (const char* u : kUnits) {
+                    const size_t n = std::string_view(u).size();
+                    if (d.compare(k, n, u) == 0 && (k + n == d.size() || d[k + n] == ' ')) {
+                        out.push_back(' ');
+                        break;
+                    }
+                }
+        }
+        out.push_back(d[i]);
+    }
+    return out;
+}
+
 }  // namespace receipt::extract

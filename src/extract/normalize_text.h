@@ -14,4 +14,10 @@ std::string normalize_text(std::string_view text);
 // "東京都新宿区西新宿1-1-1". A "〒" mark is dropped together with the "NNN-NNNN" / "NNNNNNN" code that follows it.
 std::string normalize_address(std::string_view text);
 
+// A Japanese item description with a space put back before a quantity with its unit that OCR joined to the word
+// before it: "明治おいしい牛乳200ml" -> "明治おいしい牛乳 200ml", "冷凍うどん5食" -> "冷凍うどん 5食". The quantity is
+// 1-4 digits and one of the units ml, L, g, kg, 枚, 個入, 個, 本, 食, 缶, 箱, 錠, R, GB, 袋, ending the text or
+// followed by a space; the character before it is neither ASCII nor a space (so "SPF50", "5-2" and "1000ml" stay).
+std::string space_before_quantity(const std::string& description);
+
 }  // namespace receipt::extract
