@@ -19,7 +19,7 @@ struct CudaLayerWeights {
     DeviceBuffer ln_cross;  // decoder: [D] f32
     DeviceBuffer q_cross;   // decoder: [H*K, D] (cross K/V weights live in CudaT5Weights::cross_kv)
     DeviceBuffer o_cross;   // decoder: [D, H*K]
-    DeviceBuffer k_cross_t; // decoder, absorbed cross-attention only: [H, D, K], head h's cross key projection transposed
+    DeviceBuffer k_cross_t; // decoder, absorbed cross-attention only: [H, D, K], head h's cross key weights transposed
     DeviceBuffer ln_ffn;    // [D] f32
     DeviceBuffer wi;        // relu: [F, D]; gated: [2F, D] = wi_0 | wi_1 (one GEMM)
     DeviceBuffer wo;        // [D, F]

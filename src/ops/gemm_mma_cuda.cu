@@ -1,7 +1,7 @@
 // Tensor-core GEMM for decode steps of a few dozen rows: y[m, n] (+)= alpha * x[m, k] . w[n, k]^T, the contract
 // of GemmLt::run (src/cuda/gemm_lt.h) for f16 / bf16 x and w: f32 accumulation, y in the storage type or f32,
 // optional accumulate (beta = 1) and ReLU applied last (y = relu(alpha x.w^T + beta y)); an f16 y saturates at
-// +-65504.
+// +-65504. gemm_mma_batched_cuda runs many such GEMMs of one shape in one launch (grid.z, element strides).
 //
 // Why: at 3-32 decoder rows every GEMM of a T5 step is a few MB of weights read once, and cuBLASLt's kernels
 // for these shapes take ~5-7 us each; they are also launched without Programmatic Dependent Launch, so the kernel
