@@ -65,6 +65,24 @@ TEST(JapanesePostChecks, AddressAsPrinted) {
     EXPECT_TRUE(warned(f, "supplier_address_as_printed")) << f["warnings"].dump();
 }
 
+TEST(JapanesePostChecks, PhoneWithoutTenOrElevenDigitsIsNoNumber) {
+    const receipt::ExtractOptions opts;
+    const std::string text = "ローソン\n東京都港区芝浦6-2-6\nTEL 03-462-2879\n合計 ¥500\n";
+    for (const char* bad : {"03-462-2879", "078-9690-9690559"}) {
+        auto f = fields("ローソン", "東京都港区芝浦6-2-6");
+        f["supplier_phone"] = bad;
+        ex::apply_post_checks(text, "", opts, f);
+        EXPECT_TRUE(f["supplier_phone"].is_null()) << bad;
+        EXPECT_TRUE(warned(f, "supplier_phone_incomplete")) << f["warnings"].dump();
+    }
+    for (const char* good : {"03-6462-2879", "090-1234-5678"}) {
+        auto f = fields("ローソン", "東京都港区芝浦6-2-6");
+        f["supplier_phone"] = good;
+        ex::apply_post_checks("ローソン\n東京都港区芝浦6-2-6\nTEL " + std::string(good) + "\n合計 ¥500\n", "", opts, f);
+        EXPECT_EQ(f["supplier_phone"], good);
+    }
+}
+
 TEST(JapanesePostChecks, YenTotalAndNetByTheirArithmetic) {
     const receipt::ExtractOptions opts;
     // The total line lost a digit (¥131): the payment line prints the subtotal again (tax included).
