@@ -81,6 +81,8 @@ void CudaT5Engine::alloc_buffers() {
     const size_t L = w_.dec.size(), H = cfg_.num_heads, K = cfg_.d_kv;
     const size_t N = size_t(R_max_) * S_max_, R = R_max_, T = T_max_;
     size_t total = 0;
+    int n_sm = 0;  // the split-K launchers size their key ranges by it
+    RECEIPT_CUDA_CHECK(cudaDeviceGetAttribute(&n_sm, cudaDevAttrMultiProcessorCount, device_id_));
     auto alloc = [&](DeviceBuffer& d, size_t bytes) {
         d.resize(bytes);
         RECEIPT_CUDA_CHECK(cudaMemsetAsync(d.get(), 0, d.size(), stream_));
@@ -111,8 +113,6 @@ void CudaT5Engine::alloc_buffers() {
     alloc(b.dec_qp, absorb_min_rows_ > 0 ? R * H * D * es : 0);
     alloc(b.dec_cp, absorb_min_rows_ > 0 ? R * H * D * es : 0);
     if (absorb_min_rows_ > 0) {  // split-K scratch of the absorbed cross-attention: [R, groups, splits, 16, D + 2]
-        int n_sm = 0;
-        RECEIPT_CUDA_CHECK(cudaDeviceGetAttribute(&n_sm, cudaDevAttrMultiProcessorCount, device_id_));
         const size_t groups = (H + 15) / 16, n_part = R * groups * kAbsorbSplits * 16 * (D + 2);
         alloc(b.absorb_part, n_part * 4);
         alloc(b.absorb_counter, R * groups * 4);
@@ -132,8 +132,6 @@ void CudaT5Engine::alloc_buffers() {
     // docs/benchmarks.md). RECEIPT_CUDA_ATTN_SPLIT=0 keeps the single-pass kernels, =N (>= 2) allows at most
     // min(N, ceil(n_sm / H)) ranges (A/B timing).
     {
-        int n_sm = 0;
-        RECEIPT_CUDA_CHECK(cudaDeviceGetAttribute(&n_sm, cudaDevAttrMultiProcessorCount, device_id_));
         const int by_sm = std::min<int>(kMaxDecodeSplits, (n_sm + int(H) - 1) / int(H));
         int n_split_max = std::min(by_sm, kDefaultAttnSplits);
         if (const char* env = std::getenv("RECEIPT_CUDA_ATTN_SPLIT")) {
@@ -306,11 +304,9 @@ void CudaT5Engine::encode(const std::vector<std::vector<int>>& inputs, size_t fi
     // source token, not spread over L*2*HK as one [M, L*2*HK] GEMM would leave them: each decode step's
     // cross-attention reads one layer's K/V of every row, and this keeps those reads on fewer DRAM pages.
     const size_t slab = cross_kv_layer_bytes();
-    const size_t w_layer = size_t(2) * HK * D * dtype_size(wdt_);  // bytes of a layer's K/V weights
     for (size_t l = 0; l < w_.dec.size(); ++l)
         timed_op("enc.cross_kv", [&] {
-            gemm_->run(gemm_spec(M, 2 * HK, D, false, false), b.enc_x.get(),
-                       static_cast<const char*>(w_.cross_kv.get()) + l * w_layer,
+            gemm_->run(gemm_spec(M, 2 * HK, D, false, false), b.enc_x.get(), w_.cross_k(l),
                        static_cast<char*>(b.cross_kv.get()) + l * slab, 1.0f, stream_);
         });
 }
@@ -380,22 +376,11 @@ void CudaT5Engine::decoder_forward(int R) {
         normed_gemm("dec.q_cross", resid, W.ln_cross.as<float>(), gemm_spec(R, HK, D, false, false), b.dec_x.get(),
                     W.q_cross.get(), b.dec_q.get());
         if (absorb_min_rows_ > 0 && R >= absorb_min_rows_) {
-            const size_t w_kv = size_t(2) * HK * D * dtype_size(wdt_);  // bytes of a layer's cross K/V weights
-            const char* wv = static_cast<const char*>(w_.cross_kv.get()) + l * w_kv + w_kv / 2;
-            // cross_attention_absorbed_cuda's three steps, timed apart: q' = per head q_h . WkT_h^T, the
-            // attention over the encoder output, ctx = per head c'_h . Wv_h^T.
-            timed_op("dec.xabs.q", [&] {
-                gemm_mma_batched_cuda(dt_, H, R, D, K, b.dec_q.get(), HK, K, W.k_cross_t.get(), K, int64_t(D) * K,
-                                      b.dec_qp.get(), H * D, D, stream_);
-            });
-            timed_op("dec.xabs.attn", [&] {
-                absorbed_attention_cuda(dt_, b.dec_qp.get(), b.enc_x.get(), b.src_row.as<int>(),
-                                        b.src_len.as<int>(), R, H, D, S_max_, state, b.dec_cp.get(), stream_,
-                                        absorb_split_ ? &b.absorb_split : nullptr);
-            });
-            timed_op("dec.xabs.out", [&] {
-                gemm_mma_batched_cuda(dt_, H, R, K, D, b.dec_cp.get(), H * D, D, wv, D, int64_t(K) * D,
-                                      b.dec_att.get(), HK, K, stream_);
+            timed_op("dec.cross_attn_absorbed", [&] {
+                cross_attention_absorbed_cuda(dt_, b.dec_q.get(), b.enc_x.get(), W.k_cross_t.get(), w_.cross_v(l),
+                                              b.src_row.as<int>(), b.src_len.as<int>(), R, H, K, D, S_max_, state,
+                                              b.dec_qp.get(), b.dec_cp.get(), b.dec_att.get(), stream_,
+                                              absorb_split_ ? &b.absorb_split : nullptr);
             });
         } else {
             timed_op("dec.cross_attn", [&] {

@@ -96,7 +96,8 @@ CudaT5Weights CudaT5Weights::upload(const Model& model, DType dtype, cudaStream_
         g.enc.push_back(std::move(L));
     }
     const int64_t L_dec = static_cast<int64_t>(w.decoder.size());
-    g.cross_kv = DeviceBuffer(size_t(L_dec * 2 * HK * D) * dtype_size(dtype));
+    g.cross_kv_layer_bytes = size_t(2 * HK * D) * dtype_size(dtype);
+    g.cross_kv = DeviceBuffer(size_t(L_dec) * g.cross_kv_layer_bytes);
     g.n_bytes += g.cross_kv.size();
     for (int64_t l = 0; l < L_dec; ++l) {
         const DecoderLayerWeights& d = w.decoder[size_t(l)];
@@ -123,9 +124,8 @@ CudaT5Weights CudaT5Weights::upload(const Model& model, DType dtype, cudaStream_
         // layer on its [2*HK, D] block of rows (CudaT5Engine::encode).
         DeviceBuffer kv = up.matrix({{d.cross.k.f32, HK * D}, {d.cross.v.f32, HK * D}});
         g.n_bytes -= kv.size();
-        RECEIPT_CUDA_CHECK(cudaMemcpyAsync(
-            static_cast<char*>(g.cross_kv.get()) + size_t(l * 2 * HK * D) * dtype_size(dtype), kv.get(),
-            size_t(2 * HK * D) * dtype_size(dtype), cudaMemcpyDeviceToDevice, stream));
+        RECEIPT_CUDA_CHECK(cudaMemcpyAsync(static_cast<char*>(g.cross_kv.get()) + size_t(l) * g.cross_kv_layer_bytes,
+                                           kv.get(), g.cross_kv_layer_bytes, cudaMemcpyDeviceToDevice, stream));
         RECEIPT_CUDA_CHECK(cudaStreamSynchronize(stream));  // before kv is freed
         g.dec.push_back(std::move(L));
     }

@@ -35,10 +35,14 @@ struct CudaT5Weights {
     DeviceBuffer enc_final_ln;   // [D] f32
     DeviceBuffer dec_final_ln;   // [D] f32
     DeviceBuffer cross_kv;       // [L_dec * 2 * H*K, D]: for layer l, rows l*2HK.. = k, then v
+    size_t cross_kv_layer_bytes = 0;  // bytes of one layer's [2 * H*K, D] block of cross_kv
     std::vector<CudaLayerWeights> enc, dec;
     size_t n_bytes = 0;          // device bytes held
 
     const void* lm_weight() const { return lm_head.get() ? lm_head.get() : embed.get(); }
+    // Decoder layer l's cross key projection [H*K, D] in cross_kv; its value projection follows it.
+    const char* cross_k(size_t l) const { return static_cast<const char*>(cross_kv.get()) + l * cross_kv_layer_bytes; }
+    const char* cross_v(size_t l) const { return cross_k(l) + cross_kv_layer_bytes / 2; }
 
     // Converts and uploads every weight of `model` (synchronous); with absorbed_cross also each decoder layer's
     // k_cross_t. Throws CudaError / ModelError.
