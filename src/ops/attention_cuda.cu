@@ -3,7 +3,6 @@
 // Mirrors transformers T5Attention: scores = q . k^T + position_bias (+ mask), NOT scaled by 1/sqrt(K);
 // softmax in f32; cross-attention has no position bias. All math is f32; storage T.
 #include <algorithm>
-#include <atomic>
 
 #include "cuda/cuda_check.h"
 #include "ops/attention_common.cuh"
@@ -236,25 +235,6 @@ struct DecodeLaunch {
 constexpr int kPrefetchL1 = 1;   // K / V rows into L1 before pdl_wait()
 constexpr int kPrefetchVL2 = 2;  // value rows into L2 while scoring (kIlp path, prefetch_level() 3)
 constexpr int kIlpBlocksPerSm = 4;  // blocks of the kIlp variant one SM holds (its registers: 126 x 128 threads)
-
-// Streaming multiprocessors of the current device (0 when it cannot be read: no kIlp variant then), read once per
-// device: launches without a split scratch (the engine's self-attention) ask on every call.
-inline int device_sm_count() {
-    constexpr int kMaxDevices = 64;
-    static std::atomic<int> cached[kMaxDevices];  // 0 = not read yet
-    int dev = 0, n = 0;
-    if (cudaGetDevice(&dev) != cudaSuccess) {
-        (void)cudaGetLastError();
-        return 0;
-    }
-    if (dev >= 0 && dev < kMaxDevices && (n = cached[dev].load(std::memory_order_relaxed)) > 0) return n;
-    if (cudaDeviceGetAttribute(&n, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess) {
-        (void)cudaGetLastError();
-        return 0;
-    }
-    if (dev >= 0 && dev < kMaxDevices) cached[dev].store(n, std::memory_order_relaxed);
-    return n;
-}
 
 inline DecodeLaunch decode_launch(const DecodeAttnSplit* split, int R, int H, int K, int n_max) {
     DecodeLaunch l;

@@ -1,5 +1,5 @@
 // Host side of the PDL launches (cuda_launch.cuh): whether the current device gets the PDL attribute, the
-// pre-wait prefetch switch, and the device's shared-memory opt-in limit.
+// pre-wait prefetch switch, and the device attributes the launchers read (shared-memory opt-in limit, SM count).
 #include <atomic>
 #include <cstdlib>
 #include <cstring>
@@ -27,6 +27,18 @@ bool device_supports_pdl(int dev) {
         return false;
     }
     return major >= 9;
+}
+
+// Attribute `attr` of the current device into `value`, read once per device into `cache` (0 = not read yet): the
+// launchers ask on every call. Returns the CUDA error of a failed read (not cleared).
+cudaError_t cached_attribute(std::atomic<int> (&cache)[kMaxCachedDevices], cudaDeviceAttr attr, int& value) {
+    int dev = 0;
+    if (const cudaError_t e = cudaGetDevice(&dev); e != cudaSuccess) return e;
+    const bool cacheable = dev >= 0 && dev < kMaxCachedDevices;
+    if (cacheable && (value = cache[dev].load(std::memory_order_relaxed)) > 0) return cudaSuccess;
+    if (const cudaError_t e = cudaDeviceGetAttribute(&value, attr, dev); e != cudaSuccess) return e;
+    if (cacheable) cache[dev].store(value, std::memory_order_relaxed);
+    return cudaSuccess;
 }
 
 }  // namespace
@@ -63,16 +75,20 @@ bool pdl_enabled() {
 }
 
 int max_smem_optin() {
-    int dev = 0;
-    RECEIPT_CUDA_CHECK(cudaGetDevice(&dev));
-    static std::atomic<int> cache[kMaxCachedDevices];  // 0 = not read yet
-    if (dev >= 0 && dev < kMaxCachedDevices) {
-        if (const int v = cache[dev].load(std::memory_order_relaxed); v > 0) return v;
-    }
+    static std::atomic<int> cache[kMaxCachedDevices];
     int bytes = 0;
-    RECEIPT_CUDA_CHECK(cudaDeviceGetAttribute(&bytes, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
-    if (dev >= 0 && dev < kMaxCachedDevices) cache[dev].store(bytes, std::memory_order_relaxed);
+    RECEIPT_CUDA_CHECK(cached_attribute(cache, cudaDevAttrMaxSharedMemoryPerBlockOptin, bytes));
     return bytes;
+}
+
+int device_sm_count() {
+    static std::atomic<int> cache[kMaxCachedDevices];
+    int n = 0;
+    if (cached_attribute(cache, cudaDevAttrMultiProcessorCount, n) != cudaSuccess) {
+        (void)cudaGetLastError();
+        return 0;
+    }
+    return n;
 }
 
 }  // namespace receipt::cuda

@@ -215,6 +215,8 @@ int prefetch_level();
 // Largest dynamic shared memory a block may opt in to on the current device
 // (cudaDevAttrMaxSharedMemoryPerBlockOptin), read once per device. Throws CudaError when it cannot be read.
 int max_smem_optin();
+// Streaming multiprocessors of the current device, read once per device; 0 when it cannot be read. Never throws.
+int device_sm_count();
 // prefetch_level() > 0.
 bool prefetch_enabled();
 
