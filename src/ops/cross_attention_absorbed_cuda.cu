@@ -70,11 +70,6 @@ __device__ __forceinline__ void ldmatrix_x4_trans(const void* p, uint32_t& r0, u
 #endif
 }
 
-template <typename T>
-__device__ __forceinline__ uint32_t ld2s(const T* p) {
-    return *reinterpret_cast<const uint32_t*>(p);
-}
-
 // Shared memory layout (dynamic, T elements unless noted), D_ld = D + kPad:
 //   E [2][kTile][D_ld] | Q [kHeads][D_ld] | Phi, Plo [kHeads][kTile + kPPad] | red [kWarps][kHeads] f32 x 2
 template <typename T>
@@ -153,13 +148,13 @@ __global__ void __launch_bounds__(kWarps * 32)
         const T* erow = Et + (8 * warp + g) * ld;
 #pragma unroll 8
         for (int k0 = 0; k0 < D; k0 += 32) {
-            mma16816<T>(s, ld2s(Q + g * ld + k0 + 2 * q), ld2s(Q + (g + 8) * ld + k0 + 2 * q),
-                        ld2s(Q + g * ld + k0 + 2 * q + 8), ld2s(Q + (g + 8) * ld + k0 + 2 * q + 8),
-                        ld2s(erow + k0 + 2 * q), ld2s(erow + k0 + 2 * q + 8));
+            mma16816<T>(s, ld2(Q + g * ld + k0 + 2 * q), ld2(Q + (g + 8) * ld + k0 + 2 * q),
+                        ld2(Q + g * ld + k0 + 2 * q + 8), ld2(Q + (g + 8) * ld + k0 + 2 * q + 8),
+                        ld2(erow + k0 + 2 * q), ld2(erow + k0 + 2 * q + 8));
             const int k1 = k0 + 16;
-            mma16816<T>(s2, ld2s(Q + g * ld + k1 + 2 * q), ld2s(Q + (g + 8) * ld + k1 + 2 * q),
-                        ld2s(Q + g * ld + k1 + 2 * q + 8), ld2s(Q + (g + 8) * ld + k1 + 2 * q + 8),
-                        ld2s(erow + k1 + 2 * q), ld2s(erow + k1 + 2 * q + 8));
+            mma16816<T>(s2, ld2(Q + g * ld + k1 + 2 * q), ld2(Q + (g + 8) * ld + k1 + 2 * q),
+                        ld2(Q + g * ld + k1 + 2 * q + 8), ld2(Q + (g + 8) * ld + k1 + 2 * q + 8),
+                        ld2(erow + k1 + 2 * q), ld2(erow + k1 + 2 * q + 8));
         }
 #pragma unroll
         for (int e = 0; e < 4; ++e) s[e] += s2[e];
@@ -197,11 +192,9 @@ __global__ void __launch_bounds__(kWarps * 32)
             const int i = e >> 1;
             const float p0 = expf(s[e] - mu[i]), p1 = expf(s[e + 1] - mu[i]);
             ps[i] += p0 + p1;
-            const T h0v = from_f32<T>(p0), h1v = from_f32<T>(p1);
             const int row = g + 8 * i, col = 8 * warp + 2 * q;
-            *reinterpret_cast<uint32_t*>(Phi + row * (kTile + kPPad) + col) = pack2<T>(to_f32(h0v), to_f32(h1v));
-            *reinterpret_cast<uint32_t*>(Plo + row * (kTile + kPPad) + col) =
-                pack2<T>(p0 - to_f32(h0v), p1 - to_f32(h1v));
+            split2<T>(p0, p1, *reinterpret_cast<uint32_t*>(Phi + row * (kTile + kPPad) + col),
+                      *reinterpret_cast<uint32_t*>(Plo + row * (kTile + kPPad) + col));
         }
 #pragma unroll
         for (int i = 0; i < 2; ++i) {
@@ -232,12 +225,12 @@ __global__ void __launch_bounds__(kWarps * 32)
 #pragma unroll
         for (int ks = 0; ks < kTile / 16; ++ks) {
             const int pc = 16 * ks + 2 * q;
-            const uint32_t ah0 = ld2s(Phi + g * (kTile + kPPad) + pc), ah1 = ld2s(Phi + (g + 8) * (kTile + kPPad) + pc),
-                           ah2 = ld2s(Phi + g * (kTile + kPPad) + pc + 8),
-                           ah3 = ld2s(Phi + (g + 8) * (kTile + kPPad) + pc + 8);
-            const uint32_t al0 = ld2s(Plo + g * (kTile + kPPad) + pc), al1 = ld2s(Plo + (g + 8) * (kTile + kPPad) + pc),
-                           al2 = ld2s(Plo + g * (kTile + kPPad) + pc + 8),
-                           al3 = ld2s(Plo + (g + 8) * (kTile + kPPad) + pc + 8);
+            const uint32_t ah0 = ld2(Phi + g * (kTile + kPPad) + pc), ah1 = ld2(Phi + (g + 8) * (kTile + kPPad) + pc),
+                           ah2 = ld2(Phi + g * (kTile + kPPad) + pc + 8),
+                           ah3 = ld2(Phi + (g + 8) * (kTile + kPPad) + pc + 8);
+            const uint32_t al0 = ld2(Plo + g * (kTile + kPPad) + pc), al1 = ld2(Plo + (g + 8) * (kTile + kPPad) + pc),
+                           al2 = ld2(Plo + g * (kTile + kPPad) + pc + 8),
+                           al3 = ld2(Plo + (g + 8) * (kTile + kPPad) + pc + 8);
             // ldmatrix x4.trans: matrices (keys 16ks..+7, dims d..d+7), (keys +8..+15, d..), (keys .., d+8..),
             // (keys +8.., d+8..) -> b0, b1 of dim tile d and b0, b1 of dim tile d + 8.
             const int mrow = 16 * ks + (lane & 7) + ((lane >> 3) & 1) * 8, mcol = (lane >> 4) * 8;

@@ -36,20 +36,6 @@ constexpr int kBQ = 16 * kWarps;      // queries per block
 constexpr int kBK = 64;               // keys per tile
 constexpr int kPad = 8;               // T elements of row padding in the staged tiles
 
-// Two T at p (4-byte aligned) as one register.
-template <typename T>
-__device__ __forceinline__ uint32_t ld2(const T* p) {
-    return *reinterpret_cast<const uint32_t*>(p);
-}
-
-// p (f32) -> (hi, lo) registers of two T each: hi = T(p), lo = T(p - hi).
-template <typename T>
-__device__ __forceinline__ void split2(float p0, float p1, uint32_t& hi, uint32_t& lo) {
-    const T h0 = from_f32<T>(p0), h1 = from_f32<T>(p1);
-    hi = pack2<T>(to_f32(h0), to_f32(h1));
-    lo = pack2<T>(p0 - to_f32(h0), p1 - to_f32(h1));
-}
-
 // qkv: [B, S, 3, H, K] T; bias: [H, 2*S_bias-1] f32 (by j - i + S_bias - 1); src_len: [B]; ctx: [B, S, H*K] T.
 // grid (ceil(S / kBQ), H, B), block kWarps * 32; dynamic shared memory: bias band, (S + kBQ) f32.
 template <typename T, int K>

@@ -1,4 +1,5 @@
-// Tensor-core helpers shared by the mma.sync kernels (gemm_mma_cuda.cu, encoder_attention_mma_cuda.cu).
+// Tensor-core helpers shared by the mma.sync kernels (gemm_mma_cuda.cu, encoder_attention_mma_cuda.cu,
+// cross_attention_absorbed_cuda.cu).
 // Fragment layout of mma.m16n8k16 (row.col), lane = 4 g + q (g = lane / 4, q = lane % 4):
 //   A [16 x 16]: a0 = (row g, k 2q..2q+1), a1 = (row g+8, k 2q..2q+1), a2 = (row g, k 2q+8..2q+9), a3 = (row g+8, ..)
 //   B [16 x 8]:  b0 = (k 2q..2q+1, col g), b1 = (k 2q+8..2q+9, col g)
@@ -19,6 +20,21 @@ __device__ __forceinline__ uint32_t pack2(float lo, float hi) {
     const T a = from_f32<T>(lo), b = from_f32<T>(hi);
     const uint16_t ua = *reinterpret_cast<const uint16_t*>(&a), ub = *reinterpret_cast<const uint16_t*>(&b);
     return uint32_t(ua) | (uint32_t(ub) << 16);
+}
+
+// Two T at p (4-byte aligned) as one register.
+template <typename T>
+__device__ __forceinline__ uint32_t ld2(const T* p) {
+    return *reinterpret_cast<const uint32_t*>(p);
+}
+
+// Two f32 -> (hi, lo) registers of two T each: hi = T(p), lo = T(p - hi); hi + lo keeps about twice T's mantissa
+// (the probabilities of the attention kernels' P . V products).
+template <typename T>
+__device__ __forceinline__ void split2(float p0, float p1, uint32_t& hi, uint32_t& lo) {
+    const T h0 = from_f32<T>(p0), h1 = from_f32<T>(p1);
+    hi = pack2<T>(to_f32(h0), to_f32(h1));
+    lo = pack2<T>(p0 - to_f32(h0), p1 - to_f32(h1));
 }
 
 // c[4] += A[16 x 16] . B[16 x 8] (mma.sync.m16n8k16, row.col, f32 accumulate) for T = __half / __nv_bfloat16.
