@@ -85,11 +85,21 @@ std::optional<std::string> labelled_phone_for(const std::string& text, const std
     const std::string& p = *found.begin();
     // The model's number stands when printed, unless it is the labelled number cut short or as OCR damaged it, or
     // has more digits than a phone number (a registration number "T0849244812514" holds "0849244812514").
-    size_t model_digits = 0;
-    for (char c : model_phone) model_digits += c >= '0' && c <= '9';
-    const bool printed = !model_phone.empty() && model_digits <= 11 && text.find(model_phone) != std::string::npos;
+    const bool printed =
+        !model_phone.empty() && phone_digits(model_phone) <= 11 && text.find(model_phone) != std::string::npos;
     if (model_phone == p || (printed && p.rfind(model_phone, 0) != 0 && !model_is_damaged_print)) return std::nullopt;
     return p;
+}
+
+size_t phone_digits(const std::string& phone) {
+    size_t n = 0;
+    for (char c : phone) n += c >= '0' && c <= '9';
+    return n;
+}
+
+bool japanese_phone_length_ok(const std::string& phone) {
+    const size_t n = phone_digits(phone);
+    return n == 10 || n == 11;
 }
 
 }  // namespace receipt::extract

@@ -4,6 +4,7 @@
 // (TEL, Tel., 電話, ☎) on its line or alone on the next one (OCR may move its box above the label).
 #pragma once
 
+#include <cstddef>
 #include <optional>
 #include <string>
 
@@ -17,5 +18,11 @@ namespace receipt::extract {
 // for none) is not printed verbatim, is that number cut short ("090-1234") or is its damaged print read through
 // above; nullopt otherwise (the model's value stands).
 std::optional<std::string> labelled_phone_for(const std::string& text, const std::string& model_phone);
+
+// The ASCII digits of `phone`.
+size_t phone_digits(const std::string& phone);
+// Whether `phone` has as many digits as a Japanese number: 10 (landlines, 0120, 0570), or 11 (mobile and 050
+// numbers). One with fewer was cut short by OCR; one with more ran on.
+bool japanese_phone_length_ok(const std::string& phone);
 
 }  // namespace receipt::extract

@@ -325,14 +325,11 @@ void apply_post_checks(const std::string& text, const std::string& target, const
         // A Japanese phone number has 10 digits (11 for mobile and 050 numbers). One with fewer or more is a
         // number that OCR cut short (every 9-digit value on the development sets was) or one the model ran on
         // ("078-9690-9690559"): no number, with the value kept in the warning.
-        if (phone.is_string()) {
-            const std::string v = phone.get<std::string>();
-            const auto n = std::count_if(v.begin(), v.end(), [](char c) { return c >= '0' && c <= '9'; });
-            if (n < 10 || n > 11) {
-                f["warnings"].push_back("supplier_phone_incomplete: " + v + " has " + std::to_string(n) +
-                                        " digits, a Japanese number 10 or 11");
-                phone = nullptr;
-            }
+        if (phone.is_string() && !japanese_phone_length_ok(phone.get<std::string>())) {
+            f["warnings"].push_back("supplier_phone_incomplete: " + phone.get<std::string>() + " has " +
+                                    std::to_string(phone_digits(phone.get<std::string>())) +
+                                    " digits, a Japanese number 10 or 11");
+            phone = nullptr;
         }
     }
     if (options.copy_numbers && yen) {

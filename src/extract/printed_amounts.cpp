@@ -170,7 +170,7 @@ std::optional<double> keyword_subtotal(const std::string& text, bool* printed) {
         for (const std::string head : {"小(", "計("}) {
             if (s.rfind(head, 0) != 0) continue;
             size_t k = head.size();
-            while (k < s.size() && s[k] >= '0' && s[k] <= '9') ++k;
+            while (k < s.size() && is_digit(s[k])) ++k;
             if (k > head.size() && s.compare(k, std::string("点").size(), "点") == 0)
                 line = "小計 " + line.substr(line.find('('));
         }
