@@ -38,10 +38,10 @@ void rmsnorm_cuda(DType dt, float* resid, const void* delta, const float* w, int
 // qkv: [B, S, 3, H, K] T (fused projection output); bias: [H, 2*S_bias-1] f32 indexed by j - i + S_bias - 1;
 // src_len: [B] valid keys; ctx: [B, S, H*K] T.
 // ctx[b,i,h] = softmax_{j < len_b}(q[b,i,h] . k[b,j,h] + bias[h, j-i]) . v[b,:,h]
-void encoder_attention_cuda(DType dt, const void* qkv, const float* bias, int S_bias, const int* src_len, int B,
-                            int S, int H, int K, void* ctx, cudaStream_t stream);
 // Routes to encoder_attention_mma_cuda where it applies (16-bit storage, K 32 / 64 / 128) unless the environment
 // sets RECEIPT_CUDA_ENC_MMA=0, else to encoder_attention_tiled_cuda.
+void encoder_attention_cuda(DType dt, const void* qkv, const float* bias, int S_bias, const int* src_len, int B,
+                            int S, int H, int K, void* ctx, cudaStream_t stream);
 // Tensor cores, 64 queries per block walking 64-key tiles with an online softmax (encoder_attention_mma_cuda.cu).
 // Not bit-identical to the CUDA-core kernels (another summation order); f16 / bf16, K in {32, 64, 128}.
 void encoder_attention_mma_cuda(DType dt, const void* qkv, const float* bias, int S_bias, const int* src_len, int B,
@@ -119,8 +119,8 @@ void cross_attention_absorbed_cuda(DType dt, const void* q, const void* enc, con
                                    const int* src_row, const int* src_len, int R, int H, int K, int D, int S_max,
                                    const DecodeState* state, void* qp, void* cp, void* ctx, cudaStream_t stream,
                                    const DecodeAttnSplit* split = nullptr);
-// Step 2 alone: cp [R, H, D] = softmax_j(qp[r, h] . e_j) e_j over the source of each row (the engine runs the
-// two GEMMs around it with gemm_mma_batched_cuda, timed apart).
+// Step 2 alone: cp [R, H, D] = softmax_j(qp[r, h] . e_j) e_j over the source of each row (cross_attention_absorbed_cuda
+// runs it between its two GEMMs; cuda_decode_timing_test times it apart).
 void absorbed_attention_cuda(DType dt, const void* qp, const void* enc, const int* src_row, const int* src_len, int R,
                              int H, int D, int S_max, const DecodeState* state, void* cp, cudaStream_t stream,
                              const DecodeAttnSplit* split = nullptr);
