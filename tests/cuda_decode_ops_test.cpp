@@ -280,13 +280,61 @@ TEST_F(CudaOps, CrossAttentionSplitKMatchesSinglePassAndCpu) {
         }
 }
 
+TEST_F(CudaOps, CrossAttentionPipelinedMatchesCpu) {
+    // The streaming kernel (cross_attention_pipelined_cuda: 64-key chunks, online softmax) called directly and as
+    // cross_attention_cuda routes a wide single-pass launch (40 rows x 8 heads over 16 SMs). Source lengths 1, 37,
+    // 128 (two whole chunks) and 513 (eight and one key); rows mapped to sources in a mixed order; K/V in the
+    // engine's layout (layer 1 of 2 in one row of keys and values).
+    const int B = 4, S = 513, H = 8, K = 64, L = 2, l = 1, HK = H * K, N = 40;
+    const int64_t stride = int64_t(L) * 2 * HK;
+    const std::vector<int> lens = {1, 37, 128, 513};
+    std::vector<int> rows(N);
+    for (int r = 0; r < N; ++r) rows[size_t(r)] = (r * 3 + r / 5) % B;
+    for (DType dt : {DType::kF16, DType::kBF16}) {
+        const std::string what = name(dt);
+        ASSERT_TRUE(rc::cross_attention_pipelined_supports(dt, K, stride, int64_t(l) * 2 * HK, int64_t(l) * 2 * HK + HK));
+        auto kv = rounded(randn(size_t(B) * S * stride, 61, 0.5f), dt);
+        auto q = rounded(randn(size_t(N) * HK, 62), dt);
+        auto dkv = to_device(kv, dt), dq = to_device(q, dt);
+        std::vector<float> k(size_t(B) * S * HK), v(k.size());
+        for (int r = 0; r < B * S; ++r)
+            for (int c = 0; c < HK; ++c) {
+                k[size_t(r) * HK + c] = kv[size_t(r) * stride + l * 2 * HK + c];
+                v[size_t(r) * HK + c] = kv[size_t(r) * stride + l * 2 * HK + HK + c];
+            }
+        rc::DeviceBuffer dlen(B * 4), drow(N * 4), ds(sizeof(rc::DecodeState)), d1(size_t(N) * HK * 2),
+            d2(size_t(N) * HK * 2);
+        const rc::DecodeState st{0, S, 0, 0, 0, 0};
+        RECEIPT_CUDA_CHECK(cudaMemcpy(dlen.get(), lens.data(), B * 4, cudaMemcpyHostToDevice));
+        RECEIPT_CUDA_CHECK(cudaMemcpy(drow.get(), rows.data(), N * 4, cudaMemcpyHostToDevice));
+        RECEIPT_CUDA_CHECK(cudaMemcpy(ds.get(), &st, sizeof(st), cudaMemcpyHostToDevice));
+        rc::cross_attention_pipelined_cuda(dt, dq.get(), dkv.get(), stride, int64_t(l) * 2 * HK,
+                                           int64_t(l) * 2 * HK + HK, drow.as<int>(), dlen.as<int>(), N, H, K, S,
+                                           ds.as<rc::DecodeState>(), d1.get(), nullptr);
+        SplitScratch sc(N, H, K, 16);
+        ASSERT_EQ(rc::decode_attn_n_split(&sc.split, N, H, K), 1) << what << ": wide launches do not split";
+        rc::cross_attention_cuda(dt, dq.get(), dkv.get(), stride, int64_t(l) * 2 * HK, int64_t(l) * 2 * HK + HK,
+                                 drow.as<int>(), dlen.as<int>(), N, H, K, S, ds.as<rc::DecodeState>(), d2.get(),
+                                 nullptr, &sc.split);
+        RECEIPT_CUDA_CHECK(cudaDeviceSynchronize());
+        std::vector<float> want(size_t(N) * HK);
+        receipt::ops::cross_attention_cpu(q.data(), k.data(), v.data(), rows.data(), lens.data(), N, S, H, K,
+                                          want.data());
+        const auto direct = to_host(d1, want.size(), dt), routed = to_host(d2, want.size(), dt);
+        expect_close(want, direct, tol(dt), what + ": pipelined vs CPU");
+        expect_close(want, routed, tol(dt), what + ": routed wide launch vs CPU");
+    }
+}
+
 TEST_F(CudaOps, CrossAttentionAbsorbedMatchesCpu) {
     // q'_h = Wk_h^T q_h, c'_h = softmax_j(q'_h . e_j) e_j, ctx_h = Wv_h c'_h against the CPU cross-attention over
     // K = e Wk^T and V = e Wv^T (f32 from the same rounded inputs). Shapes: t5-small and t5-base heads, the receipt
     // model's d_model 384, and 20 heads of 32 (two head groups, the second partial); source lengths 1, 33 and S
-    // (S not a multiple of the 32-key tile); 40 rows mapped to sources in a mixed order.
+    // (S not a multiple of the 32- or 64-key tile, and more tiles than pipeline stages); 40 rows mapped to sources
+    // in a mixed order. This runs the kernel configuration the device gets (absorbed_config); run it with
+    // RECEIPT_CUDA_CROSS_ABSORB_WIDE=0 in the environment for the narrow one.
     struct Shape { int D, H, K; };
-    const int B = 3, S = 100;
+    const int B = 3, S = 300;
     const std::vector<int> lens = {S, 33, 1};
     std::vector<int> rows(40);
     for (int r = 0; r < 40; ++r) rows[size_t(r)] = (r * 7 + r / 3) % B;
@@ -311,12 +359,13 @@ TEST_F(CudaOps, CrossAttentionAbsorbedMatchesCpu) {
             RECEIPT_CUDA_CHECK(cudaMemcpy(dlen.get(), lens.data(), B * 4, cudaMemcpyHostToDevice));
             RECEIPT_CUDA_CHECK(cudaMemcpy(drow.get(), rows.data(), R * 4, cudaMemcpyHostToDevice));
             RECEIPT_CUDA_CHECK(cudaMemcpy(ds.get(), &st, sizeof(st), cudaMemcpyHostToDevice));
-            // Single pass, then split over key ranges (scratch for 8 ranges, 132 SMs: 3-5 ranges here).
+            // Single pass, then split over key ranges (scratch for 8 ranges; 1056 SMs, so that every shape and
+            // configuration splits: up to 8 ranges, some of them empty).
             const int groups = (H + 15) / 16;
             const size_t n_part = size_t(R) * groups * 8 * 16 * (D + 2);
             rc::DeviceBuffer dpart(n_part * 4), dcount(size_t(R) * groups * 4), dctx2(size_t(R) * HK * 2);
             RECEIPT_CUDA_CHECK(cudaMemset(dcount.get(), 0, dcount.size()));
-            const rc::DecodeAttnSplit split{dpart.as<float>(), dcount.as<int>(), n_part, R * groups, 8, 132};
+            const rc::DecodeAttnSplit split{dpart.as<float>(), dcount.as<int>(), n_part, R * groups, 8, 1056};
             const int n_split = rc::absorbed_n_split(split, R, groups, D);
             ASSERT_GT(n_split, 1) << what;
             rc::cross_attention_absorbed_cuda(dt, dq.get(), denc.get(), dwk_t.get(), dwv.get(), drow.as<int>(),

@@ -194,7 +194,8 @@ std::string CudaT5Engine::describe() const {
            (absorb_min_rows_ == kAbsorbMinRows ? ""
             : absorb_min_rows_ > 0 ? ", absorbed cross-attention from " + std::to_string(absorb_min_rows_) + " rows"
                                    : std::string(", absorbed cross-attention off")) +
-           (buf_->attn_split.n_split_max > 1 ? "" : ", split-K attention off") + (pdl_ ? "" : ", PDL off") +
+           (buf_->attn_split.n_split_max > 1 ? "" : ", split-K attention off") +
+           (cross_attention_pipelined_enabled() ? "" : ", streaming cross-attention off") + (pdl_ ? "" : ", PDL off") +
            (prefetch_level() == 3 ? ""
             : prefetch_level() > 0 ? ", prefetch " + std::to_string(prefetch_level())
                                    : std::string(", prefetch off")) +

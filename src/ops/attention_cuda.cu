@@ -360,6 +360,15 @@ void cross_attention_cuda(DType dt, const void* q, const void* cross_kv, int64_t
     RECEIPT_CHECK(K <= kMaxHeadDim, InvalidInput, "cross_attention_cuda: d_kv > 256 is not supported");
     const bool vec = K % 8 == 0 && row_stride % 8 == 0 && k_off % 8 == 0 && v_off % 8 == 0;
     const DecodeLaunch l = decode_launch(split, R, H, K, S_max);
+    // Wide single-pass launches (more (row, head) blocks than SMs: batch 32-64) stream their K/V instead.
+    const int n_sm = split ? split->n_sm : device_sm_count();
+    if (l.n_split == 1 && n_sm > 0 && int64_t(R) * H > n_sm && cross_attention_pipelined_enabled() &&
+        cross_attention_pipelined_supports(dt, K, row_stride, k_off, v_off) && aligned16(q) && aligned16(cross_kv) &&
+        aligned16(ctx)) {
+        cross_attention_pipelined_cuda(dt, q, cross_kv, row_stride, k_off, v_off, src_row, src_len, R, H, K, S_max,
+                                       state, ctx, stream);
+        return;
+    }
     RECEIPT_DISPATCH_DTYPE(dt, T, {
         auto kern = !vec   ? cross_attention_kernel<T, false, false>
                     : l.ilp ? cross_attention_kernel<T, true, true>

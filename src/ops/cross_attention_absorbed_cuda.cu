@@ -12,16 +12,19 @@
 // per layer per step), while every layer here reads the same encoder output [B, S, D] (25 MB), which L2 can keep
 // between layers.
 //
-// Kernel (step 2): block (row r, head group of 16). 4 warps; the source's keys in tiles of kTile = 32 rows of
-// e ([kTile, D] T, double-buffered with cp.async; rows past len are zero-filled):
-//   scores  S[16 heads x 32 keys] = Q'[16 x D] . E^T      warp w: keys 8w .. 8w+7 (mma over D, f32 accumulate)
+// Kernel (step 2): block (row r, head group of 16), kW warps; the source's keys in tiles of kTile = 8 kW rows of
+// e ([kTile, D] T, kStages-deep cp.async pipeline; rows past len are zero-filled):
+//   scores  S[16 heads x kTile keys] = Q'[16 x D] . E^T   warp w: keys 8w .. 8w+7 (mma over D, f32 accumulate)
 //   online softmax per head over the tiles (max / sum exchanged through shared memory)
-//   C'[16 x D] += P[16 x 32] . E                          warp w: dims w D/4 .. (w+1) D/4 - 1
+//   C'[16 x D] += P[16 x kTile] . E                       warp w: dims w D/kW .. (w+1) D/kW - 1
 // P goes through shared memory as hi + lo 16-bit halves (two mma each), as in the encoder attention kernel.
 // E's B fragments for P . E (k = key, n = dim) are read with ldmatrix.trans from the row-major tile.
+// Each block has one row's work, so it is bound by how many bytes of e it keeps in flight: the wide configuration
+// (8 warps, 64-key tiles, 2-3 stages; absorbed_config) keeps up to 4x the narrow one's (4 warps, 32 keys, 2 stages).
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstdlib>
 #include <string>
 
 #include "cuda/cuda_check.h"
@@ -34,30 +37,16 @@ namespace receipt::cuda {
 
 namespace {
 
-constexpr int kWarps = 4;
 constexpr int kHeads = 16;  // heads per block (rows of the mma tile)
-constexpr int kTile = 32;   // keys per tile (4 warps x 8)
 constexpr int kPad = 8;     // T elements of padding per staged row (conflict-free fragments and ldmatrix)
 constexpr int kPPad = 8;
+// The kernel's static shared memory (s_w, s_last), rounded up.
+constexpr size_t kStaticSmemReserve = sizeof(float) * kMaxDecodeSplits * kHeads + 256;
 
-__device__ __forceinline__ void cp_async16(void* smem, const void* gmem, bool valid) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-    const unsigned s = static_cast<unsigned>(__cvta_generic_to_shared(smem));
-    const int n = valid ? 16 : 0;  // 0 source bytes: the 16 destination bytes are zero-filled
-    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" ::"r"(s), "l"(gmem), "r"(n));
-#endif
-}
-__device__ __forceinline__ void cp_async_commit() {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-    asm volatile("cp.async.commit_group;");
-#endif
-}
-template <int kN>
-__device__ __forceinline__ void cp_async_wait() {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-    asm volatile("cp.async.wait_group %0;" ::"n"(kN));
-#endif
-}
+// Warps per block and pipeline depth of the attention kernel; keys per tile = 8 * warps.
+struct AbsorbedConfig {
+    int warps, stages;
+};
 
 // Four 8x8 b16 matrices, transposed: lane l gives the address of row (l % 8) of matrix l / 8.
 __device__ __forceinline__ void ldmatrix_x4_trans(const void* p, uint32_t& r0, uint32_t& r1, uint32_t& r2,
@@ -70,25 +59,26 @@ __device__ __forceinline__ void ldmatrix_x4_trans(const void* p, uint32_t& r0, u
 #endif
 }
 
-// Shared memory layout (dynamic, T elements unless noted), D_ld = D + kPad:
-//   E [2][kTile][D_ld] | Q [kHeads][D_ld] | Phi, Plo [kHeads][kTile + kPPad] | red [kWarps][kHeads] f32 x 2
+// Shared memory layout (dynamic, T elements unless noted), D_ld = D + kPad, kTile = 8 warps:
+//   E [stages][kTile][D_ld] | Q [kHeads][D_ld] | Phi, Plo [kHeads][kTile + kPPad] | red [warps][kHeads] f32 x 2
 template <typename T>
-__host__ __device__ inline size_t absorbed_smem_bytes(int D) {
-    const size_t ld = size_t(D) + kPad;
-    return sizeof(T) * (2 * kTile * ld + kHeads * ld + 2 * kHeads * (kTile + kPPad)) +
-           sizeof(float) * 2 * kWarps * kHeads;
+__host__ __device__ inline size_t absorbed_smem_bytes(int D, AbsorbedConfig c) {
+    const size_t ld = size_t(D) + kPad, tile = 8 * size_t(c.warps);
+    return sizeof(T) * (c.stages * tile * ld + kHeads * ld + 2 * kHeads * (tile + kPPad)) +
+           sizeof(float) * 2 * c.warps * kHeads;
 }
 
 // qp: [R, H, D] T; enc: [B*S, D] T (S = state->src_stride); src_row: [R]; src_len: [B]; out: [R, H, D] T.
-// grid (R, ceil(H / kHeads)); block kWarps * 32. kNT: 8-column tiles of D per warp in P . E (D = 32 kNT).
-template <typename T, int kNT>
+// grid (R, ceil(H / kHeads), n_split); block kWarps * 32. kNT: 8-column tiles of D per warp in P . E
+// (D = 8 kWarps kNT).
+template <typename T, int kWarps, int kStages, int kNT>
 __global__ void __launch_bounds__(kWarps * 32)
     absorbed_attention_kernel(const T* qp, const T* enc, const int* src_row, const int* src_len, int H, int S_max,
                               const DecodeState* state, float* part, int* counter, T* out) {
-    constexpr int D = 32 * kNT, ld = D + kPad, kChunks = D / 8;
+    constexpr int D = 8 * kWarps * kNT, ld = D + kPad, kChunks = D / 8, kTile = 8 * kWarps;
     extern __shared__ __align__(16) unsigned char smem_raw[];
     T* E = reinterpret_cast<T*>(smem_raw);
-    T* Q = E + 2 * kTile * ld;
+    T* Q = E + kStages * kTile * ld;
     T* Phi = Q + kHeads * ld;
     T* Plo = Phi + kHeads * (kTile + kPPad);
     float* red_max = reinterpret_cast<float*>(Plo + kHeads * (kTile + kPPad));
@@ -114,7 +104,13 @@ __global__ void __launch_bounds__(kWarps * 32)
     // This split's key tiles [t0, t1) of the source's ceil(len / kTile).
     const int n_tiles_all = (len + kTile - 1) / kTile, per = (n_tiles_all + n_split - 1) / n_split;
     const int t0 = min(z * per, n_tiles_all), t1 = min(t0 + per, n_tiles_all);
-    if (t0 < t1) load_tile(0, t0 * kTile);
+    const int n_tiles = t1 - t0;
+    // Pipeline prologue: tiles 0 .. kStages - 2 (one commit group each, empty past the last tile).
+#pragma unroll
+    for (int st = 0; st < kStages - 1; ++st) {
+        if (st < n_tiles) load_tile(st, (t0 + st) * kTile);
+        else cp_async_commit();
+    }
 
     pdl_wait();  // q' comes from the GEMM before
     pdl_launch_dependents();
@@ -129,16 +125,14 @@ __global__ void __launch_bounds__(kWarps * 32)
 #pragma unroll
     for (int t = 0; t < kNT; ++t) o[t][0] = o[t][1] = o[t][2] = o[t][3] = 0.0f;
     float m[2] = {-INFINITY, -INFINITY}, l[2] = {0.0f, 0.0f};  // heads g and g + 8 (every warp keeps the same)
-    const int n_tiles = t1 - t0;
 
     for (int it = 0; it < n_tiles; ++it) {
-        const int buf = it & 1, j0 = (t0 + it) * kTile;
-        if (it + 1 < n_tiles) {
-            load_tile(buf ^ 1, j0 + kTile);  // its buffer was last read in tile it - 1 (a barrier ago)
-            cp_async_wait<1>();
-        } else {
-            cp_async_wait<0>();
-        }
+        const int buf = it % kStages, j0 = (t0 + it) * kTile;
+        // Tile it + kStages - 1 goes into the buffer tile it - 1 used (read before the barrier that ended it).
+        // Groups committed so far: kStages - 1 + it + 1; at most kStages - 1 pending leaves tile it's complete.
+        if (it + kStages - 1 < n_tiles) load_tile((it + kStages - 1) % kStages, j0 + (kStages - 1) * kTile);
+        else cp_async_commit();
+        cp_async_wait<kStages - 1>();
         __syncthreads();  // tile it (and, first time, Q) visible to every warp
         const T* Et = E + buf * kTile * ld;
 
@@ -220,7 +214,7 @@ __global__ void __launch_bounds__(kWarps * 32)
             o[t][2] *= scale[1];
             o[t][3] *= scale[1];
         }
-        // C'[16 x dims of this warp] += P . E over the tile's 32 keys (2 k16 steps).
+        // C'[16 x dims of this warp] += P . E over the tile's kTile keys (kTile / 16 k16 steps).
         const int d_warp = warp * (D / kWarps);
 #pragma unroll
         for (int ks = 0; ks < kTile / 16; ++ks) {
@@ -244,8 +238,8 @@ __global__ void __launch_bounds__(kWarps * 32)
                 mma16816<T>(o[t + 1], al0, al1, al2, al3, b2, b3);
             }
         }
-        // Every warp is done with E[buf], P and red before the next iteration refills E[buf] (its prefetch of tile
-        // it + 2 is issued before that iteration's first barrier) and rewrites P and red.
+        // Every warp is done with E[buf], P and red before the next iteration refills E[buf] (its load of tile
+        // it + kStages is issued before that iteration's first barrier) and rewrites P and red.
         __syncthreads();
     }
 
@@ -338,10 +332,10 @@ struct Launch {
     void* out;
 };
 
-template <typename T, int kNT>
+template <typename T, int kWarps, int kStages, int kNT>
 void launch_kernel_d(const Launch& a, cudaStream_t stream) {
-    auto kern = absorbed_attention_kernel<T, kNT>;
-    const size_t smem = absorbed_smem_bytes<T>(a.D);
+    auto kern = absorbed_attention_kernel<T, kWarps, kStages, kNT>;
+    const size_t smem = absorbed_smem_bytes<T>(a.D, AbsorbedConfig{kWarps, kStages});
     if (smem > 48 * 1024)
         RECEIPT_CUDA_CHECK(cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem)));
     launch_kernel(kern, dim3(a.R, (a.H + kHeads - 1) / kHeads, a.n_split), kWarps * 32, smem, stream,
@@ -349,18 +343,41 @@ void launch_kernel_d(const Launch& a, cudaStream_t stream) {
                   a.state, a.part, a.counter, static_cast<T*>(a.out));
 }
 
+// kNT = D / (8 warps): each warp's share of D in 8-column tiles, an even count for ldmatrix.x4.
 template <typename T>
-void launch_attention(const Launch& a, cudaStream_t stream) {
-    switch (a.D) {  // kNT = D / 32: each warp's quarter of D in 8-column tiles, an even count for ldmatrix.x4
-        case 256: launch_kernel_d<T, 8>(a, stream); break;
-        case 384: launch_kernel_d<T, 12>(a, stream); break;
-        case 512: launch_kernel_d<T, 16>(a, stream); break;
-        case 768: launch_kernel_d<T, 24>(a, stream); break;
-        case 1024: launch_kernel_d<T, 32>(a, stream); break;
+void launch_attention(const Launch& a, AbsorbedConfig c, cudaStream_t stream) {
+    const bool wide = c.warps == 8;
+    switch (a.D) {
+        case 256: wide ? launch_kernel_d<T, 8, 3, 4>(a, stream) : launch_kernel_d<T, 4, 2, 8>(a, stream); break;
+        case 384: wide ? launch_kernel_d<T, 8, 3, 6>(a, stream) : launch_kernel_d<T, 4, 2, 12>(a, stream); break;
+        case 512: wide ? launch_kernel_d<T, 8, 3, 8>(a, stream) : launch_kernel_d<T, 4, 2, 16>(a, stream); break;
+        case 768: wide ? launch_kernel_d<T, 8, 2, 12>(a, stream) : launch_kernel_d<T, 4, 2, 24>(a, stream); break;
+        case 1024: launch_kernel_d<T, 4, 2, 32>(a, stream); break;
         default:
             RECEIPT_CHECK(false, InvalidInput, "cross_attention_absorbed_cuda: unsupported d_model " +
                                                    std::to_string(a.D));
     }
+}
+
+constexpr AbsorbedConfig kNarrow{4, 2};
+
+// Step 2's own limits: f16 / bf16, a d_model it is instantiated for, and the narrow configuration's shared memory.
+bool attention_supports(DType dt, int D) {
+    return (dt == DType::kF16 || dt == DType::kBF16) && (D == 256 || D == 384 || D == 512 || D == 768 || D == 1024) &&
+           absorbed_smem_bytes<__half>(D, kNarrow) + kStaticSmemReserve <= size_t(max_smem_optin());
+}
+
+// The configuration launch_attention runs for d_model D on the current device: the wide one (8 warps, 64-key
+// tiles, 3 stages; 2 for D = 768) where its shared memory fits, else the narrow one (4 warps, 32 keys, 2 stages).
+// RECEIPT_CUDA_CROSS_ABSORB_WIDE=0 (read once per process) keeps the narrow one.
+AbsorbedConfig absorbed_config(int D) {
+    static const bool wide_allowed = [] {
+        const char* env = std::getenv("RECEIPT_CUDA_CROSS_ABSORB_WIDE");
+        return !(env && std::string(env) == "0");
+    }();
+    if (!wide_allowed || D == 1024) return kNarrow;
+    const AbsorbedConfig wide{8, D == 768 ? 2 : 3};
+    return absorbed_smem_bytes<__half>(D, wide) + kStaticSmemReserve <= size_t(max_smem_optin()) ? wide : kNarrow;
 }
 
 }  // namespace
@@ -371,9 +388,10 @@ int absorbed_n_split(const DecodeAttnSplit& split, int R, int n_groups, int D) {
     const int64_t blocks = int64_t(R) * n_groups;
     if (split.n_sm <= 0 || blocks <= 0) return 1;
     if (!split.part || !split.counter || split.n_split_max <= 1) return 1;
-    // One wave: as many ranges as the SMs' block slots allow (blocks per SM from the kernel's shared memory,
-    // about 227 KB per SM on Hopper; 4 KB for the static part and the reserve).
-    const int per_sm = std::max(1, int((227u << 10) / (absorbed_smem_bytes<__half>(D) + 4096)));
+    // One wave: as many ranges as the SMs' block slots allow (blocks per SM from the kernel's shared memory and
+    // the SM's, with 1 KB per block that the runtime reserves).
+    const size_t per_block = absorbed_smem_bytes<__half>(D, absorbed_config(D)) + kStaticSmemReserve + 1024;
+    const int per_sm = std::max(1, int(size_t(max_smem_per_sm()) / per_block));
     int n = int(std::min<int64_t>(std::min(kMaxDecodeSplits, split.n_split_max),
                                   int64_t(per_sm) * split.n_sm / blocks));
     const size_t per_split = size_t(blocks) * kHeads * (D + 2);  // floats of one split's partials, all blocks
@@ -382,15 +400,14 @@ int absorbed_n_split(const DecodeAttnSplit& split, int R, int n_groups, int D) {
 }
 
 bool cross_attention_absorbed_supports(DType dt, int D, int K) {
-    return (dt == DType::kF16 || dt == DType::kBF16) && (D == 256 || D == 384 || D == 512 || D == 768 || D == 1024) &&
-           K % 32 == 0 && K > 0 && absorbed_smem_bytes<__half>(D) <= size_t(max_smem_optin());
+    return attention_supports(dt, D) && K % 32 == 0 && K > 0;
 }
 
 void absorbed_attention_cuda(DType dt, const void* qp, const void* enc, const int* src_row, const int* src_len, int R,
                              int H, int D, int S_max, const DecodeState* state, void* cp, cudaStream_t stream,
                              const DecodeAttnSplit* split) {
     if (R <= 0) return;
-    RECEIPT_CHECK(cross_attention_absorbed_supports(dt, D, 32), InvalidInput,
+    RECEIPT_CHECK(attention_supports(dt, D), InvalidInput,
                   "absorbed_attention_cuda: needs f16 / bf16 and d_model 256 / 384 / 512 / 768 / 1024, got " +
                       std::to_string(D));
     RECEIPT_CHECK(aligned16(qp) && aligned16(enc) && aligned16(cp), InvalidInput,
@@ -400,10 +417,11 @@ void absorbed_attention_cuda(DType dt, const void* qp, const void* enc, const in
     const int n_split = split ? absorbed_n_split(*split, R, n_groups, D) : 1;
     const Launch a{qp, enc, src_row, src_len, R, H, D, S_max, n_split, state,
                    n_split > 1 ? split->part : nullptr, n_split > 1 ? split->counter : nullptr, cp};
+    const AbsorbedConfig c = absorbed_config(D);
     if (dt == DType::kF16)
-        launch_attention<__half>(a, stream);
+        launch_attention<__half>(a, c, stream);
     else
-        launch_attention<__nv_bfloat16>(a, stream);
+        launch_attention<__nv_bfloat16>(a, c, stream);
 }
 
 void cross_attention_absorbed_cuda(DType dt, const void* q, const void* enc, const void* wk_t, const void* wv,

@@ -1,4 +1,5 @@
-// Shared device helpers of the CUDA kernels: L1 prefetch, dtype conversion, vector loads, warp/block reductions.
+// Shared device helpers of the CUDA kernels: L1 / L2 prefetch, cp.async, dtype conversion, vector loads,
+// warp/block reductions.
 // Compute is always fp32; storage is T in {float, __half, __nv_bfloat16}.
 #pragma once
 
@@ -23,6 +24,30 @@ __device__ __forceinline__ void prefetch_l1(const void* p) {
 __device__ __forceinline__ void prefetch_l2(const void* p) {
 #if defined(__CUDA_ARCH__)
     asm volatile("prefetch.global.L2 [%0];" ::"l"(p));
+#endif
+}
+
+// Asynchronous 16-byte copy global -> shared (cp.async.cg, bypassing L1; sm_80+). With valid = false no bytes are
+// read and the 16 destination bytes are zero-filled. smem and gmem 16-byte aligned.
+__device__ __forceinline__ void cp_async16(void* smem, const void* gmem, bool valid) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    const unsigned s = static_cast<unsigned>(__cvta_generic_to_shared(smem));
+    const int n = valid ? 16 : 0;  // 0 source bytes: the 16 destination bytes are zero-filled
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" ::"r"(s), "l"(gmem), "r"(n));
+#endif
+}
+// Closes this thread's group of the cp.async copies issued since its last commit.
+__device__ __forceinline__ void cp_async_commit() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    asm volatile("cp.async.commit_group;");
+#endif
+}
+// Waits until at most kN of this thread's committed cp.async groups are still in flight (the oldest complete
+// first); other threads' copies become visible after a barrier.
+template <int kN>
+__device__ __forceinline__ void cp_async_wait() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    asm volatile("cp.async.wait_group %0;" ::"n"(kN));
 #endif
 }
 

@@ -1,5 +1,5 @@
 // Host side of the PDL launches (cuda_launch.cuh): whether the current device gets the PDL attribute, the
-// pre-wait prefetch switch, and the device attributes the launchers read (shared-memory opt-in limit, SM count).
+// pre-wait prefetch switch, and the device attributes the launchers read (shared-memory limits, SM count).
 #include <atomic>
 #include <cstdlib>
 #include <cstring>
@@ -78,6 +78,13 @@ int max_smem_optin() {
     static std::atomic<int> cache[kMaxCachedDevices];
     int bytes = 0;
     RECEIPT_CUDA_CHECK(cached_attribute(cache, cudaDevAttrMaxSharedMemoryPerBlockOptin, bytes));
+    return bytes;
+}
+
+int max_smem_per_sm() {
+    static std::atomic<int> cache[kMaxCachedDevices];
+    int bytes = 0;
+    RECEIPT_CUDA_CHECK(cached_attribute(cache, cudaDevAttrMaxSharedMemoryPerMultiprocessor, bytes));
     return bytes;
 }
 

@@ -108,6 +108,21 @@ void cross_attention_cuda(DType dt, const void* q, const void* cross_kv, int64_t
                           const DecodeState* state, void* ctx, cudaStream_t stream,
                           const DecodeAttnSplit* split = nullptr);
 
+// The same cross-attention for d_kv 64 and f16 / bf16 storage, one block per (head, row) that streams its keys and
+// values through shared memory (cp.async, two 64-key chunks in flight) with an online softmax
+// (src/ops/cross_attention_pipelined_cuda.cu). cross_attention_cuda routes single-pass launches with more
+// (row, head) blocks than SMs here when cross_attention_pipelined_enabled() and _supports(). Arguments as for
+// cross_attention_cuda; q, cross_kv and ctx 16-byte aligned.
+void cross_attention_pipelined_cuda(DType dt, const void* q, const void* cross_kv, int64_t row_stride, int64_t k_off,
+                                    int64_t v_off, const int* src_row, const int* src_len, int R, int H, int K,
+                                    int S_max, const DecodeState* state, void* ctx, cudaStream_t stream);
+// Whether cross_attention_pipelined_cuda takes this layout: f16 / bf16, K = 64, row_stride, k_off and v_off
+// multiples of 8 elements.
+bool cross_attention_pipelined_supports(DType dt, int K, int64_t row_stride, int64_t k_off, int64_t v_off);
+// False when RECEIPT_CUDA_CROSS_PIPE is "0" in the environment (read once per process): cross_attention_cuda then
+// keeps every launch on its one-query kernel. Never throws.
+bool cross_attention_pipelined_enabled();
+
 // The same cross-attention computed from the encoder output with the key and value projections absorbed
 // (src/ops/cross_attention_absorbed_cuda.cu): q'_h = Wk_h^T q_h, c'_h = softmax_j(q'_h . e_j) e_j, ctx_h = Wv_h c'_h.
 // Reads enc [B*S, D] T (S = state->src_stride; the same for every layer) instead of a layer's K/V [B*S, 2 H K].
@@ -215,6 +230,9 @@ int prefetch_level();
 // Largest dynamic shared memory a block may opt in to on the current device
 // (cudaDevAttrMaxSharedMemoryPerBlockOptin), read once per device. Throws CudaError when it cannot be read.
 int max_smem_optin();
+// Shared memory of one streaming multiprocessor in bytes (cudaDevAttrMaxSharedMemoryPerMultiprocessor), read once
+// per device. Throws CudaError when it cannot be read.
+int max_smem_per_sm();
 // Streaming multiprocessors of the current device, read once per device; 0 when it cannot be read. Never throws.
 int device_sm_count();
 // prefetch_level() > 0.
