@@ -220,7 +220,8 @@ float split_vs_single_tol(DType d) { return d == DType::kF32 ? 1e-5f : d == DTyp
 
 TEST_F(CudaOps, CrossAttentionSplitKMatchesSinglePassAndCpu) {
     // Source lengths 1, 37, 384, 513 (S = S_max = 513); each config maps rows to sources and picks n_sm so the
-    // launcher uses 2 .. 32 splits.
+    // launcher uses 2 .. 32 splits. Launches of 2+ rows of d_kv 64 take the streaming kernel by default
+    // (cross_attention_pipelined_level); RECEIPT_CUDA_CROSS_PIPE=0 runs them on the one-query kernel.
     const int B = 4, S = 513, H = 8, L = 2, l = 1;
     const std::vector<int> lens = {1, 37, 384, 513};
     struct Config { std::vector<int> rows; int n_sm; };
@@ -281,8 +282,9 @@ TEST_F(CudaOps, CrossAttentionSplitKMatchesSinglePassAndCpu) {
 }
 
 TEST_F(CudaOps, CrossAttentionPipelinedMatchesCpu) {
-    // The streaming kernel (cross_attention_pipelined_cuda: 64-key chunks, online softmax) called directly and as
-    // cross_attention_cuda routes a wide single-pass launch (40 rows x 8 heads over 16 SMs). Source lengths 1, 37,
+    // The streaming kernel (cross_attention_pipelined_cuda: 64-key chunks, online softmax) called directly, as
+    // cross_attention_cuda routes a wide single-pass launch (40 rows x 8 heads over 16 SMs), and split into key
+    // ranges. Source lengths 1, 37,
     // 128 (two whole chunks) and 513 (eight and one key); rows mapped to sources in a mixed order; K/V in the
     // engine's layout (layer 1 of 2 in one row of keys and values).
     const int B = 4, S = 513, H = 8, K = 64, L = 2, l = 1, HK = H * K, N = 40;
@@ -323,6 +325,22 @@ TEST_F(CudaOps, CrossAttentionPipelinedMatchesCpu) {
         const auto direct = to_host(d1, want.size(), dt), routed = to_host(d2, want.size(), dt);
         expect_close(want, direct, tol(dt), what + ": pipelined vs CPU");
         expect_close(want, routed, tol(dt), what + ": routed wide launch vs CPU");
+        // Split-K: the first 1 and 4 rows (sources 0, 3, 2, 1: 1 .. 513 keys) over 132 SMs (5 to 17 key ranges,
+        // some shorter than a chunk, some empty), twice on one scratch.
+        for (int n : {1, 4}) {
+            SplitScratch sp(n, H, K, 132);
+            const int n_split = rc::decode_attn_n_split(&sp.split, n, H, K);
+            ASSERT_GT(n_split, 1) << what;
+            for (int rep = 0; rep < 2; ++rep)
+                rc::cross_attention_pipelined_cuda(dt, dq.get(), dkv.get(), stride, int64_t(l) * 2 * HK,
+                                                   int64_t(l) * 2 * HK + HK, drow.as<int>(), dlen.as<int>(), n, H, K,
+                                                   S, ds.as<rc::DecodeState>(), d1.get(), nullptr, &sp.split);
+            RECEIPT_CUDA_CHECK(cudaDeviceSynchronize());
+            EXPECT_EQ(sp.n_nonzero_counters(n * H), 0) << what << ": counters not reset";
+            const std::vector<float> want_n(want.begin(), want.begin() + size_t(n) * HK);
+            expect_close(want_n, to_host(d1, want_n.size(), dt), tol(dt),
+                         what + ": " + std::to_string(n) + " rows, n_split=" + std::to_string(n_split));
+        }
     }
 }
 

@@ -195,7 +195,11 @@ std::string CudaT5Engine::describe() const {
             : absorb_min_rows_ > 0 ? ", absorbed cross-attention from " + std::to_string(absorb_min_rows_) + " rows"
                                    : std::string(", absorbed cross-attention off")) +
            (buf_->attn_split.n_split_max > 1 ? "" : ", split-K attention off") +
-           (cross_attention_pipelined_enabled() ? "" : ", streaming cross-attention off") + (pdl_ ? "" : ", PDL off") +
+           (cross_attention_pipelined_level() == 2 ? ""
+            : cross_attention_pipelined_level() == 0 ? std::string(", streaming cross-attention off")
+            : cross_attention_pipelined_level() == 1 ? std::string(", streaming cross-attention in wide steps")
+                                                     : std::string(", streaming cross-attention in every step")) +
+           (pdl_ ? "" : ", PDL off") +
            (prefetch_level() == 3 ? ""
             : prefetch_level() > 0 ? ", prefetch " + std::to_string(prefetch_level())
                                    : std::string(", prefetch off")) +

@@ -139,83 +139,6 @@ __device__ void attend_one_query(const T* q, const T* kbase, const T* vbase, int
 
 inline size_t decode_smem_bytes(int K, int n_max) { return size_t(K + n_max + part_floats(K) + 32) * sizeof(float); }
 
-// ---- split-K helpers (see DecodeAttnSplit in t5_ops_cuda.h) --------------------------------------------------
-// Keys [j0, j1) of split z of n_split over n_keys keys: n_used = min(n_split, ceil(n_keys / kMinSplitKeys))
-// splits of chunk = ceil(n_keys / n_used) keys; the splits past the end are empty (j0 = j1). n_split = 1: all keys.
-// A split never holds more than max(kMinSplitKeys, ceil(n_max / n_split)) keys (split_keys_max).
-__device__ __forceinline__ void split_range(int n_keys, int n_split, int z, int& j0, int& j1) {
-    if (n_split <= 1) {
-        j0 = 0, j1 = n_keys;
-        return;
-    }
-    const int n_used = max(1, min(n_split, (n_keys + kMinSplitKeys - 1) / kMinSplitKeys));
-    const int chunk = (n_keys + n_used - 1) / n_used;
-    j0 = min(z * chunk, n_keys);
-    j1 = min(j0 + chunk, n_keys);
-}
-inline int split_keys_max(int n_max, int n_split) {
-    return n_split <= 1 ? n_max : std::max(kMinSplitKeys, (n_max + n_split - 1) / n_split);
-}
-
-// Called by all threads of a split block after it wrote its partial result. Publishes the result (fence), counts
-// the block in and returns true in the last of the n_split blocks of this (row, head) to arrive; that block has
-// reset the counter to 0 for the next launch and may read every split's result.
-__device__ __forceinline__ bool split_arrive_last(int* counter, int n_split) {
-    __shared__ int s_last;
-    __threadfence();
-    __syncthreads();
-    if (threadIdx.x == 0) {
-        s_last = atomicAdd(counter, 1) == n_split - 1;
-        if (s_last) atomicExch(counter, 0);  // all n_split blocks have arrived: nobody else touches it this launch
-    }
-    __syncthreads();
-    const bool last = s_last;
-    if (last) __threadfence();
-    return last;
-}
-
-// out[0:K] (T) from the n_split partials part[s] = (m_s, l_s, o_s[0:K]) ([n_split, K + 2] f32, written by other
-// blocks: read through L2 with __ldcg). M = max_s m_s over non-empty splits (l_s > 0);
-// out = sum_s exp(m_s - M) o_s / sum_s exp(m_s - M) l_s; 0 when every split is empty. smem: >= 2 n_split floats.
-template <typename T>
-__device__ void combine_splits(const float* part, int n_split, int K, float* smem, T* out) {
-    float* sm = smem;            // [n_split] m_s
-    float* sw = smem + n_split;  // [n_split] l_s
-    const int row = K + 2;
-    for (int s = threadIdx.x; s < n_split; s += blockDim.x) {
-        sm[s] = __ldcg(part + s * row);
-        sw[s] = __ldcg(part + s * row + 1);
-    }
-    __syncthreads();
-    float mx = -INFINITY;
-    for (int s = 0; s < n_split; ++s)
-        if (sw[s] > 0.0f) mx = fmaxf(mx, sm[s]);
-    float den = 0.0f;
-    for (int s = 0; s < n_split; ++s)
-        if (sw[s] > 0.0f) den += expf(sm[s] - mx) * sw[s];
-    const float inv = den > 0.0f ? 1.0f / den : 0.0f;
-    for (int d = threadIdx.x; d < K; d += blockDim.x) {
-        float o = 0.0f;
-        for (int s = 0; s < n_split; ++s)
-            if (sw[s] > 0.0f) o += expf(sm[s] - mx) * __ldcg(part + s * row + 2 + d);
-        out[d] = from_f32<T>(o * inv);
-    }
-}
-
-// Partial-result slot ([K + 2] f32) of split z of (row r, head h) in part [R, H, n_split, K + 2]; null without
-// split-K (n_split = 1).
-__device__ __forceinline__ float* split_slot(float* part, int r, int H, int h, int n_split, int z, int K) {
-    return n_split > 1 ? part + ((int64_t(r) * H + h) * n_split + z) * (K + 2) : nullptr;
-}
-
-// After attend_one_query wrote this block's slot: the last of the n_split blocks of (r, h) to arrive combines every
-// split's slot into out. No-op without split-K.
-template <typename T>
-__device__ void finish_split(float* part, int* counter, int r, int H, int h, int n_split, int K, float* smem, T* out) {
-    if (n_split > 1 && split_arrive_last(counter + int64_t(r) * H + h, n_split))
-        combine_splits<T>(split_slot(part, r, H, h, n_split, 0, K), n_split, K, smem, out);
-}
-
 // Launch shape of a decode attention kernel over at most n_max keys: the split count, the keys one block holds
 // (which sizes its shared memory), the split scratch (null when n_split = 1) and whether the blocks prefetch their
 // keys and values before pdl_wait(): only when the R H (row, head) pairs are at most one per SM. With more, the rows
@@ -360,13 +283,16 @@ void cross_attention_cuda(DType dt, const void* q, const void* cross_kv, int64_t
     RECEIPT_CHECK(K <= kMaxHeadDim, InvalidInput, "cross_attention_cuda: d_kv > 256 is not supported");
     const bool vec = K % 8 == 0 && row_stride % 8 == 0 && k_off % 8 == 0 && v_off % 8 == 0;
     const DecodeLaunch l = decode_launch(split, R, H, K, S_max);
-    // Wide single-pass launches (more (row, head) blocks than SMs: batch 32-64) stream their K/V instead.
+    // Launches of 2+ rows stream their K/V instead (cross_attention_pipelined_level; at level 1 only single-pass
+    // launches of more (row, head) blocks than SMs, batch 17-64 at 8 heads; at 3 every launch).
     const int n_sm = split ? split->n_sm : device_sm_count();
-    if (l.n_split == 1 && n_sm > 0 && int64_t(R) * H > n_sm && cross_attention_pipelined_enabled() &&
-        cross_attention_pipelined_supports(dt, K, row_stride, k_off, v_off) && aligned16(q) && aligned16(cross_kv) &&
-        aligned16(ctx)) {
+    const int level = cross_attention_pipelined_level();
+    const bool wide = l.n_split == 1 && n_sm > 0 && int64_t(R) * H > n_sm;
+    const bool streamed = level >= 3 || (level == 2 && R >= 2) || (level >= 1 && wide);
+    if (streamed && cross_attention_pipelined_supports(dt, K, row_stride, k_off, v_off) &&
+        aligned16(q) && aligned16(cross_kv) && aligned16(ctx)) {
         cross_attention_pipelined_cuda(dt, q, cross_kv, row_stride, k_off, v_off, src_row, src_len, R, H, K, S_max,
-                                       state, ctx, stream);
+                                       state, ctx, stream, split);
         return;
     }
     RECEIPT_DISPATCH_DTYPE(dt, T, {

@@ -17,6 +17,7 @@
 #include <cstring>
 
 #include "cuda/cuda_check.h"
+#include "ops/attention_common.cuh"
 #include "ops/cuda_common.cuh"
 #include "ops/cuda_launch.cuh"
 #include "ops/t5_ops_cuda.h"
@@ -31,6 +32,10 @@ constexpr int kStages = 2;                 // chunks in shared memory: one being
 constexpr int kThreads = 128;
 constexpr int kRowLd = kHeadDim + 8;       // staged row stride in T: 144 bytes, conflict-free 16-byte reads
 constexpr int kGroups = kThreads / (kHeadDim / 8);  // 16 key groups of the P.V loop
+// cross_attention_pipelined_level() without RECEIPT_CUDA_CROSS_PIPE (see t5_ops_cuda.h): every launch of two or
+// more rows. On an H200 single-row steps measured mixed (t5-small batch 1 -4%, t5-base +2.7%), batch 8 faster
+// (t5-small -4%, t5-base -7%), wide steps faster (docs/benchmarks.md).
+constexpr int kDefaultLevel = 2;
 
 // Shared memory: K, V [kStages][kChunk][kRowLd] T | p [kChunk] | red_max, red_sum [4] | part [kGroups][kHeadDim]
 // f32.
@@ -40,12 +45,17 @@ constexpr size_t pipelined_smem_bytes() {
 }
 
 // q: [R, H*64] T; cross_kv: [B*S, row_stride] T (S = state->src_stride), keys at column k_off + 64 h, values at
-// v_off + 64 h; src_row: [R]; src_len: [B]; ctx: [R, H*64] T. grid (H, R), block kThreads.
+// v_off + 64 h; src_row: [R]; src_len: [B]; ctx: [R, H*64] T. grid (H, R, n_split), block kThreads.
+// n_split > 1 (split-K, DecodeAttnSplit): block z takes keys split_range(len, n_split, z), writes its unnormalised
+// (m, l, o) to part and the last block of the (row, head) combines, as the one-query kernel does.
+// prefetch_l2: before waiting for the kernel before, also ask L2 for the rows of the chunks past the first
+// kStages - 1 (for launches of at most one block per SM; with more, the early rows only evict each other).
 template <typename T>
 __global__ void __launch_bounds__(kThreads)
     cross_attention_pipelined_kernel(const T* q, const T* cross_kv, int64_t row_stride, int64_t k_off, int64_t v_off,
                                      const int* src_row, const int* src_len, int H, int S_max,
-                                     const DecodeState* state, T* ctx) {
+                                     const DecodeState* state, float* split_part, int* split_counter,
+                                     bool prefetch_l2_rows, T* ctx) {
     extern __shared__ __align__(16) unsigned char smem_raw[];
     T* Ks = reinterpret_cast<T*>(smem_raw);
     T* Vs = Ks + kStages * kChunk * kRowLd;
@@ -54,21 +64,25 @@ __global__ void __launch_bounds__(kThreads)
     float* red_sum = red_max + 4;
     float* part = red_sum + 4;
 
-    const int h = blockIdx.x, r = blockIdx.y, tid = threadIdx.x, warp = tid >> 5, lane = tid & 31;
+    const int h = blockIdx.x, r = blockIdx.y, z = blockIdx.z, n_split = gridDim.z;
+    const int tid = threadIdx.x, warp = tid >> 5, lane = tid & 31;
     const int HK = H * kHeadDim;
     // The cross K/V, the source map and lengths were written by the request's setup before the first decode
     // step: the first chunks are fetched before waiting for the kernel before (indices clamped).
     const int S = min(max(state->src_stride, 0), S_max);
     const int src = src_row[r];
     const int len = min(max(src_len[src], 0), S);
-    const T* base = cross_kv + int64_t(src) * S * row_stride + h * kHeadDim;
-    const int n_chunks = (len + kChunk - 1) / kChunk;
+    int j_begin, j_end;  // this block's keys
+    split_range(len, n_split, z, j_begin, j_end);
+    const int n_keys = j_end - j_begin;
+    const T* base = cross_kv + (int64_t(src) * S + j_begin) * row_stride + h * kHeadDim;
+    const int n_chunks = (n_keys + kChunk - 1) / kChunk;
     // Chunk c into stage buffer b: kChunk rows of keys and of values, 8 16-byte pieces each.
     auto load_chunk = [&](int b, int c) {
         const int j0 = c * kChunk;
         for (int e = tid; e < 2 * kChunk * 8; e += kThreads) {
             const int is_v = e / (kChunk * 8), row = (e / 8) % kChunk, piece = e % 8;
-            const bool valid = j0 + row < len;
+            const bool valid = j0 + row < n_keys;
             const T* g = base + int64_t(valid ? j0 + row : 0) * row_stride + (is_v ? v_off : k_off) + piece * 8;
             T* d = (is_v ? Vs : Ks) + (b * kChunk + row) * kRowLd + piece * 8;
             cp_async16(d, g, valid);
@@ -79,6 +93,11 @@ __global__ void __launch_bounds__(kThreads)
         if (st < n_chunks) load_chunk(st, st);
         cp_async_commit();
     }
+    if (prefetch_l2_rows)
+        for (int j = (kStages - 1) * kChunk + tid; j < n_keys; j += kThreads) {
+            prefetch_l2(base + int64_t(j) * row_stride + k_off);
+            prefetch_l2(base + int64_t(j) * row_stride + v_off);
+        }
 
     pdl_wait();  // q comes from the GEMM before
     pdl_launch_dependents();
@@ -112,7 +131,7 @@ __global__ void __launch_bounds__(kThreads)
             for (int u = 0; u < 8; ++u) s += qf[8 * c + u] * kf[u];
         }
         s += __shfl_xor_sync(0xffffffffu, s, 1);
-        if (it * kChunk + key_in_chunk >= len) s = -INFINITY;
+        if (it * kChunk + key_in_chunk >= n_keys) s = -INFINITY;
         const float wm = warp_max(s);
         if (lane == 0) red_max[warp] = wm;
         __syncthreads();
@@ -143,32 +162,56 @@ __global__ void __launch_bounds__(kThreads)
 #pragma unroll
     for (int u = 0; u < 8; ++u) part[g * kHeadDim + c8 * 8 + u] = o[u];
     __syncthreads();
+    T* out = ctx + int64_t(r) * HK + h * kHeadDim;
+    float* slot = split_slot(split_part, r, H, h, n_split, z, kHeadDim);
     if (tid < kHeadDim) {
         float acc = 0.0f;
 #pragma unroll
         for (int gg = 0; gg < kGroups; ++gg) acc += part[gg * kHeadDim + tid];
-        ctx[int64_t(r) * HK + h * kHeadDim + tid] = from_f32<T>(l > 0.0f ? acc / l : 0.0f);
+        if (slot)
+            slot[2 + tid] = acc;
+        else
+            out[tid] = from_f32<T>(l > 0.0f ? acc / l : 0.0f);
     }
+    if (slot && tid == 0) slot[0] = m, slot[1] = l;
+    // part is free again once split_arrive_last's barrier has passed: the combine's scratch.
+    finish_split<T>(split_part, split_counter, r, H, h, n_split, kHeadDim, part, out);
 }
 
+struct Launch {
+    const void *q, *cross_kv;
+    int64_t row_stride, k_off, v_off;
+    const int *src_row, *src_len;
+    int R, H, S_max, n_split;
+    const DecodeState* state;
+    float* part;
+    int* counter;
+    bool prefetch_l2_rows;
+    void* ctx;
+};
+
 template <typename T>
-void launch(const void* q, const void* cross_kv, int64_t row_stride, int64_t k_off, int64_t v_off, const int* src_row,
-            const int* src_len, int R, int H, int S_max, const DecodeState* state, void* ctx, cudaStream_t stream) {
+void launch(const Launch& a, cudaStream_t stream) {
     constexpr size_t smem = pipelined_smem_bytes<T>();
     static_assert(smem <= 48 * 1024, "fits the default dynamic shared memory limit");
-    launch_kernel(cross_attention_pipelined_kernel<T>, dim3(H, R), kThreads, smem, stream, static_cast<const T*>(q),
-                  static_cast<const T*>(cross_kv), row_stride, k_off, v_off, src_row, src_len, H, S_max, state,
-                  static_cast<T*>(ctx));
+    launch_kernel(cross_attention_pipelined_kernel<T>, dim3(a.H, a.R, a.n_split), kThreads, smem, stream,
+                  static_cast<const T*>(a.q), static_cast<const T*>(a.cross_kv), a.row_stride, a.k_off, a.v_off,
+                  a.src_row, a.src_len, a.H, a.S_max, a.state, a.part, a.counter, a.prefetch_l2_rows,
+                  static_cast<T*>(a.ctx));
 }
 
 }  // namespace
 
-bool cross_attention_pipelined_enabled() {
-    static const bool allowed = [] {
+int cross_attention_pipelined_level() {
+    static const int level = [] {
         const char* env = std::getenv("RECEIPT_CUDA_CROSS_PIPE");
-        return !(env && std::strcmp(env, "0") == 0);
+        if (env && std::strcmp(env, "0") == 0) return 0;
+        if (env && std::strcmp(env, "1") == 0) return 1;
+        if (env && std::strcmp(env, "2") == 0) return 2;
+        if (env && std::strcmp(env, "3") == 0) return 3;
+        return kDefaultLevel;
     }();
-    return allowed;
+    return level;
 }
 
 bool cross_attention_pipelined_supports(DType dt, int K, int64_t row_stride, int64_t k_off, int64_t v_off) {
@@ -178,18 +221,23 @@ bool cross_attention_pipelined_supports(DType dt, int K, int64_t row_stride, int
 
 void cross_attention_pipelined_cuda(DType dt, const void* q, const void* cross_kv, int64_t row_stride, int64_t k_off,
                                     int64_t v_off, const int* src_row, const int* src_len, int R, int H, int K,
-                                    int S_max, const DecodeState* state, void* ctx, cudaStream_t stream) {
+                                    int S_max, const DecodeState* state, void* ctx, cudaStream_t stream,
+                                    const DecodeAttnSplit* split) {
     if (R <= 0) return;
     RECEIPT_CHECK((dt == DType::kF16 || dt == DType::kBF16) && K == kHeadDim && row_stride % 8 == 0 &&
                       k_off % 8 == 0 && v_off % 8 == 0,
                   InvalidInput, "cross_attention_pipelined_cuda: needs f16 / bf16, d_kv 64 and 16-byte aligned rows");
     RECEIPT_CHECK(aligned16(q) && aligned16(cross_kv) && aligned16(ctx), InvalidInput,
                   "cross_attention_pipelined_cuda: buffers must be 16-byte aligned");
+    const int n_split = decode_attn_n_split(split, R, H, K);
+    const bool few_blocks = split && int64_t(R) * H <= split->n_sm;
+    const Launch a{q, cross_kv, row_stride, k_off, v_off, src_row, src_len, R, H, S_max, n_split, state,
+                   n_split > 1 ? split->part : nullptr, n_split > 1 ? split->counter : nullptr,
+                   few_blocks && prefetch_enabled(), ctx};
     if (dt == DType::kF16)
-        launch<__half>(q, cross_kv, row_stride, k_off, v_off, src_row, src_len, R, H, S_max, state, ctx, stream);
+        launch<__half>(a, stream);
     else
-        launch<__nv_bfloat16>(q, cross_kv, row_stride, k_off, v_off, src_row, src_len, R, H, S_max, state, ctx,
-                              stream);
+        launch<__nv_bfloat16>(a, stream);
 }
 
 }  // namespace receipt::cuda

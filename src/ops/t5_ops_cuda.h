@@ -108,20 +108,22 @@ void cross_attention_cuda(DType dt, const void* q, const void* cross_kv, int64_t
                           const DecodeState* state, void* ctx, cudaStream_t stream,
                           const DecodeAttnSplit* split = nullptr);
 
-// The same cross-attention for d_kv 64 and f16 / bf16 storage, one block per (head, row) that streams its keys and
-// values through shared memory (cp.async, two 64-key chunks in flight) with an online softmax
-// (src/ops/cross_attention_pipelined_cuda.cu). cross_attention_cuda routes single-pass launches with more
-// (row, head) blocks than SMs here when cross_attention_pipelined_enabled() and _supports(). Arguments as for
-// cross_attention_cuda; q, cross_kv and ctx 16-byte aligned.
+// The same cross-attention for d_kv 64 and f16 / bf16 storage, blocks that stream their keys and values through
+// shared memory (cp.async, two 64-key chunks in flight) with an online softmax
+// (src/ops/cross_attention_pipelined_cuda.cu). Arguments as for cross_attention_cuda (q, cross_kv and ctx 16-byte
+// aligned); with `split`, (row, head) pairs are cut into key ranges as decode_attn_n_split says, as there.
+// cross_attention_cuda routes launches here by cross_attention_pipelined_level().
 void cross_attention_pipelined_cuda(DType dt, const void* q, const void* cross_kv, int64_t row_stride, int64_t k_off,
                                     int64_t v_off, const int* src_row, const int* src_len, int R, int H, int K,
-                                    int S_max, const DecodeState* state, void* ctx, cudaStream_t stream);
+                                    int S_max, const DecodeState* state, void* ctx, cudaStream_t stream,
+                                    const DecodeAttnSplit* split = nullptr);
 // Whether cross_attention_pipelined_cuda takes this layout: f16 / bf16, K = 64, row_stride, k_off and v_off
 // multiples of 8 elements.
 bool cross_attention_pipelined_supports(DType dt, int K, int64_t row_stride, int64_t k_off, int64_t v_off);
-// False when RECEIPT_CUDA_CROSS_PIPE is "0" in the environment (read once per process): cross_attention_cuda then
-// keeps every launch on its one-query kernel. Never throws.
-bool cross_attention_pipelined_enabled();
+// Which cross_attention_cuda launches (of a supported layout) go to the streaming kernel: 0 none, 1 single-pass
+// launches of more (row, head) blocks than SMs, 2 (the default) every launch of two or more rows, 3 every launch.
+// RECEIPT_CUDA_CROSS_PIPE=0 / 1 / 2 / 3 in the environment (read once per process) sets it. Never throws.
+int cross_attention_pipelined_level();
 
 // The same cross-attention computed from the encoder output with the key and value projections absorbed
 // (src/ops/cross_attention_absorbed_cuda.cu): q'_h = Wk_h^T q_h, c'_h = softmax_j(q'_h . e_j) e_j, ctx_h = Wv_h c'_h.
