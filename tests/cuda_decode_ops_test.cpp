@@ -419,6 +419,8 @@ TEST_F(CudaOps, CrossAttentionAbsorbedMatchesCpu) {
 }
 
 TEST_F(CudaOps, DecoderSelfAttentionSplitKAppendsAndMatchesCpu) {
+    // (The single-pass launch of 2 rows with d_kv 64 in 16 bits takes the streaming kernel by default,
+    // self_attention_pipelined_level; RECEIPT_CUDA_SELF_PIPE=0 keeps it on the one-query kernel.)
     // Positions t = 0, 36, 383, 512 (1, 37, 384, 513 keys) in a T_max = 520 cache; N = 1 (17 splits at 132 SMs)
     // and N = 2 (9 splits).
     const int H = 8, T_max = 520;
@@ -462,6 +464,38 @@ TEST_F(CudaOps, DecoderSelfAttentionSplitKAppendsAndMatchesCpu) {
                 }
 }
 
+TEST_F(CudaOps, SelfAttentionPipelinedAppendsAndMatchesCpu) {
+    // The streaming self-attention (self_attention_pipelined_cuda: cached rows through shared memory in 64-key
+    // chunks, position t from qkv) at t = 0 (only the new key), 63 and 64 (the new key last in a chunk / first of
+    // the next), 200 and 512, for 3 rows: output against the CPU, and the cache after the append.
+    const int H = 8, K = 64, T_max = 520, N = 3, HK = H * K;
+    for (DType dt : {DType::kF16, DType::kBF16})
+        for (int t : {0, 63, 64, 200, 512}) {
+            const std::string what = std::string(name(dt)) + " t=" + std::to_string(t);
+            ASSERT_TRUE(rc::self_attention_pipelined_supports(dt, K));
+            auto cache_k = rounded(randn(size_t(N) * H * T_max * K, 70 + t, 0.5f), dt);
+            auto cache_v = rounded(randn(cache_k.size(), 71 + t), dt);
+            auto qkv = rounded(randn(size_t(N) * 3 * HK, 72 + t, 0.5f), dt);
+            auto bias = randn(size_t(H) * T_max, 73);
+            auto dk = to_device(cache_k, dt), dv = to_device(cache_v, dt), dq = to_device(qkv, dt);
+            auto db = to_device(bias, DType::kF32);
+            const rc::DecodeState st{t, 0, 0, 0, 0, 0};
+            rc::DeviceBuffer ds(sizeof(st)), dout(size_t(N) * HK * 2);
+            RECEIPT_CUDA_CHECK(cudaMemcpy(ds.get(), &st, sizeof(st), cudaMemcpyHostToDevice));
+            rc::self_attention_pipelined_cuda(dt, dq.get(), dk.get(), dv.get(), db.as<float>(), N, H, K, T_max,
+                                              ds.as<rc::DecodeState>(), dout.get(), nullptr, 132);
+            RECEIPT_CUDA_CHECK(cudaDeviceSynchronize());
+            const auto got = to_host(dout, size_t(N) * HK, dt);
+            const auto got_k = to_host(dk, cache_k.size(), dt), got_v = to_host(dv, cache_v.size(), dt);
+            const auto q = take_q_append_kv(qkv, N, H, K, T_max, t, cache_k, cache_v);
+            std::vector<float> want(q.size());
+            receipt::ops::decoder_self_attention_cpu(q.data(), cache_k.data(), cache_v.data(), bias.data(), N, H, K,
+                                                     T_max, t, want.data());
+            expect_close(want, got, tol(dt), what + ": vs CPU");
+            expect_close(cache_k, got_k, 1e-6f, what + ": K cache after the append");
+            expect_close(cache_v, got_v, 1e-6f, what + ": V cache after the append");
+        }
+}
 
 // Beam candidates on the GPU (beam_topk_cuda) against a host reference: log_softmax over the whole row, the
 // masked id left out, the k best by value with the lower id first among equal values (quantised logits: ties).

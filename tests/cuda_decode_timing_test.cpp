@@ -242,6 +242,27 @@ TEST_F(CudaDecodeTiming, DISABLED_CrossAttentionWide) {
     }
 }
 
+// Decoder self-attention as the engine launches it (single pass) at 1-64 rows and 16 / 64 / 128 cached keys:
+// run with RECEIPT_CUDA_SELF_PIPE=0 (one-query kernel), 1 (streaming from 2 rows) or 2 (streaming everywhere).
+TEST_F(CudaDecodeTiming, DISABLED_SelfAttentionRows) {
+    const int H = 8, K = 64, HK = H * K, T_max = 129, R_max = 64;
+    rc::DeviceBuffer qkv(size_t(R_max) * 3 * HK * 2), ctx(size_t(R_max) * HK * 2), state(sizeof(rc::DecodeState));
+    rc::DeviceBuffer cache_k(size_t(R_max) * H * T_max * K * 2), cache_v(cache_k.size()), bias(size_t(H) * T_max * 4);
+    for (rc::DeviceBuffer* b : {&qkv, &cache_k, &cache_v, &bias}) RECEIPT_CUDA_CHECK(cudaMemset(b->get(), 0, b->size()));
+    std::printf("%-22s %3s %12s\n", "self f16, single pass", "R", "us/call");
+    for (int t : {15, 63, 127}) {
+        const rc::DecodeState st{t, 0, 0, 0, 0, 0};
+        RECEIPT_CUDA_CHECK(cudaMemcpy(state.get(), &st, sizeof(st), cudaMemcpyHostToDevice));
+        for (int R : {1, 2, 8, 32, 64}) {
+            const double us = graph_us([&](cudaStream_t s) {
+                rc::decoder_self_attention_cuda(DType::kF16, qkv.get(), cache_k.get(), cache_v.get(), bias.as<float>(),
+                                                R, H, K, T_max, state.as<rc::DecodeState>(), ctx.get(), s);
+            });
+            std::printf("%4d keys              %3d %12.2f\n", t + 1, R, us);
+        }
+    }
+}
+
 // Cross-attention over 384 source tokens at batch 1-8 with the split count capped (n_split_max, as
 // RECEIPT_CUDA_ATTN_SPLIT=N does in the engine): fewer, longer key ranges against more, shorter ones.
 TEST_F(CudaDecodeTiming, DISABLED_CrossAttentionSplitCount) {

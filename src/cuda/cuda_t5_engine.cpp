@@ -199,6 +199,9 @@ std::string CudaT5Engine::describe() const {
             : cross_attention_pipelined_level() == 0 ? std::string(", streaming cross-attention off")
             : cross_attention_pipelined_level() == 1 ? std::string(", streaming cross-attention in wide steps")
                                                      : std::string(", streaming cross-attention in every step")) +
+           (self_attention_pipelined_level() == 1 ? ""
+            : self_attention_pipelined_level() == 0 ? std::string(", streaming self-attention off")
+                                                    : std::string(", streaming self-attention in every step")) +
            (pdl_ ? "" : ", PDL off") +
            (prefetch_level() == 3 ? ""
             : prefetch_level() > 0 ? ", prefetch " + std::to_string(prefetch_level())

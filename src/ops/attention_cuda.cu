@@ -233,6 +233,14 @@ void decoder_self_attention_cuda(DType dt, const void* qkv, void* cache_k, void*
     RECEIPT_CHECK(K <= kMaxHeadDim, InvalidInput, "decoder_self_attention_cuda: d_kv > 256 is not supported");
     const bool vec = K % 8 == 0;
     const DecodeLaunch l = decode_launch(split, R, H, K, T_max);
+    // Single-pass launches of 2+ rows (every launch at level 2) stream their cached K/V instead.
+    const int level = self_attention_pipelined_level();
+    if (l.n_split == 1 && (level >= 2 || (level == 1 && R >= 2)) && self_attention_pipelined_supports(dt, K) &&
+        aligned16(qkv) && aligned16(cache_k) && aligned16(cache_v) && aligned16(ctx)) {
+        self_attention_pipelined_cuda(dt, qkv, cache_k, cache_v, bias, R, H, K, T_max, state, ctx, stream,
+                                      split ? split->n_sm : device_sm_count());
+        return;
+    }
     RECEIPT_DISPATCH_DTYPE(dt, T, {
         auto kern = !vec   ? decoder_self_attention_kernel<T, false, false>
                     : l.ilp ? decoder_self_attention_kernel<T, true, true>

@@ -99,6 +99,21 @@ void decoder_self_attention_cuda(DType dt, const void* qkv, void* cache_k, void*
                                  int H, int K, int T_max, const DecodeState* state, void* ctx, cudaStream_t stream,
                                  const DecodeAttnSplit* split = nullptr);
 
+// The same self-attention for d_kv 64 and f16 / bf16 storage, single pass, each (head, row) block streaming its
+// cached keys and values through shared memory (cp.async, 64-key chunks, keys and values of a chunk together) with
+// an online softmax (src/ops/self_attention_pipelined_cuda.cu). Arguments as for decoder_self_attention_cuda
+// (buffers 16-byte aligned); n_sm: the device's SMs (0 = unknown), for the pre-wait L1 prefetch of launches of at
+// most one block per SM. decoder_self_attention_cuda routes launches here by self_attention_pipelined_level().
+void self_attention_pipelined_cuda(DType dt, const void* qkv, void* cache_k, void* cache_v, const float* bias, int R,
+                                   int H, int K, int T_max, const DecodeState* state, void* ctx, cudaStream_t stream,
+                                   int n_sm);
+// Whether self_attention_pipelined_cuda takes this type and head width (f16 / bf16, K = 64).
+bool self_attention_pipelined_supports(DType dt, int K);
+// Which decoder_self_attention_cuda launches (supported type and width, no split) go to the streaming kernel: 0
+// none, 1 (the default) launches of two or more rows, 2 every launch. RECEIPT_CUDA_SELF_PIPE=0 / 1 / 2 in the
+// environment (read once per process) sets it. Never throws.
+int self_attention_pipelined_level();
+
 // Cross-attention of R decoder rows over their source's precomputed K/V (no position bias, key padding mask).
 // q: [R, H*K] T; cross_kv: [B*S, row_stride] T where row (b*S + j) holds, at column offset k_off, the keys
 // [H, K] and at v_off the values (S = state->src_stride); src_row: [R] source of each row; src_len: [B];
