@@ -19,6 +19,8 @@ constexpr int kStages = 2;     // chunks in shared memory: one being read, one a
 constexpr int kThreads = 128;
 constexpr int kRowLd = kHeadDim + 8;                // staged row stride in T: 144 bytes, conflict-free 16-byte reads
 constexpr int kGroups = kThreads / (kHeadDim / 8);  // 16 key groups of the P.V loop
+// Blocks one SM holds: 96 registers x 128 threads (5 x 12288 of 65536) and 41 KB of shared memory each.
+constexpr int kBlocksPerSm = 5;
 
 // Dynamic shared memory: K, V [kStages][kChunk][kRowLd] T | p [kChunk] | red_max, red_sum [4] |
 // part [kGroups][kHeadDim] f32.
