@@ -418,6 +418,32 @@ TEST_F(CudaOps, CrossAttentionAbsorbedMatchesCpu) {
         }
 }
 
+// One decoder self-attention step at position t: a random KV cache [N, H, T_max, K], qkv [N, 3, H, K] (rounded to
+// dt; seeds seed + t, seed + 1 + t, seed + 2 + t) and bias [H, T_max] (seed + 3), on the host and on the device,
+// with the DecodeState at step t.
+struct SelfAttnStep {
+    std::vector<float> cache_k, cache_v, qkv, bias;
+    rc::DeviceBuffer dk, dv, dq, db, ds;
+    SelfAttnStep(DType dt, int N, int H, int K, int T_max, int t, int seed)
+        : cache_k(rounded(randn(size_t(N) * H * T_max * K, seed + t, 0.5f), dt)),
+          cache_v(rounded(randn(cache_k.size(), seed + 1 + t), dt)),
+          qkv(rounded(randn(size_t(N) * 3 * H * K, seed + 2 + t, 0.5f), dt)),
+          bias(randn(size_t(H) * T_max, seed + 3)),
+          dk(to_device(cache_k, dt)), dv(to_device(cache_v, dt)), dq(to_device(qkv, dt)),
+          db(to_device(bias, DType::kF32)), ds(sizeof(rc::DecodeState)) {
+        const rc::DecodeState st{t, 0, 0, 0, 0, 0};
+        RECEIPT_CUDA_CHECK(cudaMemcpy(ds.get(), &st, sizeof(st), cudaMemcpyHostToDevice));
+    }
+    // The CPU reference output [N, H*K]; appends position t to the host cache first, as the kernels must.
+    std::vector<float> want(int N, int H, int K, int T_max, int t) {
+        const auto q = take_q_append_kv(qkv, N, H, K, T_max, t, cache_k, cache_v);
+        std::vector<float> out(q.size());
+        receipt::ops::decoder_self_attention_cpu(q.data(), cache_k.data(), cache_v.data(), bias.data(), N, H, K,
+                                                 T_max, t, out.data());
+        return out;
+    }
+};
+
 TEST_F(CudaOps, DecoderSelfAttentionSplitKAppendsAndMatchesCpu) {
     // (The single-pass launch of 2 rows with d_kv 64 in 16 bits takes the streaming kernel by default,
     // self_attention_pipelined_level; RECEIPT_CUDA_SELF_PIPE=0 keeps it on the one-query kernel.)
@@ -431,36 +457,28 @@ TEST_F(CudaOps, DecoderSelfAttentionSplitKAppendsAndMatchesCpu) {
                     const int HK = H * K;
                     const std::string what = std::string(name(dt)) + " K=" + std::to_string(K) + " N=" +
                                              std::to_string(N) + " t=" + std::to_string(t);
-                    auto cache_k = rounded(randn(size_t(N) * H * T_max * K, 50 + t, 0.5f), dt);
-                    auto cache_v = rounded(randn(cache_k.size(), 51 + t), dt);
-                    auto qkv = rounded(randn(size_t(N) * 3 * HK, 52 + t, 0.5f), dt);
-                    auto bias = randn(size_t(H) * T_max, 53);
-                    auto dk = to_device(cache_k, dt), dv = to_device(cache_v, dt), dq = to_device(qkv, dt);
-                    auto db = to_device(bias, DType::kF32);
-                    const rc::DecodeState st{t, 0, 0, 0, 0, 0};
-                    rc::DeviceBuffer ds(sizeof(st)), dsingle(size_t(N) * HK * 4), dsplit(size_t(N) * HK * 4);
-                    RECEIPT_CUDA_CHECK(cudaMemcpy(ds.get(), &st, sizeof(st), cudaMemcpyHostToDevice));
+                    SelfAttnStep in(dt, N, H, K, T_max, t, 50);
+                    rc::DeviceBuffer dsingle(size_t(N) * HK * 4), dsplit(size_t(N) * HK * 4);
                     SplitScratch sc(N, H, K, 132);
                     ASSERT_GT(rc::decode_attn_n_split(&sc.split, N, H, K), 1) << what;
                     auto launch = [&](void* ctx, const rc::DecodeAttnSplit* split) {
-                        rc::decoder_self_attention_cuda(dt, dq.get(), dk.get(), dv.get(), db.as<float>(), N, H, K,
-                                                        T_max, ds.as<rc::DecodeState>(), ctx, nullptr, split);
+                        rc::decoder_self_attention_cuda(dt, in.dq.get(), in.dk.get(), in.dv.get(), in.db.as<float>(),
+                                                        N, H, K, T_max, in.ds.as<rc::DecodeState>(), ctx, nullptr,
+                                                        split);
                         RECEIPT_CUDA_CHECK(cudaDeviceSynchronize());
                     };
                     launch(dsplit.get(), &sc.split);  // split first: it alone must append position t
                     const auto split1 = to_host(dsplit, size_t(N) * HK, dt);
-                    const auto got_k = to_host(dk, cache_k.size(), dt), got_v = to_host(dv, cache_v.size(), dt);
+                    const auto got_k = to_host(in.dk, in.cache_k.size(), dt);
+                    const auto got_v = to_host(in.dv, in.cache_v.size(), dt);
                     EXPECT_EQ(sc.n_nonzero_counters(N * H), 0) << what << ": counters not reset";
                     launch(dsingle.get(), nullptr);
                     const auto single = to_host(dsingle, split1.size(), dt);
-                    const auto q = take_q_append_kv(qkv, N, H, K, T_max, t, cache_k, cache_v);
-                    std::vector<float> want(q.size());
-                    receipt::ops::decoder_self_attention_cpu(q.data(), cache_k.data(), cache_v.data(), bias.data(), N,
-                                                             H, K, T_max, t, want.data());
+                    const auto want = in.want(N, H, K, T_max, t);
                     expect_close(want, split1, tol(dt), what + ": split vs CPU");
                     expect_close(single, split1, split_vs_single_tol(dt), what + ": split vs single pass");
-                    expect_close(cache_k, got_k, 1e-6f, what + ": K cache after the split launch");
-                    expect_close(cache_v, got_v, 1e-6f, what + ": V cache after the split launch");
+                    expect_close(in.cache_k, got_k, 1e-6f, what + ": K cache after the split launch");
+                    expect_close(in.cache_v, got_v, 1e-6f, what + ": V cache after the split launch");
                 }
 }
 
@@ -473,27 +491,17 @@ TEST_F(CudaOps, SelfAttentionPipelinedAppendsAndMatchesCpu) {
         for (int t : {0, 63, 64, 200, 512}) {
             const std::string what = std::string(name(dt)) + " t=" + std::to_string(t);
             ASSERT_TRUE(rc::self_attention_pipelined_supports(dt, K));
-            auto cache_k = rounded(randn(size_t(N) * H * T_max * K, 70 + t, 0.5f), dt);
-            auto cache_v = rounded(randn(cache_k.size(), 71 + t), dt);
-            auto qkv = rounded(randn(size_t(N) * 3 * HK, 72 + t, 0.5f), dt);
-            auto bias = randn(size_t(H) * T_max, 73);
-            auto dk = to_device(cache_k, dt), dv = to_device(cache_v, dt), dq = to_device(qkv, dt);
-            auto db = to_device(bias, DType::kF32);
-            const rc::DecodeState st{t, 0, 0, 0, 0, 0};
-            rc::DeviceBuffer ds(sizeof(st)), dout(size_t(N) * HK * 2);
-            RECEIPT_CUDA_CHECK(cudaMemcpy(ds.get(), &st, sizeof(st), cudaMemcpyHostToDevice));
-            rc::self_attention_pipelined_cuda(dt, dq.get(), dk.get(), dv.get(), db.as<float>(), N, H, K, T_max,
-                                              ds.as<rc::DecodeState>(), dout.get(), nullptr, 132);
+            SelfAttnStep in(dt, N, H, K, T_max, t, 70);
+            rc::DeviceBuffer dout(size_t(N) * HK * 2);
+            rc::self_attention_pipelined_cuda(dt, in.dq.get(), in.dk.get(), in.dv.get(), in.db.as<float>(), N, H, K,
+                                              T_max, in.ds.as<rc::DecodeState>(), dout.get(), nullptr, 132);
             RECEIPT_CUDA_CHECK(cudaDeviceSynchronize());
             const auto got = to_host(dout, size_t(N) * HK, dt);
-            const auto got_k = to_host(dk, cache_k.size(), dt), got_v = to_host(dv, cache_v.size(), dt);
-            const auto q = take_q_append_kv(qkv, N, H, K, T_max, t, cache_k, cache_v);
-            std::vector<float> want(q.size());
-            receipt::ops::decoder_self_attention_cpu(q.data(), cache_k.data(), cache_v.data(), bias.data(), N, H, K,
-                                                     T_max, t, want.data());
+            const auto got_k = to_host(in.dk, in.cache_k.size(), dt), got_v = to_host(in.dv, in.cache_v.size(), dt);
+            const auto want = in.want(N, H, K, T_max, t);
             expect_close(want, got, tol(dt), what + ": vs CPU");
-            expect_close(cache_k, got_k, 1e-6f, what + ": K cache after the append");
-            expect_close(cache_v, got_v, 1e-6f, what + ": V cache after the append");
+            expect_close(in.cache_k, got_k, 1e-6f, what + ": K cache after the append");
+            expect_close(in.cache_v, got_v, 1e-6f, what + ": V cache after the append");
         }
 }
 

@@ -7,9 +7,6 @@
 // block spends most of its time waiting on one dependent trip to memory after another (H200: ~2.2 TB/s over the
 // call). Here every block has its next chunk's keys and values in flight while it works on the current one.
 // Same result as the one-query kernel up to the order of the f32 sums.
-#include <cstdlib>
-#include <cstring>
-
 #include "cuda/cuda_check.h"
 #include "ops/attention_common.cuh"
 #include "ops/cuda_common.cuh"
@@ -104,14 +101,7 @@ void launch(const Launch& a, cudaStream_t stream) {
 }  // namespace
 
 int cross_attention_pipelined_level() {
-    static const int level = [] {
-        const char* env = std::getenv("RECEIPT_CUDA_CROSS_PIPE");
-        if (env && std::strcmp(env, "0") == 0) return 0;
-        if (env && std::strcmp(env, "1") == 0) return 1;
-        if (env && std::strcmp(env, "2") == 0) return 2;
-        if (env && std::strcmp(env, "3") == 0) return 3;
-        return kDefaultLevel;
-    }();
+    static const int level = env_level("RECEIPT_CUDA_CROSS_PIPE", 3, kDefaultLevel);
     return level;
 }
 

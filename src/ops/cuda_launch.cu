@@ -43,14 +43,14 @@ cudaError_t cached_attribute(std::atomic<int> (&cache)[kMaxCachedDevices], cudaD
 
 }  // namespace
 
+int env_level(const char* name, int max_level, int default_level) {
+    const char* env = std::getenv(name);
+    if (env && env[0] >= '0' && env[0] <= '9' && env[1] == '\0' && env[0] - '0' <= max_level) return env[0] - '0';
+    return default_level;
+}
+
 int prefetch_level() {
-    static const int level = [] {
-        const char* env = std::getenv("RECEIPT_CUDA_PREFETCH");
-        if (env && std::strcmp(env, "0") == 0) return 0;
-        if (env && std::strcmp(env, "1") == 0) return 1;
-        if (env && std::strcmp(env, "2") == 0) return 2;
-        return 3;
-    }();
+    static const int level = env_level("RECEIPT_CUDA_PREFETCH", 3, 3);
     return level;
 }
 

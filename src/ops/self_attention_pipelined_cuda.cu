@@ -4,9 +4,6 @@
 // taking the cached rows 0..t-1 through shared memory in 64-key chunks with cp.async (keys and values of a chunk in
 // one trip, the next chunk in flight) and position t straight from qkv. The one-query kernel (attention_cuda.cu)
 // reads the keys, reduces, then reads the values: two dependent trips to memory per call at the least.
-#include <cstdlib>
-#include <cstring>
-
 #include "cuda/cuda_check.h"
 #include "ops/attention_common.cuh"
 #include "ops/cuda_common.cuh"
@@ -80,13 +77,7 @@ void launch(const void* qkv, void* cache_k, void* cache_v, const float* bias, in
 }  // namespace
 
 int self_attention_pipelined_level() {
-    static const int level = [] {
-        const char* env = std::getenv("RECEIPT_CUDA_SELF_PIPE");
-        if (env && std::strcmp(env, "0") == 0) return 0;
-        if (env && std::strcmp(env, "1") == 0) return 1;
-        if (env && std::strcmp(env, "2") == 0) return 2;
-        return kDefaultLevel;
-    }();
+    static const int level = env_level("RECEIPT_CUDA_SELF_PIPE", 2, kDefaultLevel);
     return level;
 }
 

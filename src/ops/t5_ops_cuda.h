@@ -244,6 +244,9 @@ bool pdl_enabled();
 // scored. RECEIPT_CUDA_PREFETCH=0 / 1 / 2 in the environment (read once per process) picks a lower level; the
 // results are the same at every level, only the overlap changes. Never throws. Thread-safe.
 int prefetch_level();
+// The value of environment variable `name` when it is one digit from 0 to max_level, else default_level: the
+// switches above and below read their levels through it (each once per process). Never throws.
+int env_level(const char* name, int max_level, int default_level);
 // Largest dynamic shared memory a block may opt in to on the current device
 // (cudaDevAttrMaxSharedMemoryPerBlockOptin), read once per device. Throws CudaError when it cannot be read.
 int max_smem_optin();
