@@ -1,7 +1,11 @@
 // CUDA decode-step kernels vs the fp32 CPU ops (label: cuda): the small-M GEMM (gemv_cuda, alone and as routed by
-// GemmLt) and split-K decode attention against the single-pass kernels and the CPU.
+// GemmLt), split-K decode attention against the single-pass kernels and the CPU, the streaming decode attention,
+// the absorbed cross-attention and the beam candidates; and the switches' level parser (host only).
 // Without RECEIPT_WITH_CUDA it compiles to one skipped test.
 #include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <utility>
 
 #include "receipt/engine.h"
 
@@ -536,6 +540,20 @@ TEST_F(CudaOps, BeamTopKMatchesHostSelection) {
                 }
             }
         }
+}
+
+// The switches' level parser (host only: runs without a GPU).
+TEST(CudaSwitches, EnvLevelTakesOneDigitInRange) {
+    const char* name = "RECEIPT_TEST_ENV_LEVEL";
+    ::unsetenv(name);
+    EXPECT_EQ(rc::env_level(name, 3, 2), 2) << "unset";
+    const std::pair<const char*, int> cases[] = {{"0", 0}, {"1", 1}, {"3", 3}, {"4", 2}, {"", 2},
+                                                 {"12", 2}, {"x", 2}, {" 1", 2}, {"-1", 2}};
+    for (const auto& [value, want] : cases) {
+        ::setenv(name, value, 1);
+        EXPECT_EQ(rc::env_level(name, 3, 2), want) << "'" << value << "'";
+    }
+    ::unsetenv(name);
 }
 
 }  // namespace
