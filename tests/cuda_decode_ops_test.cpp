@@ -298,7 +298,8 @@ TEST_F(CudaOps, CrossAttentionPipelinedMatchesCpu) {
     for (int r = 0; r < N; ++r) rows[size_t(r)] = (r * 3 + r / 5) % B;
     for (DType dt : {DType::kF16, DType::kBF16}) {
         const std::string what = name(dt);
-        ASSERT_TRUE(rc::cross_attention_pipelined_supports(dt, K, stride, int64_t(l) * 2 * HK, int64_t(l) * 2 * HK + HK));
+        ASSERT_TRUE(
+            rc::cross_attention_pipelined_supports(dt, K, stride, int64_t(l) * 2 * HK, int64_t(l) * 2 * HK + HK));
         auto kv = rounded(randn(size_t(B) * S * stride, 61, 0.5f), dt);
         auto q = rounded(randn(size_t(N) * HK, 62), dt);
         auto dkv = to_device(kv, dt), dq = to_device(q, dt);

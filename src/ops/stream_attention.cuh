@@ -64,7 +64,8 @@ __device__ void load_chunk(const Rows<T>& rows, const Smem<T>& sm, int b, int c)
         const int is_v = e / (kChunk * 8), row = (e / 8) % kChunk, piece = e % 8, j = j0 + row;
         T* d = (is_v ? sm.V : sm.K) + (b * kChunk + row) * kRowLd + piece * 8;
         if (rows.k_new && j == rows.n_rows) {
-            *reinterpret_cast<uint4*>(d) = *reinterpret_cast<const uint4*>((is_v ? rows.v_new : rows.k_new) + piece * 8);
+            const T* src = (is_v ? rows.v_new : rows.k_new) + piece * 8;
+            *reinterpret_cast<uint4*>(d) = *reinterpret_cast<const uint4*>(src);
             continue;
         }
         const bool valid = j < rows.n_rows;

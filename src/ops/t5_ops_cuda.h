@@ -124,9 +124,9 @@ void cross_attention_cuda(DType dt, const void* q, const void* cross_kv, int64_t
                           const DecodeAttnSplit* split = nullptr);
 
 // The same cross-attention for d_kv 64 and f16 / bf16 storage, blocks that stream their keys and values through
-// shared memory (cp.async, two 64-key chunks in flight) with an online softmax
-// (src/ops/cross_attention_pipelined_cuda.cu). Arguments as for cross_attention_cuda (q, cross_kv and ctx 16-byte
-// aligned); with `split`, (row, head) pairs are cut into key ranges as decode_attn_n_split says, as there.
+// shared memory (cp.async, 64-key chunks, the next one in flight while the current one is used) with an online
+// softmax (src/ops/cross_attention_pipelined_cuda.cu). Arguments as for cross_attention_cuda (q, cross_kv and ctx
+// 16-byte aligned); with `split`, (row, head) pairs are cut into key ranges as decode_attn_n_split says, as there.
 // cross_attention_cuda routes launches here by cross_attention_pipelined_level().
 void cross_attention_pipelined_cuda(DType dt, const void* q, const void* cross_kv, int64_t row_stride, int64_t k_off,
                                     int64_t v_off, const int* src_row, const int* src_len, int R, int H, int K,
