@@ -153,6 +153,34 @@ TEST_F(CopyConstraintTest, TaxStaysBelowAShareOfTheNetAmount) {
     EXPECT_FALSE(std::isinf(run(c, "tax: 1")[size_t(d2)]));
 }
 
+TEST_F(CopyConstraintTest, YenItemAmountsHoldNoLetters) {
+    // The OCR printed 385 as "3B5" (digit_runs reads it as 385). In a yen item amount, after "3" the model may go
+    // on with "8" or end the amount with a separator, but not copy the letter "B" nor end the output there.
+    ex::CopyConstraint c(tok, kShippedVocab, {"りんご\n¥3B5\n3個\n合計\n¥385\n"});
+    const int d8 = id_of("8"), bar = id_of("▁|"), sp = id_of("▁"), minus = id_of("-"), letter_b = id_of("B");
+    ASSERT_GE(d8, 0);
+    ASSERT_GE(bar, 0);
+    ASSERT_GE(sp, 0);
+    ASSERT_GE(minus, 0);
+    ASSERT_GE(letter_b, 0);
+    auto l = run(c, "cur: JPY | item: りんご ; 1 ; 385 ; 3");
+    EXPECT_EQ(l[size_t(d8)], 0.0f);
+    EXPECT_EQ(l[size_t(bar)], 0.0f);  // "3" is printed: the amount may end
+    EXPECT_TRUE(std::isinf(l[size_t(letter_b)]));
+    EXPECT_TRUE(std::isinf(l[1]));  // nor the output
+    // Before the number: the space and a discount's minus, not text.
+    l = run(c, "cur: JPY | item: りんご ; 1 ; 385 ;");
+    EXPECT_EQ(l[size_t(sp)], 0.0f);
+    EXPECT_EQ(l[size_t(minus)], 0.0f);
+    EXPECT_TRUE(std::isinf(l[size_t(letter_b)]));
+    // Other currencies and other fields keep the letter (and the end) allowed after a printed run.
+    l = run(c, "cur: MYR | item: りんご ; 1 ; 385 ; 3");
+    EXPECT_EQ(l[size_t(letter_b)], 0.0f);
+    EXPECT_EQ(l[1], 0.0f);
+    l = run(c, "cur: JPY | total: 385");
+    EXPECT_EQ(l[size_t(letter_b)], 0.0f);
+}
+
 TEST(TotalFallback, LargestAmountWithCentsNearATotalKeyword) {
     // 80.91 and 84.00 are near TOTAL; 99.99 is not (before any keyword); 2 has no cents.
     EXPECT_EQ(ex::total_fallback("ITEM 99.99\nTOTAL QTY\n2\nTOTAL SALES :\n80.91\nTOTAL\n84.00\n"), 84.0);

@@ -141,6 +141,9 @@ std::shared_ptr<const CopyConstraint::Vocab> CopyConstraint::make_vocab(const To
             t.number = body;
             v->number_ids.push_back(int(id));
         }
+        if (!text.empty() && std::all_of(text.begin(), text.end(), [](char c) { return c == ' '; })) t.other = ' ';
+        else if (body == "|" || body == ";") t.other = '|';
+        else if (body == "-") t.other = '-';
     }
     return v;
 }
@@ -165,27 +168,34 @@ bool CopyConstraint::is_run(const std::vector<std::string>& runs, const std::str
     return std::binary_search(runs.begin(), runs.end(), digits);
 }
 
-double CopyConstraint::written_amount(const std::vector<int>& generated, const std::string& tag) const {
+std::optional<std::string> CopyConstraint::written_value(const std::vector<int>& generated,
+                                                         const std::string& tag) const {
     std::string all;
     for (int id : generated)
         if (id >= 0 && size_t(id) < texts_.size()) all += texts_[size_t(id)];
     const std::string key = tag + ":";
     for (size_t bar = 0;;) {
         size_t start = all.find_first_not_of(' ', bar);
-        if (start == std::string::npos) return -1.0;
+        if (start == std::string::npos) return std::nullopt;
         if (all.compare(start, key.size(), key) == 0) {
             const size_t end = all.find('|', start);
-            if (end == std::string::npos) return -1.0;  // still being written
+            if (end == std::string::npos) return std::nullopt;  // still being written
             std::string v = all.substr(start + key.size(), end - start - key.size());
             v.erase(std::remove(v.begin(), v.end(), ' '), v.end());
-            char* stop = nullptr;
-            const double x = std::strtod(v.c_str(), &stop);
-            return stop && *stop == 0 && !v.empty() ? x : -1.0;
+            return v;
         }
         bar = all.find('|', start);
-        if (bar == std::string::npos) return -1.0;
+        if (bar == std::string::npos) return std::nullopt;
         ++bar;
     }
+}
+
+double CopyConstraint::written_amount(const std::vector<int>& generated, const std::string& tag) const {
+    const auto v = written_value(generated, tag);
+    if (!v || v->empty()) return -1.0;
+    char* stop = nullptr;
+    const double x = std::strtod(v->c_str(), &stop);
+    return stop && *stop == 0 ? x : -1.0;
 }
 
 std::string CopyConstraint::field_at(const std::vector<int>& generated) const {
@@ -237,9 +247,14 @@ void CopyConstraint::process(int source, const std::vector<int>& generated, floa
     if (!r.empty() && !complete && !any_continuation) return;  // already off the printed numbers
     if (r.empty() && !any_number) return;                        // nothing printed to copy from
     for (int id : forbidden) logits[id] = -INFINITY;
-    if (!complete)
-        for (int id = 0; id < vocab; ++id)
-            if (num(tokens_[size_t(id)]).empty()) logits[id] = -INFINITY;
+    // The other tokens: none while r must go on; else, in a yen item amount, only the space and minus before its
+    // number and a separator after any part of it.
+    const bool strict = field == "item:3" && written_value(generated, "cur") == "JPY";
+    auto allowed = [&](char o) { return o == '|' || (r.empty() && (o == ' ' || o == '-')); };
+    for (int id = 0; id < vocab; ++id) {
+        const TokenInfo& t = tokens_[size_t(id)];
+        if (num(t).empty() && (!complete || (strict && !allowed(t.other)))) logits[id] = -INFINITY;
+    }
 }
 
 }  // namespace receipt::extract
