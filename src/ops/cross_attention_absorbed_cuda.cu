@@ -207,13 +207,7 @@ __global__ void __launch_bounds__(kWarps * 32)
             for (int w = 0; w < kWarps; ++w) ts += red_sum[w * kHeads + g + 8 * i];
             l[i] = l[i] * scale[i] + ts;
         }
-#pragma unroll
-        for (int t = 0; t < kNT; ++t) {
-            o[t][0] *= scale[0];
-            o[t][1] *= scale[0];
-            o[t][2] *= scale[1];
-            o[t][3] *= scale[1];
-        }
+        scale_rows(o, scale[0], scale[1]);
         // C'[16 x dims of this warp] += P . E over the tile's kTile keys (kTile / 16 k16 steps).
         const int d_warp = warp * (D / kWarps);
 #pragma unroll

@@ -131,13 +131,7 @@ __global__ void __launch_bounds__(kWarps * 32)
             m[r] = mn;
             l[r] *= scale[r];
         }
-#pragma unroll
-        for (int t = 0; t < kDimTiles; ++t) {
-            o[t][0] *= scale[0];
-            o[t][1] *= scale[0];
-            o[t][2] *= scale[1];
-            o[t][3] *= scale[1];
-        }
+        scale_rows(o, scale[0], scale[1]);
 #pragma unroll
         for (int nt = 0; nt < kBK / 8; ++nt)
 #pragma unroll

@@ -37,6 +37,19 @@ __device__ __forceinline__ void split2(float p0, float p1, uint32_t& hi, uint32_
     lo = pack2<T>(p0 - to_f32(h0), p1 - to_f32(h1));
 }
 
+// Multiplies kN accumulator tiles by a per-row factor: c0, c1 (row g) by s_g, c2, c3 (row g + 8) by s_g8 (the
+// attention kernels' online-softmax rescale of their output tiles).
+template <int kN>
+__device__ __forceinline__ void scale_rows(float (&c)[kN][4], float s_g, float s_g8) {
+#pragma unroll
+    for (int t = 0; t < kN; ++t) {
+        c[t][0] *= s_g;
+        c[t][1] *= s_g;
+        c[t][2] *= s_g8;
+        c[t][3] *= s_g8;
+    }
+}
+
 // c[4] += A[16 x 16] . B[16 x 8] (mma.sync.m16n8k16, row.col, f32 accumulate) for T = __half / __nv_bfloat16.
 template <typename T>
 __device__ __forceinline__ void mma16816(float (&c)[4], uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3,
