@@ -249,7 +249,8 @@ void CopyConstraint::process(int source, const std::vector<int>& generated, floa
     for (int id : forbidden) logits[id] = -INFINITY;
     // The other tokens: none while r must go on; else, in a yen item amount, only the space and minus before its
     // number and a separator after any part of it.
-    const bool strict = field == "item:3" && written_value(generated, "cur") == "JPY";
+    const bool strict = complete && field == "item:3" && written_value(generated, "cur") == "JPY";
+    if (complete && !strict) return;
     auto allowed = [&](char o) { return o == '|' || (r.empty() && (o == ' ' || o == '-')); };
     for (int id = 0; id < vocab; ++id) {
         const TokenInfo& t = tokens_[size_t(id)];
