@@ -24,7 +24,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
-#include <cstdlib>
 #include <string>
 
 #include "cuda/cuda_check.h"
@@ -365,10 +364,7 @@ bool attention_supports(DType dt, int D) {
 // tiles, 3 stages; 2 for D = 768) where its shared memory fits, else the narrow one (4 warps, 32 keys, 2 stages).
 // RECEIPT_CUDA_CROSS_ABSORB_WIDE=0 (read once per process) keeps the narrow one.
 AbsorbedConfig absorbed_config(int D) {
-    static const bool wide_allowed = [] {
-        const char* env = std::getenv("RECEIPT_CUDA_CROSS_ABSORB_WIDE");
-        return !(env && std::string(env) == "0");
-    }();
+    static const bool wide_allowed = env_level("RECEIPT_CUDA_CROSS_ABSORB_WIDE", 1, 1) == 1;  // off only for "0"
     if (!wide_allowed || D == 1024) return kNarrow;
     const AbsorbedConfig wide{8, D == 768 ? 2 : 3};
     return absorbed_smem_bytes<__half>(D, wide) + kStaticSmemReserve <= size_t(max_smem_optin()) ? wide : kNarrow;

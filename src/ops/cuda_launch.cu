@@ -2,7 +2,6 @@
 // pre-wait prefetch switch, and the device attributes the launchers read (shared-memory limits, SM count).
 #include <atomic>
 #include <cstdlib>
-#include <cstring>
 
 #include "ops/cuda_launch.cuh"
 
@@ -13,10 +12,7 @@ namespace {
 constexpr int kMaxCachedDevices = 64;
 
 bool pdl_env_allowed() {
-    static const bool allowed = [] {
-        const char* env = std::getenv("RECEIPT_CUDA_PDL");
-        return !(env && std::strcmp(env, "0") == 0);
-    }();
+    static const bool allowed = env_level("RECEIPT_CUDA_PDL", 1, 1) == 1;  // off only for "0"
     return allowed;
 }
 

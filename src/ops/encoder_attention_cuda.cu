@@ -12,8 +12,6 @@
 // encoder_attention_cuda routes 16-bit storage with K 32 / 64 / 128 to the tensor-core kernel
 // (encoder_attention_mma_cuda.cu) and everything else here.
 #include <algorithm>
-#include <cstdlib>
-#include <string>
 
 #include "cuda/cuda_check.h"
 #include "ops/attention_common.cuh"
@@ -266,10 +264,7 @@ void encoder_attention_per_warp_cuda(DType dt, const void* qkv, const float* bia
 
 void encoder_attention_cuda(DType dt, const void* qkv, const float* bias, int S_bias, const int* src_len, int B,
                             int S, int H, int K, void* ctx, cudaStream_t stream) {
-    static const bool mma_allowed = [] {
-        const char* env = std::getenv("RECEIPT_CUDA_ENC_MMA");
-        return !(env && std::string(env) == "0");
-    }();
+    static const bool mma_allowed = env_level("RECEIPT_CUDA_ENC_MMA", 1, 1) == 1;  // off only for "0"
     if (mma_allowed && encoder_attention_mma_supports(dt, K))
         encoder_attention_mma_cuda(dt, qkv, bias, S_bias, src_len, B, S, H, K, ctx, stream);
     else

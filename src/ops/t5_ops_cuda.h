@@ -245,7 +245,8 @@ bool pdl_enabled();
 // results are the same at every level, only the overlap changes. Never throws. Thread-safe.
 int prefetch_level();
 // The value of environment variable `name` when it is one digit from 0 to max_level, else default_level: the
-// switches above and below read their levels through it (each once per process). Never throws.
+// switches read their levels through it, each once per process (an on/off switch as env_level(name, 1, 1): off
+// only for "0"). Never throws.
 int env_level(const char* name, int max_level, int default_level);
 // Largest dynamic shared memory a block may opt in to on the current device
 // (cudaDevAttrMaxSharedMemoryPerBlockOptin), read once per device. Throws CudaError when it cannot be read.
