@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -287,6 +288,42 @@ TEST_F(CudaEngineTest, LogitsProcessorHostGreedyMatchesCpu) {
     const auto got = cuda_engine(model, DType::kF32, dir_, 4)->generate(inputs, o);
     EXPECT_EQ(compare(want, got, "processor fp32", 1e-3f), 0);
     EXPECT_EQ(proc->sources_seen(), (std::set<int>{0, 1, 2, 3, 4}));
+}
+
+// The pipelined host loop (the GPU runs step t+1 on its own argmax while the host applies the processor to step
+// t) against the unpipelined one (RECEIPT_CUDA_HOST_PIPELINE=0, read when an engine is made): the same ids,
+// scores and margins, bit for bit. The processor bans a third of the vocabulary, so the guess is often wrong; rows
+// end at different steps (row compaction); min_new_tokens masks EOS in the guess too; 5 inputs run in two chunks.
+TEST_F(CudaEngineTest, PipelinedHostGreedyMatchesUnpipelined) {
+    auto model = receipt::Model::load(kGolden + "t5-tiny-v10");
+    GoldenCase g = load_golden("t5-tiny-v10");
+    std::vector<std::vector<int>> inputs = g.inputs;
+    inputs.push_back(g.inputs[2]);
+    for (int min_new : {0, 6})
+        for (bool ban : {true, false}) {
+            GenerationOptions o;
+            o.max_new_tokens = 20;
+            o.min_new_tokens = min_new;
+            if (ban)
+                o.logits_processor = std::make_shared<receipt_test::BanByIndexProcessor>(model->config().vocab_size);
+            else
+                o.logits_processor = std::make_shared<receipt_test::IdentityProcessor>();
+            const std::string what = std::string(ban ? "ban processor" : "identity processor") +
+                                     " min_new_tokens=" + std::to_string(min_new);
+            const auto piped = cuda_engine(model, DType::kF16, dir_, 4)->generate(inputs, o);
+            ASSERT_EQ(setenv("RECEIPT_CUDA_HOST_PIPELINE", "0", 1), 0);
+            auto plain_engine = cuda_engine(model, DType::kF16, dir_, 4);
+            unsetenv("RECEIPT_CUDA_HOST_PIPELINE");
+            EXPECT_NE(plain_engine->describe().find("host greedy pipeline off"), std::string::npos);
+            const auto plain = plain_engine->generate(inputs, o);
+            ASSERT_EQ(piped.size(), plain.size()) << what;
+            for (size_t i = 0; i < plain.size(); ++i) {
+                EXPECT_EQ(ids_str(plain[i].ids), ids_str(piped[i].ids)) << what << " seq " << i;
+                EXPECT_EQ(0, std::memcmp(&plain[i].score, &piped[i].score, 4)) << what << " seq " << i << " score";
+                EXPECT_EQ(0, std::memcmp(&plain[i].min_margin, &piped[i].min_margin, 4)) << what << " seq " << i;
+                if (min_new > 0) EXPECT_GE(piped[i].ids.size(), size_t(min_new)) << what << " seq " << i;
+            }
+        }
 }
 
 // fp16 with the fp32 re-check (EngineOptions::fp32_recheck_margin): with a margin above every gap, every greedy

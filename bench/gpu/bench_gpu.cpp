@@ -19,7 +19,10 @@
 #include <cstring>
 #include <fstream>
 #include <iostream>
+#include <memory>
 #include <random>
+#include <string>
+#include <vector>
 
 #include "receipt/engine.h"
 #include "receipt/errors.h"
@@ -55,6 +58,13 @@ std::string iso_now() {
     return buf;
 }
 
+// A processor that changes nothing: it sends greedy decoding down the path receipt extraction takes (the argmax
+// on the host, which sees every step's logits) without changing any token.
+class PassThrough final : public receipt::LogitsProcessor {
+public:
+    void process(int, const std::vector<int>&, float*, int) const override {}
+};
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -70,6 +80,9 @@ int main(int argc, char** argv) {
     app.add_option("--new-tokens", new_tokens, "generated tokens (min = max)")->capture_default_str();
     app.add_option("--iters", iters, "timed calls per batch size")->capture_default_str();
     app.add_option("--beams", beams, "num_beams (1: greedy)")->check(CLI::Range(1, 32))->capture_default_str();
+    bool host_loop = false;
+    app.add_flag("--host-loop", host_loop,
+                 "greedy with a logits processor that changes nothing: the host-side argmax loop of extraction");
     app.add_option("--out", out, "write the JSON here too");
     CLI11_PARSE(app, argc, argv);
 
@@ -90,7 +103,8 @@ int main(int argc, char** argv) {
                                  {"new_tokens", new_tokens},
                                  {"decoding", beams > 1 ? "beam search, num_beams = " + std::to_string(beams) +
                                                               ", min_new_tokens = max_new_tokens"
-                                                        : std::string("greedy, min_new_tokens = max_new_tokens")},
+                                                        : std::string("greedy, min_new_tokens = max_new_tokens") +
+                                                              (host_loop ? ", a pass-through logits processor (argmax on the host)" : "")},
                                  {"device_used_mib_at_start", mib_start},
                                  {"results", nlohmann::json::array()}};
         std::mt19937 rng(1234);
@@ -112,6 +126,7 @@ int main(int argc, char** argv) {
             go.max_new_tokens = new_tokens;
             go.min_new_tokens = new_tokens;
             go.num_beams = beams;
+            if (host_loop) go.logits_processor = std::make_shared<PassThrough>();
             const auto t_w0 = std::chrono::steady_clock::now();
             auto warm = engine->generate(inputs, go);
             const double warm_ms =

@@ -32,10 +32,15 @@ struct CudaT5Engine::Buffers {
     // Pinned staging.
     // h_rows: [4, R_max] ints: source lengths | next_tok | src_row | finished (host staging).
     // h_top: [2, R_max, kBeamTopKMax] beam candidates (values, then ids).
+    // h_logits: [2, R_max, V] f32, two steps' logits (the pipelined host greedy loop reads one while the next
+    // arrives); logits_event[s] marks the copy into half s.
     PinnedBuffer h_ids, h_rows, h_state, h_flags, h_tokens, h_scores, h_logits, h_top;
     cudaEvent_t flag_event[2] = {nullptr, nullptr};
+    cudaEvent_t logits_event[2] = {nullptr, nullptr};
     ~Buffers() {
         for (cudaEvent_t& e : flag_event)
+            if (e) cudaEventDestroy(e);
+        for (cudaEvent_t& e : logits_event)
             if (e) cudaEventDestroy(e);
     }
 };

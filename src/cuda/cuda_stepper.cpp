@@ -4,6 +4,8 @@
 // (beam_topk_cuda) and copies only those back; row selection (beam reorder, dropping finished sources) gathers the
 // KV cache on the GPU. The host-greedy path (logits processors) still copies the f32 logits [N, V].
 #include <algorithm>
+#include <climits>
+#include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <string>
@@ -12,6 +14,7 @@
 #include "cuda/cuda_check.h"
 #include "cuda/cuda_engine_buffers.h"
 #include "generate/search.h"
+#include "ops/linear.h"
 
 namespace receipt::cuda {
 
@@ -132,6 +135,130 @@ std::vector<GenerationResult> CudaT5Engine::generate_greedy_host(const std::vect
     tok.eos = cfg_.eos_token_id;
     tok.pad = cfg_.pad_token_id;
     return greedy_search(stepper, B, options, tok, static_cast<int>(first));
+}
+
+namespace {
+
+// The device's guess for one row (greedy_select_cuda): the argmax of the logits with EOS masked while the step is
+// below min_new_tokens, the lowest id among equal maxima, id 0 when nothing is larger than -inf.
+int device_guess(const float* row, int V, bool mask_eos, int eos) {
+    float best = -INFINITY;
+    int best_i = INT_MAX;
+    for (int v = 0; v < V; ++v) {
+        const float x = (mask_eos && v == eos) ? -INFINITY : row[v];
+        if (x > best) {
+            best = x;
+            best_i = v;
+        }
+    }
+    return best_i >= 0 && best_i < V ? best_i : 0;
+}
+
+}  // namespace
+
+// Greedy with a logits processor, pipelined. Each step of the device (a graph of its batch bucket and cache
+// buffer) is decoder_forward + greedy_select: the select kernel writes its guess of the next token (step t's
+// argmax with the EOS mask only) into next_tok and advances state->step, so step t+1 can be queued before the host
+// has seen step t's logits. Then per step t:
+//   queue step t+1 (on the guess) | wait for step t's logits | greedy_choose per row (what greedy_search does)
+//   every choice == the guess, no row ended: step t+1 is already right
+//   else: wait for the queued step, drop the ended rows (CudaStepper::select_rows), upload the host's tokens and
+//         step t+1, queue step t+1 again (it rewrites position t+1 of the self-attention cache).
+// The logits of every kept step are the unpipelined loop's, so tokens, scores and margins are too.
+std::vector<GenerationResult> CudaT5Engine::generate_greedy_host_pipelined(const std::vector<std::vector<int>>& inputs,
+                                                                           size_t first, int B,
+                                                                           const GenerationOptions& options) {
+    encode(inputs, first, B);
+    CudaStepper stepper(*this, B, 1);  // source rows and row compaction
+    Buffers& b = *buf_;
+    SearchTokens tok;
+    tok.decoder_start = cfg_.decoder_start_token_id;
+    tok.eos = cfg_.eos_token_id;
+    tok.pad = cfg_.pad_token_id;
+    const int V = cfg_.vocab_size;
+    const size_t half = size_t(R_max_) * V;  // floats per half of h_logits
+    std::vector<GenerationResult> results(B);
+    std::vector<int> row_source(B);  // active row -> source index
+    for (int i = 0; i < B; ++i) row_source[size_t(i)] = i;
+    std::vector<int> feed(B, tok.decoder_start);
+    int n = B;
+
+    // Host tokens and step t for the n active rows; the bucket's other rows are finished (the select kernel
+    // gives them pad). The staging areas are free: every restart follows a stream synchronisation.
+    auto restart = [&](int t) {
+        const int R = bucket_for(n);
+        int* h_tok = b.h_rows.as<int>() + R_max_;
+        int* h_fin = b.h_rows.as<int>() + 3 * R_max_;
+        for (int r = 0; r < R; ++r) {
+            h_tok[r] = r < n ? feed[size_t(r)] : tok.pad;
+            h_fin[r] = r < n ? 0 : 1;
+        }
+        RECEIPT_CUDA_CHECK(cudaMemcpyAsync(b.next_tok.get(), h_tok, size_t(R) * 4, cudaMemcpyHostToDevice, stream_));
+        RECEIPT_CUDA_CHECK(cudaMemcpyAsync(b.finished.get(), h_fin, size_t(R) * 4, cudaMemcpyHostToDevice, stream_));
+        upload_state(t, options.min_new_tokens);
+    };
+    // Queues step t: forward + guess + step advance, then the copy of the n rows' logits into half t % 2.
+    auto enqueue = [&](int t) {
+        const int R = bucket_for(n);
+        run_graph(guess_graphs_, 2 * R + (cache_swapped_ ? 1 : 0), [&] { greedy_step(R); }, R);
+        RECEIPT_CUDA_CHECK(cudaMemcpyAsync(b.h_logits.as<float>() + (t & 1) * half, b.logits.get(),
+                                           size_t(n) * V * sizeof(float), cudaMemcpyDeviceToHost, stream_));
+        RECEIPT_CUDA_CHECK(cudaEventRecord(b.logits_event[t & 1], stream_));
+    };
+
+    std::vector<int> guess, choice;
+    std::vector<float> logp, margin;
+    restart(0);
+    enqueue(0);
+    for (int t = 0; t < options.max_new_tokens && n > 0;) {
+        if (t + 1 < options.max_new_tokens) enqueue(t + 1);  // on the device's guess
+        RECEIPT_CUDA_CHECK(cudaEventSynchronize(b.logits_event[t & 1]));
+        float* logits = b.h_logits.as<float>() + (t & 1) * half;
+        guess.resize(n);
+        choice.resize(n);
+        logp.resize(n);
+        margin.resize(n);
+#pragma omp parallel for num_threads(ops::cpu_threads()) schedule(static) if (n > 1)
+        for (int r = 0; r < n; ++r) {
+            float* row = logits + size_t(r) * V;
+            guess[r] = device_guess(row, V, t < options.min_new_tokens, tok.eos);
+            const GreedyChoice c = greedy_choose(row, V, t, options, tok, int(first) + row_source[size_t(r)],
+                                                 results[size_t(row_source[size_t(r)])].ids);
+            choice[r] = c.id;
+            logp[r] = c.logp;
+            margin[r] = c.margin;
+        }
+        std::vector<int> keep;
+        bool redo = false;
+        feed.clear();
+        for (int r = 0; r < n; ++r) {
+            GenerationResult& res = results[size_t(row_source[size_t(r)])];
+            res.score += logp[r];
+            res.min_margin = std::min(res.min_margin, margin[r]);
+            res.ids.push_back(choice[r]);
+            redo = redo || choice[r] != guess[r];
+            if (choice[r] != tok.eos) {
+                keep.push_back(r);
+                feed.push_back(choice[r]);
+            }
+        }
+        ++t;
+        if (!redo && int(keep.size()) == n) continue;  // step t is queued on the right tokens
+        RECEIPT_CUDA_CHECK(cudaStreamSynchronize(stream_));  // the step queued on the guess is done: discard it
+        if (keep.empty() || t >= options.max_new_tokens) break;
+        if (int(keep.size()) != n) {
+            stepper.select_rows(keep, t);
+            std::vector<int> rows;
+            rows.reserve(keep.size());
+            for (int r : keep) rows.push_back(row_source[size_t(r)]);
+            row_source.swap(rows);
+            n = int(keep.size());
+        }
+        restart(t);
+        enqueue(t);
+    }
+    RECEIPT_CUDA_CHECK(cudaStreamSynchronize(stream_));  // a step queued past the end may still run
+    return results;
 }
 
 std::vector<GenerationResult> CudaT5Engine::generate_beam(const std::vector<std::vector<int>>& inputs, size_t first,

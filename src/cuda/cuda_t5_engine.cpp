@@ -35,6 +35,7 @@ CudaT5Engine::CudaT5Engine(std::shared_ptr<const Model> model, const EngineOptio
     T_max_ = options.max_total_tokens;
     if (const char* g = std::getenv("RECEIPT_CUDA_GRAPHS")) use_graphs_ = std::string(g) != "0";
     if (const char* f = std::getenv("RECEIPT_CUDA_FUSE_NORM")) fuse_norm_ = std::string(f) != "0";
+    if (const char* p = std::getenv("RECEIPT_CUDA_HOST_PIPELINE")) host_pipeline_ = std::string(p) != "0";
     // Absorbed cross-attention (cross_attention_absorbed_cuda) for decode steps of at least this many rows;
     // RECEIPT_CUDA_CROSS_ABSORB=N sets N, 0 turns it off.
     if (const char* a = std::getenv("RECEIPT_CUDA_CROSS_ABSORB")) absorb_min_rows_ = std::max(0, std::atoi(a));
@@ -66,6 +67,7 @@ CudaT5Engine::CudaT5Engine(std::shared_ptr<const Model> model, const EngineOptio
 CudaT5Engine::~CudaT5Engine() {
     for (auto& [b, g] : graphs_) cudaGraphExecDestroy(g);
     for (auto& [b, g] : forward_graphs_) cudaGraphExecDestroy(g);
+    for (auto& [b, g] : guess_graphs_) cudaGraphExecDestroy(g);
     if (stream_) cudaStreamSynchronize(stream_);
     buf_.reset();
     gemm_.reset();
@@ -158,9 +160,10 @@ void CudaT5Engine::alloc_buffers() {
     b.h_flags = PinnedBuffer(2 * 4);
     b.h_tokens = PinnedBuffer(R * T * 4);
     b.h_scores = PinnedBuffer(R * 4);
-    b.h_logits = PinnedBuffer(R * V * 4);
+    b.h_logits = PinnedBuffer(2 * R * V * 4);
     b.h_top = PinnedBuffer(2 * R * kBeamTopKMax * 4);
     for (cudaEvent_t& e : b.flag_event) RECEIPT_CUDA_CHECK(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
+    for (cudaEvent_t& e : b.logits_event) RECEIPT_CUDA_CHECK(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
 
     // Relative position bias tables, bucketed on the host exactly like the CPU engine.
     const auto& enc_table = model_->weight("encoder.block.0.layer.0.SelfAttention.relative_attention_bias.weight");
@@ -190,7 +193,7 @@ std::string CudaT5Engine::describe() const {
            std::to_string(cc_minor_) + "), " + std::to_string(n_device_bytes_ >> 20) + " MiB, plan " + plan_status_ +
            (use_graphs_ ? "" : ", graphs off") + (gemm_->use_gemv() ? "" : ", small-M gemv off") +
            (gemm_->use_mma() ? "" : ", tensor-core decode GEMM off") +
-           (fuse_norm_ ? "" : ", norm fusion off") +
+           (fuse_norm_ ? "" : ", norm fusion off") + (host_pipeline_ ? "" : ", host greedy pipeline off") +
            (absorb_min_rows_ == kAbsorbMinRows ? ""
             : absorb_min_rows_ > 0 ? ", absorbed cross-attention from " + std::to_string(absorb_min_rows_) + " rows"
                                    : std::string(", absorbed cross-attention off")) +
@@ -255,6 +258,7 @@ std::vector<GenerationResult> CudaT5Engine::generate(const std::vector<std::vect
     for (size_t first = 0; first < inputs.size(); first += per_chunk) {
         const int B = int(std::min<size_t>(per_chunk, inputs.size() - first));
         auto part = options.num_beams > 1        ? generate_beam(inputs, first, B, options)
+                    : options.logits_processor && host_pipeline_ ? generate_greedy_host_pipelined(inputs, first, B, options)
                     : options.logits_processor ? generate_greedy_host(inputs, first, B, options)
                                                : generate_greedy(inputs, first, B, options);
         for (auto& r : part) out.push_back(std::move(r));

@@ -107,6 +107,11 @@ private:
     // must see every step's logits.
     std::vector<GenerationResult> generate_greedy_host(const std::vector<std::vector<int>>& inputs, size_t first,
                                                        int B, const GenerationOptions& options);
+    // The same results, with the GPU one step ahead of the host: step t+1 runs on the device's guess (step t's
+    // argmax with only the EOS mask) while the host applies the processor to step t; a guess the host does not
+    // confirm (or a row that ends) runs step t+1 again on the host's choice (cuda_stepper.cpp).
+    std::vector<GenerationResult> generate_greedy_host_pipelined(const std::vector<std::vector<int>>& inputs,
+                                                                 size_t first, int B, const GenerationOptions& options);
     void upload_state(int step, int min_new);
     // The spec of one of the engine's GEMMs: x [m, k] activations (dt_), w [n, k] weights (wdt_), y [m, n], row
     // strides k / k / n. With f32 activations on half-precision weights (a32_) x is split (GemmSpec::split_x) and
@@ -136,9 +141,11 @@ private:
     std::vector<int> buckets_;
     std::map<int, cudaGraphExec_t> graphs_;          // greedy step per batch bucket
     std::map<int, cudaGraphExec_t> forward_graphs_;  // decoder forward per (batch bucket, cache buffer): run_forward
+    std::map<int, cudaGraphExec_t> guess_graphs_;    // greedy_step per (batch bucket, cache buffer): pipelined host loop
     bool cache_swapped_ = false;                     // Buffers::cache and cache_tmp exchanged (odd number of swaps)
     bool use_graphs_ = true;
     bool fuse_norm_ = true;             // decoder LayerNorms inside the small-M GEMMs (normed_gemm)
+    bool host_pipeline_ = true;         // greedy with a logits processor pipelined (RECEIPT_CUDA_HOST_PIPELINE=0: off)
     // Decode steps of at least this many rows run the absorbed cross-attention (reads the encoder output, not
     // each layer's K/V); 0 = never. Off unless RECEIPT_CUDA_CROSS_ABSORB=N: on an H200 it measured slower than the
     // precomputed-K/V kernel at 32 and 64 rows (docs/benchmarks.md); also off for f32 activations and shapes it

@@ -7,9 +7,37 @@
 
 namespace receipt {
 
+GreedyChoice greedy_choose(float* row, int V, int t, const GenerationOptions& options, const SearchTokens& tokens,
+                           int source, const std::vector<int>& generated) {
+    if (t < options.min_new_tokens) row[tokens.eos] = -INFINITY;
+    if (options.logits_processor) options.logits_processor->process(source, generated, row, V);
+    int best = 0;
+    float best_v = row[0], second_v = -INFINITY;  // the runner-up's logit, for the margin
+    for (int i = 1; i < V; ++i) {
+        if (row[i] > best_v) {
+            second_v = best_v;
+            best_v = row[i];
+            best = i;
+        } else if (row[i] > second_v) {
+            second_v = row[i];
+        }
+    }
+    GreedyChoice c;
+    c.margin = second_v == -INFINITY ? INFINITY : best_v - second_v;  // +inf: one token left (or none)
+    if (best_v == -INFINITY) {  // a processor forbade every token: end the sequence
+        c.id = tokens.eos;
+        c.logp = -INFINITY;
+        return c;
+    }
+    float sum = 0.0f;
+    for (int i = 0; i < V; ++i) sum += std::exp(row[i] - best_v);
+    c.id = best;
+    c.logp = -std::log(sum);
+    return c;
+}
+
 std::vector<GenerationResult> greedy_search(DecoderStepper& stepper, int B, const GenerationOptions& options,
                                             const SearchTokens& tokens, int source_offset) {
-    const LogitsProcessor* processor = options.logits_processor.get();
     const int V = stepper.vocab_size();
     std::vector<GenerationResult> results(B);
     std::vector<int> row_source(B);  // active row -> source index
@@ -29,30 +57,11 @@ std::vector<GenerationResult> greedy_search(DecoderStepper& stepper, int B, cons
         margin.resize(N);
 #pragma omp parallel for num_threads(ops::cpu_threads()) schedule(static) if (N > 1)
         for (int r = 0; r < N; ++r) {
-            float* row = logits.data() + size_t(r) * V;
-            if (t < options.min_new_tokens) row[tokens.eos] = -INFINITY;
-            if (processor) processor->process(source_offset + row_source[r], results[row_source[r]].ids, row, V);
-            int best = 0;
-            float best_v = row[0], second_v = -INFINITY;  // the runner-up's logit, for the margin
-            for (int i = 1; i < V; ++i) {
-                if (row[i] > best_v) {
-                    second_v = best_v;
-                    best_v = row[i];
-                    best = i;
-                } else if (row[i] > second_v) {
-                    second_v = row[i];
-                }
-            }
-            margin[r] = second_v == -INFINITY ? INFINITY : best_v - second_v;  // +inf: one token left (or none)
-            if (best_v == -INFINITY) {  // a processor forbade every token: end the sequence
-                best_ids[r] = tokens.eos;
-                best_logp[r] = -INFINITY;
-                continue;
-            }
-            float sum = 0.0f;
-            for (int i = 0; i < V; ++i) sum += std::exp(row[i] - best_v);
-            best_ids[r] = best;
-            best_logp[r] = -std::log(sum);
+            const GreedyChoice c = greedy_choose(logits.data() + size_t(r) * V, V, t, options, tokens,
+                                                 source_offset + row_source[r], results[row_source[r]].ids);
+            best_ids[r] = c.id;
+            best_logp[r] = c.logp;
+            margin[r] = c.margin;
         }
         std::vector<int> keep;
         std::vector<int> next_feed;

@@ -22,6 +22,18 @@ struct SearchTokens {
 std::vector<GenerationResult> greedy_search(DecoderStepper& stepper, int B, const GenerationOptions& options,
                                             const SearchTokens& tokens, int source_offset = 0);
 
+// One greedy choice, as greedy_search makes it for a row at step t: EOS forbidden while t < min_new_tokens, then
+// the processor (source index `source`, the row's ids so far), then the argmax (first maximum wins, as
+// torch.argmax). row: [V] logits, modified in place. id = EOS and logp = -inf when the processor forbade every
+// token; margin = the chosen logit minus the runner-up's (+inf when no runner-up).
+struct GreedyChoice {
+    int id = 0;
+    float logp = 0.0f;  // the chosen token's log-probability: best - logsumexp(row)
+    float margin = 0.0f;
+};
+GreedyChoice greedy_choose(float* row, int V, int t, const GenerationOptions& options, const SearchTokens& tokens,
+                           int source, const std::vector<int>& generated);
+
 // Beam search for B sources with num_beams rows each (stepper rows b*num_beams .. b*num_beams+num_beams-1 belong to
 // source b and start identical). Mirrors transformers' GenerationMixin._beam_search: per source keep the top
 // 2*num_beams continuations of (running score + log_softmax), finished candidates among the top num_beams enter the
