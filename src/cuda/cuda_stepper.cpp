@@ -243,9 +243,11 @@ std::vector<GenerationResult> CudaT5Engine::generate_greedy_host_pipelined(const
             }
         }
         ++t;
+        ++n_piped_steps_;
         if (!redo && int(keep.size()) == n) continue;  // step t is queued on the right tokens
         RECEIPT_CUDA_CHECK(cudaStreamSynchronize(stream_));  // the step queued on the guess is done: discard it
         if (keep.empty() || t >= options.max_new_tokens) break;
+        ++n_piped_redone_;
         if (int(keep.size()) != n) {
             stepper.select_rows(keep, t);
             std::vector<int> rows;

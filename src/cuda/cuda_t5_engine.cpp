@@ -194,6 +194,9 @@ std::string CudaT5Engine::describe() const {
            (use_graphs_ ? "" : ", graphs off") + (gemm_->use_gemv() ? "" : ", small-M gemv off") +
            (gemm_->use_mma() ? "" : ", tensor-core decode GEMM off") +
            (fuse_norm_ ? "" : ", norm fusion off") + (host_pipeline_ ? "" : ", host greedy pipeline off") +
+           (n_piped_steps_ == 0 ? ""
+                                : ", pipelined host steps " + std::to_string(n_piped_steps_) + " (" +
+                                      std::to_string(n_piped_redone_) + " run again)") +
            (absorb_min_rows_ == kAbsorbMinRows ? ""
             : absorb_min_rows_ > 0 ? ", absorbed cross-attention from " + std::to_string(absorb_min_rows_) + " rows"
                                    : std::string(", absorbed cross-attention off")) +

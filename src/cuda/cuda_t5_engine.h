@@ -146,6 +146,7 @@ private:
     bool use_graphs_ = true;
     bool fuse_norm_ = true;             // decoder LayerNorms inside the small-M GEMMs (normed_gemm)
     bool host_pipeline_ = true;         // greedy with a logits processor pipelined (RECEIPT_CUDA_HOST_PIPELINE=0: off)
+    long long n_piped_steps_ = 0, n_piped_redone_ = 0;  // its host steps, and those whose guessed step ran again
     // Decode steps of at least this many rows run the absorbed cross-attention (reads the encoder output, not
     // each layer's K/V); 0 = never. Off unless RECEIPT_CUDA_CROSS_ABSORB=N: on an H200 it measured slower than the
     // precomputed-K/V kernel at 32 and 64 rows (docs/benchmarks.md); also off for f32 activations and shapes it
