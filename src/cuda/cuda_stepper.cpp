@@ -184,7 +184,7 @@ std::vector<GenerationResult> CudaT5Engine::generate_greedy_host_pipelined(const
     int n = B;
 
     // Host tokens and step t for the n active rows; the bucket's other rows are finished (the select kernel
-    // gives them pad). The staging areas are free: every restart follows a stream synchronisation.
+    // gives them pad).
     auto restart = [&](int t) {
         const int R = bucket_for(n);
         int* h_tok = b.h_rows.as<int>() + R_max_;
@@ -245,10 +245,11 @@ std::vector<GenerationResult> CudaT5Engine::generate_greedy_host_pipelined(const
         ++t;
         ++n_piped_steps_;
         if (!redo && int(keep.size()) == n) continue;  // step t is queued on the right tokens
-        RECEIPT_CUDA_CHECK(cudaStreamSynchronize(stream_));  // the step queued on the guess is done: discard it
+        // The step queued on the guess is discarded: step t runs again behind it, on the host's tokens (stream
+        // order; the staging areas restart() writes were last read by copies before step t - 1's logits).
         if (keep.empty() || t >= options.max_new_tokens) break;
         ++n_piped_redone_;
-        if (int(keep.size()) != n) {
+        if (int(keep.size()) != n) {  // drop the ended rows (select_rows waits for the stream)
             stepper.select_rows(keep, t);
             std::vector<int> rows;
             rows.reserve(keep.size());
