@@ -450,8 +450,8 @@ struct SelfAttnStep {
 };
 
 TEST_F(CudaOps, DecoderSelfAttentionSplitKAppendsAndMatchesCpu) {
-    // (The single-pass launch of 2 rows with d_kv 64 in 16 bits takes the streaming kernel by default,
-    // self_attention_pipelined_level; RECEIPT_CUDA_SELF_PIPE=0 keeps it on the one-query kernel.)
+    // (The single-pass launches with d_kv 64 in 16 bits take the streaming kernel by default,
+    // self_attention_pipelined_level; RECEIPT_CUDA_SELF_PIPE=0 keeps them on the one-query kernel.)
     // Positions t = 0, 36, 383, 512 (1, 37, 384, 513 keys) in a T_max = 520 cache; N = 1 (17 splits at 132 SMs)
     // and N = 2 (9 splits).
     const int H = 8, T_max = 520;

@@ -243,7 +243,8 @@ TEST_F(CudaDecodeTiming, DISABLED_CrossAttentionWide) {
 }
 
 // Decoder self-attention as the engine launches it (single pass) at 1-64 rows and 16 / 64 / 128 cached keys:
-// run with RECEIPT_CUDA_SELF_PIPE=0 (one-query kernel), 1 (streaming from 2 rows) or 2 (streaming everywhere).
+// run with RECEIPT_CUDA_SELF_PIPE=0 (one-query kernel), 1 (streaming where one wave holds the blocks) or 2
+// (streaming everywhere).
 TEST_F(CudaDecodeTiming, DISABLED_SelfAttentionRows) {
     const int H = 8, K = 64, HK = H * K, T_max = 129, R_max = 64;
     rc::DeviceBuffer qkv(size_t(R_max) * 3 * HK * 2), ctx(size_t(R_max) * HK * 2), state(sizeof(rc::DecodeState));

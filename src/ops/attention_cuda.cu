@@ -234,13 +234,13 @@ void decoder_self_attention_cuda(DType dt, const void* qkv, void* cache_k, void*
     RECEIPT_CHECK(K <= kMaxHeadDim, InvalidInput, "decoder_self_attention_cuda: d_kv > 256 is not supported");
     const bool vec = K % 8 == 0;
     const DecodeLaunch l = decode_launch(split, R, H, K, T_max);
-    // Single-pass launches of 2+ rows whose blocks fit one wave (every launch at level 2) stream their cached K/V
-    // instead. H200, at level 2 against 0: t5-small batch 8 -5%, batch 64 -3%; t5-base batch 8 -2%, but batch 64
-    // (768 blocks, two waves of the streaming kernel) +2%.
+    // Single-pass launches whose blocks fit one wave (every launch at level 2) stream their cached K/V instead.
+    // H200, streaming against the one-query kernel: t5-small batch 1 -6%, batch 8 -5%, batch 64 -3%; t5-base
+    // batch 1 -6%, batch 8 -2%, but batch 64 (768 blocks, two waves of the streaming kernel) +2%.
     const int level = self_attention_pipelined_level();
     const int n_sm = split ? split->n_sm : device_sm_count();
     const bool one_wave = n_sm > 0 && int64_t(R) * H <= int64_t(stream::kBlocksPerSm) * n_sm;
-    if (l.n_split == 1 && (level >= 2 || (level == 1 && R >= 2 && one_wave)) &&
+    if (l.n_split == 1 && (level >= 2 || (level == 1 && one_wave)) &&
         self_attention_pipelined_supports(dt, K) && aligned16(qkv) && aligned16(cache_k) && aligned16(cache_v) &&
         aligned16(ctx)) {
         self_attention_pipelined_cuda(dt, qkv, cache_k, cache_v, bias, R, H, K, T_max, state, ctx, stream, n_sm);

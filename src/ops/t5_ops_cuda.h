@@ -110,7 +110,7 @@ void self_attention_pipelined_cuda(DType dt, const void* qkv, void* cache_k, voi
 // Whether self_attention_pipelined_cuda takes this type and head width (f16 / bf16, K = 64).
 bool self_attention_pipelined_supports(DType dt, int K);
 // Which decoder_self_attention_cuda launches (supported type and width, no split) go to the streaming kernel: 0
-// none, 1 (the default) launches of two or more rows whose blocks fit one wave on the device, 2 every launch.
+// none, 1 (the default) launches whose blocks fit one wave on the device, 2 every launch.
 // RECEIPT_CUDA_SELF_PIPE=0 / 1 / 2 in the environment (read once per process) sets it. Never throws.
 int self_attention_pipelined_level();
 
