@@ -18,6 +18,9 @@
 #include "receipt/model.h"
 #include "receipt/tokenizer.h"
 #include "test_processors.h"
+#if defined(RECEIPT_WITH_CUDA)
+#include "cuda/engine_plan.h"  // plan files (plain C++; the library has them in CUDA builds)
+#endif
 
 namespace fs = std::filesystem;
 using receipt::DType;
@@ -517,7 +520,8 @@ TEST_F(CudaEngineTest, ShippedModelAtServingSizesMatchesCpu) {
     };
     const Pass passes[] = {{DType::kF32, false, false}, {DType::kF16, false, false}, {DType::kF32, false, false},
                            {DType::kF16, true, false},  {DType::kF16, false, true},  {DType::kF16, true, true}};
-    for (const auto& [dt, host, a32] : passes) {
+    // Serving sizes, one plan file per precision.
+    auto serving = [&](DType dt, bool a32) {
         receipt::EngineOptions eo;
         eo.device = receipt::Device::kCuda;
         eo.dtype = dt;
@@ -526,6 +530,10 @@ TEST_F(CudaEngineTest, ShippedModelAtServingSizesMatchesCpu) {
         eo.max_input_tokens = 512;
         eo.max_total_tokens = 513;
         eo.plan_path = dir_ + "/shipped-" + dtype_str(dt) + (a32 ? "-a32" : "") + ".plan";
+        return eo;
+    };
+    for (const auto& [dt, host, a32] : passes) {
+        const receipt::EngineOptions eo = serving(dt, a32);
         GenerationOptions og = o;
         if (host) og.logits_processor = std::make_shared<receipt_test::IdentityProcessor>();
         const auto got = receipt::make_engine(model, eo)->generate(inputs, og);
@@ -540,5 +548,21 @@ TEST_F(CudaEngineTest, ShippedModelAtServingSizesMatchesCpu) {
         EXPECT_GE(same, dt == DType::kF32 || a32 ? int(want.size()) : int(want.size()) - 1)
             << dtype_str(dt) << (a32 ? "-a32" : "") << (host ? " host argmax" : "");
     }
+#if defined(RECEIPT_WITH_CUDA)
+    // The fp16 plan holds the timed single-row cross-attention choice (d_kv 64: the streaming kernel applies), and
+    // an engine that loads it says when it streams.
+    const auto plan = receipt::cuda::read_plan_file(dir_ + "/shipped-fp16.plan");
+    ASSERT_EQ(plan.choices.size(), 1u);
+    const auto& c = plan.choices[0];
+    EXPECT_EQ(c.name, "cross_stream_single_row");
+    EXPECT_GT(c.time_off_us, 0.0f);
+    EXPECT_GT(c.time_on_us, 0.0f);
+    EXPECT_EQ(c.value, c.time_on_us < c.time_off_us ? 1 : 0);
+    std::cout << "single-row cross-attention: one-query " << c.time_off_us << " us, streaming " << c.time_on_us
+              << " us per one-row decode step\n";
+    const std::string d = receipt::make_engine(model, serving(DType::kF16, false))->describe();
+    EXPECT_NE(d.find("loaded"), std::string::npos) << d;
+    EXPECT_EQ(d.find("single-row cross-attention streamed") != std::string::npos, c.value == 1) << d;
+#endif
 }
 

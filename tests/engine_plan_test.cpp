@@ -43,6 +43,8 @@ EnginePlan sample_plan() {
         g.time_us = 3.5f + i;
         p.gemms.push_back(g);
     }
+    p.choices.push_back(PlanChoice{"cross_stream_single_row", 1, 110.5f, 104.25f});
+    p.choices.push_back(PlanChoice{"another_switch", 0, 20.0f, 21.0f});
     return p;
 }
 
@@ -81,7 +83,11 @@ TEST(EnginePlan, RoundTrip) {
         EXPECT_EQ(q.gemms[i].workspace, p.gemms[i].workspace);
         EXPECT_FLOAT_EQ(q.gemms[i].time_us, p.gemms[i].time_us);
     }
+    EXPECT_EQ(q.choices, p.choices);
     EXPECT_EQ(describe_plan_mismatch(q.header, p.header), "");
+    EnginePlan none = sample_plan();
+    none.choices.clear();
+    EXPECT_TRUE(parse_plan(serialize_plan(none), "mem").choices.empty());
 }
 
 TEST(EnginePlan, FileRoundTripAndMissingFile) {
@@ -155,8 +161,10 @@ TEST(EnginePlan, WrongChecksumField) {
 
 TEST(EnginePlan, InconsistentCountsWithValidCrc) {
     // A huge gemm count, CRC recomputed: must be rejected by the size checks, not by an allocation.
-    std::string bytes = serialize_plan(sample_plan());
-    const size_t count_at = bytes.size() - 3 * (10 * 4 + 8 * 8 + 8 + 4) - 4;
+    EnginePlan no_choices = sample_plan();
+    no_choices.choices.clear();
+    std::string bytes = serialize_plan(no_choices);
+    const size_t count_at = bytes.size() - 4 - 3 * (10 * 4 + 8 * 8 + 8 + 4) - 4;
     const uint32_t huge = 0x7fffffff;
     std::memcpy(&bytes[count_at], &huge, 4);
     fix_crc(bytes);
@@ -173,6 +181,23 @@ TEST(EnginePlan, InconsistentCountsWithValidCrc) {
     EnginePlan p = sample_plan();
     p.gemms[1].k = 0;
     expect_parse_error(serialize_plan(p), {"invalid shape"});
+
+    // A huge choice count (the last 4 bytes of a plan without choices), and a choice that is neither on nor off.
+    bytes = serialize_plan(no_choices);
+    std::memcpy(&bytes[bytes.size() - 4], &huge, 4);
+    fix_crc(bytes);
+    expect_parse_error(bytes, {"choice count"});
+    p = sample_plan();
+    p.choices[0].value = 7;
+    expect_parse_error(serialize_plan(p), {"cross_stream_single_row", "value 7"});
+
+    // Bytes after the last entry, inside the checksummed body.
+    bytes = serialize_plan(sample_plan());
+    bytes += "tail";
+    const uint64_t body = bytes.size() - kPlanPrefixBytes;
+    std::memcpy(&bytes[16], &body, 8);
+    fix_crc(bytes);
+    expect_parse_error(bytes, {"after the last entry"});
 }
 
 TEST(EnginePlan, BodySizeFieldMustMatchFile) {

@@ -45,28 +45,30 @@ void CudaT5Engine::run_graph(std::map<int, cudaGraphExec_t>& graphs, int key, co
         return;
     }
     auto it = graphs.find(key);
-    if (it == graphs.end()) {
-        // Warm up outside the capture (loads kernels / cuBLASLt modules, sets kernel attributes). The forward at
-        // the current state recomputes exactly what the first real step computes, so it is harmless.
-        decoder_forward(R_bucket);
-        RECEIPT_CUDA_CHECK(cudaStreamSynchronize(stream_));
-        cudaGraph_t graph = nullptr;
-        RECEIPT_CUDA_CHECK(cudaStreamBeginCapture(stream_, cudaStreamCaptureModeThreadLocal));
-        try {
-            body();
-        } catch (...) {
-            cudaStreamEndCapture(stream_, &graph);
-            if (graph) cudaGraphDestroy(graph);
-            throw;
-        }
-        RECEIPT_CUDA_CHECK(cudaStreamEndCapture(stream_, &graph));
-        cudaGraphExec_t exec = nullptr;
-        const cudaError_t err = cudaGraphInstantiate(&exec, graph, 0);
-        cudaGraphDestroy(graph);
-        RECEIPT_CUDA_CHECK(err);
-        it = graphs.emplace(key, exec).first;
-    }
+    if (it == graphs.end()) it = graphs.emplace(key, capture_graph(body, R_bucket)).first;
     RECEIPT_CUDA_CHECK(cudaGraphLaunch(it->second, stream_));
+}
+
+cudaGraphExec_t CudaT5Engine::capture_graph(const std::function<void()>& body, int R_bucket) {
+    // Warm up outside the capture (loads kernels / cuBLASLt modules, sets kernel attributes). The forward at the
+    // current state recomputes exactly what the first real step computes, so it is harmless.
+    decoder_forward(R_bucket);
+    RECEIPT_CUDA_CHECK(cudaStreamSynchronize(stream_));
+    cudaGraph_t graph = nullptr;
+    RECEIPT_CUDA_CHECK(cudaStreamBeginCapture(stream_, cudaStreamCaptureModeThreadLocal));
+    try {
+        body();
+    } catch (...) {
+        cudaStreamEndCapture(stream_, &graph);
+        if (graph) cudaGraphDestroy(graph);
+        throw;
+    }
+    RECEIPT_CUDA_CHECK(cudaStreamEndCapture(stream_, &graph));
+    cudaGraphExec_t exec = nullptr;
+    const cudaError_t err = cudaGraphInstantiate(&exec, graph, 0);
+    cudaGraphDestroy(graph);
+    RECEIPT_CUDA_CHECK(err);
+    return exec;
 }
 
 std::vector<GenerationResult> CudaT5Engine::generate_greedy(const std::vector<std::vector<int>>& inputs, size_t first,

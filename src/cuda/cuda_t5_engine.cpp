@@ -201,6 +201,7 @@ std::string CudaT5Engine::describe() const {
             : absorb_min_rows_ > 0 ? ", absorbed cross-attention from " + std::to_string(absorb_min_rows_) + " rows"
                                    : std::string(", absorbed cross-attention off")) +
            (buf_->attn_split.n_split_max > 1 ? "" : ", split-K attention off") +
+           (buf_->attn_split.stream_single_row ? ", single-row cross-attention streamed (plan)" : "") +
            (cross_attention_pipelined_level() == 2 ? ""
             : cross_attention_pipelined_level() == 0 ? std::string(", streaming cross-attention off")
             : cross_attention_pipelined_level() == 1 ? std::string(", streaming cross-attention in wide steps")

@@ -10,11 +10,13 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "cuda/cuda_weights.h"
 #include "cuda/device_buffer.h"
+#include "cuda/engine_plan.h"
 #include "cuda/gemm_lt.h"
 #include "cuda/op_profiler.h"
 #include "ops/t5_ops_cuda.h"
@@ -68,6 +70,14 @@ private:
     void alloc_buffers();
     void setup_plan();
     void build_plan();
+    // Times a one-row decode step with the single-row cross-attention on the one-query kernel and on the streaming
+    // kernel (graph replays over sources of max_input_tokens keys); the plan keeps the faster. nullopt where the
+    // choice does not apply (another RECEIPT_CUDA_CROSS_PIPE level, a layout the streaming kernel does not take,
+    // the absorbed cross-attention at one row, graphs off).
+    std::optional<PlanChoice> time_cross_single_row();
+    // Applies a plan's kernel choices (unknown names are ignored; absent ones stay off).
+    void adopt_choices(const std::vector<PlanChoice>& choices);
+    static constexpr const char* kCrossStreamSingleRow = "cross_stream_single_row";
     void validate(const std::vector<std::vector<int>>& inputs, const GenerationOptions& options) const;
     // Encoder + cross K/V for sources [first, first + B). Sets S_ (padded length) and uploads src_len.
     void encode(const std::vector<std::vector<int>>& inputs, size_t first, int B);
@@ -98,6 +108,9 @@ private:
     // Replays graphs[key], capturing body() into it on first use (after an eager warm-up decoder_forward of
     // R_bucket rows); runs body() eagerly when graphs are off.
     void run_graph(std::map<int, cudaGraphExec_t>& graphs, int key, const std::function<void()>& body, int R_bucket);
+    // body() captured on the engine's stream into an instantiated graph, after an eager warm-up decoder_forward of
+    // R_bucket rows. Throws CudaError (nothing leaks).
+    cudaGraphExec_t capture_graph(const std::function<void()>& body, int R_bucket);
     int bucket_for(int R) const;
     std::vector<GenerationResult> generate_greedy(const std::vector<std::vector<int>>& inputs, size_t first, int B,
                                                   const GenerationOptions& options);
@@ -158,6 +171,7 @@ private:
     bool pdl_ = false;                  // our kernels use Programmatic Dependent Launch (pdl_enabled())
     std::unique_ptr<OpProfiler> prof_;  // null unless RECEIPT_CUDA_PROFILE=1
     std::string plan_path_, plan_status_;
+    std::vector<PlanChoice> plan_choices_;  // the kernel choices of the plan this engine built or loaded
 };
 
 }  // namespace receipt::cuda

@@ -16,6 +16,7 @@ namespace {
 
 constexpr uint32_t kMaxString = 4096;        // no header string is longer
 constexpr uint32_t kMaxGemms = 1u << 20;     // sanity cap on the entry count
+constexpr uint32_t kMaxChoices = 1024;       // and on the kernel choices
 constexpr size_t kGemmBytes = 10 * 4 + 8 * 8 + 8 + 4;  // serialized size of one PlanGemm
 
 std::array<uint32_t, 256> make_crc_table() {
@@ -117,6 +118,13 @@ std::string serialize_plan(const EnginePlan& plan) {
         body.u64(g.workspace);
         body.f32(g.time_us);
     }
+    body.u32(static_cast<uint32_t>(plan.choices.size()));
+    for (const PlanChoice& c : plan.choices) {
+        body.str(c.name);
+        body.i32(c.value);
+        body.f32(c.time_off_us);
+        body.f32(c.time_on_us);
+    }
     Writer file;
     file.raw(kPlanMagic, sizeof(kPlanMagic));
     file.u32(kPlanFormatVersion);
@@ -170,7 +178,7 @@ EnginePlan parse_plan(const std::string& bytes, const std::string& source) {
     h.max_input = b.i32("max input");
     h.max_total = b.i32("max total");
     const uint32_t n = b.u32("gemm count");
-    if (n > kMaxGemms || uint64_t(n) * kGemmBytes != b.remaining())
+    if (n > kMaxGemms || uint64_t(n) * kGemmBytes + 4 > b.remaining())
         b.fail("gemm count " + std::to_string(n) + " does not match the " + std::to_string(b.remaining()) +
                " bytes that follow");
     plan.gemms.resize(n);
@@ -186,6 +194,19 @@ EnginePlan parse_plan(const std::string& bytes, const std::string& source) {
                    " k=" + std::to_string(g.k));
         if (g.workspace > (uint64_t(1) << 32)) b.fail("gemm entry with an absurd workspace size");
     }
+    const uint32_t n_choices = b.u32("choice count");
+    if (n_choices > kMaxChoices || n_choices > b.remaining())
+        b.fail("choice count " + std::to_string(n_choices) + " does not match the " + std::to_string(b.remaining()) +
+               " bytes that follow");
+    plan.choices.resize(n_choices);
+    for (PlanChoice& c : plan.choices) {
+        c.name = b.str("choice name");
+        c.value = b.i32("choice value");
+        c.time_off_us = b.f32("choice time");
+        c.time_on_us = b.f32("choice time");
+        if (c.value != 0 && c.value != 1) b.fail("choice '" + c.name + "' with value " + std::to_string(c.value));
+    }
+    if (b.remaining() != 0) b.fail(std::to_string(b.remaining()) + " bytes after the last entry");
     return plan;
 }
 

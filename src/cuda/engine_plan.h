@@ -1,5 +1,6 @@
 // Engine plan files: the cuBLASLt algorithms chosen (by timing) for a model's GEMM shapes on one GPU + software
-// stack. Plain C++ (no CUDA headers) so that parsing and validation are unit-tested on machines without a GPU.
+// stack, and the kernel variants chosen by timing whole decode steps. Plain C++ (no CUDA headers) so that parsing
+// and validation are unit-tested on machines without a GPU.
 //
 // File layout (little-endian):
 //   0   char[8]  magic "RCPTPLAN"
@@ -8,7 +9,8 @@
 //   16  u64      body size in bytes
 //   24  u32      CRC-32 (IEEE) of the body
 //   28  u32      reserved (0)
-//   32  body:    header fields (strings are u32 length + bytes), u32 n_gemms, n_gemms fixed-size entries.
+//   32  body:    header fields (strings are u32 length + bytes), u32 n_gemms, n_gemms fixed-size entries,
+//                u32 n_choices, n_choices entries (name string, i32 value, f32 time_off_us, f32 time_on_us).
 // Every size and offset is validated before use; a bad file yields ModelError, never a crash.
 #pragma once
 
@@ -18,7 +20,7 @@
 
 namespace receipt::cuda {
 
-constexpr uint32_t kPlanFormatVersion = 1;
+constexpr uint32_t kPlanFormatVersion = 2;  // 2: kernel choices
 constexpr char kPlanMagic[8] = {'R', 'C', 'P', 'T', 'P', 'L', 'A', 'N'};
 constexpr size_t kPlanPrefixBytes = 32;
 
@@ -55,9 +57,20 @@ struct PlanGemm {
     }
 };
 
+// One on/off kernel choice, decided by timing a decode step both ways (e.g. "cross_stream_single_row").
+struct PlanChoice {
+    std::string name;
+    int32_t value = 0;        // 0: off, 1: on
+    float time_off_us = 0.0f;  // measured step time with it off
+    float time_on_us = 0.0f;   // and on
+
+    bool operator==(const PlanChoice&) const = default;
+};
+
 struct EnginePlan {
     PlanHeader header;
     std::vector<PlanGemm> gemms;
+    std::vector<PlanChoice> choices;
 };
 
 // CRC-32 (IEEE 802.3, reflected, as zlib's crc32).

@@ -297,11 +297,13 @@ void cross_attention_cuda(DType dt, const void* q, const void* cross_kv, int64_t
     const bool vec = K % 8 == 0 && row_stride % 8 == 0 && k_off % 8 == 0 && v_off % 8 == 0;
     const DecodeLaunch l = decode_launch(split, R, H, K, S_max);
     // Launches of 2+ rows stream their K/V instead (cross_attention_pipelined_level; at level 1 only single-pass
-    // launches of more (row, head) blocks than SMs, batch 17-64 at 8 heads; at 3 every launch).
+    // launches of more (row, head) blocks than SMs, batch 17-64 at 8 heads; at 3 every launch), and single-row
+    // launches where the engine plan measured that faster (split->stream_single_row).
     const int n_sm = split ? split->n_sm : device_sm_count();
     const int level = cross_attention_pipelined_level();
     const bool wide = l.n_split == 1 && n_sm > 0 && int64_t(R) * H > n_sm;
-    const bool streamed = level >= 3 || (level == 2 && R >= 2) || (level >= 1 && wide);
+    const bool streamed = level >= 3 || (level == 2 && (R >= 2 || (split && split->stream_single_row))) ||
+                          (level >= 1 && wide);
     if (streamed && cross_attention_pipelined_supports(dt, K, row_stride, k_off, v_off) &&
         aligned16(q) && aligned16(cross_kv) && aligned16(ctx)) {
         cross_attention_pipelined_cuda(dt, q, cross_kv, row_stride, k_off, v_off, src_row, src_len, R, H, K, S_max,

@@ -22,7 +22,8 @@ using stream::kHeadDim;
 using stream::kThreads;
 
 // cross_attention_pipelined_level() without RECEIPT_CUDA_CROSS_PIPE (see t5_ops_cuda.h): every launch of two or
-// more rows. On an H200 single-row steps measured mixed (t5-small batch 1 -4%, t5-base +2.7%), batch 8 faster
+// more rows, single-row launches where the engine plan chose it. On an H200 single-row steps measured mixed
+// (t5-small batch 1 -4%, the shipped receipt model -5%, t5-base +2%), hence the per-model timing; batch 8 faster
 // (t5-small -4%, t5-base -7%), wide steps faster (docs/benchmarks.md).
 constexpr int kDefaultLevel = 2;
 

@@ -72,6 +72,9 @@ struct DecodeAttnSplit {
     int n_counters = 0;        // capacity of `counter` (>= R * H for a split launch)
     int n_split_max = 1;       // most splits per (row, head); <= 1 disables splitting
     int n_sm = 0;              // streaming multiprocessors the grid should cover (cudaDevAttrMultiProcessorCount)
+    // At the default cross_attention_pipelined_level(), single-row cross-attention launches stream too (the
+    // engine plan's choice, timed per model and GPU: see CudaT5Engine::time_cross_single_row).
+    bool stream_single_row = false;
 };
 
 constexpr int kMaxDecodeSplits = 32;  // n_split <= 32
@@ -136,7 +139,8 @@ void cross_attention_pipelined_cuda(DType dt, const void* q, const void* cross_k
 // multiples of 8 elements.
 bool cross_attention_pipelined_supports(DType dt, int K, int64_t row_stride, int64_t k_off, int64_t v_off);
 // Which cross_attention_cuda launches (of a supported layout) go to the streaming kernel: 0 none, 1 single-pass
-// launches of more (row, head) blocks than SMs, 2 (the default) every launch of two or more rows, 3 every launch.
+// launches of more (row, head) blocks than SMs, 2 (the default) every launch of two or more rows, and single-row
+// launches when DecodeAttnSplit::stream_single_row says so, 3 every launch.
 // RECEIPT_CUDA_CROSS_PIPE=0 / 1 / 2 / 3 in the environment (read once per process) sets it. Never throws.
 int cross_attention_pipelined_level();
 
