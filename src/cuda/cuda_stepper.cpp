@@ -2,7 +2,8 @@
 // beam_search() (src/generate/beam_search.cpp), which implements transformers' beam bookkeeping. Each step runs
 // the decoder for the live rows on the GPU, picks each row's 2 x num_beams best log-probabilities there
 // (beam_topk_cuda) and copies only those back; row selection (beam reorder, dropping finished sources) gathers the
-// KV cache on the GPU. The host-greedy path (logits processors) still copies the f32 logits [N, V].
+// KV cache on the GPU. The host-greedy path (logits processors) still copies the f32 logits [N, V]; by default it
+// runs pipelined, the GPU one step ahead on its own guess (generate_greedy_host_pipelined).
 #include <algorithm>
 #include <climits>
 #include <cmath>
@@ -162,8 +163,8 @@ int device_guess(const float* row, int V, bool mask_eos, int eos) {
 // has seen step t's logits. Then per step t:
 //   queue step t+1 (on the guess) | wait for step t's logits | greedy_choose per row (what greedy_search does)
 //   every choice == the guess, no row ended: step t+1 is already right
-//   else: wait for the queued step, drop the ended rows (CudaStepper::select_rows), upload the host's tokens and
-//         step t+1, queue step t+1 again (it rewrites position t+1 of the self-attention cache).
+//   else: drop the ended rows (CudaStepper::select_rows), upload the host's tokens and step t+1, and queue step
+//         t+1 again behind the discarded one (it rewrites position t+1 of the self-attention cache).
 // The logits of every kept step are the unpipelined loop's, so tokens, scores and margins are too.
 std::vector<GenerationResult> CudaT5Engine::generate_greedy_host_pipelined(const std::vector<std::vector<int>>& inputs,
                                                                            size_t first, int B,
