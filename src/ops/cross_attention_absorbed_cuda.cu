@@ -27,6 +27,7 @@
 #include <string>
 
 #include "cuda/cuda_check.h"
+#include "ops/attention_common.cuh"
 #include "ops/cuda_common.cuh"
 #include "ops/cuda_launch.cuh"
 #include "ops/mma_common.cuh"
@@ -39,7 +40,7 @@ namespace {
 constexpr int kHeads = 16;  // heads per block (rows of the mma tile)
 constexpr int kPad = 8;     // T elements of padding per staged row (conflict-free fragments and ldmatrix)
 constexpr int kPPad = 8;
-// The kernel's static shared memory (s_w, s_last), rounded up.
+// The kernel's static shared memory (s_w, and split_arrive_last's flag), rounded up.
 constexpr size_t kStaticSmemReserve = sizeof(float) * kMaxDecodeSplits * kHeads + 256;
 
 // Warps per block and pipeline depth of the attention kernel; keys per tile = 8 * warps.
@@ -269,17 +270,8 @@ __global__ void __launch_bounds__(kWarps * 32)
             ml[(z * kHeads + g + 8 * i) * 2 + 1] = l[i];
         }
     }
-    __shared__ int s_last;
     __shared__ float s_w[kMaxDecodeSplits][kHeads];  // e^(m_s - M) / sum_s e^(m_s - M) l_s, 0 for empty splits
-    __threadfence();
-    __syncthreads();
-    if (threadIdx.x == 0) {
-        s_last = atomicAdd(counter + pg, 1) == n_split - 1;
-        if (s_last) atomicExch(counter + pg, 0);  // every split has arrived: reset for the next launch
-    }
-    __syncthreads();
-    if (!s_last) return;
-    __threadfence();
+    if (!split_arrive_last(counter + pg, n_split)) return;  // the last split resets the counter for the next launch
     if (threadIdx.x < kHeads) {
         const int hh = threadIdx.x;
         float M = -INFINITY, den = 0.0f;
