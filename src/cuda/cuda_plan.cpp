@@ -43,7 +43,7 @@ std::string default_plan_path(const Model& model, const std::string& gpu_name, c
 }  // namespace
 
 void CudaT5Engine::setup_plan() {
-    const std::string precision = precision_name(wdt_, a32_);
+    const std::string precision = this->precision();
     plan_path_ = options_.plan_path.empty() ? default_plan_path(*model_, gpu_name_, precision) : options_.plan_path;
     const PlanHeader expected = current_header(gpu_name_, cc_major_, cc_minor_, *model_, precision, options_);
     const std::string remedy = "rebuild it with `receipt build-engine --model " + model_->dir() + " --out " +
@@ -116,7 +116,7 @@ void CudaT5Engine::build_plan() {
                         stream_);
             gemm_->tune(gemm_spec(R, D, F, true, true), b.dec_h.get(), W.wo.get(), resid, stream_);
         }
-        gemm_->tune(gemm_spec(R, V, D, true, false), b.dec_x.get(), w_.lm_weight(), b.logits.get(), stream_);
+        gemm_->tune(head_gemm_spec(R, V, D), b.dec_x.get(), w_.lm_weight(), b.logits.get(), stream_);
     }
     plan_choices_.clear();
     if (const auto c = time_cross_single_row()) plan_choices_.push_back(*c);

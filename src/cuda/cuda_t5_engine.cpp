@@ -26,7 +26,18 @@ CudaT5Engine::CudaT5Engine(std::shared_ptr<const Model> model, const EngineOptio
       dt_(options.dtype),
       wdt_(options.dtype),
       a32_(options.f32_activations && options.dtype != DType::kF32) {
-    if (a32_) dt_ = DType::kF32;
+    // RECEIPT_CUDA_A32_PARTS=enc,dec,head (half-precision weights only): f32 activations in just those parts
+    // (encoder; decoder layers, caches and cross K/V; lm_head input), to see where fp16 rounding moves outputs.
+    if (const char* p = std::getenv("RECEIPT_CUDA_A32_PARTS"); p && options.dtype != DType::kF32) {
+        const std::string parts = p;
+        enc_a32_ = parts.find("enc") != std::string::npos;
+        dec_a32_ = parts.find("dec") != std::string::npos;
+        head_a32_ = parts.find("head") != std::string::npos;
+    }
+    if (a32_) enc_a32_ = dec_a32_ = head_a32_ = true;
+    head_a32_ = head_a32_ || dec_a32_;
+    if (dec_a32_) dt_ = DType::kF32;
+    edt_ = enc_a32_ ? DType::kF32 : wdt_;
     RECEIPT_CHECK(options.max_batch_size >= 1 && options.max_input_tokens >= 1 && options.max_total_tokens >= 1,
                   InvalidInput, "EngineOptions: max_batch_size, max_input_tokens and max_total_tokens must be >= 1");
     RECEIPT_CHECK(cfg_.d_kv <= 256, ModelError, "CUDA engine: d_kv > 256 is not supported");
@@ -56,7 +67,7 @@ CudaT5Engine::CudaT5Engine(std::shared_ptr<const Model> model, const EngineOptio
     pdl_ = pdl_enabled();
     RECEIPT_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
     gemm_ = std::make_unique<GemmLt>();
-    if (a32_ || !cross_attention_absorbed_supports(dt_, cfg_.d_model, cfg_.d_kv)) absorb_min_rows_ = 0;
+    if (enc_a32_ || dec_a32_ || !cross_attention_absorbed_supports(dt_, cfg_.d_model, cfg_.d_kv)) absorb_min_rows_ = 0;
     w_ = CudaT5Weights::upload(*model_, wdt_, stream_, absorb_min_rows_ > 0);
     for (int b = 1; b < R_max_; b *= 2) buckets_.push_back(b);
     buckets_.push_back(R_max_);
@@ -77,7 +88,7 @@ CudaT5Engine::~CudaT5Engine() {
 void CudaT5Engine::alloc_buffers() {
     buf_ = std::make_unique<Buffers>();
     Buffers& b = *buf_;
-    const size_t es = dtype_size(dt_);
+    const size_t es = dtype_size(dt_), ees = dtype_size(edt_);
     const size_t D = cfg_.d_model, HK = size_t(cfg_.num_heads) * cfg_.d_kv, F = cfg_.d_ff, V = cfg_.vocab_size;
     const size_t Fh = w_.gated ? 2 * F : F;
     const size_t L = w_.dec.size(), H = cfg_.num_heads, K = cfg_.d_kv;
@@ -93,11 +104,12 @@ void CudaT5Engine::alloc_buffers() {
     alloc(b.enc_ids, N * 4);
     alloc(b.src_len, R * 4);
     alloc(b.enc_resid, N * D * 4);
-    alloc(b.enc_x, N * D * es);
-    alloc(b.enc_qkv, N * 3 * HK * es);
-    alloc(b.enc_att, N * HK * es);
-    alloc(b.enc_h, N * Fh * es);
-    alloc(b.enc_hg, w_.gated ? N * F * es : 0);
+    alloc(b.enc_x, N * D * ees);
+    alloc(b.enc_qkv, N * 3 * HK * ees);
+    alloc(b.enc_att, N * HK * ees);
+    // also the f32 cross K/V of one layer [N, 2*HK] when the encoder's f32 output feeds a half-precision decoder
+    alloc(b.enc_h, N * std::max(Fh * ees, enc_a32_ && !dec_a32_ ? 2 * HK * 4 : 0));
+    alloc(b.enc_hg, w_.gated ? N * F * ees : 0);
     alloc(b.cross_kv, L * cross_kv_layer_bytes());
     alloc(b.enc_bias, H * (2 * S_max_ - 1) * 4);
     alloc(b.dec_bias, H * T * 4);
@@ -108,7 +120,7 @@ void CudaT5Engine::alloc_buffers() {
     alloc(b.scores, R * 4);
     alloc(b.sel, R * 4);
     alloc(b.dec_resid, R * D * 4);
-    alloc(b.dec_x, R * D * es);
+    alloc(b.dec_x, R * D * (head_a32_ ? 4 : es));  // f32 for the lm_head's input (head_a32_)
     alloc(b.dec_qkv, R * 3 * HK * es);
     alloc(b.dec_q, R * HK * es);
     alloc(b.dec_att, R * HK * es);
@@ -150,8 +162,8 @@ void CudaT5Engine::alloc_buffers() {
     }
     alloc(b.top_vals, R * kBeamTopKMax * 4);
     alloc(b.top_ids, R * kBeamTopKMax * 4);
-    if (a32_) {  // hi / lo parts of the largest GEMM input: [R_max * S_max, max(D, H*K, F)] (encoder rows)
-        alloc(b.split, GemmLt::split_scratch_bytes(int(std::max(N, R)), int(std::max({D, HK, F})), wdt_));
+    if (enc_a32_ || head_a32_) {  // hi / lo parts of the largest GEMM input: [rows, max(D, H*K, F)]
+        alloc(b.split, GemmLt::split_scratch_bytes(int(enc_a32_ ? std::max(N, R) : R), int(std::max({D, HK, F})), wdt_));
         gemm_->set_split_scratch(b.split.get(), b.split.size());
     }
     b.h_ids = PinnedBuffer(N * 4);
@@ -189,7 +201,7 @@ void CudaT5Engine::alloc_buffers() {
 }
 
 std::string CudaT5Engine::describe() const {
-    return "cuda " + precision_name(wdt_, a32_) + " " + gpu_name_ + " (cc " + std::to_string(cc_major_) + "." +
+    return "cuda " + precision() + " " + gpu_name_ + " (cc " + std::to_string(cc_major_) + "." +
            std::to_string(cc_minor_) + "), " + std::to_string(n_device_bytes_ >> 20) + " MiB, plan " + plan_status_ +
            (use_graphs_ ? "" : ", graphs off") + (gemm_->use_gemv() ? "" : ", small-M gemv off") +
            (gemm_->use_mma() ? "" : ", tensor-core decode GEMM off") +
@@ -296,39 +308,46 @@ void CudaT5Engine::encode(const std::vector<std::vector<int>>& inputs, size_t fi
              [&] { embed_cuda(wdt_, b.enc_ids.as<int>(), w_.embed.get(), cfg_.vocab_size, M, D, resid, stream_); });
     for (const CudaLayerWeights& L : w_.enc) {
         timed_op("enc.rmsnorm",
-                 [&] { rmsnorm_cuda(dt_, resid, nullptr, L.ln_self.as<float>(), M, D, eps, b.enc_x.get(), stream_); });
+                 [&] { rmsnorm_cuda(edt_, resid, nullptr, L.ln_self.as<float>(), M, D, eps, b.enc_x.get(), stream_); });
         timed_op("enc.qkv", [&] {
-            gemm_->run(gemm_spec(M, 3 * HK, D, false, false), b.enc_x.get(), L.qkv.get(), b.enc_qkv.get(), 1.0f,
+            gemm_->run(enc_gemm_spec(M, 3 * HK, D, false, false), b.enc_x.get(), L.qkv.get(), b.enc_qkv.get(), 1.0f,
                        stream_);
         });
         timed_op("enc.self_attn", [&] {
-            encoder_attention_cuda(dt_, b.enc_qkv.get(), b.enc_bias.as<float>(), S_max_, b.src_len.as<int>(), B, S, H,
+            encoder_attention_cuda(edt_, b.enc_qkv.get(), b.enc_bias.as<float>(), S_max_, b.src_len.as<int>(), B, S, H,
                                    K, b.enc_att.get(), stream_);
         });
         timed_op("enc.o", [&] {
-            gemm_->run(gemm_spec(M, D, HK, true, true), b.enc_att.get(), L.o.get(), resid, 1.0f, stream_);
+            gemm_->run(enc_gemm_spec(M, D, HK, true, true), b.enc_att.get(), L.o.get(), resid, 1.0f, stream_);
         });
         timed_op("enc.rmsnorm",
-                 [&] { rmsnorm_cuda(dt_, resid, nullptr, L.ln_ffn.as<float>(), M, D, eps, b.enc_x.get(), stream_); });
+                 [&] { rmsnorm_cuda(edt_, resid, nullptr, L.ln_ffn.as<float>(), M, D, eps, b.enc_x.get(), stream_); });
         ffn(L, M, b.enc_x.get(), b.enc_h.get(), b.enc_hg.get(), resid, false);
     }
     timed_op("enc.rmsnorm", [&] {
-        rmsnorm_cuda(dt_, resid, nullptr, w_.enc_final_ln.as<float>(), M, D, eps, b.enc_x.get(), stream_);
+        rmsnorm_cuda(edt_, resid, nullptr, w_.enc_final_ln.as<float>(), M, D, eps, b.enc_x.get(), stream_);
     });
     // Cross K/V, one GEMM per decoder layer into that layer's slab: cross_kv [L, R_max * S_max, 2*HK] (row
     // b*S + j holds the keys [H, K], then the values). A layer's keys and values then lie within 2*HK elements per
     // source token, not spread over L*2*HK as one [M, L*2*HK] GEMM would leave them: each decode step's
     // cross-attention reads one layer's K/V of every row, and this keeps those reads on fewer DRAM pages.
+    // From f32 encoder activations into a half-precision decoder's cache: f32 into enc_h, then rounded once.
     const size_t slab = cross_kv_layer_bytes();
-    for (size_t l = 0; l < w_.dec.size(); ++l)
+    const bool via_f32 = enc_a32_ && !dec_a32_;
+    GemmSpec kv_spec = via_f32 ? enc_gemm_spec(M, 2 * HK, D, false, false) : gemm_spec(M, 2 * HK, D, false, false);
+    if (dec_a32_ && !enc_a32_) kv_spec.ab = wdt_, kv_spec.out_f32 = true, kv_spec.split_x = false;
+    for (size_t l = 0; l < w_.dec.size(); ++l) {
+        char* kv = static_cast<char*>(b.cross_kv.get()) + l * slab;
         timed_op("enc.cross_kv", [&] {
-            gemm_->run(gemm_spec(M, 2 * HK, D, false, false), b.enc_x.get(), w_.cross_k(l),
-                       static_cast<char*>(b.cross_kv.get()) + l * slab, 1.0f, stream_);
+            gemm_->run(kv_spec, b.enc_x.get(), w_.cross_k(l), via_f32 ? b.enc_h.get() : kv, 1.0f, stream_);
+            if (via_f32) convert_f32_cuda(dt_, b.enc_h.as<float>(), kv, int64_t(M) * 2 * HK, stream_);
         });
+    }
 }
 
 void CudaT5Engine::normed_gemm(const char* name, const float* resid, const float* ln, const GemmSpec& spec, void* x,
                                const void* w, void* y, float alpha) {
+    const DType x_dt = spec.split_x ? DType::kF32 : spec.ab;
     if (fuse_norm_ && gemm_->routes_to_gemv(spec) && spec.k <= gemv_norm_max_k(spec.m)) {
         const GemvNorm norm{resid, ln, cfg_.layer_norm_epsilon};
         timed_op(name, [&] {
@@ -338,7 +357,7 @@ void CudaT5Engine::normed_gemm(const char* name, const float* resid, const float
         return;
     }
     timed_op("dec.rmsnorm", [&] {
-        rmsnorm_cuda(dt_, const_cast<float*>(resid), nullptr, ln, spec.m, spec.k, cfg_.layer_norm_epsilon, x, stream_);
+        rmsnorm_cuda(x_dt, const_cast<float*>(resid), nullptr, ln, spec.m, spec.k, cfg_.layer_norm_epsilon, x, stream_);
     });
     timed_op(name, [&] { gemm_->run(spec, x, w, y, alpha, stream_); });
 }
@@ -348,17 +367,19 @@ void CudaT5Engine::ffn(const CudaLayerWeights& L, int M, void* x, void* h, void*
     const int D = cfg_.d_model, F = cfg_.d_ff;
     const char* wi = dec ? "dec.wi" : "enc.wi";
     const char* wo = dec ? "dec.wo" : "enc.wo";
-    const GemmSpec wi_spec = w_.gated ? gemm_spec(M, 2 * F, D, false, false)
-                                      : gemm_spec(M, F, D, false, false, Epilogue::kRelu);
+    const auto spec = [&](int m, int n, int k, bool out_f32, bool acc, Epilogue e = Epilogue::kNone) {
+        return dec ? gemm_spec(m, n, k, out_f32, acc, e) : enc_gemm_spec(m, n, k, out_f32, acc, e);
+    };
+    const GemmSpec wi_spec = w_.gated ? spec(M, 2 * F, D, false, false) : spec(M, F, D, false, false, Epilogue::kRelu);
     if (ln)
         normed_gemm(wi, resid, ln, wi_spec, x, L.wi.get(), h);
     else
         timed_op(wi, [&] { gemm_->run(wi_spec, x, L.wi.get(), h, 1.0f, stream_); });
     if (w_.gated) {
-        timed_op(dec ? "dec.gated_act" : "enc.gated_act", [&] { gated_act_cuda(dt_, h, M, F, w_.gelu, hg, stream_); });
-        timed_op(wo, [&] { gemm_->run(gemm_spec(M, D, F, true, true), hg, L.wo.get(), resid, 1.0f, stream_); });
+        timed_op(dec ? "dec.gated_act" : "enc.gated_act", [&] { gated_act_cuda(dec ? dt_ : edt_, h, M, F, w_.gelu, hg, stream_); });
+        timed_op(wo, [&] { gemm_->run(spec(M, D, F, true, true), hg, L.wo.get(), resid, 1.0f, stream_); });
     } else {
-        timed_op(wo, [&] { gemm_->run(gemm_spec(M, D, F, true, true), h, L.wo.get(), resid, 1.0f, stream_); });
+        timed_op(wo, [&] { gemm_->run(spec(M, D, F, true, true), h, L.wo.get(), resid, 1.0f, stream_); });
     }
 }
 
@@ -414,7 +435,7 @@ void CudaT5Engine::decoder_forward(int R) {
     // logits [R, V] f32 = (x * lm_scale) . lm^T   (tied: lm = shared embedding, lm_scale = D^-0.5), x the final
     // norm. Every GEMM of this step has m = R; GemmLt::run sends the ones it measured faster that way (m <= 2,
     // n <= 8192: not this lm_head) to the small-M kernel, 3..32 rows to the tensor-core kernel, the rest to cuBLASLt.
-    normed_gemm("dec.lm_head", resid, w_.dec_final_ln.as<float>(), gemm_spec(R, V, D, true, false), b.dec_x.get(),
+    normed_gemm("dec.lm_head", resid, w_.dec_final_ln.as<float>(), head_gemm_spec(R, V, D), b.dec_x.get(),
                 w_.lm_weight(), b.logits.get(), w_.lm_scale);
 }
 
@@ -425,10 +446,28 @@ void CudaT5Engine::upload_state(int step, int min_new) {
         cudaMemcpyAsync(buf_->state.get(), s, sizeof(DecodeState), cudaMemcpyHostToDevice, stream_));
 }
 
-GemmSpec CudaT5Engine::gemm_spec(int m, int n, int k, bool out_f32, bool accumulate, Epilogue e) const {
-    GemmSpec s{m, n, k, k, k, n, a32_ ? wdt_ : dt_, out_f32 || a32_, accumulate, e};
-    s.split_x = a32_;
+GemmSpec CudaT5Engine::make_spec(bool split, DType act, int m, int n, int k, bool out_f32, bool accumulate,
+                                 Epilogue e) const {
+    GemmSpec s{m, n, k, k, k, n, split ? wdt_ : act, out_f32 || split, accumulate, e};
+    s.split_x = split;
     return s;
+}
+
+GemmSpec CudaT5Engine::gemm_spec(int m, int n, int k, bool out_f32, bool accumulate, Epilogue e) const {
+    return make_spec(dec_a32_, dt_, m, n, k, out_f32, accumulate, e);
+}
+
+GemmSpec CudaT5Engine::enc_gemm_spec(int m, int n, int k, bool out_f32, bool accumulate, Epilogue e) const {
+    return make_spec(enc_a32_, edt_, m, n, k, out_f32, accumulate, e);
+}
+
+GemmSpec CudaT5Engine::head_gemm_spec(int m, int n, int k) const {
+    return make_spec(head_a32_, dt_, m, n, k, true, false, Epilogue::kNone);
+}
+
+std::string CudaT5Engine::precision() const {
+    if (a32_ || (!enc_a32_ && !dec_a32_ && !head_a32_)) return precision_name(wdt_, a32_);
+    return precision_name(wdt_, false) + (enc_a32_ ? "-e32" : "") + (dec_a32_ ? "-d32" : head_a32_ ? "-h32" : "");
 }
 
 int CudaT5Engine::bucket_for(int R) const {

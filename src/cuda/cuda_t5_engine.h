@@ -130,6 +130,14 @@ private:
     // strides k / k / n. With f32 activations on half-precision weights (a32_) x is split (GemmSpec::split_x) and
     // y is always f32.
     GemmSpec gemm_spec(int m, int n, int k, bool out_f32, bool accumulate, Epilogue e = Epilogue::kNone) const;
+    // The same for the encoder's GEMMs (activations edt_, split when enc_a32_) and the lm_head (f32 out; x split
+    // when head_a32_).
+    GemmSpec enc_gemm_spec(int m, int n, int k, bool out_f32, bool accumulate, Epilogue e = Epilogue::kNone) const;
+    GemmSpec head_gemm_spec(int m, int n, int k) const;
+    GemmSpec make_spec(bool split, DType act, int m, int n, int k, bool out_f32, bool accumulate, Epilogue e) const;
+    // Precision name of plans and the engine string: precision_name(), or "fp16-e32" / "-d32" / "-h32" suffixes
+    // for f32 activations in only the encoder / decoder / lm_head input (RECEIPT_CUDA_A32_PARTS).
+    std::string precision() const;
     // Bytes of one decoder layer's slab of Buffers::cross_kv: [R_max * S_max, 2 * H*K] in the activation type.
     size_t cross_kv_layer_bytes() const {
         return size_t(R_max_) * S_max_ * 2 * cfg_.num_heads * cfg_.d_kv * dtype_size(dt_);
@@ -141,6 +149,8 @@ private:
     DType dt_;            // activations, KV cache and attention (f32 when a32_)
     DType wdt_;           // weights and the GEMMs' tensor-core inputs
     bool a32_ = false;    // f32 activations on f16 / bf16 weights (EngineOptions::f32_activations)
+    bool enc_a32_ = false, dec_a32_ = false, head_a32_ = false;  // per part (all three when a32_)
+    DType edt_;           // encoder activations (f32 when enc_a32_)
     int device_id_ = 0;
     std::string gpu_name_;
     int cc_major_ = 0, cc_minor_ = 0;
