@@ -209,6 +209,10 @@ std::vector<GenerationResult> CudaT5Engine::generate_greedy_host_pipelined(const
 
     std::vector<int> guess, choice;
     std::vector<float> logp, margin;
+    // Rows of the device layout still generating. A row that ends on the device's own guess (EOS) stays in the
+    // layout, finished (the select kernel feeds it pad), until the live rows fit a smaller batch bucket: ending
+    // it costs no step run again.
+    std::vector<char> alive(size_t(B), 1);
     restart(0);
     enqueue(0);
     for (int t = 0; t < options.max_new_tokens && n > 0;) {
@@ -221,6 +225,7 @@ std::vector<GenerationResult> CudaT5Engine::generate_greedy_host_pipelined(const
         margin.resize(n);
 #pragma omp parallel for num_threads(ops::cpu_threads()) schedule(static) if (n > 1)
         for (int r = 0; r < n; ++r) {
+            if (!alive[size_t(r)]) continue;
             float* row = logits + size_t(r) * V;
             guess[r] = device_guess(row, V, t < options.min_new_tokens, tok.eos);
             const GreedyChoice c = greedy_choose(row, V, t, options, tok, int(first) + row_source[size_t(r)],
@@ -233,6 +238,7 @@ std::vector<GenerationResult> CudaT5Engine::generate_greedy_host_pipelined(const
         bool redo = false;
         feed.clear();
         for (int r = 0; r < n; ++r) {
+            if (!alive[size_t(r)]) continue;
             GenerationResult& res = results[size_t(row_source[size_t(r)])];
             res.score += logp[r];
             res.min_margin = std::min(res.min_margin, margin[r]);
@@ -241,11 +247,15 @@ std::vector<GenerationResult> CudaT5Engine::generate_greedy_host_pipelined(const
             if (choice[r] != tok.eos) {
                 keep.push_back(r);
                 feed.push_back(choice[r]);
+            } else {
+                alive[size_t(r)] = 0;
             }
         }
         ++t;
         ++n_piped_steps_;
-        if (!redo && int(keep.size()) == n) continue;  // step t is queued on the right tokens
+        // Step t is queued on the right tokens: every live row's guess was the host's choice (a row that chose
+        // EOS is finished on the device too). Go on unless the live rows now fit a smaller bucket.
+        if (!redo && !keep.empty() && bucket_for(int(keep.size())) == bucket_for(n)) continue;
         // The step queued on the guess is discarded: step t runs again behind it, on the host's tokens (stream
         // order; the staging areas restart() writes were last read by copies before step t - 1's logits).
         if (keep.empty() || t >= options.max_new_tokens) break;
@@ -258,6 +268,7 @@ std::vector<GenerationResult> CudaT5Engine::generate_greedy_host_pipelined(const
             row_source.swap(rows);
             n = int(keep.size());
         }
+        std::fill(alive.begin(), alive.begin() + n, 1);
         restart(t);
         enqueue(t);
     }
