@@ -88,6 +88,10 @@ void CudaT5Engine::setup_plan() {
     plan.gemms = gemm_->tuned();
     plan.choices = plan_choices_;
     plan_status_ = (why == "missing" ? "built" : "rebuilt (" + why + ")");
+    if (!skip_ops_.empty()) {  // timed without some ops (RECEIPT_CUDA_SKIP_OPS): not a plan to keep
+        plan_status_ += ", not saved: ops skipped";
+        return;
+    }
     try {
         write_plan_file(plan_path_, plan);
         plan_status_ += ", saved to " + plan_path_;

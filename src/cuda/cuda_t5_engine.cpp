@@ -51,6 +51,16 @@ CudaT5Engine::CudaT5Engine(std::shared_ptr<const Model> model, const EngineOptio
     // RECEIPT_CUDA_CROSS_ABSORB=N sets N, 0 turns it off.
     if (const char* a = std::getenv("RECEIPT_CUDA_CROSS_ABSORB")) absorb_min_rows_ = std::max(0, std::atoi(a));
     if (const char* a = std::getenv("RECEIPT_CUDA_CROSS_ABSORB_SPLIT")) absorb_split_ = std::string(a) != "0";
+    // RECEIPT_CUDA_SKIP_OPS=dec.self_attn,dec.rmsnorm,...: those ops are left out of every step and graph, so a
+    // timed run shows what they add to the step in a replayed graph (the outputs are then meaningless).
+    if (const char* s = std::getenv("RECEIPT_CUDA_SKIP_OPS")) {
+        std::string names = s;
+        for (size_t start = 0; start <= names.size();) {
+            const size_t comma = std::min(names.find(',', start), names.size());
+            if (comma > start) skip_ops_.insert(names.substr(start, comma - start));
+            start = comma + 1;
+        }
+    }
     // RECEIPT_CUDA_PROFILE=1: per-op event timing (profile_report()); event records are not captured into the
     // decode graphs, so the engine runs eagerly.
     if (const char* p = std::getenv("RECEIPT_CUDA_PROFILE"); p && *p && std::string(p) != "0") {
@@ -200,6 +210,12 @@ void CudaT5Engine::alloc_buffers() {
     n_device_bytes_ = total + w_.n_bytes + (size_t(32) << 20);
 }
 
+std::string CudaT5Engine::skipped_ops_note() const {
+    std::string note;
+    for (const std::string& op : skip_ops_) note += (note.empty() ? ", ops skipped (timing only): " : " ") + op;
+    return note;
+}
+
 std::string CudaT5Engine::describe() const {
     return "cuda " + precision() + " " + gpu_name_ + " (cc " + std::to_string(cc_major_) + "." +
            std::to_string(cc_minor_) + "), " + std::to_string(n_device_bytes_ >> 20) + " MiB, plan " + plan_status_ +
@@ -221,7 +237,7 @@ std::string CudaT5Engine::describe() const {
            (self_attention_pipelined_level() == 1 ? ""
             : self_attention_pipelined_level() == 0 ? std::string(", streaming self-attention off")
                                                     : std::string(", streaming self-attention in every step")) +
-           (pdl_ ? "" : ", PDL off") +
+           (pdl_ ? "" : ", PDL off") + skipped_ops_note() +
            (prefetch_level() == 3 ? ""
             : prefetch_level() > 0 ? ", prefetch " + std::to_string(prefetch_level())
                                    : std::string(", prefetch off")) +

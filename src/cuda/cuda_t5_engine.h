@@ -11,6 +11,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -92,8 +93,10 @@ private:
     void normed_gemm(const char* name, const float* resid, const float* ln, const GemmSpec& spec, void* x,
                      const void* w, void* y, float alpha = 1.0f);
     // Enqueues f() on stream_ as op `name` (a string literal) of the profile; just f() when profiling is off.
+    // Ops named in RECEIPT_CUDA_SKIP_OPS are not enqueued at all (timing ablation: outputs become garbage).
     template <typename F>
     void timed_op(const char* name, F&& f) {
+        if (!skip_ops_.empty() && skip_ops_.count(name)) return;
         OpProfiler::time(prof_.get(), name, stream_, std::forward<F>(f));
     }
     // One decoder step for R rows: embeds next_tok, runs every layer at position state->step, writes logits.
@@ -138,6 +141,8 @@ private:
     // Precision name of plans and the engine string: precision_name(), or "fp16-e32" / "-d32" / "-h32" suffixes
     // for f32 activations in only the encoder / decoder / lm_head input (RECEIPT_CUDA_A32_PARTS).
     std::string precision() const;
+    // ", ops skipped (timing only): a b" for RECEIPT_CUDA_SKIP_OPS, else "".
+    std::string skipped_ops_note() const;
     // Bytes of one decoder layer's slab of Buffers::cross_kv: [R_max * S_max, 2 * H*K] in the activation type.
     size_t cross_kv_layer_bytes() const {
         return size_t(R_max_) * S_max_ * 2 * cfg_.num_heads * cfg_.d_kv * dtype_size(dt_);
@@ -180,6 +185,7 @@ private:
     bool absorb_split_ = true;  // its key ranges (RECEIPT_CUDA_CROSS_ABSORB_SPLIT=0: one pass per row)
     bool pdl_ = false;                  // our kernels use Programmatic Dependent Launch (pdl_enabled())
     std::unique_ptr<OpProfiler> prof_;  // null unless RECEIPT_CUDA_PROFILE=1
+    std::set<std::string> skip_ops_;    // RECEIPT_CUDA_SKIP_OPS: op names never enqueued (timing ablation)
     std::string plan_path_, plan_status_;
     std::vector<PlanChoice> plan_choices_;  // the kernel choices of the plan this engine built or loaded
 };
