@@ -549,12 +549,23 @@ TEST_F(CudaEngineTest, ShippedModelAtServingSizesMatchesCpu) {
             << dtype_str(dt) << (a32 ? "-a32" : "") << (host ? " host argmax" : "");
     }
 #if defined(RECEIPT_WITH_CUDA)
-    // The fp16 plan holds the timed single-row cross-attention choice (d_kv 64: the streaming kernel applies), and
-    // an engine that loads it says when it streams.
+    // The fp16 plan holds the timed single-row cross-attention choice (d_kv 64: the streaming kernel applies) and a
+    // timed route per decode GEMM shape of buckets 4..64 (six shapes: qkv, o, q_cross, wi, wo, the 8100-wide
+    // lm_head), and an engine that loads it says when it streams.
     const auto plan = receipt::cuda::read_plan_file(dir_ + "/shipped-fp16.plan");
-    ASSERT_EQ(plan.choices.size(), 1u);
-    const auto& c = plan.choices[0];
-    EXPECT_EQ(c.name, "cross_stream_single_row");
+    const receipt::cuda::PlanChoice* cross = nullptr;
+    int routes = 0;
+    for (const auto& choice : plan.choices) {
+        if (choice.name == "cross_stream_single_row") cross = &choice;
+        if (choice.name.rfind("gemm_mma m=", 0) != 0) continue;
+        ++routes;
+        EXPECT_GT(choice.time_off_us, 0.0f) << choice.name;
+        EXPECT_GT(choice.time_on_us, 0.0f) << choice.name;
+        EXPECT_TRUE(choice.value == 0 || choice.value == 1) << choice.name;
+    }
+    EXPECT_EQ(routes, 5 * 6);
+    ASSERT_NE(cross, nullptr);
+    const auto& c = *cross;
     EXPECT_GT(c.time_off_us, 0.0f);
     EXPECT_GT(c.time_on_us, 0.0f);
     EXPECT_EQ(c.value, c.time_on_us < c.time_off_us ? 1 : 0);

@@ -108,6 +108,27 @@ TEST_F(CudaOps, GemmLtRoutesMidRowsToMmaAndAgreesWithCublasLt) {
     rc::GemmSpec odd = big;
     odd.m = 8, odd.k = 200, odd.ldx = 200, odd.ldw = 200;
     EXPECT_FALSE(on.routes_to_mma(odd)) << "k % 32 != 0 goes to cuBLASLt";
+    // Routes set per shape (m, n, k, accumulate), as the engine plan's timed choices do, override the row rule.
+    rc::GemmSpec wide = big;
+    wide.m = 64;
+    EXPECT_TRUE(on.mma_routable(wide));
+    EXPECT_TRUE(on.mma_route_default(wide));
+    on.set_mma_route(wide, true);
+    EXPECT_TRUE(on.routes_to_mma(wide)) << "64 rows routed to the tensor-core kernel";
+    EXPECT_FALSE(on.mma_route_default(wide));
+    rc::GemmSpec mid = big;
+    mid.m = 8;
+    on.set_mma_route(mid, false);
+    EXPECT_FALSE(on.routes_to_mma(mid)) << "8 rows routed to cuBLASLt";
+    rc::GemmSpec mid_acc = mid;
+    mid_acc.accumulate = true;
+    EXPECT_TRUE(on.routes_to_mma(mid_acc)) << "another shape keeps the row rule";
+    on.set_mma_route(one, true);
+    EXPECT_FALSE(on.routes_to_mma(one)) << "a route cannot take 1-2 rows from the small-M kernel";
+    EXPECT_FALSE(off.mma_routable(wide)) << "no routes with the tensor-core kernel off";
+    on.clear_mma_routes();
+    EXPECT_FALSE(on.routes_to_mma(wide));
+    EXPECT_TRUE(on.routes_to_mma(mid));
 }
 
 TEST_F(CudaOps, MmaGemmRejectsWhatItCannotDo) {

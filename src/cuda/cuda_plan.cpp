@@ -6,6 +6,8 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdio>
+#include <cstring>
 #include <filesystem>
 
 #include "cuda/cuda_check.h"
@@ -107,6 +109,12 @@ void CudaT5Engine::build_plan() {
     const int D = cfg_.d_model, HK = cfg_.num_heads * cfg_.d_kv, F = cfg_.d_ff, V = cfg_.vocab_size;
     const CudaLayerWeights& W = w_.dec.front();
     float* resid = b.dec_resid.as<float>();
+    // cuBLASLt algorithms for every decoder shape, those the tensor-core kernel takes by default too (the route
+    // timing below may move them to cuBLASLt).
+    gemm_->clear_mma_routes();
+    for (int R : buckets_)
+        for (const GemmSpec& s : decoder_gemm_specs(R))
+            if (gemm_->mma_routable(s)) gemm_->set_mma_route(s, false);
     for (int R : buckets_) {
         // Exactly the specs decoder_forward() and ffn() run.
         gemm_->tune(gemm_spec(R, 3 * HK, D, false, false), b.dec_x.get(), W.qkv.get(), b.dec_qkv.get(), stream_);
@@ -122,62 +130,101 @@ void CudaT5Engine::build_plan() {
         }
         gemm_->tune(head_gemm_spec(R, V, D), b.dec_x.get(), w_.lm_weight(), b.logits.get(), stream_);
     }
+    gemm_->clear_mma_routes();
     plan_choices_.clear();
     if (const auto c = time_cross_single_row()) plan_choices_.push_back(*c);
+    adopt_choices(plan_choices_);
+    for (const PlanChoice& c : time_gemm_routes()) plan_choices_.push_back(c);
     adopt_choices(plan_choices_);
     // Tuning ran GEMMs on scratch buffers; start requests from clean ones.
     RECEIPT_CUDA_CHECK(cudaMemsetAsync(b.dec_resid.get(), 0, b.dec_resid.size(), stream_));
     RECEIPT_CUDA_CHECK(cudaStreamSynchronize(stream_));
 }
 
+namespace {
+
+constexpr const char* kGemmRoutePrefix = "gemm_mma ";
+
+std::string route_choice_name(const GemmSpec& s) {
+    return std::string(kGemmRoutePrefix) + "m=" + std::to_string(s.m) + " n=" + std::to_string(s.n) +
+           " k=" + std::to_string(s.k) + " acc=" + std::to_string(s.accumulate ? 1 : 0);
+}
+
+// Graph executables destroyed with the owner.
+struct OwnedGraphs {
+    std::vector<cudaGraphExec_t> g;
+    OwnedGraphs() = default;
+    OwnedGraphs(const OwnedGraphs&) = delete;
+    OwnedGraphs& operator=(const OwnedGraphs&) = delete;
+    ~OwnedGraphs() {
+        for (cudaGraphExec_t e : g)
+            if (e) cudaGraphExecDestroy(e);
+    }
+};
+
+}  // namespace
+
 void CudaT5Engine::adopt_choices(const std::vector<PlanChoice>& choices) {
     plan_choices_ = choices;
     buf_->attn_split.stream_single_row = false;
-    for (const PlanChoice& c : choices)
+    gemm_->clear_mma_routes();
+    n_routes_moved_ = 0;
+    for (const PlanChoice& c : choices) {
         if (c.name == kCrossStreamSingleRow) buf_->attn_split.stream_single_row = c.value == 1;
+        if (c.name.rfind(kGemmRoutePrefix, 0) != 0) continue;
+        GemmSpec s;
+        int acc = 0;
+        if (std::sscanf(c.name.c_str() + std::strlen(kGemmRoutePrefix), "m=%d n=%d k=%d acc=%d", &s.m, &s.n, &s.k,
+                        &acc) != 4)
+            continue;
+        s.accumulate = acc != 0;
+        gemm_->set_mma_route(s, c.value == 1);
+        n_routes_moved_ += (c.value == 1) != (s.m <= GemmLt::kMmaRouteMaxM);
+    }
 }
 
-std::optional<PlanChoice> CudaT5Engine::time_cross_single_row() {
-    const int HK = cfg_.num_heads * cfg_.d_kv;
-    if (!use_graphs_ || cross_attention_pipelined_level() != 2 ||
-        !cross_attention_pipelined_supports(dt_, cfg_.d_kv, int64_t(2) * HK, 0, HK) ||
-        (absorb_min_rows_ > 0 && absorb_min_rows_ <= 1))
-        return std::nullopt;
+std::vector<GemmSpec> CudaT5Engine::decoder_gemm_specs(int R) const {
+    const int D = cfg_.d_model, HK = cfg_.num_heads * cfg_.d_kv, F = cfg_.d_ff, V = cfg_.vocab_size;
+    return {gemm_spec(R, 3 * HK, D, false, false),
+            gemm_spec(R, D, HK, true, true),
+            gemm_spec(R, HK, D, false, false),
+            w_.gated ? gemm_spec(R, 2 * F, D, false, false) : gemm_spec(R, F, D, false, false, Epilogue::kRelu),
+            gemm_spec(R, D, F, true, true),
+            head_gemm_spec(R, V, D)};
+}
+
+void CudaT5Engine::prepare_timing_rows(int R) {
     Buffers& b = *buf_;
-    // One row reading source 0 of S_max keys, at decoder position 64 (or the last one), fed token 0.
     int* h = b.h_rows.as<int>();
-    h[0] = S_max_;
-    h[R_max_] = 0;
-    h[2 * R_max_] = 0;
-    RECEIPT_CUDA_CHECK(cudaMemcpyAsync(b.src_len.get(), h, 4, cudaMemcpyHostToDevice, stream_));
-    RECEIPT_CUDA_CHECK(cudaMemcpyAsync(b.next_tok.get(), h + R_max_, 4, cudaMemcpyHostToDevice, stream_));
-    RECEIPT_CUDA_CHECK(cudaMemcpyAsync(b.src_row.get(), h + 2 * R_max_, 4, cudaMemcpyHostToDevice, stream_));
+    for (int r = 0; r < R; ++r) {
+        h[r] = S_max_;
+        h[R_max_ + r] = 0;
+        h[2 * R_max_ + r] = r;
+    }
+    RECEIPT_CUDA_CHECK(cudaMemcpyAsync(b.src_len.get(), h, size_t(R) * 4, cudaMemcpyHostToDevice, stream_));
+    RECEIPT_CUDA_CHECK(cudaMemcpyAsync(b.next_tok.get(), h + R_max_, size_t(R) * 4, cudaMemcpyHostToDevice, stream_));
+    RECEIPT_CUDA_CHECK(
+        cudaMemcpyAsync(b.src_row.get(), h + 2 * R_max_, size_t(R) * 4, cudaMemcpyHostToDevice, stream_));
     const int saved_S = S_;
     S_ = S_max_;
     upload_state(std::min(64, T_max_ - 1), 0);
     S_ = saved_S;
+}
 
-    // Rounds of kReplays replays, the two variants alternating; each keeps its fastest round.
+std::vector<float> CudaT5Engine::time_graphs(const std::vector<cudaGraphExec_t>& graphs) {
     constexpr int kRounds = 5, kReplays = 20;
-    cudaGraphExec_t exec[2] = {nullptr, nullptr};
+    std::vector<float> best_ms(graphs.size(), 1e30f);
     cudaEvent_t ev[2] = {nullptr, nullptr};
-    float best_ms[2] = {1e30f, 1e30f};
     auto cleanup = [&] {
-        for (cudaGraphExec_t& e : exec)
-            if (e) cudaGraphExecDestroy(e);
         for (cudaEvent_t& e : ev)
             if (e) cudaEventDestroy(e);
     };
     try {
-        for (int v = 0; v < 2; ++v) {
-            b.attn_split.stream_single_row = v == 1;
-            exec[v] = capture_graph([&] { decoder_forward(1); }, 1);
-        }
         for (cudaEvent_t& e : ev) RECEIPT_CUDA_CHECK(cudaEventCreate(&e));
         for (int round = 0; round < kRounds; ++round)
-            for (int v = 0; v < 2; ++v) {
+            for (size_t v = 0; v < graphs.size(); ++v) {
                 RECEIPT_CUDA_CHECK(cudaEventRecord(ev[0], stream_));
-                for (int i = 0; i < kReplays; ++i) RECEIPT_CUDA_CHECK(cudaGraphLaunch(exec[v], stream_));
+                for (int i = 0; i < kReplays; ++i) RECEIPT_CUDA_CHECK(cudaGraphLaunch(graphs[v], stream_));
                 RECEIPT_CUDA_CHECK(cudaEventRecord(ev[1], stream_));
                 RECEIPT_CUDA_CHECK(cudaEventSynchronize(ev[1]));
                 float ms = 0.0f;
@@ -189,12 +236,66 @@ std::optional<PlanChoice> CudaT5Engine::time_cross_single_row() {
         throw;
     }
     cleanup();
+    std::vector<float> us(graphs.size());
+    for (size_t v = 0; v < graphs.size(); ++v) us[v] = best_ms[v] * 1000.0f / kReplays;
+    return us;
+}
+
+std::optional<PlanChoice> CudaT5Engine::time_cross_single_row() {
+    const int HK = cfg_.num_heads * cfg_.d_kv;
+    if (!use_graphs_ || cross_attention_pipelined_level() != 2 ||
+        !cross_attention_pipelined_supports(dt_, cfg_.d_kv, int64_t(2) * HK, 0, HK) ||
+        (absorb_min_rows_ > 0 && absorb_min_rows_ <= 1))
+        return std::nullopt;
+    // One row reading source 0 of S_max keys at decoder position 64 (or the last one), fed token 0.
+    prepare_timing_rows(1);
+    OwnedGraphs g;
+    for (int v = 0; v < 2; ++v) {
+        buf_->attn_split.stream_single_row = v == 1;
+        g.g.push_back(capture_graph([&] { decoder_forward(1); }, 1));
+    }
+    const std::vector<float> us = time_graphs(g.g);
     PlanChoice c;
     c.name = kCrossStreamSingleRow;
-    c.time_off_us = best_ms[0] * 1000.0f / kReplays;
-    c.time_on_us = best_ms[1] * 1000.0f / kReplays;
+    c.time_off_us = us[0];
+    c.time_on_us = us[1];
     c.value = c.time_on_us < c.time_off_us ? 1 : 0;
     return c;
+}
+
+std::vector<PlanChoice> CudaT5Engine::time_gemm_routes() {
+    std::vector<PlanChoice> out;
+    if (!use_graphs_ || !gemm_->use_mma()) return out;
+    for (int R : buckets_) {
+        std::vector<GemmSpec> shapes;  // distinct routable shapes of this bucket's step
+        for (const GemmSpec& s : decoder_gemm_specs(R)) {
+            const bool seen = std::any_of(shapes.begin(), shapes.end(), [&](const GemmSpec& t) {
+                return t.n == s.n && t.k == s.k && t.accumulate == s.accumulate;
+            });
+            if (!seen && gemm_->mma_routable(s)) shapes.push_back(s);
+        }
+        if (shapes.empty()) continue;
+        prepare_timing_rows(R);
+        OwnedGraphs cur;
+        cur.g.push_back(capture_graph([&] { decoder_forward(R); }, R));
+        for (const GemmSpec& s : shapes) {
+            const bool was = gemm_->routes_to_mma(s);
+            gemm_->set_mma_route(s, !was);
+            OwnedGraphs alt;
+            alt.g.push_back(capture_graph([&] { decoder_forward(R); }, R));
+            const std::vector<float> us = time_graphs({cur.g[0], alt.g[0]});
+            const bool flip = us[1] < us[0] * (1.0f - kMinRouteGain);
+            PlanChoice c;
+            c.name = route_choice_name(s);
+            c.time_off_us = was ? us[1] : us[0];
+            c.time_on_us = was ? us[0] : us[1];
+            c.value = (flip ? !was : was) ? 1 : 0;
+            gemm_->set_mma_route(s, c.value == 1);
+            if (flip) std::swap(cur.g, alt.g);
+            out.push_back(c);
+        }
+    }
+    return out;
 }
 
 }  // namespace receipt::cuda

@@ -230,6 +230,8 @@ std::string CudaT5Engine::describe() const {
                                    : std::string(", absorbed cross-attention off")) +
            (buf_->attn_split.n_split_max > 1 ? "" : ", split-K attention off") +
            (buf_->attn_split.stream_single_row ? ", single-row cross-attention streamed (plan)" : "") +
+           (n_routes_moved_ == 0 ? ""
+                                 : ", " + std::to_string(n_routes_moved_) + " decode GEMM shapes rerouted (plan)") +
            (cross_attention_pipelined_level() == 2 ? ""
             : cross_attention_pipelined_level() == 0 ? std::string(", streaming cross-attention off")
             : cross_attention_pipelined_level() == 1 ? std::string(", streaming cross-attention in wide steps")

@@ -76,9 +76,23 @@ private:
     // choice does not apply (another RECEIPT_CUDA_CROSS_PIPE level, a layout the streaming kernel does not take,
     // the absorbed cross-attention at one row, graphs off).
     std::optional<PlanChoice> time_cross_single_row();
-    // Applies a plan's kernel choices (unknown names are ignored; absent ones stay off).
+    // For every batch bucket, each decoder GEMM shape the tensor-core kernel can take is timed on it and on
+    // cuBLASLt, one shape after another (whole decode steps replayed as graphs, the shapes decided so far kept):
+    // a shape moves off its default route (tensor cores for 3..32 rows) only when that is kMinRouteGain faster.
+    // One choice "gemm_mma m=.. n=.. k=.. acc=.." per shape, value 1 for the tensor-core kernel.
+    std::vector<PlanChoice> time_gemm_routes();
+    static constexpr float kMinRouteGain = 0.01f;
+    // Applies a plan's kernel choices (unknown names are ignored; absent ones stay off or at their default).
     void adopt_choices(const std::vector<PlanChoice>& choices);
     static constexpr const char* kCrossStreamSingleRow = "cross_stream_single_row";
+    // The decoder step's GEMMs at R rows as decoder_forward() and ffn() run them: qkv, o (= o_cross), q_cross,
+    // wi, wo, lm_head.
+    std::vector<GemmSpec> decoder_gemm_specs(int R) const;
+    // Rows [0, R) for the timing steps of the plan: row r reads source r (S_max keys), fed token 0 at decoder
+    // position min(64, T_max - 1).
+    void prepare_timing_rows(int R);
+    // Best time per replay (us) of each graph: rounds of replays, the graphs alternating.
+    std::vector<float> time_graphs(const std::vector<cudaGraphExec_t>& graphs);
     void validate(const std::vector<std::vector<int>>& inputs, const GenerationOptions& options) const;
     // Encoder + cross K/V for sources [first, first + B). Sets S_ (padded length) and uploads src_len.
     void encode(const std::vector<std::vector<int>>& inputs, size_t first, int B);
@@ -188,6 +202,7 @@ private:
     std::set<std::string> skip_ops_;    // RECEIPT_CUDA_SKIP_OPS: op names never enqueued (timing ablation)
     std::string plan_path_, plan_status_;
     std::vector<PlanChoice> plan_choices_;  // the kernel choices of the plan this engine built or loaded
+    int n_routes_moved_ = 0;                 // GEMM shapes the plan moved off their default route
 };
 
 }  // namespace receipt::cuda

@@ -20,7 +20,7 @@
 
 namespace receipt::cuda {
 
-constexpr uint32_t kPlanFormatVersion = 2;  // 2: kernel choices
+constexpr uint32_t kPlanFormatVersion = 3;  // 2: kernel choices; 3: decode GEMM routes among them
 constexpr char kPlanMagic[8] = {'R', 'C', 'P', 'T', 'P', 'L', 'A', 'N'};
 constexpr size_t kPlanPrefixBytes = 32;
 

@@ -92,9 +92,16 @@ bool GemmLt::small_m(const GemmSpec& s) const {
 }
 
 // Which shapes the tensor-core decode kernel (gemm_mma_cuda) takes: those past the small-M kernel up to
-// kMmaRouteMaxM rows, half-precision and not split (see gemm_lt.h).
+// kMmaRouteMaxM rows, half-precision and not split (see gemm_lt.h), unless the engine plan routed the shape
+// (set_mma_route).
 bool GemmLt::mid_m(const GemmSpec& s) const {
-    return use_mma_ && !small_m(s) && !s.split_x && s.m <= mma_max_m_ && s.n <= mma_max_n_ &&
+    if (!mma_routable(s)) return false;
+    const auto it = mma_route_.find(route_key(s));
+    return it != mma_route_.end() ? it->second : s.m <= mma_max_m_;
+}
+
+bool GemmLt::mma_routable(const GemmSpec& s) const {
+    return use_mma_ && !small_m(s) && !s.split_x && s.n <= mma_max_n_ &&
            gemm_mma_supports(s.ab, s.m, s.n, s.k, s.ldx, s.ldw);
 }
 

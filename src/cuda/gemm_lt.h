@@ -92,6 +92,18 @@ public:
     // Whether run() sends this shape (with 16-byte aligned x and w) to gemm_mma_cuda rather than cuBLASLt.
     bool routes_to_mma(const GemmSpec& s) const { return mid_m(s); }
     bool use_mma() const { return use_mma_; }
+    // Most rows the tensor-core kernel takes by default (routes_to_mma; RECEIPT_CUDA_MMA_MAX_M moves it).
+    static constexpr int kMmaRouteMaxM = 32;
+    // Whether the tensor-core kernel can take this shape at all (past the small-M kernel, half precision, not
+    // split, k a multiple of 32, n <= the column limit): the shapes an engine plan may route either way.
+    bool mma_routable(const GemmSpec& s) const;
+    // Routes shape (m, n, k, accumulate) of an mma_routable spec to the tensor-core kernel (true) or cuBLASLt
+    // (false) whatever its row count, overriding the 3..32-row default (the engine plan's timed choices). Set it
+    // before capturing graphs.
+    void set_mma_route(const GemmSpec& s, bool mma) { mma_route_[route_key(s)] = mma; }
+    void clear_mma_routes() { mma_route_.clear(); }
+    // Whether routes_to_mma(s) follows the default rule (no route set for its shape).
+    bool mma_route_default(const GemmSpec& s) const { return !mma_route_.count(route_key(s)); }
 
 private:
     struct Entry;
@@ -109,11 +121,14 @@ private:
     static constexpr int kGemvRouteMaxM = 2, kGemvRouteMaxN = 8192;
     int gemv_max_m_ = kGemvRouteMaxM;  // most rows the small-M kernel takes
     int gemv_max_n_ = kGemvRouteMaxN;  // most columns it takes
-    static constexpr int kMmaRouteMaxM = 32, kMmaRouteMaxN = 8192;  // not the lm_head
+    static constexpr int kMmaRouteMaxN = 8192;  // not the lm_head
     bool use_mma_ = true;
     int mma_max_m_ = kMmaRouteMaxM;  // most rows the tensor-core kernel takes (RECEIPT_CUDA_MMA_MAX_M)
     int mma_max_n_ = kMmaRouteMaxN;  // most columns (RECEIPT_CUDA_MMA_MAX_N)
     bool mid_m(const GemmSpec& s) const;
+    using RouteKey = std::tuple<int, int, int, bool>;  // m, n, k, accumulate
+    static RouteKey route_key(const GemmSpec& s) { return {s.m, s.n, s.k, s.accumulate}; }
+    std::map<RouteKey, bool> mma_route_;
     char* split_scratch_ = nullptr;
     size_t split_bytes_ = 0;
     bool small_m(const GemmSpec& s) const;
