@@ -173,7 +173,8 @@ void CudaT5Engine::alloc_buffers() {
     alloc(b.top_vals, R * kBeamTopKMax * 4);
     alloc(b.top_ids, R * kBeamTopKMax * 4);
     if (enc_a32_ || head_a32_) {  // hi / lo parts of the largest GEMM input: [rows, max(D, H*K, F)]
-        alloc(b.split, GemmLt::split_scratch_bytes(int(enc_a32_ ? std::max(N, R) : R), int(std::max({D, HK, F})), wdt_));
+        const size_t rows = enc_a32_ ? std::max(N, R) : R;
+        alloc(b.split, GemmLt::split_scratch_bytes(int(rows), int(std::max({D, HK, F})), wdt_));
         gemm_->set_split_scratch(b.split.get(), b.split.size());
     }
     b.h_ids = PinnedBuffer(N * 4);
@@ -394,7 +395,8 @@ void CudaT5Engine::ffn(const CudaLayerWeights& L, int M, void* x, void* h, void*
     else
         timed_op(wi, [&] { gemm_->run(wi_spec, x, L.wi.get(), h, 1.0f, stream_); });
     if (w_.gated) {
-        timed_op(dec ? "dec.gated_act" : "enc.gated_act", [&] { gated_act_cuda(dec ? dt_ : edt_, h, M, F, w_.gelu, hg, stream_); });
+        timed_op(dec ? "dec.gated_act" : "enc.gated_act",
+                 [&] { gated_act_cuda(dec ? dt_ : edt_, h, M, F, w_.gelu, hg, stream_); });
         timed_op(wo, [&] { gemm_->run(spec(M, D, F, true, true), hg, L.wo.get(), resid, 1.0f, stream_); });
     } else {
         timed_op(wo, [&] { gemm_->run(spec(M, D, F, true, true), h, L.wo.get(), resid, 1.0f, stream_); });
@@ -452,7 +454,8 @@ void CudaT5Engine::decoder_forward(int R) {
     }
     // logits [R, V] f32 = (x * lm_scale) . lm^T   (tied: lm = shared embedding, lm_scale = D^-0.5), x the final
     // norm. Every GEMM of this step has m = R; GemmLt::run sends the ones it measured faster that way (m <= 2,
-    // n <= 8192: not this lm_head) to the small-M kernel, 3..32 rows to the tensor-core kernel, the rest to cuBLASLt.
+    // n <= 8192: not this lm_head) to the small-M kernel, 3..32 rows to the tensor-core kernel, the rest to cuBLASLt,
+    // unless the engine plan timed a shape faster on the other one (time_gemm_routes).
     normed_gemm("dec.lm_head", resid, w_.dec_final_ln.as<float>(), head_gemm_spec(R, V, D), b.dec_x.get(),
                 w_.lm_weight(), b.logits.get(), w_.lm_scale);
 }

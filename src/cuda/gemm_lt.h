@@ -8,7 +8,8 @@
 // RECEIPT_CUDA_GEMV_MAX_M=M / RECEIPT_CUDA_GEMV_MAX_N=N move the limits (A/B timing). Past those, f16 / bf16 GEMMs
 // of up to 32 rows, n <= 8192 and k a multiple of 32 (decode steps of batch 3-32) run the tensor-core decode kernel
 // gemm_mma_cuda (src/ops/gemm_mma_cuda.cu), launched with PDL like the other decode kernels; RECEIPT_CUDA_MMA=0
-// keeps them on cuBLASLt, RECEIPT_CUDA_MMA_MAX_M=M / RECEIPT_CUDA_MMA_MAX_N=N move its limits.
+// keeps them on cuBLASLt, RECEIPT_CUDA_MMA_MAX_M=M / RECEIPT_CUDA_MMA_MAX_N=N move its limits. The engine plan may
+// route single shapes either way (set_mma_route), where it timed a decode step faster so.
 #pragma once
 
 #include <cuda_runtime_api.h>
