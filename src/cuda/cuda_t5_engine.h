@@ -144,8 +144,8 @@ private:
                                                                  size_t first, int B, const GenerationOptions& options);
     void upload_state(int step, int min_new);
     // The spec of one of the engine's GEMMs: x [m, k] activations (dt_), w [n, k] weights (wdt_), y [m, n], row
-    // strides k / k / n. With f32 activations on half-precision weights (a32_) x is split (GemmSpec::split_x) and
-    // y is always f32.
+    // strides k / k / n. With f32 decoder activations on half-precision weights (dec_a32_) x is split
+    // (GemmSpec::split_x) and y is always f32.
     GemmSpec gemm_spec(int m, int n, int k, bool out_f32, bool accumulate, Epilogue e = Epilogue::kNone) const;
     // The same for the encoder's GEMMs (activations edt_, split when enc_a32_) and the lm_head (f32 out; x split
     // when head_a32_).
@@ -165,7 +165,7 @@ private:
     std::shared_ptr<const Model> model_;
     EngineOptions options_;
     T5Config cfg_;
-    DType dt_;            // activations, KV cache and attention (f32 when a32_)
+    DType dt_;            // decoder activations, KV cache and attention (f32 when dec_a32_)
     DType wdt_;           // weights and the GEMMs' tensor-core inputs
     bool a32_ = false;    // f32 activations on f16 / bf16 weights (EngineOptions::f32_activations)
     bool enc_a32_ = false, dec_a32_ = false, head_a32_ = false;  // per part (all three when a32_)

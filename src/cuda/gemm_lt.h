@@ -122,7 +122,7 @@ private:
     static constexpr int kGemvRouteMaxM = 2, kGemvRouteMaxN = 8192;
     int gemv_max_m_ = kGemvRouteMaxM;  // most rows the small-M kernel takes
     int gemv_max_n_ = kGemvRouteMaxN;  // most columns it takes
-    static constexpr int kMmaRouteMaxN = 8192;  // not the lm_head
+    static constexpr int kMmaRouteMaxN = 8192;  // not a 32k-vocabulary lm_head
     bool use_mma_ = true;
     int mma_max_m_ = kMmaRouteMaxM;  // most rows the tensor-core kernel takes (RECEIPT_CUDA_MMA_MAX_M)
     int mma_max_n_ = kMmaRouteMaxN;  // most columns (RECEIPT_CUDA_MMA_MAX_N)
