@@ -559,6 +559,7 @@ TEST_F(CudaEngineTest, ShippedModelAtServingSizesMatchesCpu) {
         if (choice.name == "cross_stream_single_row") cross = &choice;
         if (choice.name.rfind("gemm_mma m=", 0) != 0) continue;
         ++routes;
+        EXPECT_TRUE(receipt::cuda::parse_gemm_route_choice(choice.name).has_value()) << choice.name;
         EXPECT_GT(choice.time_off_us, 0.0f) << choice.name;
         EXPECT_GT(choice.time_on_us, 0.0f) << choice.name;
         EXPECT_TRUE(choice.value == 0 || choice.value == 1) << choice.name;

@@ -200,6 +200,22 @@ TEST(EnginePlan, InconsistentCountsWithValidCrc) {
     expect_parse_error(bytes, {"after the last entry"});
 }
 
+TEST(EnginePlan, GemmRouteChoiceNames) {
+    const GemmRoute r{64, 1536, 512, true};
+    EXPECT_EQ(gemm_route_choice_name(r), "gemm_mma m=64 n=1536 k=512 acc=1");
+    ASSERT_TRUE(parse_gemm_route_choice(gemm_route_choice_name(r)).has_value());
+    EXPECT_EQ(*parse_gemm_route_choice(gemm_route_choice_name(r)), r);
+    const GemmRoute plain{4, 8100, 384, false};
+    EXPECT_EQ(*parse_gemm_route_choice("gemm_mma m=4 n=8100 k=384 acc=0"), plain);
+    // Anything but the exact spelling of a positive shape is not a route (the engine ignores such choices).
+    for (const char* bad : {"cross_stream_single_row", "gemm_mma", "gemm_mma m=4 n=8100 k=384",
+                            "gemm_mma m=4 n=8100 k=384 acc=2", "gemm_mma m=0 n=8100 k=384 acc=0",
+                            "gemm_mma m=-4 n=8100 k=384 acc=0", "gemm_mma m=4 n=8100 k=384 acc=0 ",
+                            "gemm_mma m=4 n=8100 k=384 acc=0x", "gemm_mma m=04 n=8100 k=384 acc=0",
+                            "gemm_mma  m=4 n=8100 k=384 acc=0", "gemm_mma m=4 n=8100 k=99999999999 acc=0"})
+        EXPECT_FALSE(parse_gemm_route_choice(bad).has_value()) << bad;
+}
+
 TEST(EnginePlan, BodySizeFieldMustMatchFile) {
     std::string bytes = serialize_plan(sample_plan());
     bytes += "extra";

@@ -6,8 +6,6 @@
 
 #include <algorithm>
 #include <cctype>
-#include <cstdio>
-#include <cstring>
 #include <filesystem>
 
 #include "cuda/cuda_check.h"
@@ -143,11 +141,8 @@ void CudaT5Engine::build_plan() {
 
 namespace {
 
-constexpr const char* kGemmRoutePrefix = "gemm_mma ";
-
 std::string route_choice_name(const GemmSpec& s) {
-    return std::string(kGemmRoutePrefix) + "m=" + std::to_string(s.m) + " n=" + std::to_string(s.n) +
-           " k=" + std::to_string(s.k) + " acc=" + std::to_string(s.accumulate ? 1 : 0);
+    return gemm_route_choice_name(GemmRoute{s.m, s.n, s.k, s.accumulate});
 }
 
 // Graph executables destroyed with the owner.
@@ -171,13 +166,10 @@ void CudaT5Engine::adopt_choices(const std::vector<PlanChoice>& choices) {
     n_routes_moved_ = 0;
     for (const PlanChoice& c : choices) {
         if (c.name == kCrossStreamSingleRow) buf_->attn_split.stream_single_row = c.value == 1;
-        if (c.name.rfind(kGemmRoutePrefix, 0) != 0) continue;
+        const std::optional<GemmRoute> r = parse_gemm_route_choice(c.name);
+        if (!r) continue;
         GemmSpec s;
-        int acc = 0;
-        if (std::sscanf(c.name.c_str() + std::strlen(kGemmRoutePrefix), "m=%d n=%d k=%d acc=%d", &s.m, &s.n, &s.k,
-                        &acc) != 4)
-            continue;
-        s.accumulate = acc != 0;
+        s.m = r->m, s.n = r->n, s.k = r->k, s.accumulate = r->accumulate;
         gemm_->set_mma_route(s, c.value == 1);
         n_routes_moved_ += (c.value == 1) != (s.m <= GemmLt::kMmaRouteMaxM);
     }

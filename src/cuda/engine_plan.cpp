@@ -2,6 +2,8 @@
 #include "cuda/engine_plan.h"
 
 #include <array>
+#include <charconv>
+#include <limits>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -227,6 +229,33 @@ std::string describe_plan_mismatch(const PlanHeader& found, const PlanHeader& ex
     cmp("max_input", found.max_input, expected.max_input);
     cmp("max_total", found.max_total, expected.max_total);
     return os.str();
+}
+
+std::string gemm_route_choice_name(const GemmRoute& r) {
+    return "gemm_mma m=" + std::to_string(r.m) + " n=" + std::to_string(r.n) + " k=" + std::to_string(r.k) +
+           " acc=" + std::to_string(r.accumulate ? 1 : 0);
+}
+
+std::optional<GemmRoute> parse_gemm_route_choice(const std::string& name) {
+    static constexpr const char* kKeys[4] = {"gemm_mma m=", " n=", " k=", " acc="};
+    long long v[4] = {};
+    size_t pos = 0;
+    for (int i = 0; i < 4; ++i) {
+        const size_t len = std::strlen(kKeys[i]);
+        if (name.compare(pos, len, kKeys[i]) != 0) return std::nullopt;
+        pos += len;
+        const char* first = name.data() + pos;
+        const auto [end, ec] = std::from_chars(first, name.data() + name.size(), v[i]);
+        if (ec != std::errc() || end == first) return std::nullopt;
+        pos = size_t(end - name.data());
+    }
+    constexpr long long kMax = std::numeric_limits<int>::max();
+    if (pos != name.size() || v[0] < 1 || v[0] > kMax || v[1] < 1 || v[1] > kMax || v[2] < 1 || v[2] > kMax ||
+        (v[3] != 0 && v[3] != 1))
+        return std::nullopt;
+    const GemmRoute r{int(v[0]), int(v[1]), int(v[2]), v[3] == 1};
+    if (gemm_route_choice_name(r) != name) return std::nullopt;  // the canonical spelling only (no leading zeros)
+    return r;
 }
 
 EnginePlan read_plan_file(const std::string& path) {

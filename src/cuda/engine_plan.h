@@ -15,6 +15,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -66,6 +67,19 @@ struct PlanChoice {
 
     bool operator==(const PlanChoice&) const = default;
 };
+
+// A decode GEMM route of a plan: the PlanChoice named "gemm_mma m=M n=N k=K acc=A" sends GEMMs of that shape
+// (rows, columns, depth, accumulate into y) to the tensor-core decode kernel (value 1) or to cuBLASLt (value 0).
+struct GemmRoute {
+    int m = 0, n = 0, k = 0;
+    bool accumulate = false;
+
+    bool operator==(const GemmRoute&) const = default;
+};
+// The choice name of a route.
+std::string gemm_route_choice_name(const GemmRoute& r);
+// The route a choice name holds, or nullopt when it is not exactly a route name with positive m, n, k and acc 0 / 1.
+std::optional<GemmRoute> parse_gemm_route_choice(const std::string& name);
 
 struct EnginePlan {
     PlanHeader header;
