@@ -5,6 +5,7 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <filesystem>
 
@@ -104,29 +105,25 @@ void CudaT5Engine::setup_plan() {
 
 void CudaT5Engine::build_plan() {
     Buffers& b = *buf_;
-    const int D = cfg_.d_model, HK = cfg_.num_heads * cfg_.d_kv, F = cfg_.d_ff, V = cfg_.vocab_size;
     const CudaLayerWeights& W = w_.dec.front();
     float* resid = b.dec_resid.as<float>();
+    // x, w and y of each of decoder_gemm_specs' GEMMs, in its order: qkv, o, q_cross, wi, wo, lm_head.
+    const std::array<const void*, kDecoderGemms> xs = {
+        b.dec_x.get(), b.dec_att.get(), b.dec_x.get(), b.dec_x.get(), w_.gated ? b.dec_hg.get() : b.dec_h.get(),
+        b.dec_x.get()};
+    const std::array<const void*, kDecoderGemms> ws = {W.qkv.get(), W.o.get(),  W.q_cross.get(),
+                                                       W.wi.get(),  W.wo.get(), w_.lm_weight()};
+    const std::array<void*, kDecoderGemms> ys = {b.dec_qkv.get(), resid, b.dec_q.get(), b.dec_h.get(), resid,
+                                                 b.logits.get()};
     // cuBLASLt algorithms for every decoder shape, those the tensor-core kernel takes by default too (the route
     // timing below may move them to cuBLASLt).
     gemm_->clear_mma_routes();
-    for (int R : buckets_)
-        for (const GemmSpec& s : decoder_gemm_specs(R))
-            if (gemm_->mma_routable(s)) gemm_->set_mma_route(s, false);
     for (int R : buckets_) {
-        // Exactly the specs decoder_forward() and ffn() run.
-        gemm_->tune(gemm_spec(R, 3 * HK, D, false, false), b.dec_x.get(), W.qkv.get(), b.dec_qkv.get(), stream_);
-        gemm_->tune(gemm_spec(R, D, HK, true, true), b.dec_att.get(), W.o.get(), resid, stream_);
-        gemm_->tune(gemm_spec(R, HK, D, false, false), b.dec_x.get(), W.q_cross.get(), b.dec_q.get(), stream_);
-        if (w_.gated) {
-            gemm_->tune(gemm_spec(R, 2 * F, D, false, false), b.dec_x.get(), W.wi.get(), b.dec_h.get(), stream_);
-            gemm_->tune(gemm_spec(R, D, F, true, true), b.dec_hg.get(), W.wo.get(), resid, stream_);
-        } else {
-            gemm_->tune(gemm_spec(R, F, D, false, false, Epilogue::kRelu), b.dec_x.get(), W.wi.get(), b.dec_h.get(),
-                        stream_);
-            gemm_->tune(gemm_spec(R, D, F, true, true), b.dec_h.get(), W.wo.get(), resid, stream_);
+        const std::array<GemmSpec, kDecoderGemms> specs = decoder_gemm_specs(R);
+        for (size_t i = 0; i < specs.size(); ++i) {
+            if (gemm_->mma_routable(specs[i])) gemm_->set_mma_route(specs[i], false);
+            gemm_->tune(specs[i], xs[i], ws[i], ys[i], stream_);
         }
-        gemm_->tune(head_gemm_spec(R, V, D), b.dec_x.get(), w_.lm_weight(), b.logits.get(), stream_);
     }
     gemm_->clear_mma_routes();
     plan_choices_.clear();
@@ -175,7 +172,7 @@ void CudaT5Engine::adopt_choices(const std::vector<PlanChoice>& choices) {
     }
 }
 
-std::vector<GemmSpec> CudaT5Engine::decoder_gemm_specs(int R) const {
+std::array<GemmSpec, CudaT5Engine::kDecoderGemms> CudaT5Engine::decoder_gemm_specs(int R) const {
     const int D = cfg_.d_model, HK = cfg_.num_heads * cfg_.d_kv, F = cfg_.d_ff, V = cfg_.vocab_size;
     return {gemm_spec(R, 3 * HK, D, false, false),
             gemm_spec(R, D, HK, true, true),

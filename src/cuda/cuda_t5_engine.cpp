@@ -353,8 +353,8 @@ void CudaT5Engine::encode(const std::vector<std::vector<int>>& inputs, size_t fi
     // From f32 encoder activations into a half-precision decoder's cache: f32 into enc_h, then rounded once.
     const size_t slab = cross_kv_layer_bytes();
     const bool via_f32 = enc_a32_ && !dec_a32_;
-    GemmSpec kv_spec = via_f32 ? enc_gemm_spec(M, 2 * HK, D, false, false) : gemm_spec(M, 2 * HK, D, false, false);
-    if (dec_a32_ && !enc_a32_) kv_spec.ab = wdt_, kv_spec.out_f32 = true, kv_spec.split_x = false;
+    // Encoder activations in (split when f32), f32 out for an f32 decoder (a split GEMM always writes f32).
+    const GemmSpec kv_spec = enc_gemm_spec(M, 2 * HK, D, dec_a32_, false);
     for (size_t l = 0; l < w_.dec.size(); ++l) {
         char* kv = static_cast<char*>(b.cross_kv.get()) + l * slab;
         timed_op("enc.cross_kv", [&] {

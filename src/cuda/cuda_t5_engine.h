@@ -7,6 +7,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include <array>
 #include <functional>
 #include <map>
 #include <memory>
@@ -87,7 +88,8 @@ private:
     static constexpr const char* kCrossStreamSingleRow = "cross_stream_single_row";
     // The decoder step's GEMMs at R rows as decoder_forward() and ffn() run them: qkv, o (= o_cross), q_cross,
     // wi, wo, lm_head.
-    std::vector<GemmSpec> decoder_gemm_specs(int R) const;
+    static constexpr size_t kDecoderGemms = 6;
+    std::array<GemmSpec, kDecoderGemms> decoder_gemm_specs(int R) const;
     // Rows [0, R) for the timing steps of the plan: row r reads source r (S_max keys), fed token 0 at decoder
     // position min(64, T_max - 1).
     void prepare_timing_rows(int R);
