@@ -162,7 +162,8 @@ int device_guess(const float* row, int V, bool mask_eos, int eos) {
 // argmax with the EOS mask only) into next_tok and advances state->step, so step t+1 can be queued before the host
 // has seen step t's logits. Then per step t:
 //   queue step t+1 (on the guess) | wait for step t's logits | greedy_choose per row (what greedy_search does)
-//   every choice == the guess, no row ended: step t+1 is already right
+//   every live row's choice == the guess and the live rows still need this batch bucket: step t+1 is already
+//         right (a row that chose EOS stays in the layout, finished on the device too)
 //   else: drop the ended rows (CudaStepper::select_rows), upload the host's tokens and step t+1, and queue step
 //         t+1 again behind the discarded one (it rewrites position t+1 of the self-attention cache).
 // The logits of every kept step are the unpipelined loop's, so tokens, scores and margins are too.
