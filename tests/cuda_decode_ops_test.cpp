@@ -296,7 +296,7 @@ TEST_F(CudaOps, CrossAttentionPipelinedMatchesCpu) {
     const std::vector<int> lens = {1, 37, 128, 513};
     std::vector<int> rows(N);
     for (int r = 0; r < N; ++r) rows[size_t(r)] = (r * 3 + r / 5) % B;
-    for (DType dt : {DType::kF16, DType::kBF16}) {
+    for (DType dt : {DType::kF16, DType::kBF16, DType::kF32}) {  // f32: the fp16-a32 precisions' decoder
         const std::string what = name(dt);
         ASSERT_TRUE(
             rc::cross_attention_pipelined_supports(dt, K, stride, int64_t(l) * 2 * HK, int64_t(l) * 2 * HK + HK));
@@ -309,8 +309,8 @@ TEST_F(CudaOps, CrossAttentionPipelinedMatchesCpu) {
                 k[size_t(r) * HK + c] = kv[size_t(r) * stride + l * 2 * HK + c];
                 v[size_t(r) * HK + c] = kv[size_t(r) * stride + l * 2 * HK + HK + c];
             }
-        rc::DeviceBuffer dlen(B * 4), drow(N * 4), ds(sizeof(rc::DecodeState)), d1(size_t(N) * HK * 2),
-            d2(size_t(N) * HK * 2);
+        rc::DeviceBuffer dlen(B * 4), drow(N * 4), ds(sizeof(rc::DecodeState)), d1(size_t(N) * HK * 4),
+            d2(size_t(N) * HK * 4);
         const rc::DecodeState st{0, S, 0, 0, 0, 0};
         RECEIPT_CUDA_CHECK(cudaMemcpy(dlen.get(), lens.data(), B * 4, cudaMemcpyHostToDevice));
         RECEIPT_CUDA_CHECK(cudaMemcpy(drow.get(), rows.data(), N * 4, cudaMemcpyHostToDevice));
@@ -492,12 +492,12 @@ TEST_F(CudaOps, SelfAttentionPipelinedAppendsAndMatchesCpu) {
     // chunks, position t from qkv) at t = 0 (only the new key), 63 and 64 (the new key last in a chunk / first of
     // the next), 200 and 512, for 3 rows: output against the CPU, and the cache after the append.
     const int H = 8, K = 64, T_max = 520, N = 3, HK = H * K;
-    for (DType dt : {DType::kF16, DType::kBF16})
+    for (DType dt : {DType::kF16, DType::kBF16, DType::kF32})  // f32: the fp16-a32 precisions' decoder
         for (int t : {0, 63, 64, 200, 512}) {
             const std::string what = std::string(name(dt)) + " t=" + std::to_string(t);
             ASSERT_TRUE(rc::self_attention_pipelined_supports(dt, K));
             SelfAttnStep in(dt, N, H, K, T_max, t, 70);
-            rc::DeviceBuffer dout(size_t(N) * HK * 2);
+            rc::DeviceBuffer dout(size_t(N) * HK * 4);
             rc::self_attention_pipelined_cuda(dt, in.dq.get(), in.dk.get(), in.dv.get(), in.db.as<float>(), N, H, K,
                                               T_max, in.ds.as<rc::DecodeState>(), dout.get(), nullptr, 132);
             RECEIPT_CUDA_CHECK(cudaDeviceSynchronize());

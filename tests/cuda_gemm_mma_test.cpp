@@ -7,6 +7,7 @@
 
 #if defined(RECEIPT_WITH_CUDA)
 #include <algorithm>
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -131,6 +132,64 @@ TEST_F(CudaOps, GemmLtRoutesMidRowsToMmaAndAgreesWithCublasLt) {
     EXPECT_TRUE(on.routes_to_mma(mid));
 }
 
+TEST_F(CudaOps, MmaGemmSplitsF32InputsLikeTheSplitPath) {
+    // x_f32: the kernel splits the f32 x into hi = T(x), lo = T(x - hi) in registers. Against the double product
+    // of the f32 x it must be as close as the split path (split_f32_cuda + two cuBLASLt GEMMs), far closer than
+    // the same GEMM on x rounded to T; against the split path itself, f32 summation order apart.
+    struct Shape { int n, k, ldx; };
+    for (DType dt : kHalfTypes)
+        for (Shape sh : {Shape{1536, 512, 512}, Shape{512, 2048, 2052}, Shape{100, 96, 100}})
+            for (int m : {3, 16, 17, 64})
+                for (int mode = 0; mode < 2; ++mode) {  // 0: y = alpha x.w^T, relu; 1: y += alpha x.w^T
+                    const int n = sh.n, k = sh.k;
+                    const std::string what = std::string(name(dt)) + " m=" + std::to_string(m) + " n=" +
+                                             std::to_string(n) + " k=" + std::to_string(k) + " mode " +
+                                             std::to_string(mode);
+                    const auto x = randn(size_t(m) * sh.ldx, 81, 3.0f);  // f32 values, not representable in dt
+                    const auto w = rounded(randn(size_t(n) * k, 82, 0.1f), dt);
+                    const auto y0 = randn(size_t(m) * n, 83);
+                    auto dx = to_device(x, DType::kF32), dw = to_device(w, dt);
+                    rc::GemmSpec s{m, n, k, sh.ldx, k, n, dt, true, mode == 1,
+                                   mode == 0 ? rc::Epilogue::kRelu : rc::Epilogue::kNone};
+                    s.split_x = true;
+                    rc::GemmLt on, off;
+                    off.set_use_mma_split(false);
+                    on.set_mma_route(s, true);  // 64 rows too
+                    ASSERT_TRUE(on.routes_to_mma(s)) << what;
+                    ASSERT_FALSE(off.routes_to_mma(s)) << what;
+                    rc::DeviceBuffer scratch(rc::GemmLt::split_scratch_bytes(m, k, dt));
+                    off.set_split_scratch(scratch.get(), scratch.size());
+                    auto y_on = to_device(y0, DType::kF32), y_off = to_device(y0, DType::kF32);
+                    on.run(s, dx.get(), dw.get(), y_on.get(), -0.5f, nullptr);  // no scratch needed
+                    off.run(s, dx.get(), dw.get(), y_off.get(), -0.5f, nullptr);
+                    // The plain GEMM on x rounded to dt: the error the split removes.
+                    const auto xr = rounded(x, dt);
+                    auto dxr = to_device(xr, dt), y_r = to_device(y0, DType::kF32);
+                    rc::GemmSpec plain = s;
+                    plain.split_x = false;
+                    on.run(plain, dxr.get(), dw.get(), y_r.get(), -0.5f, nullptr);
+                    RECEIPT_CUDA_CHECK(cudaDeviceSynchronize());
+                    const auto got = to_host(y_on, y0.size(), DType::kF32);
+                    const auto split = to_host(y_off, y0.size(), DType::kF32);
+                    const auto rounded_x = to_host(y_r, y0.size(), DType::kF32);
+                    expect_close(split, got, 1e-5f, what + " vs the split path");
+                    double err = 0, err_split = 0, err_rounded = 0;
+                    for (int i = 0; i < m; ++i)
+                        for (int j = 0; j < n; ++j) {
+                            double ref = 0;
+                            for (int kk = 0; kk < k; ++kk) ref += double(x[size_t(i) * sh.ldx + kk]) * w[size_t(j) * k + kk];
+                            ref = -0.5 * ref + (mode == 1 ? y0[size_t(i) * n + j] : 0.0);
+                            if (mode == 0) ref = std::max(ref, 0.0);
+                            const size_t o = size_t(i) * n + j;
+                            err = std::max(err, std::fabs(got[o] - ref));
+                            err_split = std::max(err_split, std::fabs(split[o] - ref));
+                            err_rounded = std::max(err_rounded, std::fabs(rounded_x[o] - ref));
+                        }
+                    EXPECT_LE(err, 2 * err_split + 1e-5) << what;
+                    EXPECT_LT(err * 8, err_rounded) << what << ": no closer than x rounded to " << name(dt);
+                }
+}
+
 TEST_F(CudaOps, MmaGemmRejectsWhatItCannotDo) {
     rc::DeviceBuffer b(1 << 20);
     auto* p = static_cast<char*>(b.get());
@@ -142,6 +201,15 @@ TEST_F(CudaOps, MmaGemmRejectsWhatItCannotDo) {
                  receipt::InvalidInput);  // x not 16-byte aligned
     EXPECT_THROW(rc::gemm_mma_cuda(DType::kF16, 8, 64, 64, p, 64, p, 64, p, 32, 1.0f, true, false, false, nullptr),
                  receipt::InvalidInput);  // ldy < n
+    EXPECT_THROW(rc::gemm_mma_cuda(DType::kF16, 8, 64, 64, p, 64, p, 64, p, 64, 1.0f, false, false, false, nullptr,
+                                   {}, true),
+                 receipt::InvalidInput);  // an f32 x with a half y
+    EXPECT_THROW(rc::gemm_mma_cuda(DType::kF16, 8, 64, 64, p, 66, p, 64, p, 64, 1.0f, true, false, false, nullptr,
+                                   {}, true),
+                 receipt::InvalidInput);  // f32 rows not 16-byte aligned
+    EXPECT_FALSE(rc::gemm_mma_supports(DType::kF16, 8, 64, 64, 66, 64, true));
+    EXPECT_TRUE(rc::gemm_mma_supports(DType::kF16, 8, 64, 64, 68, 64, true));
+    EXPECT_FALSE(rc::gemm_mma_supports(DType::kF16, 8, 64, 64, 68, 64, false));
 }
 
 }  // namespace

@@ -71,6 +71,7 @@ GemmLt::GemmLt(size_t workspace_bytes) : workspace_(workspace_bytes) {
     env_limit("RECEIPT_CUDA_GEMV_MAX_M", 1, kGemvMaxM, gemv_max_m_);
     env_limit("RECEIPT_CUDA_GEMV_MAX_N", 1, INT_MAX, gemv_max_n_);
     if (const char* g = std::getenv("RECEIPT_CUDA_MMA")) use_mma_ = std::string(g) != "0";
+    if (const char* g = std::getenv("RECEIPT_CUDA_MMA_SPLIT")) use_mma_split_ = std::string(g) != "0";
     env_limit("RECEIPT_CUDA_MMA_MAX_M", 0, INT_MAX, mma_max_m_);
     env_limit("RECEIPT_CUDA_MMA_MAX_N", 1, INT_MAX, mma_max_n_);
 }
@@ -92,8 +93,8 @@ bool GemmLt::small_m(const GemmSpec& s) const {
 }
 
 // Which shapes the tensor-core decode kernel (gemm_mma_cuda) takes: those past the small-M kernel up to
-// kMmaRouteMaxM rows, half-precision and not split (see gemm_lt.h), unless the engine plan routed the shape
-// (set_mma_route).
+// kMmaRouteMaxM rows, half-precision (split ones too, on their f32 x: see gemm_lt.h), unless the engine plan
+// routed the shape (set_mma_route).
 bool GemmLt::mid_m(const GemmSpec& s) const {
     if (!mma_routable(s)) return false;
     const auto it = mma_route_.find(route_key(s));
@@ -101,8 +102,8 @@ bool GemmLt::mid_m(const GemmSpec& s) const {
 }
 
 bool GemmLt::mma_routable(const GemmSpec& s) const {
-    return use_mma_ && !small_m(s) && !s.split_x && s.n <= mma_max_n_ &&
-           gemm_mma_supports(s.ab, s.m, s.n, s.k, s.ldx, s.ldw);
+    return use_mma_ && !small_m(s) && (!s.split_x || (use_mma_split_ && s.out_f32)) && s.n <= mma_max_n_ &&
+           gemm_mma_supports(s.ab, s.m, s.n, s.k, s.ldx, s.ldw, s.split_x);
 }
 
 GemmLt::~GemmLt() {
@@ -213,7 +214,7 @@ void GemmLt::run(const GemmSpec& s, const void* x, const void* w, void* y, float
     }
     if (mid_m(s) && aligned16(x) && aligned16(w)) {  // decode-step GEMM of 3..32 rows: tensor-core kernel, PDL
         gemm_mma_cuda(s.ab, s.m, s.n, s.k, x, s.ldx, w, s.ldw, y, s.ldy, alpha, s.out_f32, s.accumulate,
-                      s.epilogue == Epilogue::kRelu, stream);
+                      s.epilogue == Epilogue::kRelu, stream, {}, s.split_x);
         return;
     }
     if (s.split_x) {

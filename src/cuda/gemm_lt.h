@@ -9,7 +9,9 @@
 // of up to 32 rows, n <= 8192 and k a multiple of 32 (decode steps of batch 3-32) run the tensor-core decode kernel
 // gemm_mma_cuda (src/ops/gemm_mma_cuda.cu), launched with PDL like the other decode kernels; RECEIPT_CUDA_MMA=0
 // keeps them on cuBLASLt, RECEIPT_CUDA_MMA_MAX_M=M / RECEIPT_CUDA_MMA_MAX_N=N move its limits. The engine plan may
-// route single shapes either way (set_mma_route), where it timed a decode step faster so.
+// route single shapes either way (set_mma_route), where it timed a decode step faster so. Split GEMMs (split_x)
+// of those shapes run the same kernel on the f32 x (x_f32: the split in registers, one launch) in place of the
+// split kernel and two cuBLASLt GEMMs; RECEIPT_CUDA_MMA_SPLIT=0 (or set_use_mma_split(false)) keeps the old way.
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -40,7 +42,8 @@ struct GemmSpec {
     // into hi = ab(x) and lo = ab(x - hi) (split_f32_cuda, into the scratch of set_split_scratch) and computes
     // y (+)= alpha * x_hi . w^T, then y = relu?(alpha * x_lo . w^T + y): two GEMMs on the same weights whose sum
     // carries x to about twice ab's mantissa (EngineOptions::f32_activations). Where a GEMM goes to the small-M
-    // kernel (m <= 2, n <= 8192) it runs instead as one pass that reads the f32 x itself (no scratch).
+    // kernel (m <= 2, n <= 8192) or the tensor-core decode kernel (routes_to_mma, ldx a multiple of 4) it runs
+    // instead as one pass that reads the f32 x itself (no scratch).
     bool split_x = false;
 };
 
@@ -93,10 +96,14 @@ public:
     // Whether run() sends this shape (with 16-byte aligned x and w) to gemm_mma_cuda rather than cuBLASLt.
     bool routes_to_mma(const GemmSpec& s) const { return mid_m(s); }
     bool use_mma() const { return use_mma_; }
+    // Whether split_x GEMMs may take the tensor-core kernel (default on; RECEIPT_CUDA_MMA_SPLIT=0 turns it off).
+    // For tests and A/B timing; set it before capturing graphs.
+    void set_use_mma_split(bool on) { use_mma_split_ = on; }
     // Most rows the tensor-core kernel takes by default (routes_to_mma; RECEIPT_CUDA_MMA_MAX_M moves it).
     static constexpr int kMmaRouteMaxM = 32;
-    // Whether the tensor-core kernel can take this shape at all (past the small-M kernel, half precision, not
-    // split, k a multiple of 32, n <= the column limit): the shapes an engine plan may route either way.
+    // Whether the tensor-core kernel can take this shape at all (past the small-M kernel, half precision, k a
+    // multiple of 32, n <= the column limit; a split shape only with set_use_mma_split): the shapes an engine plan
+    // may route either way.
     bool mma_routable(const GemmSpec& s) const;
     // Routes shape (m, n, k, accumulate) of an mma_routable spec to the tensor-core kernel (true) or cuBLASLt
     // (false) whatever its row count, overriding the 3..32-row default (the engine plan's timed choices). Set it
@@ -124,6 +131,7 @@ private:
     int gemv_max_n_ = kGemvRouteMaxN;  // most columns it takes
     static constexpr int kMmaRouteMaxN = 8192;  // not a 32k-vocabulary lm_head
     bool use_mma_ = true;
+    bool use_mma_split_ = true;
     int mma_max_m_ = kMmaRouteMaxM;  // most rows the tensor-core kernel takes (RECEIPT_CUDA_MMA_MAX_M)
     int mma_max_n_ = kMmaRouteMaxN;  // most columns (RECEIPT_CUDA_MMA_MAX_N)
     bool mid_m(const GemmSpec& s) const;

@@ -239,7 +239,8 @@ void decoder_self_attention_cuda(DType dt, const void* qkv, void* cache_k, void*
     // batch 1 -6%, batch 8 -2%, but batch 64 (768 blocks, two waves of the streaming kernel) +2%.
     const int level = self_attention_pipelined_level();
     const int n_sm = split ? split->n_sm : device_sm_count();
-    const bool one_wave = n_sm > 0 && int64_t(R) * H <= int64_t(stream::kBlocksPerSm) * n_sm;
+    const int per_sm = dt == DType::kF32 ? stream::kBlocksPerSmF32 : stream::kBlocksPerSm;
+    const bool one_wave = n_sm > 0 && int64_t(R) * H <= int64_t(per_sm) * n_sm;
     if (l.n_split == 1 && (level >= 2 || (level == 1 && one_wave)) &&
         self_attention_pipelined_supports(dt, K) && aligned16(qkv) && aligned16(cache_k) && aligned16(cache_v) &&
         aligned16(ctx)) {

@@ -1,5 +1,5 @@
 // Decoder cross-attention over precomputed K/V, streamed (stream_attention.cuh): the contract of
-// cross_attention_cuda for d_kv 64 and 16-bit storage, each (row, head) block, or each of its key ranges, taking
+// cross_attention_cuda for d_kv 64 and f16 / bf16 / f32 storage (f32: the fp16-a32 precisions' decoder), each (row, head) block, or each of its key ranges, taking
 // its keys and values through shared memory in 64-key chunks with cp.async and an online softmax.
 //
 // Why: at batch 64 a t5-small layer's cross-attention reads 50 MB of K/V. The one-query kernel of
@@ -92,7 +92,11 @@ struct Launch {
 template <typename T>
 void launch(const Launch& a, cudaStream_t stream) {
     constexpr size_t smem = stream::smem_bytes<T>();
-    static_assert(smem <= 48 * 1024, "fits the default dynamic shared memory limit");
+    if constexpr (smem > 48 * 1024) {  // f32: raise the kernel's dynamic shared memory limit, once
+        static const cudaError_t st = cudaFuncSetAttribute(
+            cross_attention_pipelined_kernel<T>, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem));
+        RECEIPT_CUDA_CHECK(st);
+    }
     launch_kernel(cross_attention_pipelined_kernel<T>, dim3(a.H, a.R, a.n_split), kThreads, smem, stream,
                   static_cast<const T*>(a.q), static_cast<const T*>(a.cross_kv), a.row_stride, a.k_off, a.v_off,
                   a.src_row, a.src_len, a.H, a.S_max, a.state, a.part, a.counter, a.prefetch_l2_rows,
@@ -107,8 +111,9 @@ int cross_attention_pipelined_level() {
 }
 
 bool cross_attention_pipelined_supports(DType dt, int K, int64_t row_stride, int64_t k_off, int64_t v_off) {
-    return (dt == DType::kF16 || dt == DType::kBF16) && K == kHeadDim && row_stride % 8 == 0 && k_off % 8 == 0 &&
-           v_off % 8 == 0;
+    const int per16 = dt == DType::kF32 ? 4 : 8;  // elements per 16 bytes: rows of 16-byte pieces
+    return (dt == DType::kF16 || dt == DType::kBF16 || dt == DType::kF32) && K == kHeadDim &&
+           row_stride % per16 == 0 && k_off % per16 == 0 && v_off % per16 == 0;
 }
 
 void cross_attention_pipelined_cuda(DType dt, const void* q, const void* cross_kv, int64_t row_stride, int64_t k_off,
@@ -116,9 +121,8 @@ void cross_attention_pipelined_cuda(DType dt, const void* q, const void* cross_k
                                     int S_max, const DecodeState* state, void* ctx, cudaStream_t stream,
                                     const DecodeAttnSplit* split) {
     if (R <= 0) return;
-    RECEIPT_CHECK((dt == DType::kF16 || dt == DType::kBF16) && K == kHeadDim && row_stride % 8 == 0 &&
-                      k_off % 8 == 0 && v_off % 8 == 0,
-                  InvalidInput, "cross_attention_pipelined_cuda: needs f16 / bf16, d_kv 64 and 16-byte aligned rows");
+    RECEIPT_CHECK(cross_attention_pipelined_supports(dt, K, row_stride, k_off, v_off), InvalidInput,
+                  "cross_attention_pipelined_cuda: needs f16 / bf16 / f32, d_kv 64 and 16-byte aligned rows");
     RECEIPT_CHECK(aligned16(q) && aligned16(cross_kv) && aligned16(ctx), InvalidInput,
                   "cross_attention_pipelined_cuda: buffers must be 16-byte aligned");
     const int n_split = decode_attn_n_split(split, R, H, K);
@@ -128,8 +132,10 @@ void cross_attention_pipelined_cuda(DType dt, const void* q, const void* cross_k
                    few_blocks && prefetch_enabled(), ctx};
     if (dt == DType::kF16)
         launch<__half>(a, stream);
-    else
+    else if (dt == DType::kBF16)
         launch<__nv_bfloat16>(a, stream);
+    else
+        launch<float>(a, stream);
 }
 
 }  // namespace receipt::cuda

@@ -2,6 +2,10 @@
 // of GemmLt::run (src/cuda/gemm_lt.h) for f16 / bf16 x and w: f32 accumulation, y in the storage type or f32,
 // optional accumulate (beta = 1) and ReLU applied last (y = relu(alpha x.w^T + beta y)); an f16 y saturates at
 // +-65504. gemm_mma_batched_cuda runs many such GEMMs of one shape in one launch (grid.z, element strides).
+// With x_f32 (the fp16-a32 precisions' split GEMM, GemmSpec::split_x) x is f32: each lane splits its x values
+// into hi = T(x) and lo = T(x - hi) in registers, as split_f32_cuda does, and multiplies both with the same
+// weight fragments (four mma per chunk instead of two), so y = (x_hi + x_lo) . w^T in f32 without the split
+// kernel, its scratch and a second pass over the weights.
 //
 // Why: at 3-32 decoder rows every GEMM of a T5 step is a few MB of weights read once, and cuBLASLt's kernels
 // for these shapes take ~5-7 us each; they are also launched without Programmatic Dependent Launch, so the kernel
@@ -42,7 +46,7 @@ constexpr int kChunk = 32;   // k elements of one warp step (two mma k16 steps)
 constexpr int kMinBlocks = 48;  // two 8-column tiles per block only while the grid keeps this many blocks
 
 struct MmaArgs {
-    const void* x;  // [m, k] T, row stride ldx
+    const void* x;  // [m, k] T (f32 for the x_f32 kernels), row stride ldx
     const void* w;  // [n, k] T, row stride ldw
     void* y;        // [m, n] T or f32, row stride ldy
     int m, n, k, ldx, ldw, ldy;
@@ -52,17 +56,65 @@ struct MmaArgs {
     int64_t sx = 0, sw = 0, sy = 0;  // batched launch: element strides of x, w, y between batch entries (grid.z)
 };
 
-// Lane's 8 x values of row `row` at k = kk .. kk + 7 as 4 registers of 2 T (zeros for rows >= m).
-template <typename T>
-__device__ __forceinline__ uint4 load_x(const MmaArgs& a, int row, int kk) {
-    if (row >= a.m) return make_uint4(0, 0, 0, 0);
-    return *reinterpret_cast<const uint4*>(static_cast<const T*>(a.x) + int64_t(row) * a.ldx + kk);
+// Lane's 8 x values of one row at k = kk .. kk + 7: 4 registers of 2 T, or (TX = float) 8 f32 (zeros for rows
+// >= m).
+template <typename TX>
+struct XPiece {
+    uint4 v;
+};
+template <>
+struct XPiece<float> {
+    float4 a, b;
+};
+
+template <typename TX>
+__device__ __forceinline__ XPiece<TX> load_x(const MmaArgs& a, int row, int kk) {
+    XPiece<TX> p;
+    if constexpr (std::is_same_v<TX, float>) {
+        if (row >= a.m) {
+            p.a = p.b = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+        } else {
+            const float4* s = reinterpret_cast<const float4*>(static_cast<const float*>(a.x) + int64_t(row) * a.ldx + kk);
+            p.a = s[0];
+            p.b = s[1];
+        }
+    } else {
+        p.v = row >= a.m ? make_uint4(0, 0, 0, 0)
+                         : *reinterpret_cast<const uint4*>(static_cast<const TX*>(a.x) + int64_t(row) * a.ldx + kk);
+    }
+    return p;
 }
 
-template <typename T, int kMT, int kNT>
+// acc += the lane's 16-row x 8-column share of x[rows g, g + 8; its 8 k] . w[row g; its 8 k] (fragment trick
+// in the header): two mma.m16n8k16 on T x; on f32 x, the same two for x's hi parts, then for its lo parts.
+template <typename T>
+__device__ __forceinline__ void mma_piece(float (&acc)[4], const XPiece<T>& xa, const XPiece<T>& xb, const uint4& wb) {
+    mma16816<T>(acc, xa.v.x, xb.v.x, xa.v.y, xb.v.y, wb.x, wb.y);
+    mma16816<T>(acc, xa.v.z, xb.v.z, xa.v.w, xb.v.w, wb.z, wb.w);
+}
+template <typename T>
+__device__ __forceinline__ void mma_piece(float (&acc)[4], const XPiece<float>& xa, const XPiece<float>& xb,
+                                          const uint4& wb) {
+    uint4 ah, al, bh, bl;  // hi / lo parts of rows g (a) and g + 8 (b), packed as XPiece<T>::v
+    split2<T>(xa.a.x, xa.a.y, ah.x, al.x);
+    split2<T>(xa.a.z, xa.a.w, ah.y, al.y);
+    split2<T>(xa.b.x, xa.b.y, ah.z, al.z);
+    split2<T>(xa.b.z, xa.b.w, ah.w, al.w);
+    split2<T>(xb.a.x, xb.a.y, bh.x, bl.x);
+    split2<T>(xb.a.z, xb.a.w, bh.y, bl.y);
+    split2<T>(xb.b.x, xb.b.y, bh.z, bl.z);
+    split2<T>(xb.b.z, xb.b.w, bh.w, bl.w);
+    mma16816<T>(acc, ah.x, bh.x, ah.y, bh.y, wb.x, wb.y);
+    mma16816<T>(acc, ah.z, bh.z, ah.w, bh.w, wb.z, wb.w);
+    mma16816<T>(acc, al.x, bl.x, al.y, bl.y, wb.x, wb.y);
+    mma16816<T>(acc, al.z, bl.z, al.w, bl.w, wb.z, wb.w);
+}
+
+// TX: x's type, T or (the split GEMM) float.
+template <typename T, typename TX, int kMT, int kNT>
 __global__ void __launch_bounds__(kWarps * 32) gemm_mma_kernel(MmaArgs a) {
     if (blockIdx.z > 0) {  // batch entry z: its own x, w, y (constant offsets; nothing read yet)
-        a.x = static_cast<const T*>(a.x) + blockIdx.z * a.sx;
+        a.x = static_cast<const TX*>(a.x) + blockIdx.z * a.sx;
         a.w = static_cast<const T*>(a.w) + blockIdx.z * a.sw;
         a.y = static_cast<char*>(a.y) + blockIdx.z * a.sy * (a.out_f32 ? 4 : int64_t(sizeof(T)));
     }
@@ -98,7 +150,8 @@ __global__ void __launch_bounds__(kWarps * 32) gemm_mma_kernel(MmaArgs a) {
     for (int c0 = warp; c0 < n_chunks; c0 += kWarps * kGroup) {
         // Load kGroup chunks of weights and x, then multiply: the loads of a group are in flight together.
         // x rows of m tile mt: m0 + 16 mt + g (x0) and + 8 (x1).
-        uint4 wv[kGroup][kNT], x0[kGroup][kMT], x1[kGroup][kMT];
+        uint4 wv[kGroup][kNT];
+        XPiece<TX> x0[kGroup][kMT], x1[kGroup][kMT];
 #pragma unroll
         for (int u = 0; u < kGroup; ++u) {
             const int c = c0 + u * kWarps;
@@ -110,8 +163,8 @@ __global__ void __launch_bounds__(kWarps * 32) gemm_mma_kernel(MmaArgs a) {
                                     : *reinterpret_cast<const uint4*>(wrow[nt] + c * kChunk);
 #pragma unroll
                 for (int mt = 0; mt < kMT; ++mt) {
-                    x0[u][mt] = load_x<T>(a, m0 + 16 * mt + g, c * kChunk + 8 * q);
-                    x1[u][mt] = load_x<T>(a, m0 + 16 * mt + g + 8, c * kChunk + 8 * q);
+                    x0[u][mt] = load_x<TX>(a, m0 + 16 * mt + g, c * kChunk + 8 * q);
+                    x1[u][mt] = load_x<TX>(a, m0 + 16 * mt + g + 8, c * kChunk + 8 * q);
                 }
             }
         }
@@ -121,11 +174,7 @@ __global__ void __launch_bounds__(kWarps * 32) gemm_mma_kernel(MmaArgs a) {
 #pragma unroll
             for (int mt = 0; mt < kMT; ++mt)
 #pragma unroll
-                for (int nt = 0; nt < kNT; ++nt) {
-                    const uint4 &xa = x0[u][mt], &xb = x1[u][mt], &wb = wv[u][nt];
-                    mma16816<T>(acc[mt][nt], xa.x, xb.x, xa.y, xb.y, wb.x, wb.y);
-                    mma16816<T>(acc[mt][nt], xa.z, xb.z, xa.w, xb.w, wb.z, wb.w);
-                }
+                for (int nt = 0; nt < kNT; ++nt) mma_piece<T>(acc[mt][nt], x0[u][mt], x1[u][mt], wv[u][nt]);
         }
     }
 
@@ -148,18 +197,21 @@ __global__ void __launch_bounds__(kWarps * 32) gemm_mma_kernel(MmaArgs a) {
     }
 }
 
-template <typename T, int kMT>
+template <typename T, int kMT, typename TX = T>
 void launch_mt(const MmaArgs& a, int kNT, cudaStream_t stream, int batch) {
     const dim3 grid((a.m + 16 * kMT - 1) / (16 * kMT), (a.n + 8 * kNT - 1) / (8 * kNT), batch);
-    auto kern = kNT == 4   ? gemm_mma_kernel<T, kMT, 4>
-                : kNT == 2 ? gemm_mma_kernel<T, kMT, 2>
-                           : gemm_mma_kernel<T, kMT, 1>;
+    auto kern = kNT == 4   ? gemm_mma_kernel<T, TX, kMT, 4>
+                : kNT == 2 ? gemm_mma_kernel<T, TX, kMT, 2>
+                           : gemm_mma_kernel<T, TX, kMT, 1>;
     launch_kernel(kern, grid, kWarps * 32, 0, stream, a);
 }
 
+// x_f32 launches take one m tile per block (their x registers are twice the size).
 template <typename T>
-void launch(const MmaArgs& a, int kMT, int kNT, cudaStream_t stream, int batch = 1) {
-    if (kMT == 4)
+void launch(const MmaArgs& a, int kMT, int kNT, cudaStream_t stream, int batch = 1, bool x_f32 = false) {
+    if (x_f32)
+        launch_mt<T, 1, float>(a, kNT, stream, batch);
+    else if (kMT == 4)
         launch_mt<T, 4>(a, kNT, stream, batch);
     else if (kMT == 2)
         launch_mt<T, 2>(a, kNT, stream, batch);
@@ -176,18 +228,20 @@ int forced_tiles(const char* name) {
 
 }  // namespace
 
-bool gemm_mma_supports(DType dt, int m, int n, int k, int ldx, int ldw) {
+bool gemm_mma_supports(DType dt, int m, int n, int k, int ldx, int ldw, bool x_f32) {
     return (dt == DType::kF16 || dt == DType::kBF16) && m >= 1 && n >= 1 && k >= kChunk && k % kChunk == 0 &&
-           ldx % 8 == 0 && ldw % 8 == 0 && ldx >= k && ldw >= k && (n + 7) / 8 <= 65535 * 4;
+           ldx % (x_f32 ? 4 : 8) == 0 && ldw % 8 == 0 && ldx >= k && ldw >= k && (n + 7) / 8 <= 65535 * 4;
 }
 
 void gemm_mma_cuda(DType dt, int m, int n, int k, const void* x, int ldx, const void* w, int ldw, void* y, int ldy,
-                   float alpha, bool out_f32, bool accumulate, bool relu, cudaStream_t stream, MmaTiles tiles) {
-    RECEIPT_CHECK(gemm_mma_supports(dt, m, n, k, ldx, ldw) && ldy >= n, InvalidInput,
+                   float alpha, bool out_f32, bool accumulate, bool relu, cudaStream_t stream, MmaTiles tiles,
+                   bool x_f32) {
+    RECEIPT_CHECK(gemm_mma_supports(dt, m, n, k, ldx, ldw, x_f32) && ldy >= n, InvalidInput,
                   "gemm_mma_cuda: unsupported GEMM m=" + std::to_string(m) + " n=" + std::to_string(n) +
                       " k=" + std::to_string(k) + " ldx=" + std::to_string(ldx) + " ldw=" + std::to_string(ldw) +
                       " ldy=" + std::to_string(ldy) + " (needs f16 / bf16, k a multiple of 32, ldx and ldw multiples "
-                      "of 8)");
+                      "of 8, or ldx of 4 for an f32 x)");
+    RECEIPT_CHECK(!x_f32 || out_f32, InvalidInput, "gemm_mma_cuda: an f32 x needs an f32 y");
     RECEIPT_CHECK(aligned16(w) && aligned16(x), InvalidInput, "gemm_mma_cuda: x and w must be 16-byte aligned");
     const MmaArgs a{x, w, y, m, n, k, ldx, ldw, ldy, alpha, out_f32, accumulate, relu, prefetch_level() >= 1};
     static const int env_mt = forced_tiles("RECEIPT_CUDA_MMA_MT"), env_nt = forced_tiles("RECEIPT_CUDA_MMA_NT");
@@ -195,7 +249,7 @@ void gemm_mma_cuda(DType dt, int m, int n, int k, const void* x, int ldx, const 
     // t5-base shapes at 16-64 rows): one m tile per block was fastest or level everywhere (blocks of 2 or 4 m tiles
     // share weight fragments but leave too few blocks); two 8-column tiles where that still gives >= kMinBlocks
     // blocks (qkv, wi: 1.83 / 1.94 us against 2.09 / 2.23 us with one at 16 rows), else one (o: 1.72 against 1.96).
-    int mt = tiles.mt ? tiles.mt : env_mt ? env_mt : 1;
+    int mt = x_f32 ? 1 : tiles.mt ? tiles.mt : env_mt ? env_mt : 1;
     const int m_blocks = (m + 16 * mt - 1) / (16 * mt);
     int nt = tiles.nt ? tiles.nt : env_nt;
     if (nt == 0) nt = int64_t(m_blocks) * ((n + 15) / 16) >= kMinBlocks ? 2 : 1;
@@ -203,9 +257,9 @@ void gemm_mma_cuda(DType dt, int m, int n, int k, const void* x, int ldx, const 
                   "gemm_mma_cuda: tiles per block must be 1, 2 or 4");
     while ((n + 8 * nt - 1) / (8 * nt) > 65535) nt *= 2;  // grid.y limit (gemm_mma_supports bounds n)
     if (dt == DType::kF16)
-        launch<__half>(a, mt, nt, stream);
+        launch<__half>(a, mt, nt, stream, 1, x_f32);
     else
-        launch<__nv_bfloat16>(a, mt, nt, stream);
+        launch<__nv_bfloat16>(a, mt, nt, stream, 1, x_f32);
 }
 
 void gemm_mma_batched_cuda(DType dt, int batch, int m, int n, int k, const void* x, int ldx, int64_t sx, const void* w,

@@ -1,5 +1,6 @@
 // Decoder self-attention over the KV cache, streamed (stream_attention.cuh): the contract of
-// decoder_self_attention_cuda for d_kv 64 and 16-bit storage, single pass. Block (head h, row r) appends position
+// decoder_self_attention_cuda for d_kv 64 and f16 / bf16 / f32 storage (f32: the fp16-a32 precisions' decoder),
+// single pass. Block (head h, row r) appends position
 // t = state->step's key and value to the cache, then attends over positions 0..t with the relative position bias,
 // taking the cached rows 0..t-1 through shared memory in 64-key chunks with cp.async (keys and values of a chunk in
 // one trip, the next chunk in flight) and position t straight from qkv. The one-query kernel (attention_cuda.cu)
@@ -68,7 +69,11 @@ template <typename T>
 void launch(const void* qkv, void* cache_k, void* cache_v, const float* bias, int R, int H, int T_max,
             const DecodeState* state, bool prefetch_l1, void* ctx, cudaStream_t stream) {
     constexpr size_t smem = stream::smem_bytes<T>();
-    static_assert(smem <= 48 * 1024, "fits the default dynamic shared memory limit");
+    if constexpr (smem > 48 * 1024) {  // f32: raise the kernel's dynamic shared memory limit, once
+        static const cudaError_t st = cudaFuncSetAttribute(
+            self_attention_pipelined_kernel<T>, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem));
+        RECEIPT_CUDA_CHECK(st);
+    }
     launch_kernel(self_attention_pipelined_kernel<T>, dim3(H, R), kThreads, smem, stream, static_cast<const T*>(qkv),
                   static_cast<T*>(cache_k), static_cast<T*>(cache_v), bias, H, T_max, state, prefetch_l1,
                   static_cast<T*>(ctx));
@@ -82,7 +87,7 @@ int self_attention_pipelined_level() {
 }
 
 bool self_attention_pipelined_supports(DType dt, int K) {
-    return (dt == DType::kF16 || dt == DType::kBF16) && K == kHeadDim;
+    return (dt == DType::kF16 || dt == DType::kBF16 || dt == DType::kF32) && K == kHeadDim;
 }
 
 void self_attention_pipelined_cuda(DType dt, const void* qkv, void* cache_k, void* cache_v, const float* bias, int R,
@@ -90,14 +95,16 @@ void self_attention_pipelined_cuda(DType dt, const void* qkv, void* cache_k, voi
                                    int n_sm) {
     if (R <= 0) return;
     RECEIPT_CHECK(self_attention_pipelined_supports(dt, K), InvalidInput,
-                  "self_attention_pipelined_cuda: needs f16 / bf16 and d_kv 64");
+                  "self_attention_pipelined_cuda: needs f16 / bf16 / f32 and d_kv 64");
     RECEIPT_CHECK(aligned16(qkv) && aligned16(cache_k) && aligned16(cache_v) && aligned16(ctx), InvalidInput,
                   "self_attention_pipelined_cuda: buffers must be 16-byte aligned");
     const bool prefetch_l1 = prefetch_enabled() && n_sm > 0 && int64_t(R) * H <= n_sm;
     if (dt == DType::kF16)
         launch<__half>(qkv, cache_k, cache_v, bias, R, H, T_max, state, prefetch_l1, ctx, stream);
-    else
+    else if (dt == DType::kBF16)
         launch<__nv_bfloat16>(qkv, cache_k, cache_v, bias, R, H, T_max, state, prefetch_l1, ctx, stream);
+    else
+        launch<float>(qkv, cache_k, cache_v, bias, R, H, T_max, state, prefetch_l1, ctx, stream);
 }
 
 }  // namespace receipt::cuda

@@ -6,6 +6,7 @@
 //   m' = max(m, max_j s_j); a = e^(m - m'); p_j = e^(s_j - m'); l = a l + sum_j p_j
 //   o = a o + sum_j p_j v_j              thread (g, c8): dims 8 c8 .. 8 c8 + 7 over keys g, g + 16, g + 32, g + 48
 // The block's result is (m, l, o = sum_g o_g): out = o / l, or a split's partial result.
+// T: the storage type of q, K and V, f16 / bf16 or (the fp16-a32 precisions' decoder) f32.
 #pragma once
 
 #include "ops/attention_common.cuh"
@@ -17,16 +18,28 @@ constexpr int kHeadDim = 64;   // d_kv the kernels are written for
 constexpr int kChunk = 64;     // keys per chunk (4 warps x 16)
 constexpr int kStages = 2;     // chunks in shared memory: one being read, one arriving
 constexpr int kThreads = 128;
-constexpr int kRowLd = kHeadDim + 8;                // staged row stride in T: 144 bytes, conflict-free 16-byte reads
 constexpr int kGroups = kThreads / (kHeadDim / 8);  // 16 key groups of the P.V loop
-// Blocks one SM holds: 96 registers x 128 threads (5 x 12288 of 65536) and 41 KB of shared memory each.
+// Staged row stride in T: 16-bit T 72 (144 bytes, conflict-free 16-byte reads); f32 68 (272 bytes: the two lanes
+// of a key, 128 bytes apart, share banks, a 2-way conflict).
+template <typename T>
+constexpr int row_ld() {
+    return sizeof(T) == 4 ? kHeadDim + 4 : kHeadDim + 8;
+}
+// 16-byte pieces of one staged row, and T per piece.
+template <typename T>
+constexpr int row_pieces() {
+    return kHeadDim * int(sizeof(T)) / 16;
+}
+// Blocks one SM holds: 16-bit T, 96 registers x 128 threads (5 x 12288 of 65536) and 41 KB of shared memory each;
+// f32 T, 72 KB of shared memory each (3 x 73 KB with the per-block reserve, of 228 KB).
 constexpr int kBlocksPerSm = 5;
+constexpr int kBlocksPerSmF32 = 3;
 
-// Dynamic shared memory: K, V [kStages][kChunk][kRowLd] T | p [kChunk] | red_max, red_sum [4] |
-// part [kGroups][kHeadDim] f32.
+// Dynamic shared memory: K, V [kStages][kChunk][row_ld] T | p [kChunk] | red_max, red_sum [4] |
+// part [kGroups][kHeadDim] f32. Past 48 KB (f32 T) the launcher must raise the kernel's limit.
 template <typename T>
 constexpr size_t smem_bytes() {
-    return sizeof(T) * 2 * kStages * kChunk * kRowLd + sizeof(float) * (kChunk + 8 + kGroups * kHeadDim);
+    return sizeof(T) * 2 * kStages * kChunk * row_ld<T>() + sizeof(float) * (kChunk + 8 + kGroups * kHeadDim);
 }
 
 template <typename T>
@@ -35,8 +48,8 @@ struct Smem {
     float *p, *red_max, *red_sum, *part;
     __device__ explicit Smem(unsigned char* raw) {
         K = reinterpret_cast<T*>(raw);
-        V = K + kStages * kChunk * kRowLd;
-        p = reinterpret_cast<float*>(V + kStages * kChunk * kRowLd);
+        V = K + kStages * kChunk * row_ld<T>();
+        p = reinterpret_cast<float*>(V + kStages * kChunk * row_ld<T>());
         red_max = p + kChunk;
         red_sum = red_max + 4;
         part = red_sum + 4;
@@ -55,21 +68,22 @@ struct Rows {
     __device__ int n_chunks() const { return (n_keys() + kChunk - 1) / kChunk; }
 };
 
-// Chunk c of `rows` into stage buffer b: kChunk rows of keys and of values, 8 16-byte pieces each (cp.async; rows
-// past the keys zero-filled; row n_rows copied from k_new / v_new with plain loads and stores).
+// Chunk c of `rows` into stage buffer b: kChunk rows of keys and of values, row_pieces 16-byte pieces each
+// (cp.async; rows past the keys zero-filled; row n_rows copied from k_new / v_new with plain loads and stores).
 template <typename T>
 __device__ void load_chunk(const Rows<T>& rows, const Smem<T>& sm, int b, int c) {
+    constexpr int kPieces = row_pieces<T>(), kPer = 16 / int(sizeof(T));
     const int j0 = c * kChunk;
-    for (int e = threadIdx.x; e < 2 * kChunk * 8; e += kThreads) {
-        const int is_v = e / (kChunk * 8), row = (e / 8) % kChunk, piece = e % 8, j = j0 + row;
-        T* d = (is_v ? sm.V : sm.K) + (b * kChunk + row) * kRowLd + piece * 8;
+    for (int e = threadIdx.x; e < 2 * kChunk * kPieces; e += kThreads) {
+        const int is_v = e / (kChunk * kPieces), row = (e / kPieces) % kChunk, piece = e % kPieces, j = j0 + row;
+        T* d = (is_v ? sm.V : sm.K) + (b * kChunk + row) * row_ld<T>() + piece * kPer;
         if (rows.k_new && j == rows.n_rows) {
-            const T* src = (is_v ? rows.v_new : rows.k_new) + piece * 8;
+            const T* src = (is_v ? rows.v_new : rows.k_new) + piece * kPer;
             *reinterpret_cast<uint4*>(d) = *reinterpret_cast<const uint4*>(src);
             continue;
         }
         const bool valid = j < rows.n_rows;
-        cp_async16(d, (is_v ? rows.v : rows.k) + int64_t(valid ? j : 0) * rows.stride + piece * 8, valid);
+        cp_async16(d, (is_v ? rows.v : rows.k) + int64_t(valid ? j : 0) * rows.stride + piece * kPer, valid);
     }
 }
 
@@ -110,7 +124,7 @@ __device__ void attend(const T* q, const Rows<T>& rows, const float* bias, int t
         if (it + kStages - 1 < n_chunks) load_chunk(rows, sm, (it + kStages - 1) % kStages, it + kStages - 1);
         cp_async_commit();
 
-        const T* krow = sm.K + (b * kChunk + key_in_chunk) * kRowLd + 32 * half;
+        const T* krow = sm.K + (b * kChunk + key_in_chunk) * row_ld<T>() + 32 * half;
         float s = 0.0f;
 #pragma unroll
         for (int c = 0; c < 4; ++c) {
@@ -137,14 +151,14 @@ __device__ void attend(const T* q, const Rows<T>& rows, const float* bias, int t
         if (lane == 0) sm.red_sum[warp] = ws;
         __syncthreads();  // p and the warps' sums visible
         l = a * l + ((sm.red_sum[0] + sm.red_sum[1]) + (sm.red_sum[2] + sm.red_sum[3]));
-        const T* vb = sm.V + b * kChunk * kRowLd + c8 * 8;
+        const T* vb = sm.V + b * kChunk * row_ld<T>() + c8 * 8;
 #pragma unroll
         for (int u = 0; u < 8; ++u) o[u] *= a;
 #pragma unroll
         for (int k = 0; k < kChunk / kGroups; ++k) {
             const int jj = g + kGroups * k;
             float vf[8];
-            load8(vb + jj * kRowLd, vf);
+            load8(vb + jj * row_ld<T>(), vf);
             const float pj = sm.p[jj];
 #pragma unroll
             for (int u = 0; u < 8; ++u) o[u] += pj * vf[u];

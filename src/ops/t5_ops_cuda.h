@@ -102,7 +102,7 @@ void decoder_self_attention_cuda(DType dt, const void* qkv, void* cache_k, void*
                                  int H, int K, int T_max, const DecodeState* state, void* ctx, cudaStream_t stream,
                                  const DecodeAttnSplit* split = nullptr);
 
-// The same self-attention for d_kv 64 and f16 / bf16 storage, single pass, each (head, row) block streaming its
+// The same self-attention for d_kv 64 and f16 / bf16 / f32 storage, single pass, each (head, row) block streaming its
 // cached keys and values through shared memory (cp.async, 64-key chunks, keys and values of a chunk together) with
 // an online softmax (src/ops/self_attention_pipelined_cuda.cu). Arguments as for decoder_self_attention_cuda
 // (buffers 16-byte aligned); n_sm: the device's SMs (0 = unknown), for the pre-wait L1 prefetch of launches of at
@@ -110,7 +110,7 @@ void decoder_self_attention_cuda(DType dt, const void* qkv, void* cache_k, void*
 void self_attention_pipelined_cuda(DType dt, const void* qkv, void* cache_k, void* cache_v, const float* bias, int R,
                                    int H, int K, int T_max, const DecodeState* state, void* ctx, cudaStream_t stream,
                                    int n_sm);
-// Whether self_attention_pipelined_cuda takes this type and head width (f16 / bf16, K = 64).
+// Whether self_attention_pipelined_cuda takes this type and head width (f16 / bf16 / f32, K = 64).
 bool self_attention_pipelined_supports(DType dt, int K);
 // Which decoder_self_attention_cuda launches (supported type and width, no split) go to the streaming kernel: 0
 // none, 1 (the default) launches whose blocks fit one wave on the device, 2 every launch.
@@ -126,7 +126,7 @@ void cross_attention_cuda(DType dt, const void* q, const void* cross_kv, int64_t
                           const DecodeState* state, void* ctx, cudaStream_t stream,
                           const DecodeAttnSplit* split = nullptr);
 
-// The same cross-attention for d_kv 64 and f16 / bf16 storage, blocks that stream their keys and values through
+// The same cross-attention for d_kv 64 and f16 / bf16 / f32 storage, blocks that stream their keys and values through
 // shared memory (cp.async, 64-key chunks, the next one in flight while the current one is used) with an online
 // softmax (src/ops/cross_attention_pipelined_cuda.cu). Arguments as for cross_attention_cuda (q, cross_kv and ctx
 // 16-byte aligned); with `split`, (row, head) pairs are cut into key ranges as decode_attn_n_split says, as there.
@@ -135,8 +135,8 @@ void cross_attention_pipelined_cuda(DType dt, const void* q, const void* cross_k
                                     int64_t v_off, const int* src_row, const int* src_len, int R, int H, int K,
                                     int S_max, const DecodeState* state, void* ctx, cudaStream_t stream,
                                     const DecodeAttnSplit* split = nullptr);
-// Whether cross_attention_pipelined_cuda takes this layout: f16 / bf16, K = 64, row_stride, k_off and v_off
-// multiples of 8 elements.
+// Whether cross_attention_pipelined_cuda takes this layout: f16 / bf16 / f32, K = 64, row_stride, k_off and v_off
+// multiples of 16 bytes (8 elements, 4 for f32).
 bool cross_attention_pipelined_supports(DType dt, int K, int64_t row_stride, int64_t k_off, int64_t v_off);
 // Which cross_attention_cuda launches (of a supported layout) go to the streaming kernel: 0 none, 1 single-pass
 // launches of more (row, head) blocks than SMs, 2 (the default) every launch of two or more rows, and single-row
@@ -191,15 +191,18 @@ void gemv_cuda(DType dt, int m, int n, int k, const void* x, int ldx, const void
 // Tensor-core GEMM for decode steps of a few dozen rows (src/ops/gemm_mma_cuda.cu): the gemv_cuda contract
 // (y[m, n] (+)= alpha * x[m, k] . w[n, k]^T, f32 accumulation, y T or f32, ReLU last) for f16 / bf16 and any m, on
 // mma.m16n8k16 in 16-row tiles; GemmLt sends it 3..32 rows. Needs gemm_mma_supports(...) and 16-byte aligned x and
-// w; throws InvalidInput otherwise.
-bool gemm_mma_supports(DType dt, int m, int n, int k, int ldx, int ldw);
+// w; throws InvalidInput otherwise. x_f32: x is f32 (ldx a multiple of 4) and y must be f32: the split GEMM of the
+// fp16-a32 precisions (GemmSpec::split_x), each x value split into hi = T(x) and lo = T(x - hi) in registers and
+// both multiplied by the weights, as split_f32_cuda and two GEMMs compute it, in one pass.
+bool gemm_mma_supports(DType dt, int m, int n, int k, int ldx, int ldw, bool x_f32 = false);
 // Block tile: mt 16-row tiles x nt 8-column tiles (1, 2 or 4 each); 0 = the launcher's choice (or the
 // RECEIPT_CUDA_MMA_MT / _NT environment variables). For tests and A/B timing.
 struct MmaTiles {
     int mt = 0, nt = 0;
 };
 void gemm_mma_cuda(DType dt, int m, int n, int k, const void* x, int ldx, const void* w, int ldw, void* y, int ldy,
-                   float alpha, bool out_f32, bool accumulate, bool relu, cudaStream_t stream, MmaTiles tiles = {});
+                   float alpha, bool out_f32, bool accumulate, bool relu, cudaStream_t stream, MmaTiles tiles = {},
+                   bool x_f32 = false);
 // `batch` independent GEMMs of the same shape in one launch (grid.z): y_z[m, n] = x_z[m, k] . w_z[n, k]^T with
 // x_z = x + z sx, w_z = w + z sw, y_z = y + z sy (element strides, multiples of 8 for x and w), y in T, no
 // epilogue. Same requirements per entry as gemm_mma_cuda; used for per-head products (absorbed cross-attention).
