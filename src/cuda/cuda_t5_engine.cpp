@@ -333,8 +333,9 @@ void CudaT5Engine::encode(const std::vector<std::vector<int>>& inputs, size_t fi
                        stream_);
         });
         timed_op("enc.self_attn", [&] {
+            // f32 activations on half weights: the tensor-core kernel on hi + lo halves of the weight type
             encoder_attention_cuda(edt_, b.enc_qkv.get(), b.enc_bias.as<float>(), S_max_, b.src_len.as<int>(), B, S, H,
-                                   K, b.enc_att.get(), stream_);
+                                   K, b.enc_att.get(), stream_, enc_a32_ ? wdt_ : DType::kF32);
         });
         timed_op("enc.o", [&] {
             gemm_->run(enc_gemm_spec(M, D, HK, true, true), b.enc_att.get(), L.o.get(), resid, 1.0f, stream_);

@@ -263,10 +263,10 @@ void encoder_attention_per_warp_cuda(DType dt, const void* qkv, const float* bia
 }
 
 void encoder_attention_cuda(DType dt, const void* qkv, const float* bias, int S_bias, const int* src_len, int B,
-                            int S, int H, int K, void* ctx, cudaStream_t stream) {
+                            int S, int H, int K, void* ctx, cudaStream_t stream, DType split_dt) {
     static const bool mma_allowed = env_level("RECEIPT_CUDA_ENC_MMA", 1, 1) == 1;  // off only for "0"
-    if (mma_allowed && encoder_attention_mma_supports(dt, K))
-        encoder_attention_mma_cuda(dt, qkv, bias, S_bias, src_len, B, S, H, K, ctx, stream);
+    if (mma_allowed && encoder_attention_mma_supports(dt, K, split_dt) && aligned16(qkv) && aligned16(ctx))
+        encoder_attention_mma_cuda(dt, qkv, bias, S_bias, src_len, B, S, H, K, ctx, stream, split_dt);
     else
         encoder_attention_tiled_cuda(dt, qkv, bias, S_bias, src_len, B, S, H, K, ctx, stream);
 }

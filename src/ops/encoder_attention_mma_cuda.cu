@@ -18,8 +18,16 @@
 // Shared memory: the key tile [64][K + 8] T (row-major: lane g reads key g's k pairs, conflict-free with the +8
 // pad), the value tile transposed [K][64 + 8] T (lane g reads dim g's key pairs), and the block's bias diagonal
 // band [len + 63] f32. Rows past len are zero-filled (masked scores are -inf, but 0 * garbage could be NaN).
+//
+// Split inputs (kSplit, the fp16-a32 precisions' f32 encoder): q, k and v are f32 and each is split as it is
+// loaded into hi = T(x) and lo = T(x - hi), the split of the decode GEMMs (GemmSpec::split_x); the tiles hold
+// both halves. Products keep the three terms above T's rounding: q . k = qh . kh + qh . kl + ql . kh and
+// P . V = Ph . Vh + Ph . Vl + Pl . Vh (the lo . lo terms are 2^-22 relative for f16), so the result is the f32
+// kernel's to within f32 rounding, on tensor cores. K 32 / 64 (both halves of a 128-wide tile exceed the static
+// shared memory limit); ctx is f32.
 #include <cmath>
 #include <cstdint>
+#include <type_traits>
 
 #include "cuda/cuda_check.h"
 #include "ops/cuda_common.cuh"
@@ -36,14 +44,17 @@ constexpr int kBQ = 16 * kWarps;      // queries per block
 constexpr int kBK = 64;               // keys per tile
 constexpr int kPad = 8;               // T elements of row padding in the staged tiles
 
-// qkv: [B, S, 3, H, K] T; bias: [H, 2*S_bias-1] f32 (by j - i + S_bias - 1); src_len: [B]; ctx: [B, S, H*K] T.
-// grid (ceil(S / kBQ), H, B), block kWarps * 32; dynamic shared memory: bias band, (S + kBQ) f32.
-template <typename T, int K>
+// qkv: [B, S, 3, H, K] TS; bias: [H, 2*S_bias-1] f32 (by j - i + S_bias - 1); src_len: [B]; ctx: [B, S, H*K] TS,
+// where TS (storage) is T, or f32 with kSplit. grid (ceil(S / kBQ), H, B), block kWarps * 32; dynamic shared
+// memory: bias band, (S + kBQ) f32.
+template <typename T, int K, bool kSplit>
 __global__ void __launch_bounds__(kWarps * 32)
-    encoder_attention_mma_kernel(const T* qkv, const float* bias, int S_bias, const int* src_len, int S, int H,
-                                 T* ctx) {
-    __shared__ __align__(16) T Ks[kBK][K + kPad];
-    __shared__ __align__(16) T Vt[K][kBK + kPad];
+    encoder_attention_mma_kernel(const std::conditional_t<kSplit, float, T>* qkv, const float* bias, int S_bias,
+                                 const int* src_len, int S, int H, std::conditional_t<kSplit, float, T>* ctx) {
+    using TS = std::conditional_t<kSplit, float, T>;
+    constexpr int kHalves = kSplit ? 2 : 1;  // [0]: T(x) (or the stored T), [1]: T(x - hi)
+    __shared__ __align__(16) T Ks[kHalves][kBK][K + kPad];
+    __shared__ __align__(16) T Vt[kHalves][K][kBK + kPad];
     extern __shared__ float band[];  // band[d + i0 + kBQ - 1] = bias[h, d] for d = j - i in [-(i0+kBQ-1), len-1-i0]
     constexpr int kSteps = K / 16;   // k16 steps of q . k
     constexpr int kDimTiles = K / 8; // 8-column tiles of the output
@@ -55,7 +66,7 @@ __global__ void __launch_bounds__(kWarps * 32)
     const int HK = H * K;
     const int64_t row3 = 3LL * HK;
     const int len = min(max(src_len[b], 0), S);
-    const T* base = qkv + int64_t(b) * S * row3 + h * K;
+    const TS* base = qkv + int64_t(b) * S * row3 + h * K;
 
     const int band_n = len + kBQ - 1;
     for (int e = threadIdx.x; e < band_n; e += blockDim.x) {
@@ -66,15 +77,24 @@ __global__ void __launch_bounds__(kWarps * 32)
     // This warp's query rows r0 + g and r0 + g + 8 (rows past S repeat row S - 1 and are not stored).
     const int r0 = i0 + 16 * warp;
     const int ra = min(r0 + g, S - 1), rb = min(r0 + g + 8, S - 1);
-    uint32_t qa[kSteps][4];
+    uint32_t qa[kSteps][4], ql[kSplit ? kSteps : 1][4];  // A fragments of q (hi), and its lo halves
 #pragma unroll
     for (int s = 0; s < kSteps; ++s) {
-        const T* pa = base + int64_t(ra) * row3 + 16 * s + 2 * q;
-        const T* pb = base + int64_t(rb) * row3 + 16 * s + 2 * q;
-        qa[s][0] = ld2(pa);
-        qa[s][1] = ld2(pb);
-        qa[s][2] = ld2(pa + 8);
-        qa[s][3] = ld2(pb + 8);
+        const TS* pa = base + int64_t(ra) * row3 + 16 * s + 2 * q;
+        const TS* pb = base + int64_t(rb) * row3 + 16 * s + 2 * q;
+        if constexpr (kSplit) {
+            const TS* src[4] = {pa, pb, pa + 8, pb + 8};
+#pragma unroll
+            for (int e = 0; e < 4; ++e) {
+                const float2 x = *reinterpret_cast<const float2*>(src[e]);
+                split2<T>(x.x, x.y, qa[s][e], ql[s][e]);
+            }
+        } else {
+            qa[s][0] = ld2(pa);
+            qa[s][1] = ld2(pb);
+            qa[s][2] = ld2(pa + 8);
+            qa[s][3] = ld2(pb + 8);
+        }
     }
 
     float o[kDimTiles][4];
@@ -87,16 +107,38 @@ __global__ void __launch_bounds__(kWarps * 32)
         __syncthreads();  // the previous tile is no longer read (and, first time, the band is written)
         for (int e = threadIdx.x; e < kBK * kChunks; e += blockDim.x) {
             const int r = e / kChunks, c = (e - r * kChunks) * 8;
-            uint4 kv = make_uint4(0, 0, 0, 0), vv = make_uint4(0, 0, 0, 0);
-            if (j0 + r < len) {
-                const T* src = base + int64_t(j0 + r) * row3 + c;
-                kv = *reinterpret_cast<const uint4*>(src + HK);
-                vv = *reinterpret_cast<const uint4*>(src + 2 * HK);
-            }
-            *reinterpret_cast<uint4*>(&Ks[r][c]) = kv;
-            const T* ve = reinterpret_cast<const T*>(&vv);
+            if constexpr (kSplit) {  // 8 f32 of k and of v, stored as hi and lo halves
+                float kf[8] = {0, 0, 0, 0, 0, 0, 0, 0}, vf[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+                if (j0 + r < len) {
+                    const TS* src = base + int64_t(j0 + r) * row3 + c;
+                    load8(src + HK, kf);
+                    load8(src + 2 * HK, vf);
+                }
+                uint4 kh, kl;
+                split2<T>(kf[0], kf[1], kh.x, kl.x);
+                split2<T>(kf[2], kf[3], kh.y, kl.y);
+                split2<T>(kf[4], kf[5], kh.z, kl.z);
+                split2<T>(kf[6], kf[7], kh.w, kl.w);
+                *reinterpret_cast<uint4*>(&Ks[0][r][c]) = kh;
+                *reinterpret_cast<uint4*>(&Ks[kHalves - 1][r][c]) = kl;
 #pragma unroll
-            for (int u = 0; u < 8; ++u) Vt[c + u][r] = ve[u];
+                for (int u = 0; u < 8; ++u) {
+                    const T vh = from_f32<T>(vf[u]);
+                    Vt[0][c + u][r] = vh;
+                    Vt[kHalves - 1][c + u][r] = from_f32<T>(vf[u] - to_f32(vh));
+                }
+            } else {
+                uint4 kv = make_uint4(0, 0, 0, 0), vv = make_uint4(0, 0, 0, 0);
+                if (j0 + r < len) {
+                    const TS* src = base + int64_t(j0 + r) * row3 + c;
+                    kv = *reinterpret_cast<const uint4*>(src + HK);
+                    vv = *reinterpret_cast<const uint4*>(src + 2 * HK);
+                }
+                *reinterpret_cast<uint4*>(&Ks[0][r][c]) = kv;
+                const T* ve = reinterpret_cast<const T*>(&vv);
+#pragma unroll
+                for (int u = 0; u < 8; ++u) Vt[0][c + u][r] = ve[u];
+            }
         }
         __syncthreads();
 
@@ -106,9 +148,16 @@ __global__ void __launch_bounds__(kWarps * 32)
         for (int nt = 0; nt < kBK / 8; ++nt) {
             sc[nt][0] = sc[nt][1] = sc[nt][2] = sc[nt][3] = 0.0f;
 #pragma unroll
-            for (int s = 0; s < kSteps; ++s)
-                mma16816<T>(sc[nt], qa[s][0], qa[s][1], qa[s][2], qa[s][3], ld2(&Ks[8 * nt + g][16 * s + 2 * q]),
-                            ld2(&Ks[8 * nt + g][16 * s + 2 * q + 8]));
+            for (int s = 0; s < kSteps; ++s) {
+                const uint32_t b0 = ld2(&Ks[0][8 * nt + g][16 * s + 2 * q]), b1 = ld2(&Ks[0][8 * nt + g][16 * s + 2 * q + 8]);
+                mma16816<T>(sc[nt], qa[s][0], qa[s][1], qa[s][2], qa[s][3], b0, b1);
+                if constexpr (kSplit) {  // + qh . kl + ql . kh
+                    mma16816<T>(sc[nt], qa[s][0], qa[s][1], qa[s][2], qa[s][3],
+                                ld2(&Ks[kHalves - 1][8 * nt + g][16 * s + 2 * q]),
+                                ld2(&Ks[kHalves - 1][8 * nt + g][16 * s + 2 * q + 8]));
+                    mma16816<T>(sc[nt], ql[s][0], ql[s][1], ql[s][2], ql[s][3], b0, b1);
+                }
+            }
         }
         float mx[2] = {-INFINITY, -INFINITY};
 #pragma unroll
@@ -151,9 +200,13 @@ __global__ void __launch_bounds__(kWarps * 32)
             split2<T>(sc[2 * ks + 1][2], sc[2 * ks + 1][3], ah[3], al[3]);
 #pragma unroll
             for (int t = 0; t < kDimTiles; ++t) {
-                const uint32_t b0 = ld2(&Vt[8 * t + g][16 * ks + 2 * q]), b1 = ld2(&Vt[8 * t + g][16 * ks + 2 * q + 8]);
+                const uint32_t b0 = ld2(&Vt[0][8 * t + g][16 * ks + 2 * q]),
+                               b1 = ld2(&Vt[0][8 * t + g][16 * ks + 2 * q + 8]);
                 mma16816<T>(o[t], ah[0], ah[1], ah[2], ah[3], b0, b1);
                 mma16816<T>(o[t], al[0], al[1], al[2], al[3], b0, b1);
+                if constexpr (kSplit)  // + Ph . Vl
+                    mma16816<T>(o[t], ah[0], ah[1], ah[2], ah[3], ld2(&Vt[kHalves - 1][8 * t + g][16 * ks + 2 * q]),
+                                ld2(&Vt[kHalves - 1][8 * t + g][16 * ks + 2 * q + 8]));
             }
         }
     }
@@ -169,55 +222,70 @@ __global__ void __launch_bounds__(kWarps * 32)
     for (int r = 0; r < 2; ++r) {
         const int i = r0 + g + 8 * r;
         if (i >= S) continue;
-        T* out = ctx + (int64_t(b) * S + i) * HK + h * K + 2 * q;
+        TS* out = ctx + (int64_t(b) * S + i) * HK + h * K + 2 * q;
 #pragma unroll
-        for (int t = 0; t < kDimTiles; ++t)
-            *reinterpret_cast<uint32_t*>(out + 8 * t) = pack2<T>(o[t][2 * r] * inv[r], o[t][2 * r + 1] * inv[r]);
+        for (int t = 0; t < kDimTiles; ++t) {
+            if constexpr (kSplit)
+                *reinterpret_cast<float2*>(out + 8 * t) = make_float2(o[t][2 * r] * inv[r], o[t][2 * r + 1] * inv[r]);
+            else
+                *reinterpret_cast<uint32_t*>(out + 8 * t) = pack2<T>(o[t][2 * r] * inv[r], o[t][2 * r + 1] * inv[r]);
+        }
     }
 }
 
-template <typename T, int K>
+template <typename T, int K, bool kSplit>
 void launch(const void* qkv, const float* bias, int S_bias, const int* src_len, int B, int S, int H, void* ctx,
             cudaStream_t stream) {
+    using TS = std::conditional_t<kSplit, float, T>;
     const dim3 grid((S + kBQ - 1) / kBQ, H, B);
     const size_t smem = size_t(S + kBQ) * sizeof(float);
-    auto kern = encoder_attention_mma_kernel<T, K>;
-    const size_t static_smem = sizeof(T) * (size_t(kBK) * (K + kPad) + size_t(K) * (kBK + kPad));
+    auto kern = encoder_attention_mma_kernel<T, K, kSplit>;
+    const size_t static_smem = (kSplit ? 2 : 1) * sizeof(T) * (size_t(kBK) * (K + kPad) + size_t(K) * (kBK + kPad));
     if (smem + static_smem > 48 * 1024)
         RECEIPT_CUDA_CHECK(cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem)));
-    launch_kernel(kern, grid, kWarps * 32, smem, stream, static_cast<const T*>(qkv), bias, S_bias, src_len, S, H,
-                  static_cast<T*>(ctx));
+    launch_kernel(kern, grid, kWarps * 32, smem, stream, static_cast<const TS*>(qkv), bias, S_bias, src_len, S, H,
+                  static_cast<TS*>(ctx));
 }
 
-template <typename T>
+template <typename T, bool kSplit>
 void launch_k(const void* qkv, const float* bias, int S_bias, const int* src_len, int B, int S, int H, int K,
               void* ctx, cudaStream_t stream) {
     if (K == 32)
-        launch<T, 32>(qkv, bias, S_bias, src_len, B, S, H, ctx, stream);
+        launch<T, 32, kSplit>(qkv, bias, S_bias, src_len, B, S, H, ctx, stream);
+    else if constexpr (kSplit)
+        launch<T, 64, true>(qkv, bias, S_bias, src_len, B, S, H, ctx, stream);
     else if (K == 64)
-        launch<T, 64>(qkv, bias, S_bias, src_len, B, S, H, ctx, stream);
+        launch<T, 64, false>(qkv, bias, S_bias, src_len, B, S, H, ctx, stream);
     else
-        launch<T, 128>(qkv, bias, S_bias, src_len, B, S, H, ctx, stream);
+        launch<T, 128, false>(qkv, bias, S_bias, src_len, B, S, H, ctx, stream);
 }
 
 }  // namespace
 
-bool encoder_attention_mma_supports(DType dt, int K) {
+bool encoder_attention_mma_supports(DType dt, int K, DType split_dt) {
+    if (dt == DType::kF32)  // split inputs: K 32 / 64
+        return (split_dt == DType::kF16 || split_dt == DType::kBF16) && (K == 32 || K == 64);
     return (dt == DType::kF16 || dt == DType::kBF16) && (K == 32 || K == 64 || K == 128);
 }
 
 void encoder_attention_mma_cuda(DType dt, const void* qkv, const float* bias, int S_bias, const int* src_len, int B,
-                                int S, int H, int K, void* ctx, cudaStream_t stream) {
+                                int S, int H, int K, void* ctx, cudaStream_t stream, DType split_dt) {
     if (B <= 0 || S <= 0) return;
-    RECEIPT_CHECK(encoder_attention_mma_supports(dt, K), InvalidInput,
-                  "encoder_attention_mma_cuda: needs f16 / bf16 storage and d_kv 32, 64 or 128, got d_kv " +
+    RECEIPT_CHECK(encoder_attention_mma_supports(dt, K, split_dt), InvalidInput,
+                  "encoder_attention_mma_cuda: needs f16 / bf16 storage and d_kv 32, 64 or 128 (f32 storage: f16 / "
+                  "bf16 halves and d_kv 32 or 64), got d_kv " +
                       std::to_string(K));
     RECEIPT_CHECK(S <= S_bias, InvalidInput, "encoder_attention_mma_cuda: S exceeds the bias table");
-    RECEIPT_CHECK(aligned16(qkv), InvalidInput, "encoder_attention_mma_cuda: qkv must be 16-byte aligned");
-    if (dt == DType::kF16)
-        launch_k<__half>(qkv, bias, S_bias, src_len, B, S, H, K, ctx, stream);
+    RECEIPT_CHECK(aligned16(qkv) && aligned16(ctx), InvalidInput,
+                  "encoder_attention_mma_cuda: qkv and ctx must be 16-byte aligned");
+    const DType half = dt == DType::kF32 ? split_dt : dt;
+    const bool split = dt == DType::kF32;
+    if (half == DType::kF16)
+        split ? launch_k<__half, true>(qkv, bias, S_bias, src_len, B, S, H, K, ctx, stream)
+              : launch_k<__half, false>(qkv, bias, S_bias, src_len, B, S, H, K, ctx, stream);
     else
-        launch_k<__nv_bfloat16>(qkv, bias, S_bias, src_len, B, S, H, K, ctx, stream);
+        split ? launch_k<__nv_bfloat16, true>(qkv, bias, S_bias, src_len, B, S, H, K, ctx, stream)
+              : launch_k<__nv_bfloat16, false>(qkv, bias, S_bias, src_len, B, S, H, K, ctx, stream);
 }
 
 }  // namespace receipt::cuda

@@ -38,16 +38,20 @@ void rmsnorm_cuda(DType dt, float* resid, const void* delta, const float* w, int
 // qkv: [B, S, 3, H, K] T (fused projection output); bias: [H, 2*S_bias-1] f32 indexed by j - i + S_bias - 1;
 // src_len: [B] valid keys; ctx: [B, S, H*K] T.
 // ctx[b,i,h] = softmax_{j < len_b}(q[b,i,h] . k[b,j,h] + bias[h, j-i]) . v[b,:,h]
-// Routes to encoder_attention_mma_cuda where it applies (16-bit storage, K 32 / 64 / 128) unless the environment
-// sets RECEIPT_CUDA_ENC_MMA=0, else to encoder_attention_tiled_cuda.
+// Routes to encoder_attention_mma_cuda where it applies (16-bit storage, K 32 / 64 / 128; f32 storage with
+// split_dt f16 / bf16, K 32 / 64) unless the environment sets RECEIPT_CUDA_ENC_MMA=0, else to
+// encoder_attention_tiled_cuda. split_dt: for f32 storage, the half type whose hi + lo pairs may carry the
+// products on tensor cores (the fp16-a32 precisions pass their weight type; kF32 = CUDA cores only).
 void encoder_attention_cuda(DType dt, const void* qkv, const float* bias, int S_bias, const int* src_len, int B,
-                            int S, int H, int K, void* ctx, cudaStream_t stream);
+                            int S, int H, int K, void* ctx, cudaStream_t stream, DType split_dt = DType::kF32);
 // Tensor cores, 64 queries per block walking 64-key tiles with an online softmax (encoder_attention_mma_cuda.cu).
-// Not bit-identical to the CUDA-core kernels (another summation order); f16 / bf16, K in {32, 64, 128}.
+// Not bit-identical to the CUDA-core kernels (another summation order); f16 / bf16, K in {32, 64, 128}; or f32
+// q / k / v split into hi + lo halves of split_dt (f16 / bf16) with the three leading products kept, K 32 / 64,
+// f32 to within f32 rounding (2^-22 relative for f16 halves).
 void encoder_attention_mma_cuda(DType dt, const void* qkv, const float* bias, int S_bias, const int* src_len, int B,
-                                int S, int H, int K, void* ctx, cudaStream_t stream);
-// Whether encoder_attention_mma_cuda takes this storage type and head size.
-bool encoder_attention_mma_supports(DType dt, int K);
+                                int S, int H, int K, void* ctx, cudaStream_t stream, DType split_dt = DType::kF32);
+// Whether encoder_attention_mma_cuda takes this storage type, head size and split type.
+bool encoder_attention_mma_supports(DType dt, int K, DType split_dt = DType::kF32);
 // CUDA cores: K and V of one (sequence, head) staged in shared memory, one warp per 4 queries (16-bit storage);
 // falls back to encoder_attention_per_warp_cuda where that does not apply.
 void encoder_attention_tiled_cuda(DType dt, const void* qkv, const float* bias, int S_bias, const int* src_len,
