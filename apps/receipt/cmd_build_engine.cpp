@@ -12,7 +12,7 @@
 
 void add_build_engine_command(CLI::App& app) {
     struct Args {
-        std::string model, out, dtype = "fp16";
+        std::string model, out, dtype = "fp16-a32";
         receipt::EngineOptions eo;
     };
     auto args = std::make_shared<Args>();

@@ -12,7 +12,7 @@
 struct ModelArgs {
     std::string model;            // "" = the bundled default model
     std::string device = "auto";  // auto, cpu, cuda
-    std::string dtype = "fp16";   // CUDA precision
+    std::string dtype = "fp16-a32";  // CUDA precision (default: fp16 weights, f32 activations: the CPU's outputs)
     float fp32_recheck_margin = 0.0f;  // CUDA fp16/bf16: near ties decoded again in fp32 (EngineOptions)
     int threads = 0;              // CPU threads (0 = all cores)
     int max_input_tokens = 512;

@@ -20,7 +20,7 @@ struct ServerOptions {
     // Model and engine.
     std::string model_dir;        // "" = default_model_dir() (RECEIPT_MODEL_DIR or the bundled model)
     std::string device = "auto";  // auto | cpu | cuda
-    std::string dtype = "fp16";   // CUDA compute precision: fp32 | fp16 | bf16 | fp16-a32 | bf16-a32
+    std::string dtype = "fp16-a32";  // CUDA compute precision: fp32 | fp16 | bf16 | fp16-a32 | bf16-a32
     // CUDA fp16 / bf16: sequences that pass a near tie are decoded again in fp32 (EngineOptions); 0 = off.
     float fp32_recheck_margin = 0.0f;
     int n_threads = 0;            // CPU threads per engine; 0 = all cores divided among the workers
