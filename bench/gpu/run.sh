@@ -1,16 +1,17 @@
 #!/usr/bin/env bash
 # GPU benchmark, all steps in one go (run on the GPU machine from a CUDA build):
 #   1. t5-small / t5-base shaped random checkpoints (transformers, cached in bench/cache/gpu)
-#   2. receipt-engine: bench_gpu per model and dtype (fp16, bf16)   -> bench/results/gpu-<model>-receipt.json
+#   2. receipt-engine: bench_gpu per model and dtype (fp16, fp16-a32) -> bench/results/gpu-<model>-receipt-<dtype>.json
 #   3. transformers eager generate, fp32 and fp16                   -> bench/results/gpu-<model>-hf.json
 #   4. chart (optional, needs matplotlib)                            -> bench/results/gpu-bench.png
 # Usage: bench/gpu/run.sh [BUILD_DIR]      (default: build; needs BUILD_DIR/bin/bench_gpu)
-# Env: MODELS (default "t5-small t5-base"), DTYPES (default "fp16 bf16"), SKIP_HF=1 to skip transformers.
+# Env: MODELS (default "t5-small t5-base"), DTYPES (default "fp16 fp16-a32": the benchmark's fp16 and the CLI's
+#      default precision), SKIP_HF=1 to skip transformers.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 BUILD_DIR=${1:-${BUILD_DIR:-build}}
 MODELS=${MODELS:-"t5-small t5-base"}
-DTYPES=${DTYPES:-"fp16 bf16"}
+DTYPES=${DTYPES:-"fp16 fp16-a32"}
 WORK=bench/cache/gpu
 RESULTS=bench/results
 mkdir -p "$WORK" "$RESULTS"
@@ -50,5 +51,5 @@ for path in sys.argv[1:]:
         tag = r.get("dtype", rep.get("dtype"))
         t = targets.get(model, {}).get(r["batch"])
         verdict = "" if t is None or "transformers" in rep["benchmark"] else ("  OK" if r["ms_per_receipt"] <= t else f"  MISS (target {t})")
-        print(f"{os.path.basename(path):34s} {tag:5s} batch {r['batch']:3d}: {r['ms_per_receipt']:9.3f} ms/receipt{verdict}")
+        print(f"{os.path.basename(path):38s} {tag:8s} batch {r['batch']:3d}: {r['ms_per_receipt']:9.3f} ms/receipt{verdict}")
 PY
