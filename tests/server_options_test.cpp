@@ -3,6 +3,7 @@
 
 #include <map>
 
+#include "receipt/engine.h"
 #include "receipt/errors.h"
 #include "receipt/server.h"
 
@@ -31,6 +32,22 @@ TEST(ServerOptions, DefaultsWithoutEnvironment) {
     EXPECT_EQ(o.api_key, "");
     EXPECT_EQ(o.max_body_bytes, 1572864);
     EXPECT_EQ(o.overload_status, 429);
+}
+
+TEST(ServerOptions, MaxBatchSizeByDevice) {
+    FakeEnv env;
+    ServerOptions o;
+    o.device = "cpu";
+    EXPECT_EQ(resolve_server_options(o, env.fn()).max_batch_size, kCpuMaxBatchSize);
+    o.device = "cuda";
+    EXPECT_EQ(resolve_server_options(o, env.fn()).max_batch_size, kGpuMaxBatchSize);
+    o.device = "auto";  // the GPU's when one is usable here
+    EXPECT_EQ(resolve_server_options(o, env.fn()).max_batch_size,
+              cuda_available() ? kGpuMaxBatchSize : kCpuMaxBatchSize);
+    o.max_batch_size = 8;  // an explicit value wins
+    EXPECT_EQ(resolve_server_options(o, env.fn()).max_batch_size, 8);
+    o.max_batch_size = -1;
+    EXPECT_THROW(resolve_server_options(o, env.fn()), InvalidInput);
 }
 
 TEST(ServerOptions, VertexEnvironment) {
@@ -72,7 +89,7 @@ TEST(ServerOptions, InvalidValuesThrow) {
     o.predict_route = "predict";
     EXPECT_THROW(resolve_server_options(o, empty.fn()), InvalidInput);
     o = ServerOptions{};
-    o.max_batch_size = 0;
+    o.max_batch_size = -3;  // 0 means "by device"
     EXPECT_THROW(resolve_server_options(o, empty.fn()), InvalidInput);
     o = ServerOptions{};
     o.overload_status = 500;

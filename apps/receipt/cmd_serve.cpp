@@ -65,7 +65,9 @@ void add_serve_command(CLI::App& app) {
     cmd->add_option("--keep-alive-timeout-s", o.keep_alive_timeout_s, "Idle keep-alive timeout")->capture_default_str();
     cmd->add_option("--read-timeout-s", o.read_timeout_s, "Socket read/write timeout")->capture_default_str();
 
-    cmd->add_option("--max-batch-size", o.max_batch_size, "Texts per engine call")->capture_default_str();
+    cmd->add_option("--max-batch-size", o.max_batch_size,
+                    "Texts per engine call (0 = by device: 64 on a GPU, 16 on the CPU)")
+        ->capture_default_str();
     cmd->add_option("--max-queue-delay-us", o.max_queue_delay_us, "Longest wait for a fuller batch")
         ->capture_default_str();
     cmd->add_option("--max-queue-size", o.max_queue_size, "Queued texts before requests are refused")

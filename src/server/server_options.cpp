@@ -2,6 +2,7 @@
 #include <charconv>
 #include <cstdlib>
 
+#include "receipt/engine.h"
 #include "receipt/errors.h"
 #include "receipt/server.h"
 
@@ -60,6 +61,9 @@ ServerOptions resolve_server_options(ServerOptions o, const std::function<const 
     check_range(o.http_threads, 2, 4096, "http threads");
     check_range(o.keep_alive_timeout_s, 1, 3600, "keep-alive timeout");
     check_range(o.read_timeout_s, 1, 3600, "read timeout");
+    if (o.max_batch_size == 0)  // by device: the GPU's step time grows slowly with the batch, the CPU's does not
+        o.max_batch_size =
+            o.device == "cuda" || (o.device == "auto" && cuda_available()) ? kGpuMaxBatchSize : kCpuMaxBatchSize;
     check_range(o.max_batch_size, 1, 4096, "max batch size");
     check_range(o.max_queue_delay_us, 0, 10'000'000, "max queue delay");
     check_range(o.max_queue_size, 1, 1 << 20, "max queue size");
