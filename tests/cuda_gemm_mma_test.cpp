@@ -177,7 +177,8 @@ TEST_F(CudaOps, MmaGemmSplitsF32InputsLikeTheSplitPath) {
                     for (int i = 0; i < m; ++i)
                         for (int j = 0; j < n; ++j) {
                             double ref = 0;
-                            for (int kk = 0; kk < k; ++kk) ref += double(x[size_t(i) * sh.ldx + kk]) * w[size_t(j) * k + kk];
+                            for (int kk = 0; kk < k; ++kk)
+                                ref += double(x[size_t(i) * sh.ldx + kk]) * w[size_t(j) * k + kk];
                             ref = -0.5 * ref + (mode == 1 ? y0[size_t(i) * n + j] : 0.0);
                             if (mode == 0) ref = std::max(ref, 0.0);
                             const size_t o = size_t(i) * n + j;

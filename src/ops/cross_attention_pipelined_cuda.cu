@@ -1,6 +1,7 @@
 // Decoder cross-attention over precomputed K/V, streamed (stream_attention.cuh): the contract of
-// cross_attention_cuda for d_kv 64 and f16 / bf16 / f32 storage (f32: the fp16-a32 precisions' decoder), each (row, head) block, or each of its key ranges, taking
-// its keys and values through shared memory in 64-key chunks with cp.async and an online softmax.
+// cross_attention_cuda for d_kv 64 and f16 / bf16 / f32 storage (f32: the fp16-a32 precisions' decoder), each
+// (row, head) block, or each of its key ranges, taking its keys and values through shared memory in 64-key chunks
+// with cp.async and an online softmax.
 //
 // Why: at batch 64 a t5-small layer's cross-attention reads 50 MB of K/V. The one-query kernel of
 // attention_cuda.cu scores its keys straight from global memory, then reduces, then reads the values, so each

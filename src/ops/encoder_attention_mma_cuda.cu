@@ -149,7 +149,8 @@ __global__ void __launch_bounds__(kWarps * 32)
             sc[nt][0] = sc[nt][1] = sc[nt][2] = sc[nt][3] = 0.0f;
 #pragma unroll
             for (int s = 0; s < kSteps; ++s) {
-                const uint32_t b0 = ld2(&Ks[0][8 * nt + g][16 * s + 2 * q]), b1 = ld2(&Ks[0][8 * nt + g][16 * s + 2 * q + 8]);
+                const uint32_t b0 = ld2(&Ks[0][8 * nt + g][16 * s + 2 * q]),
+                               b1 = ld2(&Ks[0][8 * nt + g][16 * s + 2 * q + 8]);
                 mma16816<T>(sc[nt], qa[s][0], qa[s][1], qa[s][2], qa[s][3], b0, b1);
                 if constexpr (kSplit) {  // + qh . kl + ql . kh
                     mma16816<T>(sc[nt], qa[s][0], qa[s][1], qa[s][2], qa[s][3],

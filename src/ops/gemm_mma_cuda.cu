@@ -74,7 +74,8 @@ __device__ __forceinline__ XPiece<TX> load_x(const MmaArgs& a, int row, int kk) 
         if (row >= a.m) {
             p.a = p.b = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
         } else {
-            const float4* s = reinterpret_cast<const float4*>(static_cast<const float*>(a.x) + int64_t(row) * a.ldx + kk);
+            const float* row_x = static_cast<const float*>(a.x) + int64_t(row) * a.ldx + kk;
+            const float4* s = reinterpret_cast<const float4*>(row_x);
             p.a = s[0];
             p.b = s[1];
         }
