@@ -101,7 +101,10 @@ void Server::start() {
                        {"health_route", impl_->options.health_route},
                        {"predict_route", impl_->options.predict_route},
                        {"model_name", impl_->options.model_name},
-                       {"auth", !impl_->options.api_key.empty()}});
+                       {"auth", !impl_->options.api_key.empty()},
+                       {"device", impl_->options.device},
+                       {"dtype", impl_->options.dtype},
+                       {"max_batch_size", impl_->options.max_batch_size}});
     impl_->loader = std::thread([this] { impl_->load(); });
 }
 
