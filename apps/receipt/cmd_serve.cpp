@@ -39,8 +39,8 @@ void add_serve_command(CLI::App& app) {
         ->check(CLI::IsMember({"fp32", "fp16", "bf16", "fp16-a32", "bf16-a32"}))
         ->capture_default_str();
     cmd->add_option("--fp32-recheck-margin", o.fp32_recheck_margin,
-                    "CUDA fp16/bf16: decode again in fp32 the receipts whose greedy choice was within this many logit "
-                    "units of the runner-up (0 = off)")
+                    "With --dtype fp16 or bf16: decode again in fp32 the receipts whose greedy choice was within this "
+                    "many logit units of the runner-up (0 = off; the default fp16-a32 needs none)")
         ->check(CLI::NonNegativeNumber)
         ->capture_default_str();
     cmd->add_option("--threads", o.n_threads, "CPU threads per engine (0 = cores / workers)")->capture_default_str();

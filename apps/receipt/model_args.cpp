@@ -16,8 +16,8 @@ void ModelArgs::add_to(CLI::App* cmd) {
                     "activations: the CPU's outputs)")
         ->capture_default_str();
     cmd->add_option("--fp32-recheck-margin", fp32_recheck_margin,
-                    "CUDA fp16/bf16: decode again in fp32 the receipts whose greedy choice was within this many logit "
-                    "units of the runner-up (0 = off)")
+                    "With --dtype fp16 or bf16: decode again in fp32 the receipts whose greedy choice was within this "
+                    "many logit units of the runner-up (0 = off; the default fp16-a32 needs none)")
         ->check(CLI::NonNegativeNumber)
         ->capture_default_str();
     cmd->add_option("--threads", threads, "CPU threads (0 = all cores)")->capture_default_str();
