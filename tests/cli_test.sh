@@ -37,6 +37,12 @@ keys = ["supplier_name", "supplier_address", "supplier_phone", "receipt_date", "
 assert list(o) == keys, list(o)
 PY
 
+# The GPU precision defaults to fp16-a32 (the CPU's outputs); an unknown one is a usage error naming the choices.
+"$BIN" extract --help | grep -q -- "--dtype TEXT=fp16-a32" || { echo "FAIL extract-default-dtype"; fail=$((fail + 1)); }
+"$BIN" serve --help | grep -q -- "=fp16-a32" || { echo "FAIL serve-default-dtype"; fail=$((fail + 1)); }
+check extract-bad-dtype 2 "$BIN" extract --device cpu --dtype fp17 --max-new-tokens 4 examples/receipt-en.txt
+grep -q "expected fp16-a32" "$TMP/err" || { echo "FAIL extract-bad-dtype: $(head -c 200 "$TMP/err")"; fail=$((fail + 1)); }
+
 # --jsonl keeps input order and turns bad lines into error records; the exit status says some failed.
 printf '%s\n' '{"id":"a","text":"TOTAL 9.00"}' 'not json' '{"id":"c","text":"  "}' '{"id":"d","text":"合計 ¥1,080"}' >"$TMP/in.jsonl"
 check extract-jsonl 2 "$BIN" extract --device cpu --max-new-tokens 8 --jsonl "$TMP/in.jsonl" --out "$TMP/res.jsonl"

@@ -26,7 +26,13 @@ DType parse_dtype(const std::string& s) {
 void set_precision(EngineOptions& options, const std::string& precision) {
     const size_t n = precision.size();
     const bool a32 = n > 4 && precision.compare(n - 4, 4, "-a32") == 0;
-    const DType dt = parse_dtype(a32 ? precision.substr(0, n - 4) : precision);
+    DType dt;
+    try {
+        dt = parse_dtype(a32 ? precision.substr(0, n - 4) : precision);
+    } catch (const InvalidInput&) {
+        RECEIPT_THROW(InvalidInput,
+                      "unknown precision '" + precision + "' (expected fp16-a32, bf16-a32, fp16, bf16 or fp32)");
+    }
     RECEIPT_CHECK(!(a32 && dt == DType::kF32), InvalidInput,
                   "precision '" + precision + "': f32 activations go with fp16 or bf16 weights (fp16-a32, bf16-a32)");
     options.dtype = dt;
