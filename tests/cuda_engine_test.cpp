@@ -10,13 +10,13 @@
 #include <filesystem>
 #include <fstream>
 #include <set>
-#include <sstream>
 #include <unistd.h>
 
 #include "receipt/engine.h"
 #include "receipt/errors.h"
 #include "receipt/model.h"
 #include "receipt/tokenizer.h"
+#include "test_files.h"
 #include "test_processors.h"
 #if defined(RECEIPT_WITH_CUDA)
 #include "cuda/engine_plan.h"  // plan files (plain C++; the library has them in CUDA builds)
@@ -31,12 +31,7 @@ namespace {
 
 const std::string kGolden = std::string(RECEIPT_SOURCE_DIR) + "/tests/golden/";
 
-std::string read_file(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-}
+using receipt::test::read_file;
 
 std::string ids_str(const std::vector<int>& ids) {
     std::string s = "[";

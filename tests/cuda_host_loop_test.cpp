@@ -7,9 +7,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <set>
-#include <sstream>
 #include <string>
 #include <unistd.h>
 #include <vector>
@@ -17,6 +15,7 @@
 #include "receipt/engine.h"
 #include "receipt/model.h"
 #include "receipt/tokenizer.h"
+#include "test_files.h"
 #include "test_processors.h"
 
 namespace fs = std::filesystem;
@@ -28,12 +27,7 @@ namespace {
 
 const std::string kModelDir = std::string(RECEIPT_SOURCE_DIR) + "/models/receipt-t5-small";
 
-std::string read_file(const std::string& path) {
-    std::ifstream f(path, std::ios::binary);
-    std::stringstream ss;
-    ss << f.rdbuf();
-    return ss.str();
-}
+using receipt::test::read_file;
 
 // The first n lines of text (all of it when it has fewer).
 std::string first_lines(const std::string& text, int n) {

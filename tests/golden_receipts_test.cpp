@@ -11,6 +11,7 @@
 #include "receipt/extractor.h"
 #include "receipt/model.h"
 #include "receipt/receipt_schema.h"
+#include "test_files.h"
 
 using namespace receipt;
 namespace fs = std::filesystem;
@@ -20,10 +21,7 @@ namespace {
 const std::string kModel = std::string(RECEIPT_SOURCE_DIR) + "/models/receipt-t5-small";
 const std::string kDir = std::string(RECEIPT_SOURCE_DIR) + "/tests/receipts";
 
-std::string read(const fs::path& p) {
-    std::ifstream in(p, std::ios::binary);
-    return std::string(std::istreambuf_iterator<char>(in), {});
-}
+using receipt::test::read_file;
 
 class ReceiptGoldens : public ::testing::Test {
 protected:
@@ -51,17 +49,17 @@ TEST_F(ReceiptGoldens, ExtractionsMatchGoldens) {
         if (e.path().extension() == ".txt") names.push_back(e.path().stem().string());
     std::sort(names.begin(), names.end());
     ASSERT_FALSE(names.empty());
-    for (const auto& n : names) texts.push_back(read(fs::path(kDir) / (n + ".txt")));
+    for (const auto& n : names) texts.push_back(read_file(fs::path(kDir) / (n + ".txt")));
     const auto results = extractor_->extract(texts);  // one batch of mixed lengths
     for (size_t i = 0; i < names.size(); ++i) {
         const auto got = nlohmann::json::parse(results[i].fields_json);
-        const auto want = nlohmann::json::parse(read(fs::path(kDir) / (names[i] + ".expected.json")));
+        const auto want = nlohmann::json::parse(read_file(fs::path(kDir) / (names[i] + ".expected.json")));
         EXPECT_EQ(got, want) << names[i] << ": model output was: " << results[i].target_text;
     }
 }
 
 TEST_F(ReceiptGoldens, OutputIsSchemaShaped) {
-    const auto r = extractor_->extract({read(fs::path(kDir) / "receipt-en.txt")});
+    const auto r = extractor_->extract({read_file(fs::path(kDir) / "receipt-en.txt")});
     const auto j = nlohmann::json::parse(r[0].fields_json);
     for (const auto& k : receipt_field_names()) EXPECT_TRUE(j.contains(k)) << k;
     EXPECT_TRUE(j["line_items"].is_array());

@@ -11,6 +11,7 @@
 #include "model/safetensors.h"
 #include "receipt/errors.h"
 #include "receipt/model.h"
+#include "test_files.h"
 
 using namespace receipt;
 namespace fs = std::filesystem;
@@ -19,10 +20,7 @@ namespace {
 
 const std::string kTiny = std::string(RECEIPT_SOURCE_DIR) + "/tests/golden/t5-tiny-v11";
 
-std::string read(const std::string& p) {
-    std::ifstream in(p, std::ios::binary);
-    return std::string(std::istreambuf_iterator<char>(in), {});
-}
+using receipt::test::read_file;
 
 void write(const std::string& p, const std::string& bytes) {
     std::ofstream out(p, std::ios::binary);
@@ -39,7 +37,7 @@ protected:
         fs::create_directories(dir_);
         for (const char* f : {"config.json", "model.safetensors", "spiece.model"})
             fs::copy_file(fs::path(kTiny) / f, dir_ / f);
-        st_ = read((dir_ / "model.safetensors").string());
+        st_ = read_file((dir_ / "model.safetensors").string());
         uint64_t n = 0;
         for (int i = 7; i >= 0; --i) n = (n << 8) | static_cast<unsigned char>(st_[i]);
         header_ = nlohmann::json::parse(st_.substr(8, n));
@@ -128,7 +126,7 @@ TEST_F(BrokenModel, BadConfig) {
     expect_error({"d_model"});
     write((dir_ / "config.json").string(), "{not json");
     expect_error({"invalid JSON"});
-    auto cfg = nlohmann::json::parse(read(kTiny + "/config.json"));
+    auto cfg = nlohmann::json::parse(read_file(kTiny + "/config.json"));
     cfg["feed_forward_proj"] = "swiglu";
     write((dir_ / "config.json").string(), cfg.dump());
     expect_error({"feed_forward_proj"});
