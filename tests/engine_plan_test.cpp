@@ -216,6 +216,21 @@ TEST(EnginePlan, GemmRouteChoiceNames) {
         EXPECT_FALSE(parse_gemm_route_choice(bad).has_value()) << bad;
 }
 
+TEST(EnginePlan, DefaultFileNameHoldsPrecisionAndLimits) {
+    EXPECT_EQ(default_plan_file_name("NVIDIA H200", "fp16-a32", 64, 512, 256),
+              "engine-nvidia-h200-fp16-a32-b64-in512-out256.plan");
+    // Engines that differ only in a limit (the CLI's 8 rows, the server's 64) get different files.
+    EXPECT_NE(default_plan_file_name("NVIDIA H200", "fp16", 8, 512, 256),
+              default_plan_file_name("NVIDIA H200", "fp16", 64, 512, 256));
+    EXPECT_NE(default_plan_file_name("NVIDIA H200", "fp16", 8, 512, 256),
+              default_plan_file_name("NVIDIA H200", "fp16", 8, 1024, 256));
+    EXPECT_NE(default_plan_file_name("NVIDIA H200", "fp16", 8, 512, 256),
+              default_plan_file_name("NVIDIA H200", "fp16", 8, 512, 512));
+    // Every character of the GPU name but letters and digits becomes '-': no path separators from a device name.
+    EXPECT_EQ(default_plan_file_name("GeForce RTX 4090/x (A)", "bf16", 1, 128, 64),
+              "engine-geforce-rtx-4090-x--a--bf16-b1-in128-out64.plan");
+}
+
 TEST(EnginePlan, BodySizeFieldMustMatchFile) {
     std::string bytes = serialize_plan(sample_plan());
     bytes += "extra";

@@ -18,7 +18,7 @@ void add_build_engine_command(CLI::App& app) {
     auto args = std::make_shared<Args>();
     auto* cmd = app.add_subcommand("build-engine", "Tune cuBLASLt algorithms on this GPU and write an engine plan");
     cmd->add_option("--model", args->model, "Hugging Face T5 folder")->required();
-    cmd->add_option("--out", args->out, "plan file to write (the engine's default is <model>/engine-<gpu>-<dtype>.plan)")
+    cmd->add_option("--out", args->out, "plan file to write (the engine's default is <model>/engine-<gpu>-<dtype>-b<batch>-in<input>-out<total>.plan)")
         ->required();
     cmd->add_option("--dtype", args->dtype, "fp16, bf16, fp32, fp16-a32 or bf16-a32")->capture_default_str();
     cmd->add_option("--max-batch", args->eo.max_batch_size, "largest batch (sequences x beams)")->capture_default_str();

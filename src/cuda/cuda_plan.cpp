@@ -6,7 +6,6 @@
 
 #include <algorithm>
 #include <array>
-#include <cctype>
 #include <filesystem>
 
 #include "cuda/cuda_check.h"
@@ -35,17 +34,18 @@ PlanHeader current_header(const std::string& gpu_name, int cc_major, int cc_mino
     return h;
 }
 
-std::string default_plan_path(const Model& model, const std::string& gpu_name, const std::string& precision) {
-    std::string gpu;
-    for (char c : gpu_name) gpu += std::isalnum(static_cast<unsigned char>(c)) ? char(std::tolower(c)) : '-';
-    return (std::filesystem::path(model.dir()) / ("engine-" + gpu + "-" + precision + ".plan")).string();
+std::string default_plan_path(const Model& model, const std::string& gpu_name, const std::string& precision,
+                              const EngineOptions& o) {
+    return (std::filesystem::path(model.dir()) /
+            default_plan_file_name(gpu_name, precision, o.max_batch_size, o.max_input_tokens, o.max_total_tokens))
+        .string();
 }
 
 }  // namespace
 
 void CudaT5Engine::setup_plan() {
     const std::string precision = this->precision();
-    plan_path_ = options_.plan_path.empty() ? default_plan_path(*model_, gpu_name_, precision) : options_.plan_path;
+    plan_path_ = options_.plan_path.empty() ? default_plan_path(*model_, gpu_name_, precision, options_) : options_.plan_path;
     const PlanHeader expected = current_header(gpu_name_, cc_major_, cc_minor_, *model_, precision, options_);
     const std::string remedy = "rebuild it with `receipt build-engine --model " + model_->dir() + " --out " +
                                plan_path_ + " --dtype " + precision +

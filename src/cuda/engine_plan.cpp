@@ -2,6 +2,7 @@
 #include "cuda/engine_plan.h"
 
 #include <array>
+#include <cctype>
 #include <charconv>
 #include <limits>
 #include <cstdio>
@@ -229,6 +230,14 @@ std::string describe_plan_mismatch(const PlanHeader& found, const PlanHeader& ex
     cmp("max_input", found.max_input, expected.max_input);
     cmp("max_total", found.max_total, expected.max_total);
     return os.str();
+}
+
+std::string default_plan_file_name(const std::string& gpu_name, const std::string& precision, int max_batch,
+                                   int max_input, int max_total) {
+    std::string gpu;
+    for (char c : gpu_name) gpu += std::isalnum(static_cast<unsigned char>(c)) ? char(std::tolower(c)) : '-';
+    return "engine-" + gpu + "-" + precision + "-b" + std::to_string(max_batch) + "-in" + std::to_string(max_input) +
+           "-out" + std::to_string(max_total) + ".plan";
 }
 
 std::string gemm_route_choice_name(const GemmRoute& r) {

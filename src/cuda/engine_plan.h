@@ -100,6 +100,14 @@ EnginePlan parse_plan(const std::string& bytes, const std::string& source);
 // machine 'B'".
 std::string describe_plan_mismatch(const PlanHeader& found, const PlanHeader& expected);
 
+// The file name of an engine's default plan in its model folder: "engine-<gpu>-<precision>-b<max_batch>-in<max_input>-
+// out<max_total>.plan", the GPU name lower-cased with every character but letters and digits made '-'
+// ("engine-nvidia-h200-fp16-a32-b64-in512-out256.plan"). The limits are in the name because a plan is tuned for
+// them: engines with other limits on one model (the CLI at 8 rows, the server at 64) keep a plan each instead of
+// rebuilding one file in turn.
+std::string default_plan_file_name(const std::string& gpu_name, const std::string& precision, int max_batch,
+                                   int max_input, int max_total);
+
 // Reads and parses a plan file; throws ModelError (missing / unreadable / corrupt).
 EnginePlan read_plan_file(const std::string& path);
 // Writes atomically (temporary file + rename); throws ModelError on I/O failure.
