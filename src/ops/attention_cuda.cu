@@ -251,8 +251,7 @@ void decoder_self_attention_cuda(DType dt, const void* qkv, void* cache_k, void*
         auto kern = !vec   ? decoder_self_attention_kernel<T, false, false>
                     : l.ilp ? decoder_self_attention_kernel<T, true, true>
                             : decoder_self_attention_kernel<T, true, false>;
-        if (l.smem > 48 * 1024)
-            RECEIPT_CUDA_CHECK(cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, int(l.smem)));
+        allow_dynamic_smem(kern, l.smem);
         launch_kernel(kern, dim3(H, R, l.n_split), 128, l.smem, stream, (const T*)qkv, (T*)cache_k, (T*)cache_v, bias,
                       H, K, T_max, l.n_keys_max, state, l.part, l.counter, l.prefetch, (T*)ctx);
     });
@@ -315,8 +314,7 @@ void cross_attention_cuda(DType dt, const void* q, const void* cross_kv, int64_t
         auto kern = !vec   ? cross_attention_kernel<T, false, false>
                     : l.ilp ? cross_attention_kernel<T, true, true>
                             : cross_attention_kernel<T, true, false>;
-        if (l.smem > 48 * 1024)
-            RECEIPT_CUDA_CHECK(cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, int(l.smem)));
+        allow_dynamic_smem(kern, l.smem);
         launch_kernel(kern, dim3(H, R, l.n_split), 128, l.smem, stream, (const T*)q, (const T*)cross_kv, row_stride,
                       k_off, v_off, src_row, src_len, H, K, S_max, l.n_keys_max, state, l.part, l.counter,
                       l.prefetch, (T*)ctx);

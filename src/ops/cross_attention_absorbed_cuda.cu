@@ -321,8 +321,7 @@ template <typename T, int kWarps, int kStages, int kNT>
 void launch_kernel_d(const Launch& a, cudaStream_t stream) {
     auto kern = absorbed_attention_kernel<T, kWarps, kStages, kNT>;
     const size_t smem = absorbed_smem_bytes<T>(a.D, AbsorbedConfig{kWarps, kStages});
-    if (smem > 48 * 1024)
-        RECEIPT_CUDA_CHECK(cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem)));
+    allow_dynamic_smem(kern, smem);
     launch_kernel(kern, dim3(a.R, (a.H + kHeads - 1) / kHeads, a.n_split), kWarps * 32, smem, stream,
                   static_cast<const T*>(a.qp), static_cast<const T*>(a.enc), a.src_row, a.src_len, a.H, a.S_max,
                   a.state, a.part, a.counter, static_cast<T*>(a.out));

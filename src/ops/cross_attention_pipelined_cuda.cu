@@ -93,11 +93,7 @@ struct Launch {
 template <typename T>
 void launch(const Launch& a, cudaStream_t stream) {
     constexpr size_t smem = stream::smem_bytes<T>();
-    if constexpr (smem > 48 * 1024) {  // f32: raise the kernel's dynamic shared memory limit, once
-        static const cudaError_t st = cudaFuncSetAttribute(
-            cross_attention_pipelined_kernel<T>, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem));
-        RECEIPT_CUDA_CHECK(st);
-    }
+    allow_dynamic_smem(cross_attention_pipelined_kernel<T>, smem);  // f32 needs more than 48 KB
     launch_kernel(cross_attention_pipelined_kernel<T>, dim3(a.H, a.R, a.n_split), kThreads, smem, stream,
                   static_cast<const T*>(a.q), static_cast<const T*>(a.cross_kv), a.row_stride, a.k_off, a.v_off,
                   a.src_row, a.src_len, a.H, a.S_max, a.state, a.part, a.counter, a.prefetch_l2_rows,

@@ -2,6 +2,9 @@
 // pre-wait prefetch switch, and the device attributes the launchers read (shared-memory limits, SM count).
 #include <atomic>
 #include <cstdlib>
+#include <map>
+#include <mutex>
+#include <utility>
 
 #include "ops/cuda_launch.cuh"
 
@@ -92,6 +95,19 @@ int device_sm_count() {
         return 0;
     }
     return n;
+}
+
+void set_dynamic_smem_limit(const void* kernel, size_t bytes) {
+    int dev = 0;
+    RECEIPT_CUDA_CHECK(cudaGetDevice(&dev));
+    // (device, kernel) -> the limit set; the attribute belongs to the kernel on one device.
+    static std::mutex mu;
+    static std::map<std::pair<int, const void*>, size_t> set;
+    std::lock_guard<std::mutex> lock(mu);
+    size_t& done = set[{dev, kernel}];
+    if (done >= bytes) return;
+    RECEIPT_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(bytes)));
+    done = bytes;
 }
 
 }  // namespace receipt::cuda

@@ -60,4 +60,20 @@ void launch_kernel(void (*kernel)(KArgs...), dim3 grid, dim3 block, size_t smem,
     }
 }
 
+// Dynamic shared memory a block may use in all (static + dynamic) before its kernel must opt in to more.
+constexpr size_t kDefaultSmemLimit = 48 * 1024;
+
+// Raises `kernel`'s dynamic shared memory limit on the current device to at least `bytes`
+// (cudaFuncAttributeMaxDynamicSharedMemorySize): the CUDA call is made once per kernel, device and larger limit,
+// later calls return at once (the launchers ask on every launch). Thread-safe. Throws CudaError on failure.
+void set_dynamic_smem_limit(const void* kernel, size_t bytes);
+
+// Call before launching `kernel` with `dynamic` bytes of dynamic shared memory (and `static_bytes` of static):
+// raises the kernel's limit when the block needs more than kDefaultSmemLimit in all.
+template <typename... KArgs>
+void allow_dynamic_smem(void (*kernel)(KArgs...), size_t dynamic, size_t static_bytes = 0) {
+    if (dynamic + static_bytes > kDefaultSmemLimit)
+        set_dynamic_smem_limit(reinterpret_cast<const void*>(kernel), dynamic);
+}
+
 }  // namespace receipt::cuda

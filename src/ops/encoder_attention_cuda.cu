@@ -256,8 +256,7 @@ void encoder_attention_per_warp_cuda(DType dt, const void* qkv, const float* bia
     const size_t smem = size_t(4) * (K + S) * sizeof(float);
     RECEIPT_DISPATCH_DTYPE(dt, T, {
         auto kern = vec ? encoder_attention_kernel<T, true> : encoder_attention_kernel<T, false>;
-        if (smem > 48 * 1024)
-            RECEIPT_CUDA_CHECK(cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem)));
+        allow_dynamic_smem(kern, smem);
         launch_kernel(kern, grid, 128, smem, stream, (const T*)qkv, bias, S_bias, src_len, S, H, K, (T*)ctx);
     });
 }
@@ -284,8 +283,7 @@ void encoder_attention_tiled_cuda(DType dt, const void* qkv, const float* bias, 
     }
     const dim3 grid((S + kTileQueries - 1) / kTileQueries, H, B);
     auto launch = [&](auto* kern, auto* q, auto* out) {
-        if (smem > 48 * 1024)
-            RECEIPT_CUDA_CHECK(cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem)));
+        allow_dynamic_smem(kern, smem);
         launch_kernel(kern, grid, kTileWarps * 32, smem, stream, q, bias, S_bias, src_len, S, H, K, out);
     };
     if (dt == DType::kF16)

@@ -242,8 +242,7 @@ void launch(const void* qkv, const float* bias, int S_bias, const int* src_len, 
     const size_t smem = size_t(S + kBQ) * sizeof(float);
     auto kern = encoder_attention_mma_kernel<T, K, kSplit>;
     const size_t static_smem = (kSplit ? 2 : 1) * sizeof(T) * (size_t(kBK) * (K + kPad) + size_t(K) * (kBK + kPad));
-    if (smem + static_smem > 48 * 1024)
-        RECEIPT_CUDA_CHECK(cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem)));
+    allow_dynamic_smem(kern, smem, static_smem);
     launch_kernel(kern, grid, kWarps * 32, smem, stream, static_cast<const TS*>(qkv), bias, S_bias, src_len, S, H,
                   static_cast<TS*>(ctx));
 }

@@ -69,11 +69,7 @@ template <typename T>
 void launch(const void* qkv, void* cache_k, void* cache_v, const float* bias, int R, int H, int T_max,
             const DecodeState* state, bool prefetch_l1, void* ctx, cudaStream_t stream) {
     constexpr size_t smem = stream::smem_bytes<T>();
-    if constexpr (smem > 48 * 1024) {  // f32: raise the kernel's dynamic shared memory limit, once
-        static const cudaError_t st = cudaFuncSetAttribute(
-            self_attention_pipelined_kernel<T>, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem));
-        RECEIPT_CUDA_CHECK(st);
-    }
+    allow_dynamic_smem(self_attention_pipelined_kernel<T>, smem);  // f32 needs more than 48 KB
     launch_kernel(self_attention_pipelined_kernel<T>, dim3(H, R), kThreads, smem, stream, static_cast<const T*>(qkv),
                   static_cast<T*>(cache_k), static_cast<T*>(cache_v), bias, H, T_max, state, prefetch_l1,
                   static_cast<T*>(ctx));
