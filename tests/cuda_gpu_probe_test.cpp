@@ -67,12 +67,35 @@ TEST(GpuProbe, NoDriverOrNoDeviceIsAbsentNotAWarning) {
     EXPECT_NE(rc::gpu_problem(no_device).find("cudaErrorNoDevice"), std::string::npos);
 }
 
+TEST(GpuProbe, AnOrdinalPastTheLastGpuSaysHowManyThereAre) {
+    rc::GpuProbe p = h200();
+    p.device = 2;
+    p.device_count = 2;
+    p.name.clear();  // probe_gpu reads no properties for a device that is not there
+    p.cc_major = 0;
+    const std::string why = rc::gpu_problem(p);
+    EXPECT_NE(why.find("GPU 2 was asked for"), std::string::npos) << why;
+    EXPECT_NE(why.find("sees 2 GPUs"), std::string::npos) << why;
+    EXPECT_NE(why.find("CUDA_VISIBLE_DEVICES"), std::string::npos) << why;
+    p.device = -3;
+    EXPECT_NE(rc::gpu_problem(p).find("GPU -3 was asked for"), std::string::npos);
+    p.device = 1;  // a second H200
+    p.name = "NVIDIA H200";
+    p.cc_major = 9;
+    EXPECT_EQ(rc::gpu_problem(p), "");
+}
+
 TEST(GpuProbe, LiveProbeIsConsistent) {
     const rc::GpuProbe p = rc::probe_gpu();
     EXPECT_GT(p.runtime_cuda, 0);
     // Usable exactly when nothing is wrong; a machine without a GPU reports why.
     if (p.device_count == 0) EXPECT_NE(rc::gpu_problem(p), "");
     if (rc::gpu_problem(p).empty()) EXPECT_GE(p.cc_major, 9);
+    // One past the last device is never usable, and the message says so.
+    const rc::GpuProbe past = rc::probe_gpu(p.device_count);
+    EXPECT_NE(rc::gpu_problem(past), "");
+    if (p.device_count > 0)
+        EXPECT_NE(rc::gpu_problem(past).find("was asked for"), std::string::npos) << rc::gpu_problem(past);
 }
 
 #else  // !RECEIPT_WITH_CUDA

@@ -1,6 +1,7 @@
 // resolve_server_options(): the AIP_* environment, defaults, explicit values and validation.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <map>
 
 #include "receipt/engine.h"
@@ -47,6 +48,23 @@ TEST(ServerOptions, MaxBatchSizeByDevice) {
     o.max_batch_size = 8;  // an explicit value wins
     EXPECT_EQ(resolve_server_options(o, env.fn()).max_batch_size, 8);
     o.max_batch_size = -1;
+    EXPECT_THROW(resolve_server_options(o, env.fn()), InvalidInput);
+}
+
+TEST(ServerOptions, WorkersByDevice) {
+    FakeEnv env;
+    ServerOptions o;
+    o.device = "cpu";
+    EXPECT_EQ(resolve_server_options(o, env.fn()).n_workers, 1);
+    o.device = "cuda";  // one per GPU (at least one: without a GPU the engine then fails with the reason)
+    EXPECT_EQ(resolve_server_options(o, env.fn()).n_workers, std::max(1, cuda_device_count()));
+    o.device = "auto";
+    EXPECT_EQ(resolve_server_options(o, env.fn()).n_workers, cuda_available() ? std::max(1, cuda_device_count()) : 1);
+    o.n_workers = 3;  // an explicit value wins
+    EXPECT_EQ(resolve_server_options(o, env.fn()).n_workers, 3);
+    o.n_workers = -1;
+    EXPECT_THROW(resolve_server_options(o, env.fn()), InvalidInput);
+    o.n_workers = 65;
     EXPECT_THROW(resolve_server_options(o, env.fn()), InvalidInput);
 }
 

@@ -30,8 +30,12 @@ struct EngineOptions {
     int max_batch_size = 64;       // largest batch (sequences x beams) the engine preallocates for
     int max_input_tokens = 512;    // longest source the engine preallocates for
     int max_total_tokens = 256;    // longest target (decoder positions) the engine preallocates for
-    std::string plan_path;         // CUDA: engine plan file; "" = <model dir>/engine-<gpu>.plan
+    // CUDA: engine plan file; "" = <model dir>/engine-<gpu>-<precision>-b<batch>-in<input>-out<total>.plan
+    std::string plan_path;
     bool rebuild_plan = true;      // CUDA: rebuild a missing / mismatched plan instead of failing
+    // CUDA: the GPU (device ordinal, 0 .. cuda_device_count() - 1) the engine holds its weights on and runs on;
+    // -1 = the creating thread's current device (GPU 0 unless the caller chose another).
+    int gpu = -1;
     // CUDA fp16 / bf16, greedy with a logits processor: a sequence whose GenerationResult::min_margin falls below
     // this many logit units is decoded again by an fp32 engine on the same GPU, whose result replaces it (the
     // fp32 reference's tokens for the near ties that half precision tips). 0 = off. Not used with
@@ -98,6 +102,9 @@ public:
 
 // True when the library was built with CUDA and a GPU is usable now. Never throws.
 bool cuda_available();
+// The GPUs the CUDA engine may run on (EngineOptions::gpu 0 .. n-1, after CUDA_VISIBLE_DEVICES): 0 when
+// cuda_available() is false. Never throws.
+int cuda_device_count();
 
 // Creates an engine for `model`. Device kAuto falls back to CPU when CUDA is unavailable; an explicit kCuda
 // without a GPU throws Unavailable.

@@ -31,7 +31,9 @@ struct ServerOptions {
     // CUDA fp16 / bf16: sequences that pass a near tie are decoded again in fp32 (EngineOptions); 0 = off.
     float fp32_recheck_margin = 0.0f;
     int n_threads = 0;            // CPU threads per engine; 0 = all cores divided among the workers
-    int n_workers = 1;            // engines (one Extractor each) sharing the queue; one per device
+    // Engines (one Extractor each) sharing the queue; 0 = by device: one per GPU on a GPU (worker i on GPU
+    // i mod cuda_device_count()), else 1.
+    int n_workers = 0;
     int max_input_tokens = 512;   // longest source the engines accept; longer inputs are truncated
     int max_new_tokens = 384;     // default and upper bound of parameters.max_new_tokens
     int max_beams = 4;            // upper bound of parameters.num_beams

@@ -59,6 +59,18 @@ bool cuda_available() {
 #endif
 }
 
+int cuda_device_count() {
+#ifdef RECEIPT_WITH_CUDA
+    try {
+        return cuda::usable_device_count();
+    } catch (...) {
+        return 0;
+    }
+#else
+    return 0;
+#endif
+}
+
 std::unique_ptr<Engine> make_engine(std::shared_ptr<const Model> model, const EngineOptions& options) {
     RECEIPT_CHECK(model != nullptr, InvalidInput, "make_engine: null model");
     Device device = options.device;

@@ -19,6 +19,29 @@ inline std::string cublas_error_text(cublasStatus_t s, const char* what) {
     return std::string("cuBLASLt status ") + std::to_string(int(s)) + " in " + what;
 }
 
+// Makes `device` the calling thread's current CUDA device for the scope and restores the one before on exit, so
+// that one thread may drive engines on several GPUs. Throws CudaError when the device cannot be made current.
+class DeviceScope {
+  public:
+    explicit DeviceScope(int device) {
+        int current = 0;
+        cudaError_t e = cudaGetDevice(&current);
+        if (e == cudaSuccess && current != device && (e = cudaSetDevice(device)) == cudaSuccess) previous_ = current;
+        if (e != cudaSuccess) {
+            (void)cudaGetLastError();
+            throw CudaError(cuda_error_text(e, "cudaSetDevice"), __FILE__, __LINE__);
+        }
+    }
+    ~DeviceScope() {
+        if (previous_ >= 0) (void)cudaSetDevice(previous_);
+    }
+    DeviceScope(const DeviceScope&) = delete;
+    DeviceScope& operator=(const DeviceScope&) = delete;
+
+  private:
+    int previous_ = -1;  // the device to restore; -1: it was already current
+};
+
 }  // namespace receipt::cuda
 
 // Throws CudaError when a CUDA runtime call fails; the message names the call.

@@ -25,8 +25,15 @@ bool device_usable() {
     return false;
 }
 
+int usable_device_count() { return device_usable() ? probe_gpu().device_count : 0; }
+
 std::unique_ptr<Engine> make_engine(std::shared_ptr<const Model> model, const EngineOptions& options) {
-    const std::string problem = gpu_problem(probe_gpu());
+    int device = options.gpu;
+    if (device < 0 && cudaGetDevice(&device) != cudaSuccess) {  // no usable runtime: probe_gpu says why
+        (void)cudaGetLastError();
+        device = 0;
+    }
+    const std::string problem = gpu_problem(probe_gpu(device));
     if (!problem.empty()) RECEIPT_THROW(Unavailable, "the CUDA engine cannot run: " + problem);
     cublaslt();  // throws Unavailable naming the library paths tried when cuBLASLt cannot be loaded
     return std::make_unique<CudaT5Engine>(std::move(model), options);

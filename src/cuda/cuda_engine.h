@@ -11,6 +11,8 @@ namespace receipt::cuda {
 // True when the CUDA engine can run here: a device of compute capability 9.0+ opens (driver present) and cuBLASLt
 // loads. A GPU without a loadable cuBLASLt logs one warning with the reason. Never throws.
 bool device_usable();
+// The runtime's device count when device_usable(), else 0. Never throws.
+int usable_device_count();
 
 // Creates the fp16/bf16/fp32 CUDA engine for `model` (loads / builds the engine plan as needed).
 // Throws Unavailable when no GPU is usable or cuBLASLt cannot be loaded (the message names what is missing), ModelError for a bad plan that cannot be rebuilt.

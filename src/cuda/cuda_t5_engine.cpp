@@ -26,6 +26,9 @@ CudaT5Engine::CudaT5Engine(std::shared_ptr<const Model> model, const EngineOptio
       dt_(options.dtype),
       wdt_(options.dtype),
       a32_(options.f32_activations && options.dtype != DType::kF32) {
+    if (options_.gpu >= 0) device_id_ = options_.gpu;
+    else RECEIPT_CUDA_CHECK(cudaGetDevice(&device_id_));
+    const DeviceScope scope(device_id_);  // everything the engine holds is created on that GPU
     // RECEIPT_CUDA_A32_PARTS=enc,dec,head (half-precision weights only): f32 activations in just those parts
     // (encoder; decoder layers, caches and cross K/V; lm_head input), to see where fp16 rounding moves outputs.
     if (const char* p = std::getenv("RECEIPT_CUDA_A32_PARTS"); p && options.dtype != DType::kF32) {
@@ -68,7 +71,6 @@ CudaT5Engine::CudaT5Engine(std::shared_ptr<const Model> model, const EngineOptio
         use_graphs_ = false;
     }
 
-    RECEIPT_CUDA_CHECK(cudaGetDevice(&device_id_));
     cudaDeviceProp prop{};
     RECEIPT_CUDA_CHECK(cudaGetDeviceProperties(&prop, device_id_));
     gpu_name_ = prop.name;
@@ -86,13 +88,21 @@ CudaT5Engine::CudaT5Engine(std::shared_ptr<const Model> model, const EngineOptio
 }
 
 CudaT5Engine::~CudaT5Engine() {
+    // Everything the engine holds on its GPU is released here with that GPU current (as DeviceScope, without
+    // throwing), then the thread's device before is restored.
+    int previous = -1;
+    if (cudaGetDevice(&previous) != cudaSuccess || previous == device_id_ || cudaSetDevice(device_id_) != cudaSuccess)
+        previous = -1;
     for (auto& [b, g] : graphs_) cudaGraphExecDestroy(g);
     for (auto& [b, g] : forward_graphs_) cudaGraphExecDestroy(g);
     for (auto& [b, g] : guess_graphs_) cudaGraphExecDestroy(g);
     if (stream_) cudaStreamSynchronize(stream_);
     buf_.reset();
     gemm_.reset();
+    prof_.reset();
+    w_ = CudaT5Weights{};
     if (stream_) cudaStreamDestroy(stream_);
+    if (previous >= 0) cudaSetDevice(previous);
 }
 
 void CudaT5Engine::alloc_buffers() {
@@ -218,8 +228,9 @@ std::string CudaT5Engine::skipped_ops_note() const {
 }
 
 std::string CudaT5Engine::describe() const {
-    return "cuda " + precision() + " " + gpu_name_ + " (cc " + std::to_string(cc_major_) + "." +
-           std::to_string(cc_minor_) + "), " + std::to_string(n_device_bytes_ >> 20) + " MiB, plan " + plan_status_ +
+    return "cuda " + precision() + " " + gpu_name_ + " (GPU " + std::to_string(device_id_) + ", cc " +
+           std::to_string(cc_major_) + "." + std::to_string(cc_minor_) + "), " +
+           std::to_string(n_device_bytes_ >> 20) + " MiB, plan " + plan_status_ +
            (use_graphs_ ? "" : ", graphs off") + (gemm_->use_gemv() ? "" : ", small-M gemv off") +
            (gemm_->use_mma() ? "" : ", tensor-core decode GEMM off") +
            (fuse_norm_ ? "" : ", norm fusion off") + (host_pipeline_ ? "" : ", host greedy pipeline off") +
@@ -281,7 +292,7 @@ void CudaT5Engine::validate(const std::vector<std::vector<int>>& inputs, const G
 std::vector<GenerationResult> CudaT5Engine::generate(const std::vector<std::vector<int>>& inputs,
                                                      const GenerationOptions& options) {
     validate(inputs, options);
-    RECEIPT_CUDA_CHECK(cudaSetDevice(device_id_));
+    const DeviceScope scope(device_id_);
     std::vector<GenerationResult> out;
     out.reserve(inputs.size());
     if (options.max_new_tokens == 0) {

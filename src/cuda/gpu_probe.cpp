@@ -11,8 +11,9 @@ std::string cuda_version_text(int v) { return std::to_string(v / 1000) + "." + s
 
 }  // namespace
 
-GpuProbe probe_gpu() {
+GpuProbe probe_gpu(int device) {
     GpuProbe p;
+    p.device = device;
     cudaDriverGetVersion(&p.driver_cuda);  // 0 without a driver; never an error that sticks
     cudaRuntimeGetVersion(&p.runtime_cuda);
     const cudaError_t e = cudaGetDeviceCount(&p.device_count);
@@ -23,9 +24,9 @@ GpuProbe probe_gpu() {
         cudaGetLastError();  // clear the sticky error
         return p;
     }
-    if (p.device_count < 1) return p;
+    if (device < 0 || device >= p.device_count) return p;
     cudaDeviceProp prop{};
-    if (cudaGetDeviceProperties(&prop, 0) != cudaSuccess) {
+    if (cudaGetDeviceProperties(&prop, device) != cudaSuccess) {
         cudaGetLastError();
         return p;
     }
@@ -48,7 +49,12 @@ std::string gpu_problem(const GpuProbe& p) {
                cuda_version_text(p.runtime_cuda) + ": update the driver, or use --device cpu";
     if (p.count_status != 0) return "the CUDA runtime cannot open a GPU: " + p.count_error + "; use --device cpu";
     if (p.device_count < 1) return "no CUDA GPU found: use --device cpu";
-    if (p.cc_major == 0) return "the CUDA runtime cannot read GPU 0's properties: use --device cpu";
+    if (p.device < 0 || p.device >= p.device_count)
+        return "GPU " + std::to_string(p.device) + " was asked for, but the CUDA runtime sees " +
+               std::to_string(p.device_count) + (p.device_count == 1 ? " GPU" : " GPUs") +
+               " (numbered from 0, after CUDA_VISIBLE_DEVICES): use an ordinal below that, or --device cpu";
+    if (p.cc_major == 0)
+        return "the CUDA runtime cannot read GPU " + std::to_string(p.device) + "'s properties: use --device cpu";
     if (p.cc_major < 9)
         return "GPU " + p.name + " has compute capability " + std::to_string(p.cc_major) + "." +
                std::to_string(p.cc_minor) + "; this build's kernels need 9.0 or newer (Hopper): use --device cpu";

@@ -14,15 +14,16 @@ struct GpuProbe {
     int device_count = 0;
     int driver_cuda = 0;     // cudaDriverGetVersion: CUDA version the driver supports (13000 = 13.0), 0 = no driver
     int runtime_cuda = 0;    // cudaRuntimeGetVersion of this build's runtime
-    std::string name;        // device 0's name
+    int device = 0;          // the ordinal probed for name and compute capability
+    std::string name;        // that device's name
     int cc_major = 0, cc_minor = 0;
 };
 
-// Reads the probe from the CUDA runtime (device 0 for the name and compute capability). Never throws.
-GpuProbe probe_gpu();
+// Reads the probe from the CUDA runtime (device `device` for the name and compute capability). Never throws.
+GpuProbe probe_gpu(int device = 0);
 
-// "" when the CUDA engine can run on the probed GPU (compute capability 9.0 or newer, a driver new enough for the
-// runtime); else one sentence saying what is wrong and what to do, e.g. "the NVIDIA driver supports CUDA 12.4 but
+// "" when the CUDA engine can run on the probed GPU (it exists, compute capability 9.0 or newer, a driver new enough
+// for the runtime); else one sentence saying what is wrong and what to do, e.g. "the NVIDIA driver supports CUDA 12.4 but
 // this build's CUDA runtime is 13.0: update the driver, or use --device cpu".
 std::string gpu_problem(const GpuProbe& p);
 

@@ -71,8 +71,11 @@ std::vector<std::unique_ptr<Predictor>> make_extractor_predictors(const ServerOp
     engine.max_input_tokens = options.max_input_tokens;
     engine.max_total_tokens = options.max_new_tokens + 1;
 
+    // On several GPUs the workers take them in turn (worker i on GPU i mod n); with one, every engine shares it.
+    const int n_gpus = engine.device == Device::kCpu ? 0 : cuda_device_count();
     std::vector<std::unique_ptr<Predictor>> predictors;
     for (int i = 0; i < options.n_workers; ++i) {
+        if (n_gpus > 1) engine.gpu = i % n_gpus;
         predictors.push_back(std::make_unique<ExtractorPredictor>(model, engine, options.max_new_tokens));
     }
     return predictors;

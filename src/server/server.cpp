@@ -104,7 +104,8 @@ void Server::start() {
                        {"auth", !impl_->options.api_key.empty()},
                        {"device", impl_->options.device},
                        {"dtype", impl_->options.dtype},
-                       {"max_batch_size", impl_->options.max_batch_size}});
+                       {"max_batch_size", impl_->options.max_batch_size},
+                       {"workers", impl_->options.n_workers}});
     impl_->loader = std::thread([this] { impl_->load(); });
 }
 

@@ -1,4 +1,5 @@
 // The only place that reads the serving environment: Vertex AI's AIP_* variables and RECEIPT_API_KEY.
+#include <algorithm>
 #include <charconv>
 #include <cstdlib>
 
@@ -54,6 +55,8 @@ ServerOptions resolve_server_options(ServerOptions o, const std::function<const 
     RECEIPT_CHECK(o.device == "auto" || o.device == "cpu" || o.device == "cuda", InvalidInput,
                   "device must be auto, cpu or cuda, got '" + o.device + "'");
     check_range(o.n_threads, 0, 1024, "threads");
+    const bool on_gpu = o.device == "cuda" || (o.device == "auto" && cuda_available());
+    if (o.n_workers == 0) o.n_workers = on_gpu ? std::max(1, cuda_device_count()) : 1;
     check_range(o.n_workers, 1, 64, "workers");
     check_range(o.max_input_tokens, 8, 1 << 16, "max input tokens");
     check_range(o.max_new_tokens, 1, 1 << 14, "max new tokens");
@@ -62,8 +65,7 @@ ServerOptions resolve_server_options(ServerOptions o, const std::function<const 
     check_range(o.keep_alive_timeout_s, 1, 3600, "keep-alive timeout");
     check_range(o.read_timeout_s, 1, 3600, "read timeout");
     if (o.max_batch_size == 0)  // by device: the GPU's step time grows slowly with the batch, the CPU's does not
-        o.max_batch_size =
-            o.device == "cuda" || (o.device == "auto" && cuda_available()) ? kGpuMaxBatchSize : kCpuMaxBatchSize;
+        o.max_batch_size = on_gpu ? kGpuMaxBatchSize : kCpuMaxBatchSize;
     check_range(o.max_batch_size, 1, 4096, "max batch size");
     check_range(o.max_queue_delay_us, 0, 10'000'000, "max queue delay");
     check_range(o.max_queue_size, 1, 1 << 20, "max queue size");
