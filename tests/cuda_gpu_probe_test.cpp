@@ -7,6 +7,7 @@
 #include <cuda_runtime_api.h>
 
 #include "cuda/gpu_probe.h"
+#include "ops/kernel_image.h"
 
 namespace rc = receipt::cuda;
 
@@ -46,13 +47,23 @@ TEST(GpuProbe, OldDriverNamesBothVersions) {
     EXPECT_FALSE(rc::gpu_absent(p));  // a GPU is there: worth a warning
 }
 
-TEST(GpuProbe, PreHopperGpuNamesItsComputeCapability) {
+TEST(GpuProbe, PreAmpereGpuNamesItsComputeCapability) {
     rc::GpuProbe p = h200();
-    p.name = "NVIDIA A100-SXM4-80GB";
-    p.cc_major = 8;
+    p.name = "Tesla T4";
+    p.cc_major = 7;
+    p.cc_minor = 5;
     const std::string why = rc::gpu_problem(p);
-    EXPECT_NE(why.find("NVIDIA A100-SXM4-80GB has compute capability 8.0"), std::string::npos) << why;
+    EXPECT_NE(why.find("Tesla T4 has compute capability 7.5"), std::string::npos) << why;
+    EXPECT_NE(why.find("8.0 or newer"), std::string::npos) << why;
     EXPECT_NE(why.find("--device cpu"), std::string::npos) << why;
+    // Ampere and Ada pass the probe (the build's sm_80 machine code runs on 8.0, 8.6 and 8.9).
+    p.name = "NVIDIA L4";
+    p.cc_major = 8;
+    p.cc_minor = 9;
+    EXPECT_EQ(rc::gpu_problem(p), "");
+    p.name = "NVIDIA A100-SXM4-80GB";
+    p.cc_minor = 0;
+    EXPECT_EQ(rc::gpu_problem(p), "");
 }
 
 TEST(GpuProbe, NoDriverOrNoDeviceIsAbsentNotAWarning) {
@@ -90,7 +101,9 @@ TEST(GpuProbe, LiveProbeIsConsistent) {
     EXPECT_GT(p.runtime_cuda, 0);
     // Usable exactly when nothing is wrong; a machine without a GPU reports why.
     if (p.device_count == 0) EXPECT_NE(rc::gpu_problem(p), "");
-    if (rc::gpu_problem(p).empty()) EXPECT_GE(p.cc_major, 9);
+    if (rc::gpu_problem(p).empty()) EXPECT_GE(p.cc_major, rc::kMinCcMajor);
+    // A GPU the probe accepts has kernels in this build (machine code or PTX it can compile).
+    if (rc::gpu_problem(p).empty()) EXPECT_EQ(rc::kernel_image_problem(), "");
     // One past the last device is never usable, and the message says so.
     const rc::GpuProbe past = rc::probe_gpu(p.device_count);
     EXPECT_NE(rc::gpu_problem(past), "");

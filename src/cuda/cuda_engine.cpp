@@ -7,15 +7,44 @@
 #include <mutex>
 
 #include "cuda/cublaslt_api.h"
+#include "cuda/cuda_check.h"
 #include "cuda/cuda_t5_engine.h"
 #include "cuda/gpu_probe.h"
+#include "ops/kernel_image.h"
 #include "receipt/errors.h"
 
 namespace receipt::cuda {
 
-bool device_usable() {
-    const GpuProbe p = probe_gpu();
+namespace {
+
+// The calling thread's current device; 0 when the runtime cannot say (the probe then says why).
+int current_device() {
+    int device = 0;
+    if (cudaGetDevice(&device) != cudaSuccess) {
+        (void)cudaGetLastError();
+        device = 0;
+    }
+    return device;
+}
+
+// Why the CUDA engine cannot run on the probed GPU, "" when it can: the probe's verdict, then whether this build
+// has kernels for it (a build for other architectures). Never throws.
+std::string device_problem(const GpuProbe& p) {
     std::string why = gpu_problem(p);
+    if (!why.empty()) return why;
+    try {
+        const DeviceScope scope(p.device);
+        return kernel_image_problem();
+    } catch (const CudaError& e) {
+        return e.what();
+    }
+}
+
+}  // namespace
+
+bool device_usable() {
+    const GpuProbe p = probe_gpu(current_device());
+    std::string why = device_problem(p);
     if (why.empty() && cublaslt_available(&why)) return true;
     // A GPU that is there but cannot be used (old driver or architecture, no cuBLASLt): say why, once per process.
     if (!gpu_absent(p)) {
@@ -25,15 +54,10 @@ bool device_usable() {
     return false;
 }
 
-int usable_device_count() { return device_usable() ? probe_gpu().device_count : 0; }
+int usable_device_count() { return device_usable() ? probe_gpu(current_device()).device_count : 0; }
 
 std::unique_ptr<Engine> make_engine(std::shared_ptr<const Model> model, const EngineOptions& options) {
-    int device = options.gpu;
-    if (device < 0 && cudaGetDevice(&device) != cudaSuccess) {  // no usable runtime: probe_gpu says why
-        (void)cudaGetLastError();
-        device = 0;
-    }
-    const std::string problem = gpu_problem(probe_gpu(device));
+    const std::string problem = device_problem(probe_gpu(options.gpu >= 0 ? options.gpu : current_device()));
     if (!problem.empty()) RECEIPT_THROW(Unavailable, "the CUDA engine cannot run: " + problem);
     cublaslt();  // throws Unavailable naming the library paths tried when cuBLASLt cannot be loaded
     return std::make_unique<CudaT5Engine>(std::move(model), options);

@@ -8,8 +8,9 @@
 
 namespace receipt::cuda {
 
-// True when the CUDA engine can run here: a device of compute capability 9.0+ opens (driver present) and cuBLASLt
-// loads. A GPU without a loadable cuBLASLt logs one warning with the reason. Never throws.
+// True when the CUDA engine can run on the current device: it opens (driver present) with compute capability 8.0+,
+// this build has kernels for it (ops/kernel_image.h), and cuBLASLt loads. A GPU that is present but cannot be used
+// logs one warning with the reason. Never throws.
 bool device_usable();
 // The runtime's device count when device_usable(), else 0. Never throws.
 int usable_device_count();

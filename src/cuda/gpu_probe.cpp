@@ -55,9 +55,10 @@ std::string gpu_problem(const GpuProbe& p) {
                " (numbered from 0, after CUDA_VISIBLE_DEVICES): use an ordinal below that, or --device cpu";
     if (p.cc_major == 0)
         return "the CUDA runtime cannot read GPU " + std::to_string(p.device) + "'s properties: use --device cpu";
-    if (p.cc_major < 9)
+    if (p.cc_major < kMinCcMajor)
         return "GPU " + p.name + " has compute capability " + std::to_string(p.cc_major) + "." +
-               std::to_string(p.cc_minor) + "; this build's kernels need 9.0 or newer (Hopper): use --device cpu";
+               std::to_string(p.cc_minor) + "; the CUDA engine's kernels need 8.0 or newer (Ampere, Ada, Hopper): "
+               "use --device cpu";
     return "";
 }
 

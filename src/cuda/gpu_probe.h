@@ -22,7 +22,11 @@ struct GpuProbe {
 // Reads the probe from the CUDA runtime (device `device` for the name and compute capability). Never throws.
 GpuProbe probe_gpu(int device = 0);
 
-// "" when the CUDA engine can run on the probed GPU (it exists, compute capability 9.0 or newer, a driver new enough
+// Oldest compute capability the kernels are written for (cp.async, bf16 and the m16n8k16 tensor-core mma are
+// sm_80 features); Programmatic Dependent Launch is used from 9.0 on.
+constexpr int kMinCcMajor = 8;
+
+// "" when the CUDA engine can run on the probed GPU (it exists, compute capability 8.0 or newer, a driver new enough
 // for the runtime); else one sentence saying what is wrong and what to do, e.g. "the NVIDIA driver supports CUDA 12.4 but
 // this build's CUDA runtime is 13.0: update the driver, or use --device cpu".
 std::string gpu_problem(const GpuProbe& p);
