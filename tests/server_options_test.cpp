@@ -56,10 +56,11 @@ TEST(ServerOptions, WorkersByDevice) {
     ServerOptions o;
     o.device = "cpu";
     EXPECT_EQ(resolve_server_options(o, env.fn()).n_workers, 1);
-    o.device = "cuda";  // one per GPU (at least one: without a GPU the engine then fails with the reason)
-    EXPECT_EQ(resolve_server_options(o, env.fn()).n_workers, std::max(1, cuda_device_count()));
+    o.device = "cuda";  // per GPU (at least one GPU: without one the engine then fails with the reason)
+    EXPECT_EQ(resolve_server_options(o, env.fn()).n_workers, kWorkersPerGpu * std::max(1, cuda_device_count()));
     o.device = "auto";
-    EXPECT_EQ(resolve_server_options(o, env.fn()).n_workers, cuda_available() ? std::max(1, cuda_device_count()) : 1);
+    EXPECT_EQ(resolve_server_options(o, env.fn()).n_workers,
+              cuda_available() ? kWorkersPerGpu * std::max(1, cuda_device_count()) : 1);
     o.n_workers = 3;  // an explicit value wins
     EXPECT_EQ(resolve_server_options(o, env.fn()).n_workers, 3);
     o.n_workers = -1;

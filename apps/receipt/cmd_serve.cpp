@@ -45,7 +45,7 @@ void add_serve_command(CLI::App& app) {
         ->capture_default_str();
     cmd->add_option("--threads", o.n_threads, "CPU threads per engine (0 = cores / workers)")->capture_default_str();
     cmd->add_option("--workers", o.n_workers,
-                    "Engines sharing the queue; 0 = one per GPU on a GPU (taken in turn), else 1")
+                    "Engines sharing the queue; 0 = two per GPU on a GPU (GPUs taken in turn), else 1")
         ->capture_default_str();
     cmd->add_option("--max-input-tokens", o.max_input_tokens, "Longer inputs are truncated (or rejected)")
         ->capture_default_str();

@@ -20,6 +20,10 @@ namespace receipt {
 // the whole batch.
 inline constexpr int kGpuMaxBatchSize = 64;
 inline constexpr int kCpuMaxBatchSize = 16;
+// Workers (engines) per GPU when ServerOptions::n_workers is 0: two overlap one engine's host work (tokenising,
+// copy constraints, parsing) with the other's GPU steps (H200, shipped model: 88 -> 103 requests/s at 16 clients,
+// level at 1; a third added nothing, bench/results/load-cuda-workers-*-run*.json).
+inline constexpr int kWorkersPerGpu = 2;
 
 // Every knob of the server. Fields marked "unset" are filled by resolve_server_options() from the AIP_*
 // environment (Vertex AI) and then from the documented default; an explicit value always wins.
@@ -31,8 +35,8 @@ struct ServerOptions {
     // CUDA fp16 / bf16: sequences that pass a near tie are decoded again in fp32 (EngineOptions); 0 = off.
     float fp32_recheck_margin = 0.0f;
     int n_threads = 0;            // CPU threads per engine; 0 = all cores divided among the workers
-    // Engines (one Extractor each) sharing the queue; 0 = by device: one per GPU on a GPU (worker i on GPU
-    // i mod cuda_device_count()), else 1.
+    // Engines (one Extractor each) sharing the queue; 0 = by device: kWorkersPerGpu per GPU on a GPU (worker i
+    // on GPU i mod cuda_device_count()), else 1.
     int n_workers = 0;
     int max_input_tokens = 512;   // longest source the engines accept; longer inputs are truncated
     int max_new_tokens = 384;     // default and upper bound of parameters.max_new_tokens

@@ -56,7 +56,7 @@ ServerOptions resolve_server_options(ServerOptions o, const std::function<const 
                   "device must be auto, cpu or cuda, got '" + o.device + "'");
     check_range(o.n_threads, 0, 1024, "threads");
     const bool on_gpu = o.device == "cuda" || (o.device == "auto" && cuda_available());
-    if (o.n_workers == 0) o.n_workers = on_gpu ? std::max(1, cuda_device_count()) : 1;
+    if (o.n_workers == 0) o.n_workers = on_gpu ? kWorkersPerGpu * std::max(1, cuda_device_count()) : 1;
     check_range(o.n_workers, 1, 64, "workers");
     check_range(o.max_input_tokens, 8, 1 << 16, "max input tokens");
     check_range(o.max_new_tokens, 1, 1 << 14, "max new tokens");
