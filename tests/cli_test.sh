@@ -56,6 +56,19 @@ PY
 # Errors: missing model (3), no CUDA build or GPU for --device cuda (4 or ok on a GPU machine), bad flags (nonzero).
 check missing-model 3 "$BIN" extract --model "$TMP/nope" examples/receipt-en.txt
 check missing-file 2 "$BIN" extract --device cpu "$TMP/nope.txt"
+# A missing or empty file among good ones: an error object in its place, the others extracted, exit 2.
+: >"$TMP/empty.txt"
+check extract-bad-files 2 "$BIN" extract --device cpu --max-new-tokens 8 examples/receipt-en.txt "$TMP/nope.txt" "$TMP/empty.txt" examples/receipt-en.txt
+python3 - "$TMP/out" "$TMP/err" <<'PY' || fail=$((fail + 1))
+import json, sys
+rows = [json.loads(l) for l in open(sys.argv[1])]
+assert len(rows) == 4, rows
+assert "supplier_name" in rows[0] and "supplier_name" in rows[3], rows
+assert rows[1]["error"].startswith("cannot open") and rows[1]["file"].endswith("nope.txt"), rows[1]
+assert rows[2]["error"].endswith("the receipt text is empty"), rows[2]
+err = open(sys.argv[2]).read()
+assert "nope.txt" in err and ".cpp:" not in err, err  # said to the user, without source locations
+PY
 check bad-device 2 "$BIN" extract --device tpu examples/receipt-en.txt
 check no-args 2 "$BIN" extract
 "$BIN" --version >/dev/null || { echo "FAIL version"; fail=$((fail + 1)); }

@@ -18,6 +18,9 @@ std::string read_all(std::istream& in) {
     return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
 }
 
+// True when a receipt text holds nothing but whitespace (the extractor rejects it).
+bool is_blank(const std::string& s) { return s.find_first_not_of(" \t\r\n") == std::string::npos; }
+
 // "\r[#####.....] 40/100  3.2 receipts/s" on stderr.
 void progress(size_t done, size_t total, double seconds) {
     const int width = 30;
@@ -43,6 +46,7 @@ int run_jsonl(receipt::Extractor& ex, const std::string& in_path, const std::str
         nlohmann::json id;
         std::string text;
         std::string error;
+        size_t line_no = 0;
     };
     std::vector<Rec> recs;
     std::string line;
@@ -51,6 +55,7 @@ int run_jsonl(receipt::Extractor& ex, const std::string& in_path, const std::str
         ++line_no;
         if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
         Rec r;
+        r.line_no = line_no;
         auto j = nlohmann::json::parse(line, nullptr, false);
         if (j.is_discarded() || !j.is_object()) {
             r.id = line_no;
@@ -59,6 +64,8 @@ int run_jsonl(receipt::Extractor& ex, const std::string& in_path, const std::str
             r.id = j.contains("id") ? j["id"] : nlohmann::json(line_no);
             if (!j.contains("text") || !j["text"].is_string()) {
                 r.error = "line " + std::to_string(line_no) + ": missing string \"text\"";
+            } else if (is_blank(j["text"].get_ref<const std::string&>())) {
+                r.error = "line " + std::to_string(line_no) + ": \"text\" is empty";
             } else {
                 r.text = j["text"].get<std::string>();
             }
@@ -91,7 +98,7 @@ int run_jsonl(receipt::Extractor& ex, const std::string& in_path, const std::str
                     fields[k - i] = one.fields_json;
                     targets[k - i] = one.target_text;
                 } catch (const receipt::InvalidInput& e) {
-                    recs[k].error = e.what();
+                    recs[k].error = "line " + std::to_string(recs[k].line_no) + ": " + e.message();
                 }
             }
         }
@@ -163,23 +170,61 @@ void add_extract_command(CLI::App& app) {
             if (rc != kExitOk) throw CLI::RuntimeError(rc);
             return;
         }
-        std::vector<std::string> texts;
+        // One JSON object per file, in the order given. A file that cannot be read or is empty gets
+        // {"file", "error"} in its place, also said on stderr; the others are still extracted; exit status 2.
+        struct Input {
+            std::string name, text, error;
+        };
+        std::vector<Input> inputs;
         for (const auto& f : a->files) {
+            Input in{f == "-" ? "<stdin>" : f, "", ""};
             if (f == "-") {
-                texts.push_back(read_all(std::cin));
-                continue;
+                in.text = read_all(std::cin);
+            } else if (std::ifstream is(f, std::ios::binary); is.good()) {
+                in.text = read_all(is);
+            } else {
+                in.error = "cannot open '" + f + "'";
             }
-            std::ifstream in(f, std::ios::binary);
-            RECEIPT_CHECK(in.good(), receipt::InvalidInput, "cannot open '" + f + "'");
-            texts.push_back(read_all(in));
+            if (in.error.empty() && is_blank(in.text)) in.error = in.name + ": the receipt text is empty";
+            inputs.push_back(std::move(in));
         }
-        for (size_t i = 0; i < texts.size(); i += a->batch_size) {
-            std::vector<std::string> batch(texts.begin() + i, texts.begin() + std::min(texts.size(), i + a->batch_size));
-            for (const auto& r : ex.extract(batch, opts)) {
-                auto j = nlohmann::ordered_json::parse(r.fields_json);
-                if (a->raw) j["_target"] = r.target_text;
+        int n_errors = 0;
+        for (size_t i = 0; i < inputs.size(); i += a->batch_size) {
+            const size_t end = std::min(inputs.size(), i + a->batch_size);
+            std::vector<size_t> idx;  // the batch's readable inputs
+            std::vector<std::string> batch;
+            for (size_t k = i; k < end; ++k)
+                if (inputs[k].error.empty()) {
+                    idx.push_back(k);
+                    batch.push_back(inputs[k].text);
+                }
+            std::vector<receipt::Extraction> got(end - i);
+            try {
+                std::vector<receipt::Extraction> res = ex.extract(batch, opts);
+                for (size_t j = 0; j < idx.size(); ++j) got[idx[j] - i] = std::move(res[j]);
+            } catch (const receipt::InvalidInput&) {
+                for (size_t k : idx) {  // one bad receipt must not fail its batch: one by one
+                    try {
+                        got[k - i] = ex.extract({inputs[k].text}, opts)[0];
+                    } catch (const receipt::InvalidInput& e) {
+                        inputs[k].error = inputs[k].name + ": " + e.message();
+                    }
+                }
+            }
+            for (size_t k = i; k < end; ++k) {
+                nlohmann::ordered_json j;
+                if (!inputs[k].error.empty()) {
+                    ++n_errors;
+                    std::cerr << "error: " << inputs[k].error << "\n";
+                    j["file"] = inputs[k].name;
+                    j["error"] = inputs[k].error;
+                } else {
+                    j = nlohmann::ordered_json::parse(got[k - i].fields_json);
+                    if (a->raw) j["_target"] = got[k - i].target_text;
+                }
                 std::cout << j.dump(a->pretty ? 2 : -1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
             }
         }
+        if (n_errors) throw CLI::RuntimeError(kExitBadInput);
     });
 }

@@ -33,7 +33,7 @@ int main(int argc, char** argv) {
     } catch (const CLI::ParseError& e) {
         return app.exit(e);
     } catch (const receipt::InvalidInput& e) {
-        std::cerr << "error: " << e.what() << "\n";
+        std::cerr << "error: " << e.message() << "\n";  // the user's input: no source location
         return kExitBadInput;
     } catch (const receipt::ModelError& e) {
         std::cerr << "model error: " << e.what() << "\n";

@@ -10,6 +10,11 @@ namespace receipt {
 class Error : public std::runtime_error {
 public:
     Error(const std::string& msg, const char* file, int line);
+    // The message without the "file:line: " prefix, for users (what() keeps it for bug reports).
+    const std::string& message() const { return message_; }
+
+private:
+    std::string message_;
 };
 
 // The caller gave bad input (bad text, bad option, bad request): HTTP 400 / CLI exit 2.

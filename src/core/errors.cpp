@@ -10,6 +10,6 @@ static std::string basename_of(const char* file) {
 }
 
 Error::Error(const std::string& msg, const char* file, int line)
-    : std::runtime_error(basename_of(file) + ":" + std::to_string(line) + ": " + msg) {}
+    : std::runtime_error(basename_of(file) + ":" + std::to_string(line) + ": " + msg), message_(msg) {}
 
 }  // namespace receipt
