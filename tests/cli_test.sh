@@ -69,6 +69,10 @@ assert rows[2]["error"].endswith("the receipt text is empty"), rows[2]
 err = open(sys.argv[2]).read()
 assert "nope.txt" in err and ".cpp:" not in err, err  # said to the user, without source locations
 PY
+# Text in another encoding (合計 in Shift_JIS) is a clear error, not noise for the model.
+printf '\x8d\x87\x8c\x76 1080\n' >"$TMP/sjis.txt"
+check extract-not-utf8 2 "$BIN" extract --device cpu --max-new-tokens 8 "$TMP/sjis.txt"
+grep -q "not UTF-8 text (byte 0x8d at offset 0); convert it first" "$TMP/err" || { echo "FAIL extract-not-utf8: $(head -c 300 "$TMP/err")"; fail=$((fail + 1)); }
 check bad-device 2 "$BIN" extract --device tpu examples/receipt-en.txt
 check no-args 2 "$BIN" extract
 "$BIN" --version >/dev/null || { echo "FAIL version"; fail=$((fail + 1)); }

@@ -11,6 +11,7 @@
 #include "extract/normalize_phone.h"
 #include "extract/normalize_text.h"
 #include "extract/normalize_time.h"
+#include "extract/utf8.h"
 #include "receipt/receipt_schema.h"
 
 namespace ex = receipt::extract;
@@ -302,4 +303,14 @@ TEST(Currency, PrintsYenAmounts) {
     EXPECT_FALSE(ex::prints_yen_amounts("TOTAL ¥155"));          // no Japanese text
     EXPECT_FALSE(ex::prints_yen_amounts("お問い合わせ\n円滑に"));  // 円 after no amount
     EXPECT_FALSE(ex::prints_yen_amounts(""));
+}
+
+TEST(Utf8, InvalidOffset) {
+    EXPECT_EQ(ex::invalid_utf8_offset(""), std::string::npos);
+    EXPECT_EQ(ex::invalid_utf8_offset("合計 ¥1,080\nTOTAL"), std::string::npos);
+    EXPECT_EQ(ex::invalid_utf8_offset("ab\xff"), 2u);
+    EXPECT_EQ(ex::invalid_utf8_offset("\x8d\x87\x8c\x76"), 0u);     // 合計 in Shift_JIS
+    EXPECT_EQ(ex::invalid_utf8_offset("x\xe5\x90"), 1u);              // truncated 3-byte sequence
+    EXPECT_EQ(ex::invalid_utf8_offset("\xc0\xaf"), 0u);               // overlong '/'
+    EXPECT_EQ(ex::invalid_utf8_offset("ok \xed\xa0\x80"), 3u);       // a surrogate
 }

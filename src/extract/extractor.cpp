@@ -132,14 +132,24 @@ std::vector<Extraction> Extractor::extract(const std::vector<std::string>& texts
     std::vector<std::vector<int>> ids(n);
     std::vector<std::vector<std::string>> warnings(n);
     for (size_t i = 0; i < n; ++i) {
+        const std::string which = n == 1 ? "the receipt" : "receipt " + std::to_string(i);  // in messages
         const bool blank = std::all_of(texts[i].begin(), texts[i].end(),
                                        [](unsigned char c) { return c == ' ' || c == '\n' || c == '\t' || c == '\r'; });
-        RECEIPT_CHECK(!blank, InvalidInput, "receipt " + std::to_string(i) + " has empty text");
+        RECEIPT_CHECK(!blank, InvalidInput, which + " has empty text");
+        // The model reads UTF-8; another encoding (Shift_JIS OCR output, a binary file) would be read as noise.
+        if (const size_t bad = extract::invalid_utf8_offset(texts[i]); bad != std::string::npos) {
+            static const char* hex = "0123456789abcdef";
+            const auto b = static_cast<unsigned char>(texts[i][bad]);
+            const std::string byte = {hex[b >> 4], hex[b & 15]};
+            RECEIPT_THROW(InvalidInput, which + " is not UTF-8 text (byte 0x" + byte + " at offset " +
+                                            std::to_string(bad) +
+                                            "); convert it first, e.g. iconv -f SHIFT_JIS -t UTF-8 for Shift_JIS");
+        }
         ids[i] = tokenizer_->encode(texts[i]);
         const int n_tokens = static_cast<int>(ids[i].size());
         if (n_tokens > max_input_tokens_) {
             RECEIPT_CHECK(options.truncate, InvalidInput,
-                          "receipt " + std::to_string(i) + " has " + std::to_string(n_tokens) +
+                          which + " has " + std::to_string(n_tokens) +
                               " tokens, more than the model's maximum of " + std::to_string(max_input_tokens_));
             ids[i].resize(max_input_tokens_ - 1);
             ids[i].push_back(tokenizer_->eos_id());

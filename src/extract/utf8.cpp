@@ -99,6 +99,16 @@ std::string sanitize_utf8(std::string_view s, int* n_replaced) {
     return out;
 }
 
+size_t invalid_utf8_offset(std::string_view s) {
+    for (size_t i = 0; i < s.size();) {
+        uint32_t cp = 0;
+        const size_t len = decode_one(s, i, cp);
+        if (len == 0) return i;
+        i += len;
+    }
+    return std::string_view::npos;
+}
+
 std::string fold_fullwidth(std::string_view s) {
     std::string out;
     out.reserve(s.size());

@@ -14,6 +14,8 @@ namespace receipt::extract {
 // Returns `s` with every invalid UTF-8 sequence (stray continuation bytes, overlong forms, surrogates,
 // code points > U+10FFFF, truncated sequences) replaced by U+FFFD. `n_replaced` (optional) receives the count.
 std::string sanitize_utf8(std::string_view s, int* n_replaced = nullptr);
+// Byte offset of the first byte that does not start a valid UTF-8 sequence (decode_one), or npos when s is valid.
+size_t invalid_utf8_offset(std::string_view s);
 
 // Folds full-width ASCII forms (U+FF01..U+FF5E) to ASCII, U+3000 (ideographic space) to ' ', and the minus
 // sign U+2212 to '-'. Other text is unchanged. `s` must be valid UTF-8 (see sanitize_utf8).
