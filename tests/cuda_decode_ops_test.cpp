@@ -197,27 +197,7 @@ TEST_F(CudaOps, GemmLtSmallMUsesGemvForDecodeShapes) {
     EXPECT_EQ(gemm.tuned()[0].m, 80);
 }
 
-// ---- split-K decode attention -------------------------------------------------------------------------------------
-// Split scratch for R rows, H heads of width K, sized for kMaxDecodeSplits; n_sm steers how many splits the
-// launchers pick (decode_attn_n_split).
-struct SplitScratch {
-    rc::DeviceBuffer part, counter;
-    rc::DecodeAttnSplit split;
-    SplitScratch(int R, int H, int K, int n_sm)
-        : part(size_t(R) * H * rc::kMaxDecodeSplits * (K + 2) * 4), counter(size_t(R) * H * 4) {
-        RECEIPT_CUDA_CHECK(cudaMemset(counter.get(), 0, counter.size()));
-        const size_t n_part = size_t(R) * H * rc::kMaxDecodeSplits * (K + 2);
-        split = rc::DecodeAttnSplit{part.as<float>(), counter.as<int>(), n_part, R * H, rc::kMaxDecodeSplits, n_sm};
-    }
-    // Every launch must leave all counters at zero (graph replays reuse them without a reset).
-    int n_nonzero_counters(int n) const {
-        std::vector<int> c(static_cast<size_t>(n));
-        RECEIPT_CUDA_CHECK(cudaMemcpy(c.data(), counter.get(), size_t(n) * 4, cudaMemcpyDeviceToHost));
-        int nz = 0;
-        for (int v : c) nz += v != 0;
-        return nz;
-    }
-};
+// ---- split-K decode attention (SplitScratch: cuda_test_util.h) -----------------------------------------------------
 
 // Split vs single-pass on the GPU: both sum in f32 in different orders, then round once to T.
 float split_vs_single_tol(DType d) { return d == DType::kF32 ? 1e-5f : d == DType::kF16 ? 2e-3f : 1.6e-2f; }

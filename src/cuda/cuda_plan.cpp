@@ -232,7 +232,7 @@ std::vector<float> CudaT5Engine::time_graphs(const std::vector<cudaGraphExec_t>&
 
 std::optional<PlanChoice> CudaT5Engine::time_cross_single_row() {
     const int HK = cfg_.num_heads * cfg_.d_kv;
-    if (!use_graphs_ || cross_attention_pipelined_level() != 2 ||
+    if (!use_graphs_ || cross_attention_pipelined_level() != 2 || cdt_ != dt_ ||
         !cross_attention_pipelined_supports(dt_, cfg_.d_kv, int64_t(2) * HK, 0, HK) ||
         (absorb_min_rows_ > 0 && absorb_min_rows_ <= 1))
         return std::nullopt;

@@ -41,6 +41,11 @@ CudaT5Engine::CudaT5Engine(std::shared_ptr<const Model> model, const EngineOptio
     head_a32_ = head_a32_ || dec_a32_;
     if (dec_a32_) dt_ = DType::kF32;
     edt_ = enc_a32_ ? DType::kF32 : wdt_;
+    // RECEIPT_CUDA_A32_CROSS_KV=16: an f32 decoder keeps its cross K/V in the weights' half type (half the bytes
+    // of the widest reads of a step; docs/benchmarks.md); needs d_kv 64 (the streaming kernel).
+    if (const char* c = std::getenv("RECEIPT_CUDA_A32_CROSS_KV"))
+        kv16_ = std::string(c) == "16" && dt_ == DType::kF32 && wdt_ != DType::kF32 && cfg_.d_kv == 64;
+    cdt_ = kv16_ ? wdt_ : dt_;
     RECEIPT_CHECK(options.max_batch_size >= 1 && options.max_input_tokens >= 1 && options.max_total_tokens >= 1,
                   InvalidInput, "EngineOptions: max_batch_size, max_input_tokens and max_total_tokens must be >= 1");
     RECEIPT_CHECK(cfg_.d_kv <= 256, ModelError, "CUDA engine: d_kv > 256 is not supported");
@@ -127,8 +132,8 @@ void CudaT5Engine::alloc_buffers() {
     alloc(b.enc_x, N * D * ees);
     alloc(b.enc_qkv, N * 3 * HK * ees);
     alloc(b.enc_att, N * HK * ees);
-    // also the f32 cross K/V of one layer [N, 2*HK] when the encoder's f32 output feeds a half-precision decoder
-    alloc(b.enc_h, N * std::max(Fh * ees, enc_a32_ && !dec_a32_ ? 2 * HK * 4 : 0));
+    // also the f32 cross K/V of one layer [N, 2*HK] when the encoder's f32 output feeds a half-precision cache
+    alloc(b.enc_h, N * std::max(Fh * ees, enc_a32_ && cdt_ != DType::kF32 ? 2 * HK * 4 : 0));
     alloc(b.enc_hg, w_.gated ? N * F * ees : 0);
     alloc(b.cross_kv, L * cross_kv_layer_bytes());
     alloc(b.enc_bias, H * (2 * S_max_ - 1) * 4);
@@ -233,6 +238,7 @@ std::string CudaT5Engine::describe() const {
            std::to_string(n_device_bytes_ >> 20) + " MiB, plan " + plan_status_ +
            (use_graphs_ ? "" : ", graphs off") + (gemm_->use_gemv() ? "" : ", small-M gemv off") +
            (gemm_->use_mma() ? "" : ", tensor-core decode GEMM off") +
+           (cdt_ != dt_ ? std::string(", cross K/V ") + dtype_name(cdt_) : std::string()) +
            (fuse_norm_ ? "" : ", norm fusion off") + (host_pipeline_ ? "" : ", host greedy pipeline off") +
            (n_piped_steps_ == 0 ? ""
                                 : ", pipelined host steps " + std::to_string(n_piped_steps_) + " (" +
@@ -364,14 +370,14 @@ void CudaT5Engine::encode(const std::vector<std::vector<int>>& inputs, size_t fi
     // cross-attention reads one layer's K/V of every row, and this keeps those reads on fewer DRAM pages.
     // From f32 encoder activations into a half-precision decoder's cache: f32 into enc_h, then rounded once.
     const size_t slab = cross_kv_layer_bytes();
-    const bool via_f32 = enc_a32_ && !dec_a32_;
+    const bool via_f32 = enc_a32_ && cdt_ != DType::kF32;
     // Encoder activations in (split when f32), f32 out for an f32 decoder (a split GEMM always writes f32).
     const GemmSpec kv_spec = enc_gemm_spec(M, 2 * HK, D, dec_a32_, false);
     for (size_t l = 0; l < w_.dec.size(); ++l) {
         char* kv = static_cast<char*>(b.cross_kv.get()) + l * slab;
         timed_op("enc.cross_kv", [&] {
             gemm_->run(kv_spec, b.enc_x.get(), w_.cross_k(l), via_f32 ? b.enc_h.get() : kv, 1.0f, stream_);
-            if (via_f32) convert_f32_cuda(dt_, b.enc_h.as<float>(), kv, int64_t(M) * 2 * HK, stream_);
+            if (via_f32) convert_f32_cuda(cdt_, b.enc_h.as<float>(), kv, int64_t(M) * 2 * HK, stream_);
         });
     }
 }
@@ -453,9 +459,15 @@ void CudaT5Engine::decoder_forward(int R) {
             });
         } else {
             timed_op("dec.cross_attn", [&] {
-                cross_attention_cuda(dt_, b.dec_q.get(), static_cast<const char*>(b.cross_kv.get()) + l * kv_slab,
-                                     int64_t(2) * HK, 0, HK, b.src_row.as<int>(), b.src_len.as<int>(), R, H, K, S_max_,
-                                     state, b.dec_att.get(), stream_, &b.attn_split);
+                const char* kv = static_cast<const char*>(b.cross_kv.get()) + l * kv_slab;
+                if (cdt_ != dt_)
+                    cross_attention_f32q_cuda(cdt_, b.dec_q.get(), kv, int64_t(2) * HK, 0, HK, b.src_row.as<int>(),
+                                              b.src_len.as<int>(), R, H, K, S_max_, state, b.dec_att.get(), stream_,
+                                              &b.attn_split);
+                else
+                    cross_attention_cuda(dt_, b.dec_q.get(), kv, int64_t(2) * HK, 0, HK, b.src_row.as<int>(),
+                                         b.src_len.as<int>(), R, H, K, S_max_, state, b.dec_att.get(), stream_,
+                                         &b.attn_split);
             });
         }
         timed_op("dec.o_cross", [&] {

@@ -159,9 +159,9 @@ private:
     std::string precision() const;
     // ", ops skipped (timing only): a b" for RECEIPT_CUDA_SKIP_OPS, else "".
     std::string skipped_ops_note() const;
-    // Bytes of one decoder layer's slab of Buffers::cross_kv: [R_max * S_max, 2 * H*K] in the activation type.
+    // Bytes of one decoder layer's slab of Buffers::cross_kv: [R_max * S_max, 2 * H*K] in cdt_.
     size_t cross_kv_layer_bytes() const {
-        return size_t(R_max_) * S_max_ * 2 * cfg_.num_heads * cfg_.d_kv * dtype_size(dt_);
+        return size_t(R_max_) * S_max_ * 2 * cfg_.num_heads * cfg_.d_kv * dtype_size(cdt_);
     }
 
     std::shared_ptr<const Model> model_;
@@ -172,6 +172,10 @@ private:
     bool a32_ = false;    // f32 activations on f16 / bf16 weights (EngineOptions::f32_activations)
     bool enc_a32_ = false, dec_a32_ = false, head_a32_ = false;  // per part (all three when a32_)
     DType edt_;           // encoder activations (f32 when enc_a32_)
+    // Cross K/V storage: dt_, or the weights' half type under an f32 decoder when kv16_ (the f32 query then
+    // attends over half-precision keys and values: cross_attention_f32q_cuda).
+    DType cdt_;
+    bool kv16_ = false;
     int device_id_ = 0;
     std::string gpu_name_;
     int cc_major_ = 0, cc_minor_ = 0;

@@ -28,18 +28,19 @@ using stream::kThreads;
 // (t5-small -4%, t5-base -7%), wide steps faster (docs/benchmarks.md).
 constexpr int kDefaultLevel = 2;
 
-// q: [R, H*64] T; cross_kv: [B*S, row_stride] T (S = state->src_stride), keys at column k_off + 64 h, values at
-// v_off + 64 h; src_row: [R]; src_len: [B]; ctx: [R, H*64] T. grid (H, R, n_split), block kThreads.
+// q: [R, H*64] TQ; cross_kv: [B*S, row_stride] T (S = state->src_stride), keys at column k_off + 64 h, values at
+// v_off + 64 h; src_row: [R]; src_len: [B]; ctx: [R, H*64] TQ. grid (H, R, n_split), block kThreads. TQ is T, or f32
+// over f16 / bf16 K/V (cross_attention_f32q_cuda).
 // n_split > 1 (split-K, DecodeAttnSplit): block z takes keys split_range(len, n_split, z), writes its unnormalised
 // (m, l, o) to part and the last block of the (row, head) combines, as the one-query kernel does.
 // prefetch_l2_rows: before waiting for the kernel before, also ask L2 for the rows past the first chunk (for
 // launches of at most one (row, head) per SM; with more, the early rows only evict each other).
-template <typename T>
+template <typename TQ, typename T>
 __global__ void __launch_bounds__(kThreads)
-    cross_attention_pipelined_kernel(const T* q, const T* cross_kv, int64_t row_stride, int64_t k_off, int64_t v_off,
+    cross_attention_pipelined_kernel(const TQ* q, const T* cross_kv, int64_t row_stride, int64_t k_off, int64_t v_off,
                                      const int* src_row, const int* src_len, int H, int S_max,
                                      const DecodeState* state, float* split_part, int* split_counter,
-                                     bool prefetch_l2_rows, T* ctx) {
+                                     bool prefetch_l2_rows, TQ* ctx) {
     extern __shared__ __align__(16) unsigned char smem_raw[];
     const stream::Smem<T> sm(smem_raw);
     const int h = blockIdx.x, r = blockIdx.y, z = blockIdx.z, n_split = gridDim.z, tid = threadIdx.x;
@@ -64,18 +65,18 @@ __global__ void __launch_bounds__(kThreads)
     pdl_launch_dependents();
     float m, l;
     stream::attend(q + int64_t(r) * HK + h * kHeadDim, rows, nullptr, 0, sm, m, l);
-    T* out = ctx + int64_t(r) * HK + h * kHeadDim;
+    TQ* out = ctx + int64_t(r) * HK + h * kHeadDim;
     float* slot = split_slot(split_part, r, H, h, n_split, z, kHeadDim);
     if (tid < kHeadDim) {
         const float acc = stream::output_dim(sm, tid);
         if (slot)
             slot[2 + tid] = acc;
         else
-            out[tid] = from_f32<T>(l > 0.0f ? acc / l : 0.0f);
+            out[tid] = from_f32<TQ>(l > 0.0f ? acc / l : 0.0f);
     }
     if (slot && tid == 0) slot[0] = m, slot[1] = l;
     // sm.part is free again once split_arrive_last's barrier has passed: the combine's scratch.
-    finish_split<T>(split_part, split_counter, r, H, h, n_split, kHeadDim, sm.part, out);
+    finish_split<TQ>(split_part, split_counter, r, H, h, n_split, kHeadDim, sm.part, out);
 }
 
 struct Launch {
@@ -90,14 +91,24 @@ struct Launch {
     void* ctx;
 };
 
-template <typename T>
+template <typename TQ, typename T>
 void launch(const Launch& a, cudaStream_t stream) {
     constexpr size_t smem = stream::smem_bytes<T>();
-    allow_dynamic_smem(cross_attention_pipelined_kernel<T>, smem);  // f32 needs more than 48 KB
-    launch_kernel(cross_attention_pipelined_kernel<T>, dim3(a.H, a.R, a.n_split), kThreads, smem, stream,
-                  static_cast<const T*>(a.q), static_cast<const T*>(a.cross_kv), a.row_stride, a.k_off, a.v_off,
+    allow_dynamic_smem(cross_attention_pipelined_kernel<TQ, T>, smem);  // f32 K/V need more than 48 KB
+    launch_kernel(cross_attention_pipelined_kernel<TQ, T>, dim3(a.H, a.R, a.n_split), kThreads, smem, stream,
+                  static_cast<const TQ*>(a.q), static_cast<const T*>(a.cross_kv), a.row_stride, a.k_off, a.v_off,
                   a.src_row, a.src_len, a.H, a.S_max, a.state, a.part, a.counter, a.prefetch_l2_rows,
-                  static_cast<T*>(a.ctx));
+                  static_cast<TQ*>(a.ctx));
+}
+
+Launch make_launch(const void* q, const void* cross_kv, int64_t row_stride, int64_t k_off, int64_t v_off,
+                   const int* src_row, const int* src_len, int R, int H, int K, int S_max, const DecodeState* state,
+                   void* ctx, const DecodeAttnSplit* split) {
+    const int n_split = decode_attn_n_split(split, R, H, K);
+    const bool few_blocks = split && int64_t(R) * H <= split->n_sm;
+    return Launch{q, cross_kv, row_stride, k_off, v_off, src_row, src_len, R, H, S_max, n_split, state,
+                  n_split > 1 ? split->part : nullptr, n_split > 1 ? split->counter : nullptr,
+                  few_blocks && prefetch_enabled(), ctx};
 }
 
 }  // namespace
@@ -122,17 +133,31 @@ void cross_attention_pipelined_cuda(DType dt, const void* q, const void* cross_k
                   "cross_attention_pipelined_cuda: needs f16 / bf16 / f32, d_kv 64 and 16-byte aligned rows");
     RECEIPT_CHECK(aligned16(q) && aligned16(cross_kv) && aligned16(ctx), InvalidInput,
                   "cross_attention_pipelined_cuda: buffers must be 16-byte aligned");
-    const int n_split = decode_attn_n_split(split, R, H, K);
-    const bool few_blocks = split && int64_t(R) * H <= split->n_sm;
-    const Launch a{q, cross_kv, row_stride, k_off, v_off, src_row, src_len, R, H, S_max, n_split, state,
-                   n_split > 1 ? split->part : nullptr, n_split > 1 ? split->counter : nullptr,
-                   few_blocks && prefetch_enabled(), ctx};
+    const Launch a = make_launch(q, cross_kv, row_stride, k_off, v_off, src_row, src_len, R, H, K, S_max, state, ctx,
+                                 split);
     if (dt == DType::kF16)
-        launch<__half>(a, stream);
+        launch<__half, __half>(a, stream);
     else if (dt == DType::kBF16)
-        launch<__nv_bfloat16>(a, stream);
+        launch<__nv_bfloat16, __nv_bfloat16>(a, stream);
     else
-        launch<float>(a, stream);
+        launch<float, float>(a, stream);
+}
+
+void cross_attention_f32q_cuda(DType kv_dt, const void* q, const void* cross_kv, int64_t row_stride, int64_t k_off,
+                               int64_t v_off, const int* src_row, const int* src_len, int R, int H, int K, int S_max,
+                               const DecodeState* state, void* ctx, cudaStream_t stream,
+                               const DecodeAttnSplit* split) {
+    if (R <= 0) return;
+    RECEIPT_CHECK(kv_dt != DType::kF32 && cross_attention_pipelined_supports(kv_dt, K, row_stride, k_off, v_off),
+                  InvalidInput, "cross_attention_f32q_cuda: needs f16 / bf16 K/V, d_kv 64 and 16-byte aligned rows");
+    RECEIPT_CHECK(aligned16(q) && aligned16(cross_kv) && aligned16(ctx), InvalidInput,
+                  "cross_attention_f32q_cuda: buffers must be 16-byte aligned");
+    const Launch a = make_launch(q, cross_kv, row_stride, k_off, v_off, src_row, src_len, R, H, K, S_max, state, ctx,
+                                 split);
+    if (kv_dt == DType::kF16)
+        launch<float, __half>(a, stream);
+    else
+        launch<float, __nv_bfloat16>(a, stream);
 }
 
 }  // namespace receipt::cuda

@@ -98,11 +98,11 @@ __device__ void issue_prologue(const Rows<T>& rows, const Smem<T>& sm) {
     }
 }
 
-// The online softmax attention of q ([64] T) over `rows` after issue_prologue (bias nullable: s_j += bias[t_bias - j]).
-// Sets m and l, and leaves each thread's o in sm.part[g][8 c8 ..], visible to the block on return (it ends with a
-// barrier). Call from all threads.
-template <typename T>
-__device__ void attend(const T* q, const Rows<T>& rows, const float* bias, int t_bias, const Smem<T>& sm, float& m,
+// The online softmax attention of q ([64] TQ: T, or f32 over half-precision K/V) over `rows` after issue_prologue
+// (bias nullable: s_j += bias[t_bias - j]). Sets m and l, and leaves each thread's o in sm.part[g][8 c8 ..], visible
+// to the block on return (it ends with a barrier). Call from all threads.
+template <typename TQ, typename T>
+__device__ void attend(const TQ* q, const Rows<T>& rows, const float* bias, int t_bias, const Smem<T>& sm, float& m,
                        float& l) {
     const int tid = threadIdx.x, warp = tid >> 5, lane = tid & 31;
     const int n_keys = rows.n_keys(), n_chunks = rows.n_chunks();

@@ -139,6 +139,13 @@ void cross_attention_pipelined_cuda(DType dt, const void* q, const void* cross_k
                                     int64_t v_off, const int* src_row, const int* src_len, int R, int H, int K,
                                     int S_max, const DecodeState* state, void* ctx, cudaStream_t stream,
                                     const DecodeAttnSplit* split = nullptr);
+// The same streaming cross-attention with f32 queries and context over f16 / bf16 K/V (kv_dt): the fp16-a32
+// decoder with its cross K/V stored in half precision (half the bytes each step reads; the scores and the
+// softmax stay f32). Layout as cross_attention_pipelined_cuda, whose constraints it shares.
+void cross_attention_f32q_cuda(DType kv_dt, const void* q, const void* cross_kv, int64_t row_stride, int64_t k_off,
+                               int64_t v_off, const int* src_row, const int* src_len, int R, int H, int K, int S_max,
+                               const DecodeState* state, void* ctx, cudaStream_t stream,
+                               const DecodeAttnSplit* split = nullptr);
 // Whether cross_attention_pipelined_cuda takes this layout: f16 / bf16 / f32, K = 64, row_stride, k_off and v_off
 // multiples of 16 bytes (8 elements, 4 for f32).
 bool cross_attention_pipelined_supports(DType dt, int K, int64_t row_stride, int64_t k_off, int64_t v_off);
