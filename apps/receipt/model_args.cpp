@@ -20,6 +20,9 @@ void ModelArgs::add_to(CLI::App* cmd) {
                     "many logit units of the runner-up (0 = off; the default fp16-a32 needs none)")
         ->check(CLI::NonNegativeNumber)
         ->capture_default_str();
+    cmd->add_option("--gpu", gpu, "CUDA: the GPU to run on, 0 .. count - 1 (-1 = the first)")
+        ->check(CLI::Range(-1, 1023))
+        ->capture_default_str();
     cmd->add_option("--threads", threads, "CPU threads (0 = all cores)")->capture_default_str();
     cmd->add_option("--max-input-tokens", max_input_tokens, "longer inputs are truncated with a warning")
         ->capture_default_str();
@@ -36,6 +39,7 @@ receipt::EngineOptions ModelArgs::engine_options(receipt::Device d, int max_new_
     receipt::set_precision(eo, dtype);
     eo.fp32_recheck_margin = fp32_recheck_margin;
     eo.n_threads = threads;
+    eo.gpu = gpu;
     eo.max_input_tokens = max_input_tokens;
     if (max_new_tokens > 0) eo.max_total_tokens = max_new_tokens + 1;  // + the decoder start position
     if (max_rows > eo.max_batch_size) eo.max_batch_size = max_rows;
