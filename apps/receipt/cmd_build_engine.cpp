@@ -1,4 +1,4 @@
-// receipt build-engine --model DIR --out FILE [--dtype fp16|bf16|fp32|fp16-a32|bf16-a32] [--max-batch N]
+// receipt build-engine --model DIR --out FILE [--dtype fp16|bf16|fp32|fp16-a32|bf16-a32] [--max-batch N] [--gpu N]
 //                      [--max-input-tokens N] [--max-total-tokens N]
 // Times cuBLASLt algorithms for the model's GEMM shapes on this GPU and writes an engine plan. The engine loads
 // the plan when every header field (GPU, driver, CUDA runtime, cuBLASLt, model checksum, dtype, limits) matches.
@@ -22,6 +22,9 @@ void add_build_engine_command(CLI::App& app) {
         ->required();
     cmd->add_option("--dtype", args->dtype, "fp16, bf16, fp32, fp16-a32 or bf16-a32")->capture_default_str();
     cmd->add_option("--max-batch", args->eo.max_batch_size, "largest batch (sequences x beams)")->capture_default_str();
+    cmd->add_option("--gpu", args->eo.gpu, "the GPU to tune on, 0 .. count - 1 (-1 = the first)")
+        ->check(CLI::Range(-1, 1023))
+        ->capture_default_str();
     cmd->add_option("--max-input-tokens", args->eo.max_input_tokens, "longest source")->capture_default_str();
     cmd->add_option("--max-total-tokens", args->eo.max_total_tokens, "longest target")->capture_default_str();
     cmd->callback([args] {
