@@ -32,14 +32,14 @@ int main(int argc, char** argv) {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
         return app.exit(e);
-    } catch (const receipt::InvalidInput& e) {
-        std::cerr << "error: " << e.message() << "\n";  // the user's input: no source location
+    } catch (const receipt::InvalidInput& e) {  // the user's input, model folder or machine: no source location
+        std::cerr << "error: " << e.message() << "\n";
         return kExitBadInput;
     } catch (const receipt::ModelError& e) {
-        std::cerr << "model error: " << e.what() << "\n";
+        std::cerr << "model error: " << e.message() << "\n";
         return kExitModel;
     } catch (const receipt::Unavailable& e) {
-        std::cerr << "unavailable: " << e.what() << "\n";
+        std::cerr << "unavailable: " << e.message() << "\n";
         return kExitUnavailable;
     } catch (const std::exception& e) {
         std::cerr << "error: " << e.what() << "\n";
