@@ -28,6 +28,10 @@ TEST(UnprintedItems, PrintedShareIsTheBestLinesCommonSubsequence) {
     EXPECT_DOUBLE_EQ(ex::printed_share(kUdon, " "), 1.0);
     // Invalid UTF-8 does not throw.
     EXPECT_NO_THROW(ex::printed_share(std::string("\xff\xfe\n"), std::string("\xc3")));
+    // ASCII letters compare without case: the model writes "White Rice" for a printed "WHITE RICE".
+    const std::string kMamak = "RESTORAN ABC\n1 WHITE RICE 2.00\n1 TEH O AIS 1.50\nTOTAL 3.50";
+    EXPECT_DOUBLE_EQ(ex::printed_share(kMamak, "White Rice"), 1.0);
+    EXPECT_LT(ex::printed_share(kMamak, "Royal Baking Powder 450g"), ex::kPrintedItemShare);
 }
 
 TEST(UnprintedItems, DropsOnlyUnprintedDescriptionsWithAWarning) {

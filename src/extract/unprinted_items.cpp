@@ -12,12 +12,13 @@ namespace receipt::extract {
 
 namespace {
 
-// Code points of `s` (valid UTF-8) without whitespace; empty for invalid UTF-8.
+// Code points of `s` (valid UTF-8) without whitespace, ASCII letters lower-cased (the model writes "White Rice"
+// for a printed "WHITE RICE"); empty for invalid UTF-8.
 std::vector<uint32_t> points_without_spaces(const std::string& s) {
     std::vector<uint32_t> out;
     if (auto cps = code_points(s))
         for (uint32_t c : *cps)
-            if (!(c < 128 && is_ascii_space(char(c)))) out.push_back(c);
+            if (!(c < 128 && is_ascii_space(char(c)))) out.push_back(c >= 'A' && c <= 'Z' ? c + ('a' - 'A') : c);
     return out;
 }
 

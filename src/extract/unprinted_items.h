@@ -15,8 +15,9 @@ namespace receipt::extract {
 // validation set) all 11 model items below 0.4 were wrong; from 0.4 up most are right (OCR damage).
 inline constexpr double kPrintedItemShare = 0.4;
 
-// Share of `description`'s code points (whitespace aside, full-width ASCII folded) that the best line of `text`
-// holds in order: LCS(description, line) / |description|, the maximum over lines. 1 for an empty description.
+// Share of `description`'s code points (whitespace aside, full-width ASCII folded, ASCII letters lower-cased) that
+// the best line of `text` holds in order: LCS(description, line) / |description|, the maximum over lines. 1 for an
+// empty description.
 double printed_share(const std::string& text, const std::string& description);
 
 // Removes from fields["line_items"] the items whose description has printed_share < kPrintedItemShare, with a
