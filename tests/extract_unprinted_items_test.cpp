@@ -69,3 +69,33 @@ TEST(UnprintedItems, LeavesEverythingElseAlone) {
     EXPECT_TRUE(no_warnings["line_items"].empty());
     EXPECT_EQ(no_warnings["warnings"].size(), 1u);
 }
+
+TEST(UnprintedFields, HeaderFieldsPrintedNowhereAreLeftOut) {
+    // A name over two lines, an address split across lines and a phone with OCR damage all count as printed.
+    const std::string text = "AIK HUAT HARDWARE ENTERPRISE\n(SETIA ALAM) SDN BHD\nNO.1, JALAN A\n40170 SHAH ALAM\n"
+                             "TEL: 03-3362 4395\nTOTAL 9.00";
+    EXPECT_GE(ex::printed_share_anywhere(text, "AIK HUAT HARDWARE ENTERPRISE (SETIA ALAM) SDN BHD"), 1.0);
+    EXPECT_GE(ex::printed_share_anywhere(text, "NO.1, JALAN A, 40170 SHAH ALAM"), 0.95);
+    EXPECT_GE(ex::printed_share_anywhere(text, "03-3362 4395"), 1.0);
+    EXPECT_DOUBLE_EQ(ex::printed_share_anywhere(text, ""), 1.0);
+    nlohmann::ordered_json f = {{"supplier_name", "AIK HUAT HARDWARE ENTERPRISE (SETIA ALAM) SDN BHD"},
+                                {"supplier_address", "NO.1, JALAN A 40170 SHAH ALAM"},
+                                {"supplier_phone", "03-3362 4395"},
+                                {"warnings", nlohmann::ordered_json::array()}};
+    const auto before = f;
+    EXPECT_FALSE(ex::drop_unprinted_fields(text, {"supplier_name", "supplier_address", "supplier_phone"}, f));
+    EXPECT_EQ(f, before);
+    // A memorised receipt written for a text that prints none of it (a garbled OCR result).
+    nlohmann::ordered_json g = {{"supplier_name", "Restaurante Lobo do Mar"},
+                                {"supplier_address", "Rua do Mar 12, Lisboa"},
+                                {"supplier_phone", "918194530"},
+                                {"total_amount", 22.9}};
+    EXPECT_TRUE(ex::drop_unprinted_fields("\xc3\xbf\n", {"supplier_name", "supplier_phone"}, g));
+    EXPECT_TRUE(g["supplier_name"].is_null());
+    EXPECT_TRUE(g["supplier_phone"].is_null());
+    EXPECT_EQ(g["supplier_address"], "Rua do Mar 12, Lisboa");  // not among the keys asked for
+    EXPECT_EQ(g["total_amount"], 22.9);
+    ASSERT_EQ(g["warnings"].size(), 2u);
+    EXPECT_NE(g["warnings"][0].get<std::string>().find("supplier_name_not_printed: the model wrote 'Restaurante"),
+              std::string::npos);
+}

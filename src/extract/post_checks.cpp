@@ -451,6 +451,13 @@ void apply_post_checks(const std::string& text, const std::string& target, const
             revalidate(f);
         }
     }
+    // A name, address or phone the text does not print at all (below kPrintedFieldShare of it anywhere, in order)
+    // is another shop's, written for a text that prints nothing like it: left out (extract/unprinted_items.h).
+    std::vector<std::string> header_keys;
+    if (options.copy_name) header_keys.push_back("supplier_name");
+    if (options.copy_address) header_keys.push_back("supplier_address");
+    if (options.copy_numbers) header_keys.push_back("supplier_phone");
+    drop_unprinted_fields(text, header_keys, f);
 }
 
 }  // namespace receipt::extract

@@ -58,6 +58,33 @@ double printed_share(const std::string& text, const std::string& description) {
     return share_in(share_lines(text), description);
 }
 
+double printed_share_anywhere(const std::string& text, const std::string& value) {
+    const std::vector<uint32_t> v = points_without_spaces(fold_fullwidth(sanitize_utf8(value)));
+    if (v.empty()) return 1.0;
+    const std::vector<uint32_t> t = points_without_spaces(fold_fullwidth(sanitize_utf8(text)));
+    return double(lcs_length(v, t)) / double(v.size());
+}
+
+bool drop_unprinted_fields(const std::string& text, const std::vector<std::string>& keys,
+                           nlohmann::ordered_json& fields) {
+    bool any = false;
+    try {
+        for (const std::string& key : keys) {
+            auto it = fields.find(key);
+            if (it == fields.end() || !it->is_string()) continue;
+            const std::string value = it->get<std::string>();
+            if (printed_share_anywhere(text, value) >= kPrintedFieldShare) continue;
+            *it = nullptr;
+            if (!fields["warnings"].is_array()) fields["warnings"] = nlohmann::ordered_json::array();
+            fields["warnings"].push_back(key + "_not_printed: the model wrote '" + value +
+                                         "', which the receipt does not print; left out");
+            any = true;
+        }
+    } catch (...) {  // a malformed object: leave it as it is
+    }
+    return any;
+}
+
 bool drop_unprinted_items(const std::string& text, nlohmann::ordered_json& fields) {
     try {
         auto& items = fields["line_items"];

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -24,5 +25,21 @@ double printed_share(const std::string& text, const std::string& description);
 // "line_item_not_printed" warning naming them; true when it removed any. Items without a description string are
 // kept. Never throws.
 bool drop_unprinted_items(const std::string& text, nlohmann::ordered_json& fields);
+
+// Fewest of a header field's characters that the whole text must hold in order for the field to count as printed.
+// On the development sets and SROIE validation every written name, address and phone holds at least 0.6 (a name
+// or address over several lines too); what falls below is a memorised field of another shop, written for a text
+// that prints nothing like it (a blank-looking or garbled OCR result).
+inline constexpr double kPrintedFieldShare = 0.4;
+
+// LCS(value, text) / |value| over code points as printed_share compares them, with the whole text (all lines, no
+// whitespace) in place of one line. 1 for an empty value.
+double printed_share_anywhere(const std::string& text, const std::string& value);
+
+// Sets each of supplier_name, supplier_address and supplier_phone (those named in `keys`) whose value has
+// printed_share_anywhere < kPrintedFieldShare to null, with a "<key>_not_printed" warning; true when it cleared
+// any. Never throws.
+bool drop_unprinted_fields(const std::string& text, const std::vector<std::string>& keys,
+                           nlohmann::ordered_json& fields);
 
 }  // namespace receipt::extract
