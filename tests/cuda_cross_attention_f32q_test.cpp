@@ -15,8 +15,7 @@
 #include "cuda_test_util.h"
 #include "ops/attention.h"
 #include "receipt/model.h"
-#include "receipt/tokenizer.h"
-#include "test_files.h"
+#include "shipped_examples.h"
 #include "test_processors.h"
 
 using namespace cuda_test;
@@ -93,19 +92,10 @@ TEST_F(CudaOps, ShippedModelA32WithHalfCrossKvMatchesCpu) {
     const std::string dir = std::string(RECEIPT_SOURCE_DIR) + "/models/receipt-t5-small";
     if (!std::filesystem::exists(dir + "/model.safetensors")) GTEST_SKIP() << "no shipped model at " << dir;
     auto model = receipt::Model::load(dir);
-    receipt::Tokenizer tok(model->tokenizer_path(), receipt::TokenizerMode::kSentencePiece);
-    std::vector<std::vector<int>> inputs;
-    for (const char* ex : {"receipt-en", "receipt-ja-konbini", "receipt-ja-super"}) {
-        const std::string path = std::string(RECEIPT_SOURCE_DIR) + "/examples/" + ex + ".txt";
-        inputs.push_back(tok.encode(receipt::test::read_file(path)));
-    }
+    const std::vector<std::vector<int>> inputs = receipt::test::example_inputs(*model);
     receipt::GenerationOptions o;
     o.max_new_tokens = 64;
-    receipt::EngineOptions ce;
-    ce.device = receipt::Device::kCpu;
-    ce.max_input_tokens = 512;
-    ce.max_total_tokens = 65;
-    const auto want = receipt::make_engine(model, ce)->generate(inputs, o);
+    const auto want = receipt::make_engine(model, receipt::test::cpu_reference_options(64))->generate(inputs, o);
     receipt::EngineOptions eo;
     eo.device = receipt::Device::kCuda;
     eo.dtype = DType::kF16;

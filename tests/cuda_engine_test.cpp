@@ -16,6 +16,7 @@
 #include "receipt/errors.h"
 #include "receipt/model.h"
 #include "receipt/tokenizer.h"
+#include "shipped_examples.h"
 #include "test_files.h"
 #include "test_processors.h"
 #if defined(RECEIPT_WITH_CUDA)
@@ -495,17 +496,10 @@ TEST_F(CudaEngineTest, ShippedModelAtServingSizesMatchesCpu) {
     const std::string dir = std::string(RECEIPT_SOURCE_DIR) + "/models/receipt-t5-small";
     if (!fs::exists(dir + "/model.safetensors")) GTEST_SKIP() << "no shipped model at " << dir;
     auto model = receipt::Model::load(dir);
-    receipt::Tokenizer tok(model->tokenizer_path(), receipt::TokenizerMode::kSentencePiece);
-    std::vector<std::vector<int>> inputs;
-    for (const char* name : {"receipt-en", "receipt-ja-konbini", "receipt-ja-super"})
-        inputs.push_back(tok.encode(read_file(std::string(RECEIPT_SOURCE_DIR) + "/examples/" + name + ".txt")));
+    const std::vector<std::vector<int>> inputs = receipt::test::example_inputs(*model);
     GenerationOptions o;
     o.max_new_tokens = 64;
-    receipt::EngineOptions ce;
-    ce.device = receipt::Device::kCpu;
-    ce.max_input_tokens = 512;
-    ce.max_total_tokens = 65;
-    const auto want = receipt::make_engine(model, ce)->generate(inputs, o);
+    const auto want = receipt::make_engine(model, receipt::test::cpu_reference_options(64))->generate(inputs, o);
     // The last pass runs the argmax on the host (a processor that changes nothing), as serving with the copy
     // constraint does.
     // fp16-a32 (f32 activations on the model's own fp16 weights) must match every receipt, as fp32 does.

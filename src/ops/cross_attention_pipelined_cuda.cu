@@ -8,6 +8,8 @@
 // block spends most of its time waiting on one dependent trip to memory after another (H200: ~2.2 TB/s over the
 // call). Here every block has its next chunk's keys and values in flight while it works on the current one.
 // Same result as the one-query kernel up to the order of the f32 sums.
+#include <string>
+
 #include "cuda/cuda_check.h"
 #include "ops/attention_common.cuh"
 #include "ops/cuda_common.cuh"
@@ -101,9 +103,14 @@ void launch(const Launch& a, cudaStream_t stream) {
                   static_cast<TQ*>(a.ctx));
 }
 
-Launch make_launch(const void* q, const void* cross_kv, int64_t row_stride, int64_t k_off, int64_t v_off,
-                   const int* src_row, const int* src_len, int R, int H, int K, int S_max, const DecodeState* state,
-                   void* ctx, const DecodeAttnSplit* split) {
+// The launch of entry point `fn` once its checks pass: a layout the kernel takes (`layout_ok`; `needs` says what it
+// needs) and 16-byte aligned buffers. Throws InvalidInput naming `fn` otherwise.
+Launch checked_launch(const char* fn, bool layout_ok, const char* needs, const void* q, const void* cross_kv,
+                      int64_t row_stride, int64_t k_off, int64_t v_off, const int* src_row, const int* src_len, int R,
+                      int H, int K, int S_max, const DecodeState* state, void* ctx, const DecodeAttnSplit* split) {
+    RECEIPT_CHECK(layout_ok, InvalidInput, std::string(fn) + ": needs " + needs);
+    RECEIPT_CHECK(aligned16(q) && aligned16(cross_kv) && aligned16(ctx), InvalidInput,
+                  std::string(fn) + ": buffers must be 16-byte aligned");
     const int n_split = decode_attn_n_split(split, R, H, K);
     const bool few_blocks = split && int64_t(R) * H <= split->n_sm;
     return Launch{q, cross_kv, row_stride, k_off, v_off, src_row, src_len, R, H, S_max, n_split, state,
@@ -129,12 +136,10 @@ void cross_attention_pipelined_cuda(DType dt, const void* q, const void* cross_k
                                     int S_max, const DecodeState* state, void* ctx, cudaStream_t stream,
                                     const DecodeAttnSplit* split) {
     if (R <= 0) return;
-    RECEIPT_CHECK(cross_attention_pipelined_supports(dt, K, row_stride, k_off, v_off), InvalidInput,
-                  "cross_attention_pipelined_cuda: needs f16 / bf16 / f32, d_kv 64 and 16-byte aligned rows");
-    RECEIPT_CHECK(aligned16(q) && aligned16(cross_kv) && aligned16(ctx), InvalidInput,
-                  "cross_attention_pipelined_cuda: buffers must be 16-byte aligned");
-    const Launch a = make_launch(q, cross_kv, row_stride, k_off, v_off, src_row, src_len, R, H, K, S_max, state, ctx,
-                                 split);
+    const Launch a = checked_launch("cross_attention_pipelined_cuda",
+                                    cross_attention_pipelined_supports(dt, K, row_stride, k_off, v_off),
+                                    "f16 / bf16 / f32, d_kv 64 and 16-byte aligned rows", q, cross_kv, row_stride,
+                                    k_off, v_off, src_row, src_len, R, H, K, S_max, state, ctx, split);
     if (dt == DType::kF16)
         launch<__half, __half>(a, stream);
     else if (dt == DType::kBF16)
@@ -148,12 +153,11 @@ void cross_attention_f32q_cuda(DType kv_dt, const void* q, const void* cross_kv,
                                const DecodeState* state, void* ctx, cudaStream_t stream,
                                const DecodeAttnSplit* split) {
     if (R <= 0) return;
-    RECEIPT_CHECK(kv_dt != DType::kF32 && cross_attention_pipelined_supports(kv_dt, K, row_stride, k_off, v_off),
-                  InvalidInput, "cross_attention_f32q_cuda: needs f16 / bf16 K/V, d_kv 64 and 16-byte aligned rows");
-    RECEIPT_CHECK(aligned16(q) && aligned16(cross_kv) && aligned16(ctx), InvalidInput,
-                  "cross_attention_f32q_cuda: buffers must be 16-byte aligned");
-    const Launch a = make_launch(q, cross_kv, row_stride, k_off, v_off, src_row, src_len, R, H, K, S_max, state, ctx,
-                                 split);
+    const Launch a = checked_launch(
+        "cross_attention_f32q_cuda",
+        kv_dt != DType::kF32 && cross_attention_pipelined_supports(kv_dt, K, row_stride, k_off, v_off),
+        "f16 / bf16 K/V, d_kv 64 and 16-byte aligned rows", q, cross_kv, row_stride, k_off, v_off, src_row, src_len,
+        R, H, K, S_max, state, ctx, split);
     if (kv_dt == DType::kF16)
         launch<float, __half>(a, stream);
     else
