@@ -21,6 +21,32 @@ std::string read_all(std::istream& in) {
 // True when a receipt text holds nothing but whitespace (the extractor rejects it).
 bool is_blank(const std::string& s) { return s.find_first_not_of(" \t\r\n") == std::string::npos; }
 
+// One text's extraction, or why the extractor refused it (its message, without a source location).
+struct Outcome {
+    receipt::Extraction extraction;
+    std::string error;
+};
+
+// `texts` as one batch; when the extractor refuses it (InvalidInput: a bad receipt), each text alone, so that one
+// bad receipt fails only itself.
+std::vector<Outcome> extract_each(receipt::Extractor& ex, const std::vector<std::string>& texts,
+                                  const receipt::ExtractOptions& opts) {
+    std::vector<Outcome> out(texts.size());
+    try {
+        std::vector<receipt::Extraction> res = ex.extract(texts, opts);
+        for (size_t j = 0; j < res.size(); ++j) out[j].extraction = std::move(res[j]);
+    } catch (const receipt::InvalidInput&) {
+        for (size_t j = 0; j < texts.size(); ++j) {
+            try {
+                out[j].extraction = ex.extract({texts[j]}, opts)[0];
+            } catch (const receipt::InvalidInput& e) {
+                out[j].error = e.message();
+            }
+        }
+    }
+    return out;
+}
+
 // "\r[#####.....] 40/100  3.2 receipts/s" on stderr.
 void progress(size_t done, size_t total, double seconds) {
     const int width = 30;
@@ -83,24 +109,14 @@ int run_jsonl(receipt::Extractor& ex, const std::string& in_path, const std::str
                 texts.push_back(recs[k].text);
                 idx.push_back(k);
             }
-        std::vector<std::string> fields(end - i), targets(end - i);
-        try {
-            auto res = ex.extract(texts, opts);
-            for (size_t k = 0; k < idx.size(); ++k) {
-                fields[idx[k] - i] = res[k].fields_json;
-                targets[idx[k] - i] = res[k].target_text;
-            }
-        } catch (const receipt::InvalidInput&) {
-            // One bad receipt must not fail its batch: retry one by one.
-            for (size_t k : idx) {
-                try {
-                    const receipt::Extraction one = ex.extract({recs[k].text}, opts)[0];
-                    fields[k - i] = one.fields_json;
-                    targets[k - i] = one.target_text;
-                } catch (const receipt::InvalidInput& e) {
-                    recs[k].error = "line " + std::to_string(recs[k].line_no) + ": " + e.message();
-                }
-            }
+        std::vector<receipt::Extraction> got(end - i);
+        std::vector<Outcome> res = extract_each(ex, texts, opts);
+        for (size_t j = 0; j < idx.size(); ++j) {
+            const size_t k = idx[j];
+            if (res[j].error.empty())
+                got[k - i] = std::move(res[j].extraction);
+            else
+                recs[k].error = "line " + std::to_string(recs[k].line_no) + ": " + res[j].error;
         }
         for (size_t k = i; k < end; ++k) {
             nlohmann::ordered_json o;
@@ -109,8 +125,8 @@ int run_jsonl(receipt::Extractor& ex, const std::string& in_path, const std::str
                 o["error"] = recs[k].error;
                 ++n_errors;
             } else {
-                o["fields"] = nlohmann::ordered_json::parse(fields[k - i]);
-                if (raw) o["target"] = targets[k - i];
+                o["fields"] = nlohmann::ordered_json::parse(got[k - i].fields_json);
+                if (raw) o["target"] = got[k - i].target_text;
             }
             out << o.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
         }
@@ -199,17 +215,13 @@ void add_extract_command(CLI::App& app) {
                     batch.push_back(inputs[k].text);
                 }
             std::vector<receipt::Extraction> got(end - i);
-            try {
-                std::vector<receipt::Extraction> res = ex.extract(batch, opts);
-                for (size_t j = 0; j < idx.size(); ++j) got[idx[j] - i] = std::move(res[j]);
-            } catch (const receipt::InvalidInput&) {
-                for (size_t k : idx) {  // one bad receipt must not fail its batch: one by one
-                    try {
-                        got[k - i] = ex.extract({inputs[k].text}, opts)[0];
-                    } catch (const receipt::InvalidInput& e) {
-                        inputs[k].error = inputs[k].name + ": " + e.message();
-                    }
-                }
+            std::vector<Outcome> res = extract_each(ex, batch, opts);
+            for (size_t j = 0; j < idx.size(); ++j) {
+                const size_t k = idx[j];
+                if (res[j].error.empty())
+                    got[k - i] = std::move(res[j].extraction);
+                else
+                    inputs[k].error = inputs[k].name + ": " + res[j].error;
             }
             for (size_t k = i; k < end; ++k) {
                 nlohmann::ordered_json j;

@@ -4,6 +4,7 @@
 #include <cublasLt.h>
 #include <cuda_runtime_api.h>
 
+#include <new>
 #include <string>
 
 #include "receipt/errors.h"
@@ -20,18 +21,15 @@ inline std::string cublas_error_text(cublasStatus_t s, const char* what) {
 }
 
 // Makes `device` the calling thread's current CUDA device for the scope and restores the one before on exit, so
-// that one thread may drive engines on several GPUs. Throws CudaError when the device cannot be made current.
+// that one thread may drive engines on several GPUs. Throws CudaError when the device cannot be made current;
+// with std::nothrow (destructors) it then leaves the current device as it was.
 class DeviceScope {
   public:
     explicit DeviceScope(int device) {
-        int current = 0;
-        cudaError_t e = cudaGetDevice(&current);
-        if (e == cudaSuccess && current != device && (e = cudaSetDevice(device)) == cudaSuccess) previous_ = current;
-        if (e != cudaSuccess) {
-            (void)cudaGetLastError();
+        if (const cudaError_t e = enter(device); e != cudaSuccess)
             throw CudaError(cuda_error_text(e, "cudaSetDevice"), __FILE__, __LINE__);
-        }
     }
+    DeviceScope(int device, const std::nothrow_t&) noexcept { (void)enter(device); }
     ~DeviceScope() {
         if (previous_ >= 0) (void)cudaSetDevice(previous_);
     }
@@ -39,6 +37,13 @@ class DeviceScope {
     DeviceScope& operator=(const DeviceScope&) = delete;
 
   private:
+    cudaError_t enter(int device) noexcept {
+        int current = 0;
+        cudaError_t e = cudaGetDevice(&current);
+        if (e == cudaSuccess && current != device && (e = cudaSetDevice(device)) == cudaSuccess) previous_ = current;
+        if (e != cudaSuccess) (void)cudaGetLastError();
+        return e;
+    }
     int previous_ = -1;  // the device to restore; -1: it was already current
 };
 

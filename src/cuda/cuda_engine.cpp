@@ -40,10 +40,8 @@ std::string device_problem(const GpuProbe& p) {
     }
 }
 
-}  // namespace
-
-bool device_usable() {
-    const GpuProbe p = probe_gpu(current_device());
+// device_usable() for a probe already taken.
+bool usable(const GpuProbe& p) {
     std::string why = device_problem(p);
     if (why.empty() && cublaslt_available(&why)) return true;
     // A GPU that is there but cannot be used (old driver or architecture, no cuBLASLt): say why, once per process.
@@ -54,7 +52,14 @@ bool device_usable() {
     return false;
 }
 
-int usable_device_count() { return device_usable() ? probe_gpu(current_device()).device_count : 0; }
+}  // namespace
+
+bool device_usable() { return usable(probe_gpu(current_device())); }
+
+int usable_device_count() {
+    const GpuProbe p = probe_gpu(current_device());
+    return usable(p) ? p.device_count : 0;
+}
 
 std::unique_ptr<Engine> make_engine(std::shared_ptr<const Model> model, const EngineOptions& options) {
     const std::string problem = device_problem(probe_gpu(options.gpu >= 0 ? options.gpu : current_device()));

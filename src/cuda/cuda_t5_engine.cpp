@@ -93,11 +93,9 @@ CudaT5Engine::CudaT5Engine(std::shared_ptr<const Model> model, const EngineOptio
 }
 
 CudaT5Engine::~CudaT5Engine() {
-    // Everything the engine holds on its GPU is released here with that GPU current (as DeviceScope, without
-    // throwing), then the thread's device before is restored.
-    int previous = -1;
-    if (cudaGetDevice(&previous) != cudaSuccess || previous == device_id_ || cudaSetDevice(device_id_) != cudaSuccess)
-        previous = -1;
+    // Everything the engine holds on its GPU is released here with that GPU current, then the thread's device
+    // before is restored.
+    const DeviceScope scope(device_id_, std::nothrow);
     for (auto& [b, g] : graphs_) cudaGraphExecDestroy(g);
     for (auto& [b, g] : forward_graphs_) cudaGraphExecDestroy(g);
     for (auto& [b, g] : guess_graphs_) cudaGraphExecDestroy(g);
@@ -107,7 +105,6 @@ CudaT5Engine::~CudaT5Engine() {
     prof_.reset();
     w_ = CudaT5Weights{};
     if (stream_) cudaStreamDestroy(stream_);
-    if (previous >= 0) cudaSetDevice(previous);
 }
 
 void CudaT5Engine::alloc_buffers() {

@@ -22,6 +22,9 @@ std::vector<uint32_t> points_without_spaces(const std::string& s) {
     return out;
 }
 
+// points_without_spaces of `s` made valid UTF-8 with full-width ASCII folded: what the shares compare.
+std::vector<uint32_t> points_of(const std::string& s) { return points_without_spaces(fold_fullwidth(sanitize_utf8(s))); }
+
 // Length of the longest common subsequence of a and b: O(|a| |b|) time, O(|b|) memory.
 size_t lcs_length(const std::vector<uint32_t>& a, const std::vector<uint32_t>& b) {
     std::vector<size_t> prev(b.size() + 1, 0), cur(b.size() + 1, 0);
@@ -42,7 +45,7 @@ std::vector<std::vector<uint32_t>> share_lines(const std::string& text) {
 }
 
 double share_in(const std::vector<std::vector<uint32_t>>& lines, const std::string& description) {
-    const std::vector<uint32_t> d = points_without_spaces(fold_fullwidth(sanitize_utf8(description)));
+    const std::vector<uint32_t> d = points_of(description);
     if (d.empty()) return 1.0;
     size_t best = 0;
     for (const auto& line : lines) {
@@ -58,22 +61,30 @@ double printed_share(const std::string& text, const std::string& description) {
     return share_in(share_lines(text), description);
 }
 
+namespace {
+
+// printed_share_anywhere over the text's points (points_of(text)), taken once for several values.
+double share_anywhere(const std::vector<uint32_t>& text_points, const std::string& value) {
+    const std::vector<uint32_t> v = points_of(value);
+    return v.empty() ? 1.0 : double(lcs_length(v, text_points)) / double(v.size());
+}
+
+}  // namespace
+
 double printed_share_anywhere(const std::string& text, const std::string& value) {
-    const std::vector<uint32_t> v = points_without_spaces(fold_fullwidth(sanitize_utf8(value)));
-    if (v.empty()) return 1.0;
-    const std::vector<uint32_t> t = points_without_spaces(fold_fullwidth(sanitize_utf8(text)));
-    return double(lcs_length(v, t)) / double(v.size());
+    return share_anywhere(points_of(text), value);
 }
 
 bool drop_unprinted_fields(const std::string& text, const std::vector<std::string>& keys,
                            nlohmann::ordered_json& fields) {
     bool any = false;
     try {
+        const std::vector<uint32_t> text_points = points_of(text);
         for (const std::string& key : keys) {
             auto it = fields.find(key);
             if (it == fields.end() || !it->is_string()) continue;
             const std::string value = it->get<std::string>();
-            if (printed_share_anywhere(text, value) >= kPrintedFieldShare) continue;
+            if (share_anywhere(text_points, value) >= kPrintedFieldShare) continue;
             *it = nullptr;
             if (!fields["warnings"].is_array()) fields["warnings"] = nlohmann::ordered_json::array();
             fields["warnings"].push_back(key + "_not_printed: the model wrote '" + value +
