@@ -16,6 +16,7 @@
 #include "receipt/errors.h"
 #include "receipt/model.h"
 #include "receipt/tokenizer.h"
+#include "rounded_checkpoint.h"
 #include "shipped_examples.h"
 #include "test_files.h"
 #include "test_processors.h"
@@ -184,44 +185,11 @@ TEST_F(CudaEngineTest, ParityV10Fp16) { run_parity("t5-tiny-v10", DType::kF16, d
 TEST_F(CudaEngineTest, ParityV11Fp16) { run_parity("t5-tiny-v11", DType::kF16, dir_); }
 TEST_F(CudaEngineTest, ParityV11Bf16) { run_parity("t5-tiny-v11", DType::kBF16, dir_); }
 
-// Rounds every f32 tensor of a safetensors file to the precision of dt (f16: 11 significant bits, spacing 2^-24
-// below 2^-14; bf16: 8 significant bits), keeping the file f32, and writes it to dst.
-void write_rounded_safetensors(const std::string& src, const std::string& dst, DType dt) {
-    std::string bytes = read_file(src);
-    ASSERT_GE(bytes.size(), 8u);
-    uint64_t hlen = 0;
-    std::memcpy(&hlen, bytes.data(), 8);
-    const auto header = nlohmann::json::parse(bytes.substr(8, hlen));
-    const int bits = dt == DType::kBF16 ? 8 : 11;
-    for (const auto& [name, t] : header.items()) {
-        if (name == "__metadata__") continue;
-        ASSERT_EQ(t["dtype"], "F32") << name;
-        const auto off = t["data_offsets"].get<std::vector<uint64_t>>();
-        for (uint64_t p = 8 + hlen + off[0]; p < 8 + hlen + off[1]; p += 4) {
-            float v;
-            std::memcpy(&v, &bytes[p], 4);
-            if (v != 0.0f && std::isfinite(v)) {
-                int e = 0;
-                std::frexp(v, &e);  // |v| in [2^(e-1), 2^e)
-                const int q = dt == DType::kBF16 ? e - bits : std::max(e - bits, -24);
-                v = float(std::nearbyint(std::ldexp(double(v), -q)) * std::ldexp(1.0, q));
-            }
-            std::memcpy(&bytes[p], &v, 4);
-        }
-    }
-    std::ofstream(dst, std::ios::binary).write(bytes.data(), std::streamsize(bytes.size()));
-}
-
 // f32 activations on half-precision weights (fp16-a32 / bf16-a32), on a copy of the checkpoint whose weights are
 // rounded to that precision, so that the CPU engine reads the very weights the GPU holds: every golden setting
 // (greedy and beam) must give the CPU engine's tokens, as fp32 does.
 void run_parity_a32(const std::string& model_name, DType dt, const std::string& dir) {
-    const std::string src = kGolden + model_name, dst = dir + "/" + model_name + "-rounded";
-    fs::create_directories(dst);
-    fs::copy_file(src + "/config.json", dst + "/config.json", fs::copy_options::overwrite_existing);
-    fs::copy_file(src + "/spiece.model", dst + "/spiece.model", fs::copy_options::overwrite_existing);
-    write_rounded_safetensors(src + "/model.safetensors", dst + "/model.safetensors", dt);
-    auto model = receipt::Model::load(dst);
+    auto model = receipt::Model::load(receipt::test::rounded_checkpoint(kGolden + model_name, dir, dt));
     GoldenCase g = load_golden(model_name);
     auto cpu = cpu_engine(model);
     auto gpu = cuda_engine(model, dt, dir, 16, 0.0f, true);
