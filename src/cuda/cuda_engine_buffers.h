@@ -2,7 +2,6 @@
 #pragma once
 
 #include "cuda/cuda_t5_engine.h"
-#include "ops/persistent_decode_cuda.h"
 
 namespace receipt::cuda {
 
@@ -21,10 +20,6 @@ struct CudaT5Engine::Buffers {
     DecodeAttnSplit absorb_split;
     DeviceBuffer cache, cache_tmp;      // [2 * L_dec, R_max, H, T_max, K] T (layer l: k at 2l, v at 2l+1)
     DeviceBuffer state;                 // DecodeState
-    // Persistent batch-1 greedy (setup_persistent): the decoder layers' pointers [L] PersistentLayer, the
-    // kernel's f32 scratch and its barrier counter; persist_args holds everything but the per-request fields.
-    DeviceBuffer persist_layers, persist_scratch, persist_barrier, persist_trace;
-    PersistentDecodeArgs persist_args;
     // Split-K decode attention scratch (DecodeAttnSplit in ops/t5_ops_cuda.h), shared by every layer's
     // cross-attention (self-attention runs single-pass, see decoder_forward): attn_part [rows that split, H, n_split_max, K + 2] f32, attn_counter [R_max, H] i32 (zeroed
     // once; every launch leaves it zero). attn_split points into them (n_split_max = 1: splitting off).

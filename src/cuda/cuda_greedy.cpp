@@ -73,7 +73,6 @@ cudaGraphExec_t CudaT5Engine::capture_graph(const std::function<void()>& body, i
 
 std::vector<GenerationResult> CudaT5Engine::generate_greedy(const std::vector<std::vector<int>>& inputs, size_t first,
                                                             int B, const GenerationOptions& options) {
-    if (persistent_ && B == 1) return generate_greedy_persistent(inputs, first, options);
     Buffers& b = *buf_;
     encode(inputs, first, B);
     const int R = bucket_for(B);

@@ -89,7 +89,6 @@ CudaT5Engine::CudaT5Engine(std::shared_ptr<const Model> model, const EngineOptio
     for (int b = 1; b < R_max_; b *= 2) buckets_.push_back(b);
     buckets_.push_back(R_max_);
     alloc_buffers();
-    setup_persistent();
     setup_plan();
 }
 
@@ -255,7 +254,6 @@ std::string CudaT5Engine::describe() const {
            (self_attention_pipelined_level() == 1 ? ""
             : self_attention_pipelined_level() == 0 ? std::string(", streaming self-attention off")
                                                     : std::string(", streaming self-attention in every step")) +
-           (persistent_ ? ", one-kernel batch-1 greedy" : "") +
            (pdl_ ? "" : ", PDL off") + skipped_ops_note() +
            (prefetch_level() == 3 ? ""
             : prefetch_level() > 0 ? ", prefetch " + std::to_string(prefetch_level())

@@ -144,12 +144,6 @@ private:
     // confirm (or a row that ends) runs step t+1 again on the host's choice (cuda_stepper.cpp).
     std::vector<GenerationResult> generate_greedy_host_pipelined(const std::vector<std::vector<int>>& inputs,
                                                                  size_t first, int B, const GenerationOptions& options);
-    // Greedy generation of one sequence as one persistent kernel (ops/persistent_decode_cuda.h): decides
-    // persistent_ (on with RECEIPT_CUDA_PERSISTENT=1; never with op profiling or skipped ops, or for shapes or
-    // types the kernel does not take) and fills its layer table, scratch and arguments.
-    void setup_persistent();
-    std::vector<GenerationResult> generate_greedy_persistent(const std::vector<std::vector<int>>& inputs,
-                                                             size_t first, const GenerationOptions& options);
     void upload_state(int step, int min_new);
     // The spec of one of the engine's GEMMs: x [m, k] activations (dt_), w [n, k] weights (wdt_), y [m, n], row
     // strides k / k / n. With f32 decoder activations on half-precision weights (dec_a32_) x is split
@@ -209,8 +203,6 @@ private:
     static constexpr int kAbsorbSplits = 8;  // most key ranges per row of the absorbed cross-attention
     int absorb_min_rows_ = kAbsorbMinRows;
     bool absorb_split_ = true;  // its key ranges (RECEIPT_CUDA_CROSS_ABSORB_SPLIT=0: one pass per row)
-    bool persistent_ = false;           // batch-1 greedy without a processor runs generate_greedy_persistent
-    std::string persistent_off_;        // why it does not apply ("" when it does, or when switched off)
     bool pdl_ = false;                  // our kernels use Programmatic Dependent Launch (pdl_enabled())
     std::unique_ptr<OpProfiler> prof_;  // null unless RECEIPT_CUDA_PROFILE=1
     std::set<std::string> skip_ops_;    // RECEIPT_CUDA_SKIP_OPS: op names never enqueued (timing ablation)
