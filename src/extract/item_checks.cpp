@@ -10,6 +10,7 @@
 #include "extract/dropped_digit.h"
 #include "extract/field_edits.h"
 #include "extract/item_rows.h"
+#include "extract/latin_item_rows.h"
 #include "extract/name_constraint.h"
 #include "extract/ocr_digits.h"
 #include "extract/printed_amounts.h"
@@ -20,6 +21,9 @@
 namespace receipt::extract {
 
 namespace {
+
+constexpr double kYenTolerance = 0.5;    // sums of yen amounts: within half a yen
+constexpr double kCentTolerance = 0.005; // sums of amounts with cents: within half a cent
 
 // The amounts of `items` (a JSON array of item objects); nullopt when it is empty or an item has no amount.
 std::optional<std::vector<double>> item_amounts(const nlohmann::ordered_json& items) {
@@ -32,13 +36,14 @@ std::optional<std::vector<double>> item_amounts(const nlohmann::ordered_json& it
     return out;
 }
 
-// True when every item of `items` has an amount and they add up to `target` (within half a unit).
-bool adds_up(const nlohmann::ordered_json& items, double target) {
+// True when every item of `items` has an amount and they add up to `target` (within `tol`: half a yen, half a
+// cent).
+bool adds_up(const nlohmann::ordered_json& items, double target, double tol = kYenTolerance) {
     const std::optional<std::vector<double>> amounts = item_amounts(items);
     if (!amounts) return false;
     double sum = 0;
     for (double a : *amounts) sum += a;
-    return std::fabs(sum - target) <= 0.5;
+    return std::fabs(sum - target) <= tol;
 }
 
 // Line items of a yen receipt: an item whose description is printed as a row gets the amount printed on that row
@@ -222,14 +227,14 @@ nlohmann::ordered_json rows_as_items(const std::vector<ItemRow>& read, const nlo
 // A row whose amount lost one digit to OCR (extract/dropped_digit.h) is read with the digit back. Returns true when
 // the rows replaced the model's items.
 bool items_from_rows(const std::string& text, const std::optional<std::vector<ItemRow>>& rows,
-                     const std::optional<double>& target, nlohmann::ordered_json& f) {
+                     const std::optional<double>& target, nlohmann::ordered_json& f, double tol = kYenTolerance) {
     if (!target || !rows || rows->empty()) return false;
     std::vector<ItemRow> read = *rows;  // a row amount may get its dropped digit back
     std::vector<double> amounts;
     double read_sum = 0;
     for (const ItemRow& r : read) amounts.push_back(r.amount), read_sum += r.amount;
     std::string repaired;
-    if (std::fabs(read_sum - *target) > 0.5) {
+    if (std::fabs(read_sum - *target) > tol) {
         const std::optional<DroppedDigit> d = find_dropped_digit(amounts, *target);
         if (!d) return false;
         ItemRow& r = read[d->index];
@@ -240,7 +245,7 @@ bool items_from_rows(const std::string& text, const std::optional<std::vector<It
         r.amount = d->amount;
     }
     auto& items = f["line_items"];
-    if (adds_up(items, *target)) {
+    if (adds_up(items, *target, tol)) {
         // The items add up, but an item named with text the receipt does not print (the model wrote an item of
         // another shop for the right amount) takes the description of the printed row with its amount.
         const std::string printed = strip_spaces(text);
@@ -375,6 +380,24 @@ void check_yen_items(const std::string& text, const std::optional<double>& subto
     if (target) items_dropped_digit(*target, f);
     if (target) items_from_more_rows(text, rows, *target, f);
     items_count_times_unit(f);
+}
+
+void check_latin_items(const std::string& text, nlohmann::ordered_json& f) {
+    const std::optional<LatinItemRows> read = read_latin_item_rows(text);
+    if (!read) return;
+    double sum = 0;
+    for (const ItemRow& r : read->rows) sum += r.amount;
+    std::optional<double> target;
+    std::vector<std::optional<double>> candidates{read->end_amount};
+    for (const char* key : {"net_amount", "total_amount"})
+        if (f[key].is_number()) candidates.push_back(f[key].get<double>());
+    for (const auto& c : candidates)
+        if (c && std::fabs(sum - *c) <= kCentTolerance) {
+            target = c;
+            break;
+        }
+    if (!target) return;
+    items_from_rows(text, read->rows, target, f, kCentTolerance);
 }
 
 }  // namespace receipt::extract

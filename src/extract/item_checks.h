@@ -27,4 +27,11 @@ namespace receipt::extract {
 void check_yen_items(const std::string& text, const std::optional<double>& subtotal,
                      const std::optional<double>& total, nlohmann::ordered_json& fields);
 
+// The line items of a receipt in a currency with cents checked against its printed item rows
+// (extract/latin_item_rows.h): when the rows add up to the amount printed on the subtotal / total line that ends
+// them, else to the net or the total amount of `fields`, they replace the model's items unless those add up too
+// (then a model item whose description is not printed takes the row's with its amount); a row keeps the model's
+// description when it reads the printed one through OCR damage. One warning names the change. Never throws.
+void check_latin_items(const std::string& text, nlohmann::ordered_json& fields);
+
 }  // namespace receipt::extract

@@ -426,6 +426,9 @@ void apply_post_checks(const std::string& text, const std::string& target, const
         check_yen_items(text, yen_subtotal, rows_total, f);
         fix_item_lookalikes();  // the descriptions that the printed rows gave ("ロースカツ力レー")
     }
+    // A receipt in a currency with cents: its printed item rows (extract/latin_item_rows.h) replace the model's
+    // items when they add up to the printed subtotal or total and the model's do not.
+    if (options.copy_numbers && !yen) check_latin_items(text, f);
     // An item whose description is not printed at all is another shop's (extract/unprinted_items.h). Latin
     // receipts too: on SROIE validation the model wrote such items on 31 of 80 receipts (Japanese shop names,
     // "Royal Baking Powder 450g" on a hardware store's receipt); on the synthetic sets no right item is dropped.

@@ -1,0 +1,115 @@
+// Line items read from the printed item rows of a receipt with cents (extract/latin_item_rows.h), and the check
+// that puts them in place of the model's (extract/item_checks.h).
+#include <gtest/gtest.h>
+
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "extract/item_checks.h"
+#include "extract/latin_item_rows.h"
+
+namespace ex = receipt::extract;
+
+namespace {
+
+using Row = std::tuple<std::string, double, double, double>;  // description, quantity, unit price, amount
+
+std::vector<Row> rows_of(const std::vector<ex::ItemRow>& rows) {
+    std::vector<Row> out;
+    for (const auto& r : rows) out.emplace_back(r.description, r.quantity.value_or(-1), r.unit_price.value_or(-1), r.amount);
+    return out;
+}
+
+}  // namespace
+
+TEST(LatinItemRows, EveryRowLayoutBetweenTheHeaderAndTheSubtotal) {
+    const std::string text =
+        "NIMU & CO\n8866 Oak Ave\nMay 14, 2016\n2:01:00 PM\nCASHIER:\n25898\n"
+        "MILO 1KG\n$70.56\n3 @\n23.S2\n"           // count and unit price after the amount, split, OCR "S" for 5
+        "CAFFE LATTE GR\n2 X 4.34\n8.68\n"          // count x unit between description and amount
+        "1\nMEE GORENG\n7.20\n7.20\n"               // a table row, one box per line
+        "2 AMERICANO TALL 3.36 6.72\n"              // a table row on one line
+        "6x R1CE 5KG\n107.70\n"                     // count before the description
+        "CHEDDAR\nCHEESE\n4.50\n"                   // description split over two lines
+        "MEMBER DISC\n-2.20\nCOUPON -0,35\n"        // discounts, a decimal comma
+        "EGGS LARGE 12CT\n11.70\n3\n@ 3.90\n"       // count and "@ unit" on two lines
+        "SUBTOTAL\n$235.01\nTAX 7%\n$16.45\nTOTAL\n$251.46\n";
+    const auto read = ex::read_latin_item_rows(text);
+    ASSERT_TRUE(read);
+    EXPECT_EQ(rows_of(read->rows), (std::vector<Row>{{"MILO 1KG", 3, 23.52, 70.56},
+                                                     {"CAFFE LATTE GR", 2, 4.34, 8.68},
+                                                     {"MEE GORENG", 1, 7.20, 7.20},
+                                                     {"AMERICANO TALL", 2, 3.36, 6.72},
+                                                     {"R1CE 5KG", 6, 17.95, 107.70},
+                                                     {"CHEDDAR CHEESE", 1, 4.50, 4.50},
+                                                     {"MEMBER DISC", -1, -1, -2.20},
+                                                     {"COUPON", -1, -1, -0.35},
+                                                     {"EGGS LARGE 12CT", 3, 3.90, 11.70}}));
+    ASSERT_TRUE(read->end_amount);
+    EXPECT_DOUBLE_EQ(*read->end_amount, 235.01);
+}
+
+TEST(LatinItemRows, NothingWhenALineCannotBePlaced) {
+    // No subtotal or total line.
+    EXPECT_FALSE(ex::read_latin_item_rows("SHOP\n12/01/2020\nMILO 1KG\n24.95\nTHANK YOU\n"));
+    // An amount with no description above it (OCR moved the box).
+    EXPECT_FALSE(ex::read_latin_item_rows("SHOP\n12/01/2020\n$20.44\nRICE 5KG\nMILO 1KG\n3.00\nSUBTOTAL 23.44\n"));
+    // A description with no amount after it.
+    EXPECT_FALSE(ex::read_latin_item_rows("SHOP\n12/01/2020\nMILO 1KG\n3.00\nTISSUE 10S\nSUBTOTAL 3.00\n"));
+    // A table row whose count does not multiply its unit price to its amount.
+    EXPECT_FALSE(ex::read_latin_item_rows("SHOP\n12/01/2020\n2 KOPI O 1.85 1.85\nSUBTOTAL 1.85\n"));
+    // Nothing between the header and the total.
+    EXPECT_FALSE(ex::read_latin_item_rows("SHOP\n12/01/2020\nTOTAL 0.00\n"));
+    EXPECT_FALSE(ex::read_latin_item_rows(""));
+}
+
+TEST(LatinItemRows, RowsReplaceItemsThatDoNotAddUpAndKeepTheModelsReading) {
+    const std::string text =
+        "KEDAI RUNCIT SRI JAYA\nTEL: 03-6686 8799\n14/9/2015\n12:54:27 PM\nTRANS#\n55265\n"
+        "1x CHICKEN BREAST\n8.45\nMEMBER DISC\n-4.22\n6x R1CE 5KG\n107.70\n3x CHICKEN BREAST\n24.45\n"
+        "TOTAL AMOUNT\nRM136.38\nROUNDED TOTAL (RM): 136.40\n";
+    nlohmann::ordered_json f = {
+        {"currency", "MYR"},
+        {"line_items",
+         {{{"description", "CHICKEN BREAST"}, {"quantity", 1}, {"unit_price", 8.45}, {"amount", 8.45}},
+          {{"description", "RICE 5KG"}, {"quantity", 1}, {"unit_price", 17.07}, {"amount", nullptr}},
+          {{"description", "APPLES GALA"}, {"quantity", 2}, {"unit_price", 4.25}, {"amount", 8.45}}}},
+        {"net_amount", nullptr},
+        {"total_tax_amount", nullptr},
+        {"total_amount", 136.4},
+        {"warnings", nlohmann::ordered_json::array()}};
+    ex::check_latin_items(text, f);
+    const auto& items = f["line_items"];
+    ASSERT_EQ(items.size(), 4u) << items.dump();
+    EXPECT_EQ(items[0]["description"], "CHICKEN BREAST");
+    EXPECT_EQ(items[1]["description"], "MEMBER DISC");
+    EXPECT_TRUE(items[1]["quantity"].is_null());
+    EXPECT_EQ(items[2]["description"], "RICE 5KG");  // the model read "R1CE" through the OCR damage
+    EXPECT_EQ(items[2]["quantity"], 6);
+    EXPECT_DOUBLE_EQ(items[2]["unit_price"].get<double>(), 17.95);
+    EXPECT_DOUBLE_EQ(items[3]["amount"].get<double>(), 24.45);
+    bool warned = false;
+    for (const auto& w : f["warnings"]) warned = warned || w.get<std::string>().rfind("line_items_from_rows", 0) == 0;
+    EXPECT_TRUE(warned) << f["warnings"].dump();
+}
+
+TEST(LatinItemRows, ItemsThatAddUpStayAndRowsThatDoNotAreIgnored) {
+    const std::string text = "SHOP\n12/01/2020\n10:00\nMILO 1KG\n24.95\nBREAD WHITE\n2.40\nSUBTOTAL\n27.35\n";
+    const nlohmann::ordered_json items = {
+        {{"description", "MILO 1KG"}, {"quantity", 1}, {"unit_price", 24.95}, {"amount", 24.95}},
+        {{"description", "BREAD WHITE"}, {"quantity", 1}, {"unit_price", 2.4}, {"amount", 2.4}}};
+    nlohmann::ordered_json f = {{"line_items", items}, {"net_amount", 27.35}, {"total_amount", 27.35},
+                                {"warnings", nlohmann::ordered_json::array()}};
+    ex::check_latin_items(text, f);
+    EXPECT_EQ(f["line_items"], items);
+    EXPECT_TRUE(f["warnings"].empty()) << f["warnings"].dump();
+    // Rows that add up to none of the printed subtotal, the net and the total amount change nothing.
+    const std::string short_text = "SHOP\n12/01/2020\n10:00\nMILO 1KG\n24.95\nSUBTOTAL\n27.35\n";
+    nlohmann::ordered_json g = {{"line_items", nlohmann::ordered_json::array()}, {"net_amount", 27.35},
+                                {"total_amount", 27.35}, {"warnings", nlohmann::ordered_json::array()}};
+    ex::check_latin_items(short_text, g);
+    EXPECT_TRUE(g["line_items"].empty());
+}
