@@ -52,6 +52,34 @@ TEST(LatinItemRows, EveryRowLayoutBetweenTheHeaderAndTheSubtotal) {
     EXPECT_DOUBLE_EQ(*read->end_amount, 235.01);
 }
 
+TEST(LatinItemRows, ProductCodesCountsBeforeTheRowAndATaxLineThatEndsThem) {
+    const std::string text =
+        "GUARDIAN\nDATE:\n18/3/2023\nOPERATOR\n86586\n"
+        "5128860453901\nIBUPROFEN 200MG\n1 X 5.55\n5.55\n"     // a product code above the description
+        "3991302954422\n6 X 30.95\nVITAMIN C 1000MG\n185.70\n"  // count x unit above the description
+        "FACE MASK 50S\n1 X 14.05 14.05\n"                        // count, unit price and amount on one line
+        "SUNSCREEN SPF50\n1\nX 21.80\n21.80\n"                   // the count alone, then "X unit"
+        "VAT 20%\n11.67\nGRAND TOTAL\n238.77\n";
+    const auto read = ex::read_latin_item_rows(text);
+    ASSERT_TRUE(read);
+    EXPECT_EQ(rows_of(read->rows), (std::vector<Row>{{"IBUPROFEN 200MG", 1, 5.55, 5.55},
+                                                     {"VITAMIN C 1000MG", 6, 30.95, 185.70},
+                                                     {"FACE MASK 50S", 1, 14.05, 14.05},
+                                                     {"SUNSCREEN SPF50", 1, 21.80, 21.80}}));
+    ASSERT_TRUE(read->end_amount);
+    EXPECT_DOUBLE_EQ(*read->end_amount, 11.67);  // the tax line's: the rows then add up to the net or total amount
+    // A currency column heading is a header line; "description @unit" gives the unit price (SROIE layout).
+    const auto sroie = ex::read_latin_item_rows("B & BEST RESTAURANT\nBIZDATE: 22/04/2017\nRM\n3\n"
+                                                "FISHBALL NOODLE @7.00\n21.00\n3\nSUB TOTAL\n21.00\n");
+    ASSERT_TRUE(sroie);
+    EXPECT_EQ(rows_of(sroie->rows), (std::vector<Row>{{"FISHBALL NOODLE", 3, 7.00, 21.00}}));
+    // "TAX INVOICE" and a "VAT No." registration line are header lines, not the end of the rows.
+    const auto titled = ex::read_latin_item_rows("SHOP\nVAT No. GB 636 4431 29\nTAX INVOICE\n12/01/2020\nMILO 1KG\n"
+                                                 "24.95\nSUBTOTAL\n24.95\n");
+    ASSERT_TRUE(titled);
+    EXPECT_EQ(rows_of(titled->rows), (std::vector<Row>{{"MILO 1KG", 1, 24.95, 24.95}}));
+}
+
 TEST(LatinItemRows, NothingWhenALineCannotBePlaced) {
     // No subtotal or total line.
     EXPECT_FALSE(ex::read_latin_item_rows("SHOP\n12/01/2020\nMILO 1KG\n24.95\nTHANK YOU\n"));
@@ -94,6 +122,22 @@ TEST(LatinItemRows, RowsReplaceItemsThatDoNotAddUpAndKeepTheModelsReading) {
     bool warned = false;
     for (const auto& w : f["warnings"]) warned = warned || w.get<std::string>().rfind("line_items_from_rows", 0) == 0;
     EXPECT_TRUE(warned) << f["warnings"].dump();
+}
+
+TEST(LatinItemRows, OneModelDescriptionNamesEveryRowItReads) {
+    // The model wrote "MEE GORENG" once with a wrong amount; the receipt prints it twice, once without its space.
+    const std::string text = "SHOP\n2/6/15\n16:01\nMEE GORENG\n7.00\nMEEGORENG\n14.18\nSUB TOTAL\n$21.18\n";
+    nlohmann::ordered_json f = {
+        {"line_items", {{{"description", "MEE GORENG"}, {"quantity", 1}, {"unit_price", 7.1}, {"amount", 7.1}}}},
+        {"net_amount", 21.18},
+        {"total_amount", 22.5},
+        {"warnings", nlohmann::ordered_json::array()}};
+    ex::check_latin_items(text, f);
+    const auto& items = f["line_items"];
+    ASSERT_EQ(items.size(), 2u) << items.dump();
+    EXPECT_EQ(items[0]["description"], "MEE GORENG");
+    EXPECT_EQ(items[1]["description"], "MEE GORENG");
+    EXPECT_DOUBLE_EQ(items[1]["amount"].get<double>(), 14.18);
 }
 
 TEST(LatinItemRows, ItemsThatAddUpStayAndRowsThatDoNotAreIgnored) {

@@ -155,8 +155,10 @@ bool rows_extend_items(const std::vector<ItemRow>& read, double read_sum, const 
 // The printed rows `read` as JSON items. A row whose amount and description (up to a few OCR edits) match an item
 // of the model's `items` keeps the model's description: the model often reads through the OCR noise ("ーグルト
 // プレーン" printed, "ヨーグルト プレーン" written).
+// reuse: a model description may name several damaged rows (Latin receipts repeat items: "MEE GORENG" written
+// twice, printed "MEEGORENG" and "MEE GORENG"); yen receipts give each model item to one row.
 nlohmann::ordered_json rows_as_items(const std::vector<ItemRow>& read, const nlohmann::ordered_json& items,
-                                     const std::string& text) {
+                                     const std::string& text, bool reuse = false) {
     std::vector<bool> used(items.is_array() ? items.size() : 0, false);
     std::set<std::string> printed_line_set;  // the receipt's lines without spaces
     for (const std::string& line : printed_lines_as_is(text)) printed_line_set.insert(strip_spaces(line));
@@ -195,7 +197,9 @@ nlohmann::ordered_json rows_as_items(const std::vector<ItemRow>& read, const nlo
         bool several = false;
         for (size_t k = 0; k < used.size(); ++k) {
             const auto& it = items[k];
-            if (used[k] || !it.is_object() || !it.contains("description") || !it["description"].is_string()) continue;
+            if ((used[k] && !reuse) || !it.is_object() || !it.contains("description") ||
+                !it["description"].is_string())
+                continue;
             const std::string d = it["description"].get<std::string>();
             const std::optional<std::vector<uint32_t>> have = code_points(strip_spaces(d));
             if (!have || d == read[j].description || !reads_damaged_row(*row, *have)) continue;
@@ -227,7 +231,8 @@ nlohmann::ordered_json rows_as_items(const std::vector<ItemRow>& read, const nlo
 // A row whose amount lost one digit to OCR (extract/dropped_digit.h) is read with the digit back. Returns true when
 // the rows replaced the model's items.
 bool items_from_rows(const std::string& text, const std::optional<std::vector<ItemRow>>& rows,
-                     const std::optional<double>& target, nlohmann::ordered_json& f, double tol = kYenTolerance) {
+                     const std::optional<double>& target, nlohmann::ordered_json& f, double tol = kYenTolerance,
+                     bool reuse = false) {
     if (!target || !rows || rows->empty()) return false;
     std::vector<ItemRow> read = *rows;  // a row amount may get its dropped digit back
     std::vector<double> amounts;
@@ -276,7 +281,7 @@ bool items_from_rows(const std::string& text, const std::optional<std::vector<It
     f["warnings"].push_back("line_items_from_rows: the model's " + std::to_string(items.is_array() ? items.size() : 0) +
                             " items do not add up to " + json_amount(*target).dump() + ", the " +
                             std::to_string(read.size()) + " printed item rows do" + repaired);
-    items = rows_as_items(read, items, text);
+    items = rows_as_items(read, items, text, reuse);
     revalidate(f);
     return true;
 }
@@ -397,7 +402,7 @@ void check_latin_items(const std::string& text, nlohmann::ordered_json& f) {
             break;
         }
     if (!target) return;
-    items_from_rows(text, read->rows, target, f, kCentTolerance);
+    items_from_rows(text, read->rows, target, f, kCentTolerance, true);
 }
 
 }  // namespace receipt::extract

@@ -43,10 +43,12 @@ std::string trim(const std::string& s) {
     return s.substr(a, b - a + 1);
 }
 
-// The line that ends the item rows: a subtotal or total keyword at its start.
+// The line that ends the item rows: a subtotal or total keyword at its start, or a tax line ("TAX 7%", "VAT 20%";
+// not the "TAX INVOICE" title or a "GST ID NO" / "VAT No." registration line of the header).
 bool is_end_line(const std::string& upper) {
     static const std::regex end(R"(^(SUB[\s-]*TOTAL|TOTAL|BALANCE\s+DUE|GRAND\s+TOTAL|AMOUNT\s+DUE|NET\s+TOTAL))");
-    return std::regex_search(upper, end);
+    static const std::regex tax(R"(^(VAT|TAX|GST|SST)\b(?!\s*(INVOICE|ID|REG|NO\b|NO\.|NUMBER|SUMMARY)))");
+    return std::regex_search(upper, end) || std::regex_search(upper, tax);
 }
 
 // A header line above the item rows: a date or time, a cashier / operator / transaction label, a table heading.
@@ -55,7 +57,7 @@ bool is_header_line(const std::string& upper) {
     static const std::regex date(R"(\b\d{1,2}[/.-]\d{1,2}[/.-]\d{2,4}\b|\b\d{4}[/.-]\d{1,2}[/.-]\d{1,2}\b)");
     static const std::regex month(R"(\b(JAN|FEB|MAR|APR|MAY|JUN|JUL|AUG|SEP|OCT|NOV|DEC)[A-Z]*\.?\s+\d{1,2},?\s+\d{4}\b)");
     static const std::regex label(
-        R"(^(QTY|DESC|DESCRIPTION|PRICE|AMOUNT|AMT|ITEM|ITEMS|CASHIER|OPERATOR|SERVED\s+BY|TRANS|TXN|TABLE|RECEIPT|TAX\s+INVOICE|INVOICE|CASH\s+BILL|BILL|DATE|TIME)\b)");
+        R"(^(QTY|DESC|DESCRIPTION|PRICE|AMOUNT|AMT|ITEM|ITEMS|CASHIER|OPERATOR|SERVED\s+BY|TRANS|TXN|TABLE|RECEIPT|TAX\s+INVOICE|INVOICE|CASH\s+BILL|BILL|DATE|TIME)\b|^(RM|MYR|USD|GBP|EUR)$)");
     return std::regex_search(upper, time) || std::regex_search(upper, date) || std::regex_search(upper, month) ||
            std::regex_search(upper, label);
 }
@@ -84,7 +86,11 @@ std::optional<LatinItemRows> read_latin_item_rows(const std::string& text) {
 
     static const std::regex amount_line(std::string("^") + kMoney + "$");
     static const std::regex qty_at(std::string(R"(^(\d{1,3})\s*(?:@|x|X|×)\s*)") + kMoney + "$");
-    static const std::regex at_only(std::string(R"(^@\s*)") + kMoney + "$");
+    static const std::regex at_only(std::string(R"(^(?:@|x|X|×)\s*)") + kMoney + "$");
+    static const std::regex qty_at_amount(std::string(R"(^(\d{1,3})\s*(?:@|x|X|×)\s*)") + kMoney + R"(\s+)" + kMoney +
+                                          "$");
+    static const std::regex product_code(R"(^\d{6,14}$)");
+    static const std::regex desc_at_unit(std::string(R"(^(.*?\S)\s*@\s*)") + kMoney + "$");
     static const std::regex count(R"(^\d{1,3}$)");
     static const std::regex count_at(R"(^(\d{1,3})\s*(?:@|x|X|×)$)");
     static const std::regex qty_desc(R"(^(\d{1,3})\s*[xX]\s+(.+)$)");
@@ -153,6 +159,16 @@ std::optional<LatinItemRows> read_latin_item_rows(const std::string& text) {
             emit(*a);
             continue;
         }
+        if (std::regex_match(line, product_code)) continue;  // an EAN / article number above its description
+        if (std::regex_match(line, m, qty_at_amount)) {  // "1 X 14.05 14.05": count, unit price and amount
+            const double q = std::stod(m[1].str());
+            const std::optional<double> u = money_of(m, 2), a = money_of(m, 6);
+            if (!u || !a || desc.empty() || std::fabs(q * *u - *a) > 0.005) return std::nullopt;
+            qty = q;
+            unit = *u;
+            emit(*a);
+            continue;
+        }
         if (std::regex_match(line, m, qty_at)) {
             const double q = std::stod(m[1].str());
             const std::optional<double> u = money_of(m, 2);
@@ -176,8 +192,7 @@ std::optional<LatinItemRows> read_latin_item_rows(const std::string& text) {
             count_then_unit = std::stoi(m[1].str());
             continue;
         }
-        if (std::regex_match(line, count)) {
-            if (!desc.empty()) return std::nullopt;  // a count inside a description
+        if (std::regex_match(line, count)) {  // the next row's count (a table's QTY box), or this one's ("1" / "X 21.80")
             bare_count = std::stoi(line);
             continue;
         }
@@ -197,6 +212,15 @@ std::optional<LatinItemRows> read_latin_item_rows(const std::string& text) {
             } else {
                 emit(*first);
             }
+            continue;
+        }
+        if (std::regex_match(line, m, desc_at_unit) && has_letter(m[1].str())) {  // "FISHBALL NOODLE @7.00"
+            const std::optional<double> u = money_of(m, 2);
+            if (!u) return std::nullopt;
+            desc += (desc.empty() ? "" : " ") + trim(printed[i].substr(size_t(m.position(1)), size_t(m.length(1))));
+            if (bare_count && !qty) qty = double(*bare_count);
+            bare_count.reset();
+            unit = *u;
             continue;
         }
         if (std::regex_match(line, m, qty_desc) && has_letter(m[2].str())) {
