@@ -1,4 +1,4 @@
-// Line items of a yen receipt checked against its printed rows and its subtotal (extract/item_checks.h).
+// Line items checked against the receipt's printed rows and its subtotal (extract/item_checks.h).
 #include "extract/item_checks.h"
 
 #include <algorithm>
@@ -388,7 +388,12 @@ void check_yen_items(const std::string& text, const std::optional<double>& subto
 }
 
 void check_latin_items(const std::string& text, nlohmann::ordered_json& f) {
-    const std::optional<LatinItemRows> read = read_latin_item_rows(text);
+    std::optional<LatinItemRows> read;
+    try {
+        read = read_latin_item_rows(text);
+    } catch (...) {  // std::regex giving up on a line: no reading, the model's items stay
+        return;
+    }
     if (!read) return;
     double sum = 0;
     for (const ItemRow& r : read->rows) sum += r.amount;

@@ -1,4 +1,5 @@
-// The line items of a yen receipt checked against its printed item rows and its subtotal, after decoding. A model
+// The line items of a receipt checked against its printed item rows and its subtotal, after decoding (yen receipts
+// and, below, receipts with cents). A model
 // trained from scratch loses its way in long item lists and copies amounts that OCR damaged; the rows between the
 // header and the subtotal (extract/item_rows.h), the amount printed on an item's row (extract/printed_items.h) and
 // the subtotal they must add up to (extract/dropped_digit.h) repair them, each repair with a warning.

@@ -32,7 +32,8 @@ struct LatinItemRows {
 // Sub-Total, TOTAL..., BALANCE DUE, GRAND TOTAL, AMOUNT DUE, or a tax line: TAX 7%, VAT 20%) to that line. Product
 // codes (6-14 digits alone on a line) are skipped. Amounts have two decimals (a comma
 // for the point is read too, "7,75"), an optional currency sign ($, £, €, RM) and sign. A description split over
-// lines is joined with a space. nullopt when no such total line is printed, when a line cannot be placed (an
+// lines is joined with a space. May throw std::regex_error on a pathological line (check_latin_items catches it).
+// nullopt when no such total line is printed, when a line cannot be placed (an
 // amount with no description before it, a description with no amount after it), or when nothing is read.
 std::optional<LatinItemRows> read_latin_item_rows(const std::string& text);
 
