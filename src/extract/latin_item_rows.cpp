@@ -108,6 +108,10 @@ std::optional<LatinItemRows> read_latin_item_rows(const std::string& text) {
         r.description = desc;
         r.amount = amount;
         if (amount > 0) {
+            if (!qty && unit && *unit > 0) {  // "description @unit" / amount: the count the unit price divides in
+                const double q = std::round(amount / *unit);
+                if (q >= 1 && std::fabs(q * *unit - amount) <= 0.005) qty = q;
+            }
             r.quantity = qty ? *qty : 1.0;
             r.unit_price = unit ? *unit : qty && *qty > 0 ? std::round(amount / *qty * 100.0) / 100.0 : amount;
         }
