@@ -73,7 +73,7 @@ TEST(LatinItemRows, ProductCodesCountsBeforeTheRowAndATaxLineThatEndsThem) {
                                                 "FISHBALL NOODLE @7.00\n21.00\n3\nSUB TOTAL\n21.00\n");
     ASSERT_TRUE(sroie);
     EXPECT_EQ(rows_of(sroie->rows), (std::vector<Row>{{"FISHBALL NOODLE", 3, 7.00, 21.00}}));
-    const auto no_count = ex::read_latin_item_rows("SHOP\n22/04/2017\nFISHBALL NOODLE @7.00\n21.00\nSUB TOTAL\n21.00\n");
+    const auto no_count = ex::read_latin_item_rows("SHOP\n22/04/2017\nFISHBALL NOODLE @ 7.00\n21.00\nSUB TOTAL\n21.00\n");
     ASSERT_TRUE(no_count);
     EXPECT_EQ(rows_of(no_count->rows), (std::vector<Row>{{"FISHBALL NOODLE", 3, 7.00, 21.00}}));
     // "TAX INVOICE" and a "VAT No." registration line are header lines, not the end of the rows.

@@ -200,6 +200,15 @@ std::optional<LatinItemRows> read_latin_item_rows(const std::string& text) {
             bare_count = std::stoi(line);
             continue;
         }
+        if (std::regex_match(line, m, desc_at_unit) && has_letter(m[1].str())) {  // "FISHBALL NOODLE @7.00"
+            const std::optional<double> u = money_of(m, 2);
+            if (!u) return std::nullopt;
+            desc += (desc.empty() ? "" : " ") + trim(printed[i].substr(size_t(m.position(1)), size_t(m.length(1))));
+            if (bare_count && !qty) qty = double(*bare_count);
+            bare_count.reset();
+            unit = *u;
+            continue;
+        }
         if (std::regex_match(line, m, desc_amounts) && has_letter(m[2].str())) {
             const std::optional<double> first = money_of(m, 3);
             std::optional<double> second;
@@ -216,15 +225,6 @@ std::optional<LatinItemRows> read_latin_item_rows(const std::string& text) {
             } else {
                 emit(*first);
             }
-            continue;
-        }
-        if (std::regex_match(line, m, desc_at_unit) && has_letter(m[1].str())) {  // "FISHBALL NOODLE @7.00"
-            const std::optional<double> u = money_of(m, 2);
-            if (!u) return std::nullopt;
-            desc += (desc.empty() ? "" : " ") + trim(printed[i].substr(size_t(m.position(1)), size_t(m.length(1))));
-            if (bare_count && !qty) qty = double(*bare_count);
-            bare_count.reset();
-            unit = *u;
             continue;
         }
         if (std::regex_match(line, m, qty_desc) && has_letter(m[2].str())) {
