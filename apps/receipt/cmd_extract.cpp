@@ -21,30 +21,34 @@ std::string read_all(std::istream& in) {
 // True when a receipt text holds nothing but whitespace (the extractor rejects it).
 bool is_blank(const std::string& s) { return s.find_first_not_of(" \t\r\n") == std::string::npos; }
 
-// One text's extraction, or why the extractor refused it (its message, without a source location).
-struct Outcome {
-    receipt::Extraction extraction;
-    std::string error;
-};
-
-// `texts` as one batch; when the extractor refuses it (InvalidInput: a bad receipt), each text alone, so that one
-// bad receipt fails only itself.
-std::vector<Outcome> extract_each(receipt::Extractor& ex, const std::vector<std::string>& texts,
-                                  const receipt::ExtractOptions& opts) {
-    std::vector<Outcome> out(texts.size());
+// Extracts the texts of items[i, end) (records with `text` and `error`) that have no error yet, as one batch; when
+// the extractor refuses it (InvalidInput: a bad receipt), each text alone, so that one bad receipt fails only
+// itself. Returns the extractions by position (k - i); a refused text gets error = where(k) + ": " + the
+// extractor's message (without a source location).
+template <typename Item, typename Where>
+std::vector<receipt::Extraction> extract_batch(receipt::Extractor& ex, std::vector<Item>& items, size_t i, size_t end,
+                                               const receipt::ExtractOptions& opts, Where where) {
+    std::vector<size_t> idx;  // the batch's texts without an error
+    std::vector<std::string> texts;
+    for (size_t k = i; k < end; ++k)
+        if (items[k].error.empty()) {
+            idx.push_back(k);
+            texts.push_back(items[k].text);
+        }
+    std::vector<receipt::Extraction> got(end - i);
     try {
         std::vector<receipt::Extraction> res = ex.extract(texts, opts);
-        for (size_t j = 0; j < res.size(); ++j) out[j].extraction = std::move(res[j]);
+        for (size_t j = 0; j < res.size(); ++j) got[idx[j] - i] = std::move(res[j]);
     } catch (const receipt::InvalidInput&) {
         for (size_t j = 0; j < texts.size(); ++j) {
             try {
-                out[j].extraction = ex.extract({texts[j]}, opts)[0];
+                got[idx[j] - i] = ex.extract({texts[j]}, opts)[0];
             } catch (const receipt::InvalidInput& e) {
-                out[j].error = e.message();
+                items[idx[j]].error = where(idx[j]) + ": " + e.message();
             }
         }
     }
-    return out;
+    return got;
 }
 
 // "\r[#####.....] 40/100  3.2 receipts/s" on stderr.
@@ -102,22 +106,8 @@ int run_jsonl(receipt::Extractor& ex, const std::string& in_path, const std::str
     int n_errors = 0;
     for (size_t i = 0; i < recs.size(); i += batch_size) {
         const size_t end = std::min(recs.size(), i + batch_size);
-        std::vector<std::string> texts;
-        std::vector<size_t> idx;
-        for (size_t k = i; k < end; ++k)
-            if (recs[k].error.empty()) {
-                texts.push_back(recs[k].text);
-                idx.push_back(k);
-            }
-        std::vector<receipt::Extraction> got(end - i);
-        std::vector<Outcome> res = extract_each(ex, texts, opts);
-        for (size_t j = 0; j < idx.size(); ++j) {
-            const size_t k = idx[j];
-            if (res[j].error.empty())
-                got[k - i] = std::move(res[j].extraction);
-            else
-                recs[k].error = "line " + std::to_string(recs[k].line_no) + ": " + res[j].error;
-        }
+        std::vector<receipt::Extraction> got =
+            extract_batch(ex, recs, i, end, opts, [&](size_t k) { return "line " + std::to_string(recs[k].line_no); });
         for (size_t k = i; k < end; ++k) {
             nlohmann::ordered_json o;
             o["id"] = recs[k].id;
@@ -207,22 +197,8 @@ void add_extract_command(CLI::App& app) {
         int n_errors = 0;
         for (size_t i = 0; i < inputs.size(); i += a->batch_size) {
             const size_t end = std::min(inputs.size(), i + a->batch_size);
-            std::vector<size_t> idx;  // the batch's readable inputs
-            std::vector<std::string> batch;
-            for (size_t k = i; k < end; ++k)
-                if (inputs[k].error.empty()) {
-                    idx.push_back(k);
-                    batch.push_back(inputs[k].text);
-                }
-            std::vector<receipt::Extraction> got(end - i);
-            std::vector<Outcome> res = extract_each(ex, batch, opts);
-            for (size_t j = 0; j < idx.size(); ++j) {
-                const size_t k = idx[j];
-                if (res[j].error.empty())
-                    got[k - i] = std::move(res[j].extraction);
-                else
-                    inputs[k].error = inputs[k].name + ": " + res[j].error;
-            }
+            std::vector<receipt::Extraction> got =
+                extract_batch(ex, inputs, i, end, opts, [&](size_t k) { return inputs[k].name; });
             for (size_t k = i; k < end; ++k) {
                 nlohmann::ordered_json j;
                 if (!inputs[k].error.empty()) {
