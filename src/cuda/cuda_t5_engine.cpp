@@ -43,9 +43,9 @@ CudaT5Engine::CudaT5Engine(std::shared_ptr<const Model> model, const EngineOptio
     edt_ = enc_a32_ ? DType::kF32 : wdt_;
     // RECEIPT_CUDA_A32_CROSS_KV=16: an f32 decoder keeps its cross K/V in the weights' half type (half the bytes
     // of the widest reads of a step; docs/benchmarks.md); needs d_kv 64 (the streaming kernel).
-    if (const char* c = std::getenv("RECEIPT_CUDA_A32_CROSS_KV"))
-        kv16_ = std::string(c) == "16" && dt_ == DType::kF32 && wdt_ != DType::kF32 && cfg_.d_kv == 64;
-    cdt_ = kv16_ ? wdt_ : dt_;
+    const char* kv = std::getenv("RECEIPT_CUDA_A32_CROSS_KV");
+    const bool kv16 = kv && std::string(kv) == "16" && dt_ == DType::kF32 && wdt_ != DType::kF32 && cfg_.d_kv == 64;
+    cdt_ = kv16 ? wdt_ : dt_;
     RECEIPT_CHECK(options.max_batch_size >= 1 && options.max_input_tokens >= 1 && options.max_total_tokens >= 1,
                   InvalidInput, "EngineOptions: max_batch_size, max_input_tokens and max_total_tokens must be >= 1");
     RECEIPT_CHECK(cfg_.d_kv <= 256, ModelError, "CUDA engine: d_kv > 256 is not supported");

@@ -172,10 +172,9 @@ private:
     bool a32_ = false;    // f32 activations on f16 / bf16 weights (EngineOptions::f32_activations)
     bool enc_a32_ = false, dec_a32_ = false, head_a32_ = false;  // per part (all three when a32_)
     DType edt_;           // encoder activations (f32 when enc_a32_)
-    // Cross K/V storage: dt_, or the weights' half type under an f32 decoder when kv16_ (the f32 query then
-    // attends over half-precision keys and values: cross_attention_f32q_cuda).
+    // Cross K/V storage: dt_, or the weights' half type under an f32 decoder with RECEIPT_CUDA_A32_CROSS_KV=16 (the
+    // f32 query then attends over half-precision keys and values: cross_attention_f32q_cuda).
     DType cdt_;
-    bool kv16_ = false;
     int device_id_ = 0;
     std::string gpu_name_;
     int cc_major_ = 0, cc_minor_ = 0;
