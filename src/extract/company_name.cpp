@@ -32,15 +32,11 @@ bool title_or_id_line(const std::string& upper) {
     }
 }
 
-bool has_letter(const std::string& upper) {
-    return std::any_of(upper.begin(), upper.end(), [](char c) { return c >= 'A' && c <= 'Z'; });
-}
-
 // A header line that can be (part of) a store name: letters, no digits, not a title, phone, tax or
 // registration line.
 bool name_like_line(const std::string& line) {
     const std::string upper = ascii_upper(line);
-    return has_letter(upper) && !has_ascii_digit(line) && !title_or_id_line(upper);
+    return has_ascii_letter(upper) && !has_ascii_digit(line) && !title_or_id_line(upper);
 }
 
 }  // namespace
@@ -98,7 +94,7 @@ std::optional<std::string> company_line(const std::string& text) {
 std::optional<std::string> header_name_line(const std::string& text) {
     for (const std::string& line : first_lines(text, kCompanyLines, kMaxLineBytes)) {
         const std::string upper = ascii_upper(line);
-        if (has_letter(upper) && !title_or_id_line(upper)) return line;
+        if (has_ascii_letter(upper) && !title_or_id_line(upper)) return line;
     }
     return std::nullopt;
 }

@@ -12,7 +12,6 @@ namespace receipt::extract {
 namespace {
 
 constexpr size_t kMaxLineBytes = 200;  // bytes of a line the regexes look at (bounds std::regex's recursion)
-constexpr size_t kMaxLines = 1000;     // receipts with more lines are not read
 
 // A money amount with two decimals: optional sign and currency sign, thousands commas, a point or a comma before
 // the cents ("$70.56", "RM136.38", "-5,88", "£ 7.09", "1,234.50").
@@ -28,19 +27,6 @@ std::optional<double> money_of(const std::smatch& m, size_t first) {
     const double v = std::stod(digits) + std::stod(m[first + 3].str()) / 100.0;
     const bool negative = m[first].matched || m[first + 1].matched;
     return std::round((negative ? -v : v) * 100.0) / 100.0;
-}
-
-bool has_letter(const std::string& s) {
-    for (char c : s)
-        if ((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z')) return true;
-    return false;
-}
-
-std::string trim(const std::string& s) {
-    const size_t a = s.find_first_not_of(" \t\r");
-    if (a == std::string::npos) return "";
-    const size_t b = s.find_last_not_of(" \t\r");
-    return s.substr(a, b - a + 1);
 }
 
 // The line that ends the item rows: a subtotal or total keyword at its start, or a tax line ("TAX 7%", "VAT 20%";
@@ -67,7 +53,7 @@ bool is_header_line(const std::string& upper) {
 std::optional<LatinItemRows> read_latin_item_rows(const std::string& text) {
     const std::vector<std::string> read = printed_lines(text);      // look-alikes read as digits: amounts
     const std::vector<std::string> as_is = printed_lines_as_is(text);  // descriptions
-    if (read.size() != as_is.size() || read.size() > kMaxLines) return std::nullopt;
+    if (read.size() != as_is.size() || read.size() > kMaxItemRowLines) return std::nullopt;
     std::vector<std::string> lines, printed, upper;
     for (size_t i = 0; i < read.size(); ++i) {
         lines.push_back(trim(read[i].substr(0, kMaxLineBytes)));
@@ -200,7 +186,7 @@ std::optional<LatinItemRows> read_latin_item_rows(const std::string& text) {
             bare_count = std::stoi(line);
             continue;
         }
-        if (std::regex_match(line, m, desc_at_unit) && has_letter(m[1].str())) {  // "FISHBALL NOODLE @7.00"
+        if (std::regex_match(line, m, desc_at_unit) && has_ascii_letter(m[1].str())) {  // "FISHBALL NOODLE @7.00"
             const std::optional<double> u = money_of(m, 2);
             if (!u) return std::nullopt;
             desc += (desc.empty() ? "" : " ") + trim(printed[i].substr(size_t(m.position(1)), size_t(m.length(1))));
@@ -209,7 +195,7 @@ std::optional<LatinItemRows> read_latin_item_rows(const std::string& text) {
             unit = *u;
             continue;
         }
-        if (std::regex_match(line, m, desc_amounts) && has_letter(m[2].str())) {
+        if (std::regex_match(line, m, desc_amounts) && has_ascii_letter(m[2].str())) {
             const std::optional<double> first = money_of(m, 3);
             std::optional<double> second;
             if (m[9].matched) second = money_of(m, 7);  // group 9: the second amount's digits
@@ -227,13 +213,13 @@ std::optional<LatinItemRows> read_latin_item_rows(const std::string& text) {
             }
             continue;
         }
-        if (std::regex_match(line, m, qty_desc) && has_letter(m[2].str())) {
+        if (std::regex_match(line, m, qty_desc) && has_ascii_letter(m[2].str())) {
             if (!desc.empty()) return std::nullopt;
             qty = std::stod(m[1].str());
             desc = trim(printed[i].substr(size_t(m.position(2)), size_t(m.length(2))));
             continue;
         }
-        if (!has_letter(line)) return std::nullopt;  // a line this reading does not know
+        if (!has_ascii_letter(line)) return std::nullopt;  // a line this reading does not know
         if (bare_count && !qty) qty = double(*bare_count);
         bare_count.reset();
         desc += (desc.empty() ? "" : " ") + printed[i];

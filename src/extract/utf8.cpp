@@ -208,6 +208,12 @@ bool has_ascii_digit(std::string_view s) {
     return false;
 }
 
+bool has_ascii_letter(std::string_view s) {
+    for (char c : s)
+        if ((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z')) return true;
+    return false;
+}
+
 std::string ascii_upper(std::string_view s) {
     std::string out(s);
     for (char& c : out) {

@@ -41,6 +41,8 @@ std::string ascii_upper(std::string_view s);
 
 // True when `s` holds an ASCII digit.
 bool has_ascii_digit(std::string_view s);
+// True when `s` holds an ASCII letter (A-Z, a-z).
+bool has_ascii_letter(std::string_view s);
 
 // The first n lines of `text` ('\n'-separated), each cut to its first max_bytes bytes (whole UTF-8 sequences),
 // made valid UTF-8 and trimmed. Fewer when the text has fewer lines.
