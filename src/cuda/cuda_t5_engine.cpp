@@ -89,12 +89,6 @@ CudaT5Engine::CudaT5Engine(std::shared_ptr<const Model> model, const EngineOptio
     for (int b = 1; b < R_max_; b *= 2) buckets_.push_back(b);
     buckets_.push_back(R_max_);
     alloc_buffers();
-    if (env_level("RECEIPT_CUDA_CLUSTER", 1, 1) == 1 && skip_ops_.empty() && wdt_ != DType::kF32 &&
-        cfg_.d_kv == 64 && absorb_min_rows_ != 1) {
-        const ClusterDecoderShape shape{int(w_.dec.size()), cfg_.d_model, cfg_.num_heads, cfg_.d_kv, cfg_.d_ff,
-                                        R_max_, S_max_, T_max_};
-        cluster_C_ = decoder_cluster_size(shape, wdt_, dt_, cdt_);
-    }
     setup_plan();
 }
 
@@ -260,7 +254,6 @@ std::string CudaT5Engine::describe() const {
            (self_attention_pipelined_level() == 1 ? ""
             : self_attention_pipelined_level() == 0 ? std::string(", streaming self-attention off")
                                                     : std::string(", streaming self-attention in every step")) +
-           (cluster_C_ > 0 ? ", one-row steps in a cluster of " + std::to_string(cluster_C_) : std::string()) +
            (pdl_ ? "" : ", PDL off") + skipped_ops_note() +
            (prefetch_level() == 3 ? ""
             : prefetch_level() > 0 ? ", prefetch " + std::to_string(prefetch_level())
@@ -437,32 +430,7 @@ void CudaT5Engine::decoder_forward(int R) {
     char* cache = static_cast<char*>(b.cache.get());
 
     timed_op("dec.embed", [&] { embed_cuda(wdt_, b.next_tok.as<int>(), w_.embed.get(), V, R, D, resid, stream_); });
-    if (R == 1 && cluster_C_ > 0) {  // every layer in one cluster launch
-        timed_op("dec.layers_cluster", [&] {
-            ClusterDecoderArgs a;
-            a.shape = ClusterDecoderShape{L, D, H, K, cfg_.d_ff, R_max_, S_max_, T_max_};
-            for (const CudaLayerWeights& W : w_.dec)
-                a.layers.push_back(ClusterDecoderLayer{W.ln_self.as<float>(), W.qkv.get(), W.o.get(),
-                                                       W.ln_cross.as<float>(), W.q_cross.get(), W.o_cross.get(),
-                                                       W.ln_ffn.as<float>(), W.wi.get(), W.wo.get()});
-            a.wdt = wdt_;
-            a.cdt = dt_;
-            a.xdt = cdt_;
-            a.gated = w_.gated;
-            a.gelu = w_.gelu;
-            a.eps = cfg_.layer_norm_epsilon;
-            a.resid = resid;
-            a.cache = cache;
-            a.cross_kv = b.cross_kv.get();
-            a.cross_slab_bytes = int64_t(kv_slab);
-            a.bias = b.dec_bias.as<float>();
-            a.src_row = b.src_row.as<int>();
-            a.src_len = b.src_len.as<int>();
-            a.state = state;
-            decoder_cluster_cuda(a, cluster_C_, stream_);
-        });
-    }
-    for (int l = 0; l < L && !(R == 1 && cluster_C_ > 0); ++l) {
+    for (int l = 0; l < L; ++l) {
         const CudaLayerWeights& W = w_.dec[size_t(l)];
         normed_gemm("dec.qkv", resid, W.ln_self.as<float>(), gemm_spec(R, 3 * HK, D, false, false), b.dec_x.get(),
                     W.qkv.get(), b.dec_qkv.get());

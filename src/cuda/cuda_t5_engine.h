@@ -202,9 +202,6 @@ private:
     static constexpr int kAbsorbSplits = 8;  // most key ranges per row of the absorbed cross-attention
     int absorb_min_rows_ = kAbsorbMinRows;
     bool absorb_split_ = true;  // its key ranges (RECEIPT_CUDA_CROSS_ABSORB_SPLIT=0: one pass per row)
-    // One-row decode steps run every decoder layer in one thread-block cluster of this many CTAs
-    // (decoder_cluster_cuda); 0 = the per-op kernels. RECEIPT_CUDA_CLUSTER=0 turns it off.
-    int cluster_C_ = 0;
     bool pdl_ = false;                  // our kernels use Programmatic Dependent Launch (pdl_enabled())
     std::unique_ptr<OpProfiler> prof_;  // null unless RECEIPT_CUDA_PROFILE=1
     std::set<std::string> skip_ops_;    // RECEIPT_CUDA_SKIP_OPS: op names never enqueued (timing ablation)

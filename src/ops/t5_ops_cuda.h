@@ -10,7 +10,6 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
-#include <vector>
 
 #include "receipt/engine.h"
 
@@ -241,51 +240,6 @@ void beam_topk_cuda(const float* logits, int R, int V, int k, int masked, float*
 // src/dst: [n_lk, R_max, H, T_max, K] T (n_lk = layers x {k, v}); sel: [R] device.
 void kv_gather_rows_cuda(DType dt, const void* src, void* dst, const int* sel, int n_lk, int R, int R_max, int H,
                          int T_max, int K, int t, cudaStream_t stream);
-
-// Every decoder layer of a one-row decode step in one thread-block cluster (src/ops/decoder_cluster_cuda.cu): the
-// work of the per-layer kernels of decoder_forward for row 0 (LayerNorms, fused qkv with the cache append at
-// state->step, self-attention with the relative bias, cross-attention over the row's source, relu / gated FFN, the
-// residual adds), its activations f32 in the cluster's shared memory. Weights f16 / bf16.
-constexpr int kClusterDecoderMaxLayers = 24;
-struct ClusterDecoderShape {
-    int L, D, H, K, F;       // decoder layers, d_model, heads, d_kv (64), d_ff
-    int R_max, S_max, T_max; // the engine's cache dimensions
-};
-// One layer's device pointers: LayerNorm weights f32 [D]; matrices in the weight type, HF layout [out, in]
-// (qkv [3HK, D], o / o_cross [D, HK], q_cross [HK, D], wi [F or 2F, D] (gated: wi_0 | wi_1), wo [D, F]).
-struct ClusterDecoderLayer {
-    const float* ln_self;
-    const void* qkv;
-    const void* o;
-    const float* ln_cross;
-    const void* q_cross;
-    const void* o_cross;
-    const float* ln_ffn;
-    const void* wi;
-    const void* wo;
-};
-struct ClusterDecoderArgs {
-    ClusterDecoderShape shape{};
-    std::vector<ClusterDecoderLayer> layers;  // [L]
-    DType wdt = DType::kF16;  // weights (f16 / bf16)
-    DType cdt = DType::kF16;  // self-attention cache: the weight type or f32
-    DType xdt = DType::kF16;  // cross K/V: the weight type, or f32 when cdt is
-    bool gated = false, gelu = false;
-    float eps = 1e-6f;
-    float* resid = nullptr;           // [D] f32: the embedded token in, the last layer's output out
-    void* cache = nullptr;            // [2L, R_max, H, T_max, K] (layer l: k at 2l, v at 2l + 1); row 0 used
-    const void* cross_kv = nullptr;   // per layer a slab of cross_slab_bytes: rows (b * S + j) = [k HK | v HK]
-    int64_t cross_slab_bytes = 0;
-    const float* bias = nullptr;      // [H, T_max] f32 by distance t - j
-    const int* src_row = nullptr;     // [1] the row's source
-    const int* src_len = nullptr;     // [B] valid keys per source
-    const DecodeState* state = nullptr;
-};
-// Cluster size (16 or 8 CTAs) the current device can run the kernel with for this shape and these types, 0 when it
-// cannot (compute capability below 9.0, d_kv != 64, too many layers, too little shared memory). Never throws.
-int decoder_cluster_size(const ClusterDecoderShape& shape, DType wdt, DType cdt, DType xdt);
-// Enqueues the kernel with a cluster of C CTAs (from decoder_cluster_size). Throws InvalidInput / CudaError.
-void decoder_cluster_cuda(const ClusterDecoderArgs& args, int C, cudaStream_t stream);
 
 // dst[n] (T) = src[n] (f32); f16 saturates at +-65504.
 void convert_f32_cuda(DType dt, const float* src, void* dst, int64_t n, cudaStream_t stream);
