@@ -53,7 +53,7 @@ CudaT5Engine::CudaT5Engine(std::shared_ptr<const Model> model, const EngineOptio
     S_max_ = options.max_input_tokens;
     T_max_ = options.max_total_tokens;
     if (const char* g = std::getenv("RECEIPT_CUDA_GRAPHS")) use_graphs_ = std::string(g) != "0";
-    if (const char* f = std::getenv("RECEIPT_CUDA_FUSE_NORM")) fuse_norm_ = std::clamp(std::atoi(f), 0, 2);
+    if (const char* f = std::getenv("RECEIPT_CUDA_FUSE_NORM")) fuse_norm_ = std::string(f) != "0";
     if (const char* p = std::getenv("RECEIPT_CUDA_HOST_PIPELINE")) host_pipeline_ = std::string(p) != "0";
     // Absorbed cross-attention (cross_attention_absorbed_cuda) for decode steps of at least this many rows;
     // RECEIPT_CUDA_CROSS_ABSORB=N sets N, 0 turns it off.
@@ -236,7 +236,7 @@ std::string CudaT5Engine::describe() const {
            (use_graphs_ ? "" : ", graphs off") + (gemm_->use_gemv() ? "" : ", small-M gemv off") +
            (gemm_->use_mma() ? "" : ", tensor-core decode GEMM off") +
            (cdt_ != dt_ ? std::string(", cross K/V ") + dtype_name(cdt_) : std::string()) +
-           (fuse_norm_ == 2 ? "" : fuse_norm_ == 1 ? ", norm fusion small-M only" : ", norm fusion off") + (host_pipeline_ ? "" : ", host greedy pipeline off") +
+           (fuse_norm_ ? "" : ", norm fusion off") + (host_pipeline_ ? "" : ", host greedy pipeline off") +
            (n_piped_steps_ == 0 ? ""
                                 : ", pipelined host steps " + std::to_string(n_piped_steps_) + " (" +
                                       std::to_string(n_piped_redone_) + " run again)") +
@@ -382,20 +382,11 @@ void CudaT5Engine::encode(const std::vector<std::vector<int>>& inputs, size_t fi
 void CudaT5Engine::normed_gemm(const char* name, const float* resid, const float* ln, const GemmSpec& spec, void* x,
                                const void* w, void* y, float alpha) {
     const DType x_dt = spec.split_x ? DType::kF32 : spec.ab;
-    const GemvNorm norm{resid, ln, cfg_.layer_norm_epsilon};
-    if (fuse_norm_ >= 1 && gemm_->routes_to_gemv(spec) && spec.k <= gemv_norm_max_k(spec.m)) {
+    if (fuse_norm_ && gemm_->routes_to_gemv(spec) && spec.k <= gemv_norm_max_k(spec.m)) {
+        const GemvNorm norm{resid, ln, cfg_.layer_norm_epsilon};
         timed_op(name, [&] {
             gemv_cuda(spec.ab, spec.m, spec.n, spec.k, nullptr, spec.k, w, spec.ldw, y, spec.ldy, alpha, spec.out_f32,
                       spec.accumulate, spec.epilogue == Epilogue::kRelu, stream_, &norm, spec.split_x);
-        });
-        return;
-    }
-    if (fuse_norm_ >= 2 && gemm_->routes_to_mma(spec) && spec.k <= gemm_mma_norm_max_k() && spec.ldx == spec.k &&
-        aligned16(w) && aligned16(resid)) {
-        timed_op(name, [&] {
-            gemm_mma_cuda(spec.ab, spec.m, spec.n, spec.k, nullptr, spec.k, w, spec.ldw, y, spec.ldy, alpha,
-                          spec.out_f32, spec.accumulate, spec.epilogue == Epilogue::kRelu, stream_, {}, spec.split_x,
-                          &norm);
         });
         return;
     }

@@ -104,10 +104,8 @@ private:
     void ffn(const CudaLayerWeights& L, int M, void* x, void* h, void* hg, float* resid, bool dec,
              const float* ln = nullptr);
     // y = alpha * LayerNorm(resid; ln) . w^T as `spec` (its x is the LayerNorm output). A GEMM that GemmLt sends
-    // to the small-M kernel (1-2 rows) or to the tensor-core kernel (3-32 rows, or a shape the plan routed there)
-    // gets the norm as its prologue (GemvNorm: one kernel, bit-identical); otherwise rmsnorm_cuda writes x
-    // ([spec.m, D] T scratch) first. RECEIPT_CUDA_FUSE_NORM=0 keeps them separate, =1 fuses only into the small-M
-    // kernel.
+    // to the small-M kernel (1-2 rows) gets the norm as its prologue (GemvNorm: one kernel, bit-identical);
+    // otherwise rmsnorm_cuda writes x ([spec.m, D] T scratch) first. RECEIPT_CUDA_FUSE_NORM=0 keeps them separate.
     void normed_gemm(const char* name, const float* resid, const float* ln, const GemmSpec& spec, void* x,
                      const void* w, void* y, float alpha = 1.0f);
     // Enqueues f() on stream_ as op `name` (a string literal) of the profile; just f() when profiling is off.
@@ -193,7 +191,7 @@ private:
     std::map<int, cudaGraphExec_t> guess_graphs_;    // greedy_step per (batch bucket, cache buffer): pipelined host loop
     bool cache_swapped_ = false;                     // Buffers::cache and cache_tmp exchanged (odd number of swaps)
     bool use_graphs_ = true;
-    int fuse_norm_ = 2;                 // decoder LayerNorms inside the GEMMs (normed_gemm): 0 no, 1 small-M, 2 also mma
+    bool fuse_norm_ = true;             // decoder LayerNorms inside the small-M GEMMs (normed_gemm)
     bool host_pipeline_ = true;         // greedy with a logits processor pipelined (RECEIPT_CUDA_HOST_PIPELINE=0: off)
     long long n_piped_steps_ = 0, n_piped_redone_ = 0;  // its host steps, and those whose guessed step ran again
     // Decode steps of at least this many rows run the absorbed cross-attention (reads the encoder output, not

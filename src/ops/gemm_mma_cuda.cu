@@ -10,14 +10,12 @@
 // Why: at 3-32 decoder rows every GEMM of a T5 step is a few MB of weights read once, and cuBLASLt's kernels
 // for these shapes take ~5-7 us each; they are also launched without Programmatic Dependent Launch, so the kernel
 // after each of them cannot overlap its launch. This kernel is launched with PDL and loads its first weights before
-// waiting for the kernel before it.
-//
-// T5LayerNorm prologue (norm set, the decoder's qkv / q_cross / wi GEMMs): x is the norm of the f32 residual
-// stream, computed by every block for its 16 rows instead of by rmsnorm_cuda in a kernel of its own. The block
-// copies its rows of the residual into shared memory with all loads in flight at once, sums the squares of all 16
-// rows together in rmsnorm_cuda's order (so x is bit for bit what that kernel writes), and keeps the normalised
-// rows, in T (or f32 for an f32 x), in shared memory for the main loop. (A first prologue that walked the rows one
-// after the other, a dependent trip to memory each, measured 9 against 5 us at 16 rows and n = 1536 on an H200.)
+// waiting for the kernel before it. (A T5LayerNorm prologue inside it, as the small-M kernel has, measured slower
+// than rmsnorm_cuda in front: every column block must recompute the norm of its 16 rows, 9 against 5 us at 16 rows
+// and n = 1536 on an H200. Three later versions, bit-identical to rmsnorm_cuda (the rows staged in shared memory
+// with every load in flight; with cp.async and the weight fetched before the PDL wait; in registers with 29 KB of
+// shared memory), were slower end to end as well: t5-small batch 8 4.1-4.3 against 3.5-3.6 ms per receipt,
+// bench/results/gpu-mma-norm-prologue-h200.txt and the commits "Experiment: ... norm prologue ...".)
 //
 // Work split. grid (ceil(m / (16 kMT)), ceil(n / (8 kNT))): block (bm, bn) computes rows m0 = 16 kMT bm ..
 // m0 + 16 kMT - 1 and columns n0 = 8 kNT bn .. n0 + 8 kNT - 1 (consecutive blocks share their weight rows, which
@@ -33,11 +31,8 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstdlib>
-#include <mutex>
-#include <set>
 #include <string>
 #include <type_traits>
-#include <utility>
 
 #include "cuda/cuda_check.h"
 #include "ops/cuda_common.cuh"
@@ -62,20 +57,7 @@ struct MmaArgs {
     bool out_f32, accumulate, relu;
     bool preload;  // load the first weight chunk before pdl_wait() (prefetch_level() >= 1)
     int64_t sx = 0, sw = 0, sy = 0;  // batched launch: element strides of x, w, y between batch entries (grid.z)
-    GemvNorm norm;                   // norm.resid set: x is the T5LayerNorm of resid ([m, k] f32), x is unused
 };
-
-// Shared memory of the norm prologue for k columns (NormSmem): the per-(row, half warp) sums, the 16 scales, the
-// norm weight in f32, the normalised rows ([16][k + 8] T, or [16][k + 4] f32), strides padded by 16 bytes so that
-// the main loop's 16-byte row pieces spread over the banks. 29 KB for a T x at k = 768 (49 KB for an f32 x).
-template <typename TX>
-constexpr size_t norm_smem_bytes(int k) {
-    return 16 * 8 * 4 + 16 * 4 + size_t(k) * 4 + (std::is_same_v<TX, float> ? size_t(16) * (k + 4) * 4
-                                                                              : size_t(16) * (k + 8) * 2);
-}
-// d_model of t5-base (the register staging holds 3 x 256 values per row).
-constexpr int kNormMaxK = 768;
-static_assert(kNormMaxK <= 256 * 3, "norm_prologue stages 3 values per (row, virtual thread)");
 
 // Lane's 8 x values of one row at k = kk .. kk + 7: 4 registers of 2 T, or (TX = float) 8 f32 (zeros for rows
 // >= m).
@@ -107,126 +89,6 @@ __device__ __forceinline__ XPiece<TX> load_x(const MmaArgs& a, int row, int kk) 
     return p;
 }
 
-// The same piece from the prologue's normalised rows in shared memory (row: 0..15 within the block, stride ld).
-template <typename TX>
-__device__ __forceinline__ XPiece<TX> load_x_smem(const TX* xs, int ld, int row, int kk) {
-    XPiece<TX> p;
-    if constexpr (std::is_same_v<TX, float>) {
-        const float4* s = reinterpret_cast<const float4*>(xs + row * ld + kk);
-        p.a = s[0];
-        p.b = s[1];
-    } else {
-        p.v = *reinterpret_cast<const uint4*>(xs + row * ld + kk);
-    }
-    return p;
-}
-
-// Shared memory of the norm prologue (norm_smem_bytes): red [16][8], rs [16], wn [k] f32, then the normalised
-// rows xs: [16][k + 8] T, or [16][k + 4] f32 for an f32 x.
-struct NormSmem {
-    float *red, *rs, *wn;
-    void* xs;
-    __device__ NormSmem(char* smem, int k) {
-        red = reinterpret_cast<float*>(smem);
-        rs = red + 16 * 8;
-        wn = rs + 16;
-        xs = wn + k;
-    }
-};
-
-// The norm weight into shared memory (cp.async; constant, so issued before waiting for the kernel before).
-__device__ __forceinline__ void norm_fetch_weight(const MmaArgs& a, const NormSmem& sm) {
-    for (int e = threadIdx.x; e < a.k / 4; e += kWarps * 32) cp_async16(sm.wn + 4 * e, a.norm.w + 4 * e, true);
-    cp_async_commit();
-}
-
-// T5LayerNorm of rows m0 .. m0 + 15 of norm.resid ([m, k] f32, rows >= m read as zeros) into shared memory, for
-// one block of 128 threads; returns the normalised rows (T, or f32 for TX = float) and their row stride.
-// rmsnorm_residual_kernel (rmsnorm_cuda.cu) runs 256 threads per row: thread t sums r_d^2 over d = t, t + 256, ...
-// in that order, then block_sum (a shuffle butterfly per warp, then one over the 8 warp sums). Here thread t plays
-// threads t and t + 128 (warps w and w + 4) of every row, with the same sums and butterflies in the same order, and
-// y = r * rs * w as there, so every value equals what that kernel writes. Latency: the thread's 16 x 2 x
-// kNormPerThread values load into registers at once, the 32 butterflies are interleaved, the weight is already in
-// shared memory.
-constexpr int kNormPerThread = 3;  // values per (row, virtual thread): k <= 256 kNormPerThread
-template <typename TX>
-__device__ const TX* norm_prologue(const MmaArgs& a, int m0, const NormSmem& sm, int& ld) {
-    const int k = a.k, lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-    // 1. The thread's values of the block's rows (zeros past k or past m).
-    float xr[16][2][kNormPerThread];
-#pragma unroll
-    for (int r = 0; r < 16; ++r) {
-        const float* row = a.norm.resid + int64_t(m0 + r) * k;
-        const bool valid = m0 + r < a.m;
-#pragma unroll
-        for (int half = 0; half < 2; ++half)
-#pragma unroll
-            for (int j = 0; j < kNormPerThread; ++j) {
-                const int d = threadIdx.x + half * 128 + j * 256;
-                xr[r][half][j] = valid && d < k ? row[d] : 0.0f;
-            }
-    }
-    // 2. Per (row, half) the sum in rmsnorm's order (the zeros past k add nothing), then the warp butterflies.
-    float acc[16][2];
-#pragma unroll
-    for (int r = 0; r < 16; ++r)
-#pragma unroll
-        for (int half = 0; half < 2; ++half) {
-            float v = 0.0f;
-#pragma unroll
-            for (int j = 0; j < kNormPerThread; ++j) v += xr[r][half][j] * xr[r][half][j];
-            acc[r][half] = v;
-        }
-#pragma unroll
-    for (int o = 16; o > 0; o >>= 1)
-#pragma unroll
-        for (int r = 0; r < 16; ++r)
-#pragma unroll
-            for (int half = 0; half < 2; ++half) acc[r][half] += __shfl_xor_sync(0xffffffffu, acc[r][half], o);
-    if (lane == 0)
-#pragma unroll
-        for (int r = 0; r < 16; ++r) {
-            sm.red[r * 8 + warp] = acc[r][0];
-            sm.red[r * 8 + warp + 4] = acc[r][1];
-        }
-    cp_async_wait<0>();  // the weight (norm_fetch_weight)
-    __syncthreads();
-    // 3. The 8 warp sums of each row (warp w: rows w, w + 4, w + 8, w + 12) and the row's scale.
-    float v[4];
-#pragma unroll
-    for (int i = 0; i < 4; ++i) v[i] = lane < 8 ? sm.red[(warp + 4 * i) * 8 + lane] : 0.0f;
-#pragma unroll
-    for (int o = 16; o > 0; o >>= 1)
-#pragma unroll
-        for (int i = 0; i < 4; ++i) v[i] += __shfl_xor_sync(0xffffffffu, v[i], o);
-    if (lane == 0)
-#pragma unroll
-        for (int i = 0; i < 4; ++i) sm.rs[warp + 4 * i] = rsqrtf(v[i] / float(k) + a.norm.eps);
-    __syncthreads();
-    // 4. y = r * rs * w from the registers.
-    TX* xs = static_cast<TX*>(sm.xs);
-    ld = std::is_same_v<TX, float> ? k + 4 : k + 8;
-#pragma unroll
-    for (int r = 0; r < 16; ++r) {
-        const float s = sm.rs[r];
-#pragma unroll
-        for (int half = 0; half < 2; ++half)
-#pragma unroll
-            for (int j = 0; j < kNormPerThread; ++j) {
-                const int d = threadIdx.x + half * 128 + j * 256;
-                if (d < k) {
-                    const float y = xr[r][half][j] * s * sm.wn[d];
-                    if constexpr (std::is_same_v<TX, float>)
-                        xs[r * ld + d] = y;
-                    else
-                        xs[r * ld + d] = from_f32<TX>(y);
-                }
-            }
-    }
-    __syncthreads();
-    return xs;
-}
-
 // acc += the lane's 16-row x 8-column share of x[rows g, g + 8; its 8 k] . w[row g; its 8 k] (fragment trick
 // in the header): two mma.m16n8k16 on T x; on f32 x, the same two for x's hi parts, then for its lo parts.
 template <typename T>
@@ -253,10 +115,8 @@ __device__ __forceinline__ void mma_piece(float (&acc)[4], const XPiece<float>& 
 }
 
 // TX: x's type, T or (the split GEMM) float.
-template <typename T, typename TX, int kMT, int kNT, bool kNorm = false>
+template <typename T, typename TX, int kMT, int kNT>
 __global__ void __launch_bounds__(kWarps * 32) gemm_mma_kernel(MmaArgs a) {
-    static_assert(!kNorm || kMT == 1, "the norm prologue stages one 16-row tile");
-    extern __shared__ __align__(16) char dyn_smem[];
     if (blockIdx.z > 0) {  // batch entry z: its own x, w, y (constant offsets; nothing read yet)
         a.x = static_cast<const TX*>(a.x) + blockIdx.z * a.sx;
         a.w = static_cast<const T*>(a.w) + blockIdx.z * a.sw;
@@ -277,7 +137,6 @@ __global__ void __launch_bounds__(kWarps * 32) gemm_mma_kernel(MmaArgs a) {
 
     // The weights are constant: the warp's first chunk is loaded before waiting for the kernel before (PDL).
     uint4 wpre[kNT];
-    if constexpr (kNorm) norm_fetch_weight(a, NormSmem(dyn_smem, a.k));  // constant: before the wait
     const bool pre = a.preload && warp < n_chunks;
     if (pre) {
 #pragma unroll
@@ -285,9 +144,6 @@ __global__ void __launch_bounds__(kWarps * 32) gemm_mma_kernel(MmaArgs a) {
     }
     pdl_wait();  // x / y come from earlier kernels, and y may still be read by the one before
     pdl_launch_dependents();
-    const TX* xs = nullptr;  // kNorm: the block's normalised x rows in shared memory, row stride ld_xs
-    int ld_xs = 0;
-    if constexpr (kNorm) xs = norm_prologue<TX>(a, m0, NormSmem(dyn_smem, a.k), ld_xs);
 
     float acc[kMT][kNT][4];
 #pragma unroll
@@ -311,13 +167,8 @@ __global__ void __launch_bounds__(kWarps * 32) gemm_mma_kernel(MmaArgs a) {
                                     : *reinterpret_cast<const uint4*>(wrow[nt] + c * kChunk);
 #pragma unroll
                 for (int mt = 0; mt < kMT; ++mt) {
-                    if constexpr (kNorm) {
-                        x0[u][mt] = load_x_smem<TX>(xs, ld_xs, g, c * kChunk + 8 * q);
-                        x1[u][mt] = load_x_smem<TX>(xs, ld_xs, g + 8, c * kChunk + 8 * q);
-                    } else {
-                        x0[u][mt] = load_x<TX>(a, m0 + 16 * mt + g, c * kChunk + 8 * q);
-                        x1[u][mt] = load_x<TX>(a, m0 + 16 * mt + g + 8, c * kChunk + 8 * q);
-                    }
+                    x0[u][mt] = load_x<TX>(a, m0 + 16 * mt + g, c * kChunk + 8 * q);
+                    x1[u][mt] = load_x<TX>(a, m0 + 16 * mt + g + 8, c * kChunk + 8 * q);
                 }
             }
         }
@@ -359,37 +210,10 @@ void launch_mt(const MmaArgs& a, int kNT, cudaStream_t stream, int batch) {
     launch_kernel(kern, grid, kWarps * 32, 0, stream, a);
 }
 
-// The norm prologue's launches: one m tile per block and the prologue's shared memory, past the 48 KB default
-// (the opt-in is per kernel and device, made on the first launch on each device).
-template <typename T, typename TX>
-void launch_norm(const MmaArgs& a, int kNT, cudaStream_t stream) {
-    const dim3 grid((a.m + 15) / 16, (a.n + 8 * kNT - 1) / (8 * kNT), 1);
-    auto kern = kNT == 4 ? gemm_mma_kernel<T, TX, 1, 4, true>
-                : kNT == 2 ? gemm_mma_kernel<T, TX, 1, 2, true>
-                           : gemm_mma_kernel<T, TX, 1, 1, true>;
-    const size_t smem = norm_smem_bytes<TX>(a.k);
-    int dev = 0;
-    RECEIPT_CUDA_CHECK(cudaGetDevice(&dev));
-    static std::mutex mu;
-    static std::set<std::pair<int, const void*>> opted;  // (device, kernel) already allowed norm_smem_bytes(kNormMaxK)
-    {
-        std::lock_guard<std::mutex> lock(mu);
-        if (opted.emplace(dev, reinterpret_cast<const void*>(kern)).second)
-            RECEIPT_CUDA_CHECK(cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                                    int(norm_smem_bytes<TX>(kNormMaxK))));
-    }
-    launch_kernel(kern, grid, kWarps * 32, smem, stream, a);
-}
-
 // x_f32 launches take one m tile per block (their x registers are twice the size).
 template <typename T>
 void launch(const MmaArgs& a, int kMT, int kNT, cudaStream_t stream, int batch = 1, bool x_f32 = false) {
-    if (a.norm.resid) {
-        if (x_f32)
-            launch_norm<T, float>(a, kNT, stream);
-        else
-            launch_norm<T, T>(a, kNT, stream);
-    } else if (x_f32)
+    if (x_f32)
         launch_mt<T, 1, float>(a, kNT, stream, batch);
     else if (kMT == 4)
         launch_mt<T, 4>(a, kNT, stream, batch);
@@ -413,18 +237,9 @@ bool gemm_mma_supports(DType dt, int m, int n, int k, int ldx, int ldw, bool x_f
            ldx % (x_f32 ? 4 : 8) == 0 && ldw % 8 == 0 && ldx >= k && ldw >= k && (n + 7) / 8 <= 65535 * 4;
 }
 
-int gemm_mma_norm_max_k() { return kNormMaxK; }
-
 void gemm_mma_cuda(DType dt, int m, int n, int k, const void* x, int ldx, const void* w, int ldw, void* y, int ldy,
                    float alpha, bool out_f32, bool accumulate, bool relu, cudaStream_t stream, MmaTiles tiles,
-                   bool x_f32, const GemvNorm* norm) {
-    if (norm) {  // x is the norm of resid: any 16-byte aligned stand-in passes the checks on x below
-        RECEIPT_CHECK(norm->resid && norm->w && k <= kNormMaxK && aligned16(norm->resid), InvalidInput,
-                      "gemm_mma_cuda: the norm prologue needs a 16-byte aligned resid, w and k <= " +
-                          std::to_string(kNormMaxK) + " (k=" + std::to_string(k) + ")");
-        x = norm->resid;
-        ldx = k;
-    }
+                   bool x_f32) {
     RECEIPT_CHECK(gemm_mma_supports(dt, m, n, k, ldx, ldw, x_f32) && ldy >= n, InvalidInput,
                   "gemm_mma_cuda: unsupported GEMM m=" + std::to_string(m) + " n=" + std::to_string(n) +
                       " k=" + std::to_string(k) + " ldx=" + std::to_string(ldx) + " ldw=" + std::to_string(ldw) +
@@ -432,14 +247,13 @@ void gemm_mma_cuda(DType dt, int m, int n, int k, const void* x, int ldx, const 
                       "of 8, or ldx of 4 for an f32 x)");
     RECEIPT_CHECK(!x_f32 || out_f32, InvalidInput, "gemm_mma_cuda: an f32 x needs an f32 y");
     RECEIPT_CHECK(aligned16(w) && aligned16(x), InvalidInput, "gemm_mma_cuda: x and w must be 16-byte aligned");
-    MmaArgs a{x, w, y, m, n, k, ldx, ldw, ldy, alpha, out_f32, accumulate, relu, prefetch_level() >= 1};
-    if (norm) a.norm = *norm;
+    const MmaArgs a{x, w, y, m, n, k, ldx, ldw, ldy, alpha, out_f32, accumulate, relu, prefetch_level() >= 1};
     static const int env_mt = forced_tiles("RECEIPT_CUDA_MMA_MT"), env_nt = forced_tiles("RECEIPT_CUDA_MMA_NT");
     // Block shape, measured per call on an H200 (tests/cuda_decode_timing_test.cpp, MmaVsCublasLt, t5-small and
     // t5-base shapes at 16-64 rows): one m tile per block was fastest or level everywhere (blocks of 2 or 4 m tiles
     // share weight fragments but leave too few blocks); two 8-column tiles where that still gives >= kMinBlocks
     // blocks (qkv, wi: 1.83 / 1.94 us against 2.09 / 2.23 us with one at 16 rows), else one (o: 1.72 against 1.96).
-    int mt = (x_f32 || norm) ? 1 : tiles.mt ? tiles.mt : env_mt ? env_mt : 1;
+    int mt = x_f32 ? 1 : tiles.mt ? tiles.mt : env_mt ? env_mt : 1;
     const int m_blocks = (m + 16 * mt - 1) / (16 * mt);
     int nt = tiles.nt ? tiles.nt : env_nt;
     if (nt == 0) nt = int64_t(m_blocks) * ((n + 15) / 16) >= kMinBlocks ? 2 : 1;

@@ -211,14 +211,9 @@ bool gemm_mma_supports(DType dt, int m, int n, int k, int ldx, int ldw, bool x_f
 struct MmaTiles {
     int mt = 0, nt = 0;
 };
-// norm: x is the T5LayerNorm of norm->resid ([m, k] f32, 16-byte aligned), computed by each block for its rows
-// in rmsnorm_cuda's order (bit-identical to that kernel's output; f32, not rounded, with x_f32); x and ldx are
-// ignored, k <= gemm_mma_norm_max_k(), one 16-row tile per block.
 void gemm_mma_cuda(DType dt, int m, int n, int k, const void* x, int ldx, const void* w, int ldw, void* y, int ldy,
                    float alpha, bool out_f32, bool accumulate, bool relu, cudaStream_t stream, MmaTiles tiles = {},
-                   bool x_f32 = false, const GemvNorm* norm = nullptr);
-// Largest k (d_model) of gemm_mma_cuda's norm prologue.
-int gemm_mma_norm_max_k();
+                   bool x_f32 = false);
 // `batch` independent GEMMs of the same shape in one launch (grid.z): y_z[m, n] = x_z[m, k] . w_z[n, k]^T with
 // x_z = x + z sx, w_z = w + z sw, y_z = y + z sy (element strides, multiples of 8 for x and w), y in T, no
 // epilogue. Same requirements per entry as gemm_mma_cuda; used for per-head products (absorbed cross-attention).
