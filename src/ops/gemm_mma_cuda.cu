@@ -15,7 +15,8 @@
 // and n = 1536 on an H200. Three later versions, bit-identical to rmsnorm_cuda (the rows staged in shared memory
 // with every load in flight; with cp.async and the weight fetched before the PDL wait; in registers with 29 KB of
 // shared memory), were slower end to end as well: t5-small batch 8 4.1-4.3 against 3.5-3.6 ms per receipt,
-// bench/results/gpu-mma-norm-prologue-h200.txt and the commits "Experiment: ... norm prologue ...".)
+// bench/results/gpu-mma-norm-prologue-h200.txt; the first and third are in the commits "Experiment: ... norm
+// prologue ...".)
 //
 // Work split. grid (ceil(m / (16 kMT)), ceil(n / (8 kNT))): block (bm, bn) computes rows m0 = 16 kMT bm ..
 // m0 + 16 kMT - 1 and columns n0 = 8 kNT bn .. n0 + 8 kNT - 1 (consecutive blocks share their weight rows, which
