@@ -71,7 +71,7 @@ int main(int argc, char** argv) {
     CLI::App app{"CUDA engine generation benchmark"};
     std::string model_dir, dtype = "fp16", device = "cuda", out;
     std::vector<int> batches = {1, 8, 64};
-    int input_tokens = 384, new_tokens = 128, iters = 5, beams = 1;
+    int input_tokens = 384, new_tokens = 128, iters = 5, beams = 1, draft_tokens = 0;
     app.add_option("--model", model_dir, "T5 folder")->required();
     app.add_option("--dtype", dtype, "fp16, bf16, fp32, fp16-a32 or bf16-a32")->capture_default_str();
     app.add_option("--device", device, "cuda or cpu")->capture_default_str();
@@ -83,6 +83,10 @@ int main(int argc, char** argv) {
     bool host_loop = false;
     app.add_flag("--host-loop", host_loop,
                  "greedy with a logits processor that changes nothing: the host-side argmax loop of extraction");
+    app.add_option("--draft-tokens", draft_tokens,
+                   "speculative greedy: prompt-lookup draft tokens checked per step (0: off; batches <= 8)")
+        ->check(CLI::Range(0, 31))
+        ->capture_default_str();
     app.add_option("--out", out, "write the JSON here too");
     CLI11_PARSE(app, argc, argv);
 
@@ -104,7 +108,8 @@ int main(int argc, char** argv) {
                                  {"decoding", beams > 1 ? "beam search, num_beams = " + std::to_string(beams) +
                                                               ", min_new_tokens = max_new_tokens"
                                                         : std::string("greedy, min_new_tokens = max_new_tokens") +
-                                                              (host_loop ? ", a pass-through logits processor (argmax on the host)" : "")},
+                                                              (host_loop ? ", a pass-through logits processor (argmax on the host)" : "") +
+                                                              (draft_tokens > 0 ? ", speculative with " + std::to_string(draft_tokens) + " prompt-lookup draft tokens" : "")},
                                  {"device_used_mib_at_start", mib_start},
                                  {"results", nlohmann::json::array()}};
         std::mt19937 rng(1234);
@@ -116,6 +121,7 @@ int main(int argc, char** argv) {
             eo.max_batch_size = batch * beams;
             eo.max_input_tokens = input_tokens;
             eo.max_total_tokens = new_tokens + 1;
+            eo.draft_tokens = draft_tokens;
             auto engine = receipt::make_engine(model, eo);
             std::vector<std::vector<int>> inputs(batch, std::vector<int>(input_tokens));
             for (auto& in : inputs) {
@@ -145,6 +151,12 @@ int main(int argc, char** argv) {
                 ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
             }
             std::sort(ms.begin(), ms.end());
+            long long spec_steps = 0, spec_tokens = 0;
+#ifdef RECEIPT_WITH_CUDA
+            const auto st = receipt::cuda::speculation_stats(*engine);
+            spec_steps = st.steps;
+            spec_tokens = st.tokens;
+#endif
             const double med = ms[ms.size() / 2];
             nlohmann::json row = {{"batch", batch},
                                   {"engine", engine->describe()},
@@ -156,6 +168,10 @@ int main(int argc, char** argv) {
                                   {"first_call_ms", warm_ms},
                                   {"device_used_mib", device_used_mib()},
                                   {"peak_device_mib", device_used_mib() - std::max(0.0, mib_start)}};
+            if (spec_steps > 0) {  // warm-up and timed calls together
+                row["speculative_steps"] = spec_steps;
+                row["tokens_per_step"] = double(spec_tokens) / double(spec_steps);
+            }
             std::cerr << row.dump() << "\n";
             if (profile) {
                 std::string table;

@@ -46,7 +46,17 @@ struct EngineOptions {
     // weights with f32 accumulation (two GEMMs). Weights keep their half-precision size; the products are
     // exact, so results follow the fp32 engine to within f32 rounding ("fp16-a32" / "bf16-a32" precisions).
     bool f32_activations = false;
+    // CUDA greedy search without a logits processor, batches of at most kMaxSpeculativeBatch sequences: each
+    // decode step also checks this many draft tokens per sequence, proposed by prompt lookup (what followed the
+    // latest earlier occurrence of the last tokens in the source and the output so far). Outputs are unchanged
+    // (a draft counts only where it equals greedy search's choice); a step emits 1 + the drafts accepted. The
+    // engine then preallocates decoder rows for batch x (1 + draft_tokens). 0 = off.
+    int draft_tokens = 0;
 };
+
+// Largest batch (sequences) that speculative greedy decoding (EngineOptions::draft_tokens) runs for; larger
+// batches decode one token per step.
+constexpr int kMaxSpeculativeBatch = 8;
 
 // Sets options.dtype and options.f32_activations from a precision name: "fp32", "fp16", "bf16", or "fp16-a32" /
 // "bf16-a32" (half-precision weights, f32 activations). Throws InvalidInput otherwise.

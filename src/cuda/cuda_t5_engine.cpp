@@ -49,7 +49,12 @@ CudaT5Engine::CudaT5Engine(std::shared_ptr<const Model> model, const EngineOptio
     RECEIPT_CHECK(options.max_batch_size >= 1 && options.max_input_tokens >= 1 && options.max_total_tokens >= 1,
                   InvalidInput, "EngineOptions: max_batch_size, max_input_tokens and max_total_tokens must be >= 1");
     RECEIPT_CHECK(cfg_.d_kv <= 256, ModelError, "CUDA engine: d_kv > 256 is not supported");
-    R_max_ = options.max_batch_size;
+    RECEIPT_CHECK(options.draft_tokens >= 0 && options.draft_tokens <= 31, InvalidInput,
+                  "EngineOptions: draft_tokens must be 0 .. 31");
+    spec_q_ = 1 + options.draft_tokens;
+    // Speculative steps run batches of up to kMaxSpeculativeBatch sequences on spec_q_ rows each.
+    R_max_ = std::max(options.max_batch_size,
+                      spec_q_ > 1 ? std::min(options.max_batch_size, kMaxSpeculativeBatch) * spec_q_ : 0);
     S_max_ = options.max_input_tokens;
     T_max_ = options.max_total_tokens;
     if (const char* g = std::getenv("RECEIPT_CUDA_GRAPHS")) use_graphs_ = std::string(g) != "0";
@@ -99,6 +104,7 @@ CudaT5Engine::~CudaT5Engine() {
     for (auto& [b, g] : graphs_) cudaGraphExecDestroy(g);
     for (auto& [b, g] : forward_graphs_) cudaGraphExecDestroy(g);
     for (auto& [b, g] : guess_graphs_) cudaGraphExecDestroy(g);
+    for (auto& [b, g] : spec_graphs_) cudaGraphExecDestroy(g);
     if (stream_) cudaStreamSynchronize(stream_);
     buf_.reset();
     gemm_.reset();
@@ -161,6 +167,9 @@ void CudaT5Engine::alloc_buffers() {
     alloc(b.cache, 2 * L * R * H * T * K * es);
     alloc(b.cache_tmp, 2 * L * R * H * T * K * es);
     alloc(b.state, sizeof(DecodeState));
+    alloc(b.spec_pos, spec_q_ > 1 ? R * 4 : 0);
+    alloc(b.spec_sel, spec_q_ > 1 ? R * 4 : 0);
+    alloc(b.spec_logp, spec_q_ > 1 ? R * 4 : 0);
     // Split-K cross-attention for the decode steps whose H x R blocks cover less than half of the SMs (see
     // decode_attn_n_split): at most n_sm / (2H) rows split, each (row, head) into <= kDefaultAttnSplits key
     // ranges. Four ranges were fastest per call on an H200 over 384 source keys (6.8 us against 8.5 us for one
@@ -261,6 +270,7 @@ std::string CudaT5Engine::describe() const {
            (buf_->attn_split.n_split_max <= 1 || buf_->attn_split.n_split_max == kDefaultAttnSplits
                 ? ""
                 : ", attention splits " + std::to_string(buf_->attn_split.n_split_max)) +
+           (spec_q_ > 1 ? ", " + std::to_string(spec_q_ - 1) + " draft tokens" : std::string()) +
            (prof_ ? ", op profiling" : "");
 }
 
@@ -300,6 +310,14 @@ std::vector<GenerationResult> CudaT5Engine::generate(const std::vector<std::vect
     out.reserve(inputs.size());
     if (options.max_new_tokens == 0) {
         out.resize(inputs.size());
+        return out;
+    }
+    // Speculative greedy (draft tokens) for a whole call of at most kMaxSpeculativeBatch sources; larger calls
+    // decode one token per step, in chunks as below.
+    const int spec_batch = std::min(kMaxSpeculativeBatch, R_max_ / spec_q_);
+    if (spec_q_ > 1 && options.num_beams == 1 && !options.logits_processor && int(inputs.size()) <= spec_batch) {
+        out = generate_greedy_speculative(inputs, 0, int(inputs.size()), options);
+        if (prof_) prof_->flush();
         return out;
     }
     // Sources per chunk: every row (source x beam) must fit the preallocated buffers.
@@ -437,6 +455,12 @@ void CudaT5Engine::decoder_forward(int R) {
         // Self-attention stays single-pass: over the few keys of a receipt's output the split kernel measured
         // 0.63-0.78x of it on an H200 (16-128 keys, R 1-8); cross-attention over the source gains 1.07-1.31x.
         timed_op("dec.self_attn", [&] {
+            if (spec_active_) {
+                draft_self_attention_cuda(dt_, b.dec_qkv.get(), cache + (2 * l) * lk_stride,
+                                          cache + (2 * l + 1) * lk_stride, b.dec_bias.as<float>(), R / spec_q_,
+                                          spec_q_, H, K, T_max_, b.spec_pos.as<int>(), b.dec_att.get(), stream_);
+                return;
+            }
             decoder_self_attention_cuda(dt_, b.dec_qkv.get(), cache + (2 * l) * lk_stride,
                                         cache + (2 * l + 1) * lk_stride, b.dec_bias.as<float>(), R, H, K, T_max_, state,
                                         b.dec_att.get(), stream_);
@@ -481,9 +505,9 @@ void CudaT5Engine::decoder_forward(int R) {
                 w_.lm_weight(), b.logits.get(), w_.lm_scale);
 }
 
-void CudaT5Engine::upload_state(int step, int min_new) {
+void CudaT5Engine::upload_state(int step, int min_new, int max_new) {
     auto* s = buf_->h_state.as<DecodeState>();
-    *s = DecodeState{step, S_, min_new, 0, 0, 0};
+    *s = DecodeState{step, S_, min_new, 0, 0, 0, max_new, 0};
     RECEIPT_CUDA_CHECK(
         cudaMemcpyAsync(buf_->state.get(), s, sizeof(DecodeState), cudaMemcpyHostToDevice, stream_));
 }

@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "cuda/cuda_engine.h"
 #include "cuda/cuda_weights.h"
 #include "cuda/device_buffer.h"
 #include "cuda/engine_plan.h"
@@ -62,6 +63,8 @@ public:
     // then off): a table of op, calls, total ms, mean us and share % over the generate() calls since the last
     // reset_profile(); "" when profiling is off. Times are eager-mode kernel times (see op_profiler.h).
     bool profiling() const { return prof_ != nullptr; }
+    // Speculative greedy steps run and tokens emitted since the engine was created (EngineOptions::draft_tokens).
+    SpeculationStats speculation_stats() const { return spec_stats_; }
     std::string profile_report() const;
     void reset_profile();
 
@@ -144,7 +147,14 @@ private:
     // confirm (or a row that ends) runs step t+1 again on the host's choice (cuda_stepper.cpp).
     std::vector<GenerationResult> generate_greedy_host_pipelined(const std::vector<std::vector<int>>& inputs,
                                                                  size_t first, int B, const GenerationOptions& options);
-    void upload_state(int step, int min_new);
+    void upload_state(int step, int min_new, int max_new = 0);
+    // Greedy search with prompt-lookup drafts (EngineOptions::draft_tokens, cuda_speculative.cpp): per step a
+    // replayed graph of decoder_forward over B_bucket x spec_q_ rows (draft_self_attention_cuda) and
+    // speculative_select_cuda, which accepts, emits and proposes on the GPU; the host only reads the
+    // all-finished flag every few steps, as generate_greedy does.
+    std::vector<GenerationResult> generate_greedy_speculative(const std::vector<std::vector<int>>& inputs,
+                                                              size_t first, int B, const GenerationOptions& options);
+    void speculative_step(int B_bucket);
     // The spec of one of the engine's GEMMs: x [m, k] activations (dt_), w [n, k] weights (wdt_), y [m, n], row
     // strides k / k / n. With f32 decoder activations on half-precision weights (dec_a32_) x is split
     // (GemmSpec::split_x) and y is always f32.
@@ -190,6 +200,12 @@ private:
     std::map<int, cudaGraphExec_t> forward_graphs_;  // decoder forward per (batch bucket, cache buffer): run_forward
     std::map<int, cudaGraphExec_t> guess_graphs_;    // greedy_step per (batch bucket, cache buffer): pipelined host loop
     bool cache_swapped_ = false;                     // Buffers::cache and cache_tmp exchanged (odd number of swaps)
+    std::map<int, cudaGraphExec_t> spec_graphs_;     // speculative_step per sequence bucket
+    // Rows per sequence of a speculative step (1 + EngineOptions::draft_tokens; 1 = off) and whether
+    // decoder_forward is running one (its rows are then B x spec_q_, sequence b's cache row b).
+    int spec_q_ = 1;
+    bool spec_active_ = false;
+    SpeculationStats spec_stats_;
     bool use_graphs_ = true;
     bool fuse_norm_ = true;             // decoder LayerNorms inside the small-M GEMMs (normed_gemm)
     bool host_pipeline_ = true;         // greedy with a logits processor pipelined (RECEIPT_CUDA_HOST_PIPELINE=0: off)

@@ -257,6 +257,49 @@ void decoder_self_attention_cuda(DType dt, const void* qkv, void* cache_k, void*
     });
 }
 
+// Speculative step (draft_self_attention_cuda): grid (H, B*Q); block 128. Block (h, r = b*Q + j) first writes the
+// keys and values of its sequence's rows 0..j (positions pos[b] .. t = pos[b] + j) into cache row b: the blocks of
+// one sequence write equal values to the same places, and each block writes every cached position >= pos[b] it
+// reads before its barrier, so no order between blocks is needed. Then it attends over positions 0..t.
+template <typename T, bool kVec>
+__global__ void draft_self_attention_kernel(const T* qkv, T* cache_k, T* cache_v, const float* bias, int H, int K,
+                                            int T_max, int Q, const int* pos, T* ctx) {
+    extern __shared__ float smem[];
+    const int h = blockIdx.x, r = blockIdx.y, b = r / Q, j = r % Q, HK = H * K;
+    pdl_wait();  // qkv comes from the previous GEMM, pos from the previous step's select
+    pdl_launch_dependents();
+    const int p = pos[b], t = p + j;
+    T* out = ctx + int64_t(r) * HK + h * K;
+    if (p < 0 || t >= T_max) {  // a draft row past the cache (never accepted): no write out of bounds
+        for (int d = threadIdx.x; d < K; d += blockDim.x) out[d] = from_f32<T>(0.0f);
+        return;
+    }
+    T* ck = cache_k + (int64_t(b) * H + h) * T_max * K;
+    T* cv = cache_v + (int64_t(b) * H + h) * T_max * K;
+    for (int i = threadIdx.x; i < (j + 1) * K; i += blockDim.x) {
+        const int q = i / K, d = i % K;
+        const T* row = qkv + int64_t(b * Q + q) * 3 * HK;
+        ck[int64_t(p + q) * K + d] = row[HK + h * K + d];
+        cv[int64_t(p + q) * K + d] = row[2 * HK + h * K + d];
+    }
+    __syncthreads();
+    attend_one_query<T, kVec, false>(qkv + int64_t(r) * 3 * HK + h * K, ck, cv, K, t + 1, bias + int64_t(h) * T_max, t,
+                                     K, T_max, smem, nullptr, out);
+}
+
+void draft_self_attention_cuda(DType dt, const void* qkv, void* cache_k, void* cache_v, const float* bias, int B,
+                               int Q, int H, int K, int T_max, const int* pos, void* ctx, cudaStream_t stream) {
+    if (B <= 0 || Q <= 0) return;
+    RECEIPT_CHECK(K <= kMaxHeadDim, InvalidInput, "draft_self_attention_cuda: d_kv > 256 is not supported");
+    const size_t smem = decode_smem_bytes(K, T_max);
+    RECEIPT_DISPATCH_DTYPE(dt, T, {
+        auto kern = K % 8 == 0 ? draft_self_attention_kernel<T, true> : draft_self_attention_kernel<T, false>;
+        allow_dynamic_smem(kern, smem);
+        launch_kernel(kern, dim3(H, B * Q), 128, smem, stream, (const T*)qkv, (T*)cache_k, (T*)cache_v, bias, H, K,
+                      T_max, Q, pos, (T*)ctx);
+    });
+}
+
 // q: [R, H, K] T; cross_kv: [B*S, row_stride] T (S = state->src_stride), keys at column k_off + h*K, values at
 // v_off + h*K; src_row: [R]; src_len: [B]; ctx: [R, H, K] T.  grid: (H, R, n_split); block: 128.
 // n_split > 1: block z takes keys split_range(len, n_split, z) and the last block combines, as in the

@@ -24,6 +24,8 @@ struct DecodeState {
     int n_unfinished;  // greedy: rows that have not produced EOS, counted during a step
     int all_finished;  // greedy: set by the step when no row is unfinished
     int n_selected;    // greedy: select blocks of the current step that are done (0 between steps)
+    int max_new;       // speculative greedy: most tokens a sequence generates (max_new_tokens)
+    int n_steps;       // speculative greedy: decode steps that found a sequence still running
 };
 
 // x[n, D] f32 = table[ids[n], :] (T). Ids outside [0, V) read row 0.
@@ -229,6 +231,31 @@ void gated_act_cuda(DType dt, const void* h, int n, int F, bool gelu, void* y, c
 // sets state->all_finished = (no row still running), and advances state->step by one.
 void greedy_select_cuda(const float* logits, int R, int V, int eos, int pad, DecodeState* state, int* finished,
                         int* next_tok, int* tokens, int T_max, float* scores, cudaStream_t stream);
+
+// Speculative greedy (prompt lookup, src/ops/speculative_cuda.cu). A step feeds Q rows per sequence: row b*Q + 0 the
+// last token emitted, rows b*Q + j (j >= 1) draft tokens for the positions after it. On logits [B*Q, V] f32 each
+// row takes greedy_select's choice (EOS masked while its position pos[b] + j < min_new, first maximum, log-prob);
+// then, for each running sequence b, row 0's choice is emitted and row j's too while draft j equals row j-1's
+// choice, that choice is not EOS and fewer than state->max_new tokens are out (the tokens plain greedy search
+// would emit, one step per token). tokens[b, pos..], scores[b], finished[b] and pos[b] advance; a sequence ends
+// on EOS or at max_new tokens. The next step's rows are written to feed: the last token emitted, then Q - 1
+// tokens proposed by prompt lookup: the latest earlier occurrence of the last 3 (else 2, else 1) tokens in the
+// source ids (enc_ids [B, state->src_stride], src_len [B]) followed by the tokens so far, and what followed it,
+// repeated with the period of that occurrence where it runs past the end. The last block to finish does that and
+// sets state->all_finished / n_steps. feed: [B*Q] (the embedding's next_tok); sel_id / sel_logp: [B*Q] scratch.
+// grid: B*Q blocks of 1024 threads.
+void speculative_select_cuda(const float* logits, int B, int Q, int V, int eos, int pad, DecodeState* state,
+                             int* pos, int* finished, int* feed, int* tokens, int T_max, float* scores,
+                             const int* enc_ids, const int* src_len, int* sel_id, float* sel_logp,
+                             cudaStream_t stream);
+
+// Decoder self-attention of a speculative step: row r = b*Q + j holds the token at position t = pos[b] + j of
+// sequence b, whose cache is cache row b. qkv: [B*Q, 3, H, K] T; cache_k/v: [R_max, H, T_max, K] T; bias: [H,
+// T_max] f32 by distance; ctx: [B*Q, H*K] T. Writes the keys and values of positions pos[b] .. pos[b] + Q - 1
+// (those below T_max) into the cache, then ctx[r,h] = softmax_{i <= t}(q . k_i + bias[h, t-i]) . v (causal);
+// rows with t >= T_max get 0.
+void draft_self_attention_cuda(DType dt, const void* qkv, void* cache_k, void* cache_v, const float* bias, int B,
+                               int Q, int H, int K, int T_max, const int* pos, void* ctx, cudaStream_t stream);
 
 // Beam-search candidates (src/ops/beam_topk_cuda.cu): per row r of logits [R, V] f32, the k largest
 // log_softmax(logits[r]) values in descending order (equal values: lower id first) with their ids, the id `masked`

@@ -1,0 +1,183 @@
+// Speculative greedy decoding on the GPU (EngineOptions::draft_tokens; label: cuda): the draft-row self-attention
+// against the CPU op, and whole generations against the CPU engine's plain greedy search, whose tokens they must
+// reproduce exactly (fp32 and fp16-a32). Skips without a usable GPU; without RECEIPT_WITH_CUDA it compiles to one
+// skipped test.
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <filesystem>
+#include <string>
+#include <unistd.h>
+#include <vector>
+
+#include "receipt/engine.h"
+
+#if defined(RECEIPT_WITH_CUDA)
+#include "cuda/cuda_engine.h"
+#include "cuda_test_util.h"
+#include "ops/attention.h"
+#include "receipt/model.h"
+#include "rounded_checkpoint.h"
+#include "shipped_examples.h"
+#include "test_files.h"
+
+using namespace cuda_test;
+namespace fs = std::filesystem;
+
+namespace {
+
+const std::string kGolden = std::string(RECEIPT_SOURCE_DIR) + "/tests/golden/";
+
+// B = 3 sequences of Q = 4 rows at positions pos[b] .. pos[b] + 3 in a cache of T_max = 70: one at the start, one
+// in the middle, one whose rows 2 and 3 fall past the cache (their output must be 0 and nothing is written past
+// T_max). The CPU side writes each sequence's Q keys / values into its cache, then runs the one-token op per row.
+TEST_F(CudaOps, DraftSelfAttentionMatchesCpu) {
+    const int B = 3, Q = 4, H = 8, T_max = 70;
+    const std::vector<int> pos = {0, 37, 68};
+    for (DType dt : kTypes)
+        for (int K : {64, 20}) {
+            const int HK = H * K, R = B * Q;
+            const std::string what = std::string(name(dt)) + " K=" + std::to_string(K);
+            auto cache_k = rounded(randn(size_t(B) * H * T_max * K, 3, 0.5f), dt);
+            auto cache_v = rounded(randn(cache_k.size(), 4), dt);
+            const auto qkv = rounded(randn(size_t(R) * 3 * HK, 5, 0.5f), dt);
+            const auto bias = randn(size_t(H) * T_max, 6);
+            auto dk = to_device(cache_k, dt), dv = to_device(cache_v, dt), dq = to_device(qkv, dt);
+            auto db = to_device(bias, DType::kF32);
+            rc::DeviceBuffer dpos(B * 4), dctx(size_t(R) * HK * 4);
+            RECEIPT_CUDA_CHECK(cudaMemcpy(dpos.get(), pos.data(), B * 4, cudaMemcpyHostToDevice));
+            rc::draft_self_attention_cuda(dt, dq.get(), dk.get(), dv.get(), db.as<float>(), B, Q, H, K, T_max,
+                                          dpos.as<int>(), dctx.get(), nullptr);
+            RECEIPT_CUDA_CHECK(cudaDeviceSynchronize());
+            const auto got = to_host(dctx, size_t(R) * HK, dt);
+            const auto got_k = to_host(dk, cache_k.size(), dt);
+
+            std::vector<float> want(size_t(R) * HK, 0.0f);
+            const size_t slab = size_t(H) * T_max * K;
+            for (int b = 0; b < B; ++b) {
+                for (int j = 0; j < Q && pos[b] + j < T_max; ++j)
+                    for (int c = 0; c < HK; ++c) {
+                        const size_t at = b * slab + (size_t(c / K) * T_max + pos[b] + j) * K + c % K;
+                        cache_k[at] = qkv[size_t(b * Q + j) * 3 * HK + HK + c];
+                        cache_v[at] = qkv[size_t(b * Q + j) * 3 * HK + 2 * HK + c];
+                    }
+                for (int j = 0; j < Q; ++j) {
+                    const int t = pos[b] + j;
+                    if (t >= T_max) continue;
+                    const float* q = qkv.data() + size_t(b * Q + j) * 3 * HK;
+                    receipt::ops::decoder_self_attention_cpu(q, cache_k.data() + b * slab, cache_v.data() + b * slab,
+                                                             bias.data(), 1, H, K, T_max, t,
+                                                             want.data() + size_t(b * Q + j) * HK);
+                }
+            }
+            expect_close(want, got, tol(dt), what + ": context");
+            expect_close(cache_k, got_k, 1e-6f, what + ": K cache");
+        }
+}
+
+std::unique_ptr<receipt::Engine> engine(std::shared_ptr<const receipt::Model> m, receipt::Device device, DType dt,
+                                        bool a32, int max_batch, int draft_tokens, const std::string& plan_dir,
+                                        int max_input = 256, int max_total = 40) {
+    receipt::EngineOptions eo;
+    eo.device = device;
+    eo.dtype = dt;
+    eo.f32_activations = a32;
+    eo.max_batch_size = max_batch;
+    eo.max_input_tokens = max_input;
+    eo.max_total_tokens = max_total;
+    eo.draft_tokens = draft_tokens;
+    eo.plan_path = plan_dir + "/spec-" + std::string(name(dt)) + (a32 ? "-a32-" : "-") + std::to_string(max_batch) +
+                   "-" + std::to_string(draft_tokens) + ".plan";
+    return receipt::make_engine(std::move(m), eo);
+}
+
+class CudaSpeculative : public CudaOps {
+protected:
+    void SetUp() override {
+        CudaOps::SetUp();
+        if (IsSkipped()) return;
+        dir_ = (fs::temp_directory_path() / ("receipt_spec_test_" + std::to_string(::getpid()))).string();
+        fs::create_directories(dir_);
+    }
+    void TearDown() override {
+        if (!dir_.empty()) fs::remove_all(dir_);
+    }
+    std::string dir_;
+};
+
+void expect_same(const std::vector<receipt::GenerationResult>& want, const std::vector<receipt::GenerationResult>& got,
+                 const std::string& what) {
+    ASSERT_EQ(want.size(), got.size()) << what;
+    for (size_t i = 0; i < want.size(); ++i) {
+        EXPECT_EQ(want[i].ids, got[i].ids) << what << " seq " << i;
+        EXPECT_NEAR(want[i].score, got[i].score, 1e-3f * (1.0f + std::fabs(want[i].score))) << what << " seq " << i;
+    }
+}
+
+// The tiny golden checkpoints in fp32: batches of 4, 1 and 3 (a padded sequence bucket), with and without
+// min_new_tokens, a fixed length, and 5 sources (more than the speculative batch: plain greedy in chunks); 1, 3
+// and 7 drafts.
+TEST_F(CudaSpeculative, TinyGoldensMatchCpuGreedy) {
+    for (const char* name : {"t5-tiny-v10", "t5-tiny-v11"}) {
+        auto model = receipt::Model::load(kGolden + name);
+        const auto golden = nlohmann::json::parse(receipt::test::read_file(kGolden + name + "/golden.json"));
+        const auto inputs = golden["input_ids"].get<std::vector<std::vector<int>>>();
+        ASSERT_EQ(inputs.size(), 4u);
+        auto cpu = engine(model, receipt::Device::kCpu, DType::kF32, false, 16, 0, dir_);
+        for (int drafts : {1, 3, 7}) {
+            auto gpu = engine(model, receipt::Device::kCuda, DType::kF32, false, 4, drafts, dir_);
+            EXPECT_NE(gpu->describe().find(std::to_string(drafts) + " draft tokens"), std::string::npos);
+            for (int min_new : {0, 30}) {
+                receipt::GenerationOptions o;
+                o.max_new_tokens = 40;
+                o.min_new_tokens = min_new;
+                const std::string what = std::string(name) + " drafts=" + std::to_string(drafts) +
+                                         " min_new=" + std::to_string(min_new);
+                expect_same(cpu->generate(inputs, o), gpu->generate(inputs, o), what + " batch 4");
+                expect_same(cpu->generate({inputs[2]}, o), gpu->generate({inputs[2]}, o), what + " batch 1");
+                const std::vector<std::vector<int>> three = {inputs[3], inputs[0], inputs[1]};
+                expect_same(cpu->generate(three, o), gpu->generate(three, o), what + " batch 3");
+                std::vector<std::vector<int>> five = inputs;
+                five.push_back(inputs[1]);
+                expect_same(cpu->generate(five, o), gpu->generate(five, o), what + " batch 5");
+            }
+            receipt::GenerationOptions fixed;
+            fixed.max_new_tokens = fixed.min_new_tokens = 13;
+            const auto got = gpu->generate(inputs, fixed);
+            for (const auto& r : got) EXPECT_EQ(r.ids.size(), 13u);
+            expect_same(cpu->generate(inputs, fixed), got, std::string(name) + " fixed 13");
+            const auto st = rc::speculation_stats(*gpu);
+            EXPECT_GT(st.steps, 0);
+            EXPECT_GE(st.tokens, st.steps);
+        }
+    }
+}
+
+// The shipped receipt model on its example receipts, fp16-a32 (the CLI's default precision) at serving sizes:
+// the CPU engine's greedy tokens, in fewer steps than tokens (receipts copy much of their text).
+TEST_F(CudaSpeculative, ShippedModelMatchesCpuInFewerSteps) {
+    const std::string dir = std::string(RECEIPT_SOURCE_DIR) + "/models/receipt-t5-small";
+    if (!fs::exists(dir + "/model.safetensors")) GTEST_SKIP() << "no shipped model at " << dir;
+    auto model = receipt::Model::load(dir);
+    const auto inputs = receipt::test::example_inputs(*model);
+    receipt::GenerationOptions o;
+    o.max_new_tokens = 200;
+    const auto want = engine(model, receipt::Device::kCpu, DType::kF32, false, 8, 0, dir_, 512, 513)->generate(inputs, o);
+    auto gpu = engine(model, receipt::Device::kCuda, DType::kF16, true, 8, 7, dir_, 512, 513);
+    expect_same(want, gpu->generate(inputs, o), "shipped fp16-a32 batch");
+    for (size_t i = 0; i < inputs.size(); ++i)
+        expect_same({want[i]}, gpu->generate({inputs[i]}, o), "shipped fp16-a32 receipt " + std::to_string(i));
+    const auto st = rc::speculation_stats(*gpu);
+    std::cout << "shipped model, 7 drafts: " << st.tokens << " tokens in " << st.steps << " steps ("
+              << double(st.tokens) / double(st.steps) << " per step)\n";
+    EXPECT_GT(st.tokens, st.steps * 3 / 2);
+}
+
+}  // namespace
+
+#else
+
+TEST(CudaSpeculative, SkippedWithoutCuda) { GTEST_SKIP() << "built without CUDA"; }
+
+#endif
