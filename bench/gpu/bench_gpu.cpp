@@ -170,7 +170,7 @@ int main(int argc, char** argv) {
                                   {"peak_device_mib", device_used_mib() - std::max(0.0, mib_start)}};
             if (spec_steps > 0) {  // warm-up and timed calls together
                 row["speculative_steps"] = spec_steps;
-                row["tokens_per_step"] = double(spec_tokens) / double(spec_steps);
+                row["tokens_per_step_per_receipt"] = double(spec_tokens) / double(spec_steps) / batch;
             }
             std::cerr << row.dump() << "\n";
             if (profile) {
