@@ -9,6 +9,7 @@
 #include "cuda/cuda_check.h"
 #include "ops/cuda_common.cuh"
 #include "ops/cuda_launch.cuh"
+#include "ops/greedy_common.cuh"
 #include "ops/t5_ops_cuda.h"
 
 namespace receipt::cuda {
@@ -17,19 +18,6 @@ namespace {
 
 constexpr int kThreads = 1024;
 constexpr int kMaxNgram = 3;  // longest suffix looked up
-
-// Warp-wide argmax with the lower index winning ties (as greedy_cuda.cu).
-__device__ __forceinline__ void warp_argmax_spec(float& best, int& best_i) {
-#pragma unroll
-    for (int o = 16; o > 0; o >>= 1) {
-        const float ov = __shfl_xor_sync(0xffffffffu, best, o);
-        const int oi = __shfl_xor_sync(0xffffffffu, best_i, o);
-        if (ov > best || (ov == best && oi < best_i)) {
-            best = ov;
-            best_i = oi;
-        }
-    }
-}
 
 // Token i of sequence b's lookup context: its source ids (len of them), then the tokens emitted so far.
 __device__ __forceinline__ int context_token(const int* src, int len, const int* out, int i) {
@@ -132,55 +120,21 @@ __device__ void accept_and_propose(int b, int Q, int eos, int pad, DecodeState* 
 __global__ void speculative_select_kernel(const float* logits, int Q, int V, int eos, int pad, DecodeState* state,
                                           int* pos, int* finished, int* feed, int* tokens, int T_max, float* scores,
                                           const int* enc_ids, const int* src_len, int* sel_id, float* sel_logp) {
-    __shared__ float s_val[32];
-    __shared__ int s_idx[32];
-    __shared__ float red[32];
     __shared__ int red_i[32];
     __shared__ int s_vals[3];  // finished, position, any sequence running
     __shared__ int s_last;
     pdl_wait();  // logits come from the lm_head GEMM
     pdl_launch_dependents();
-    const int r = blockIdx.x, b = r / Q, j = r % Q, tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
+    const int r = blockIdx.x, b = r / Q, j = r % Q, tid = threadIdx.x;
     const bool mask_eos = pos[b] + j < state->min_new;
     const float* row = logits + int64_t(r) * V;
 
-    float best = -INFINITY;
-    int best_i = 0x7fffffff;
-    for (int v = tid; v < V; v += kThreads) {
-        const float x = (mask_eos && v == eos) ? -INFINITY : row[v];
-        if (x > best) {
-            best = x;
-            best_i = v;
-        }
-    }
-    warp_argmax_spec(best, best_i);
-    if (lane == 0) {
-        s_val[warp] = best;
-        s_idx[warp] = best_i;
-    }
-    __syncthreads();
-    if (warp == 0) {
-        best = lane < kThreads / 32 ? s_val[lane] : -INFINITY;
-        best_i = lane < kThreads / 32 ? s_idx[lane] : 0x7fffffff;
-        warp_argmax_spec(best, best_i);
-        if (lane == 0) {
-            s_val[0] = best;
-            s_idx[0] = best_i;
-        }
-    }
-    __syncthreads();
-    const float mx = s_val[0];
-    int id = s_idx[0];
-    if (id < 0 || id >= V) id = 0;
-    float sum = 0.0f;
-    for (int v = tid; v < V; v += kThreads) {
-        const float x = (mask_eos && v == eos) ? -INFINITY : row[v];
-        sum += expf(x - mx);
-    }
-    sum = block_sum(sum, red);
+    int id;
+    float logp;
+    block_greedy_choice<kThreads>(row, V, eos, mask_eos, id, logp);
     if (tid == 0) {
         sel_id[r] = id;
-        sel_logp[r] = -logf(sum);
+        sel_logp[r] = logp;
         __threadfence();  // this row's choice is visible before it counts as selected
         s_last = atomicAdd(&state->n_selected, 1) == int(gridDim.x) - 1;
     }
