@@ -27,6 +27,28 @@ void CudaT5Engine::greedy_step(int R) {
     });
 }
 
+void CudaT5Engine::run_until_finished(int max_steps, const std::function<void()>& step) {
+    Buffers& b = *buf_;
+    int* flags = b.h_flags.as<int>();
+    flags[0] = flags[1] = 0;
+    bool pending[2] = {false, false};
+    const auto* d_state = b.state.as<DecodeState>();
+    for (int t = 0; t < max_steps; ++t) {
+        step();
+        if ((t + 1) % kCheckEvery != 0 || t + 1 >= max_steps) continue;
+        const int slot = ((t + 1) / kCheckEvery) & 1, prev = slot ^ 1;
+        if (pending[prev]) {
+            RECEIPT_CUDA_CHECK(cudaEventSynchronize(b.flag_event[prev]));  // the check queued kCheckEvery steps ago
+            pending[prev] = false;
+            if (flags[prev]) break;
+        }
+        RECEIPT_CUDA_CHECK(cudaMemcpyAsync(&flags[slot], &d_state->all_finished, sizeof(int), cudaMemcpyDeviceToHost,
+                                           stream_));
+        RECEIPT_CUDA_CHECK(cudaEventRecord(b.flag_event[slot], stream_));
+        pending[slot] = true;
+    }
+}
+
 void CudaT5Engine::run_greedy_step(int R_bucket) {
     run_graph(graphs_, R_bucket, [&] { greedy_step(R_bucket); }, R_bucket);
 }
@@ -92,24 +114,7 @@ std::vector<GenerationResult> CudaT5Engine::generate_greedy(const std::vector<st
     RECEIPT_CUDA_CHECK(cudaMemsetAsync(b.scores.get(), 0, size_t(R) * 4, stream_));
     upload_state(0, options.min_new_tokens);
 
-    int* flags = b.h_flags.as<int>();
-    flags[0] = flags[1] = 0;
-    bool pending[2] = {false, false};
-    const auto* d_state = b.state.as<DecodeState>();
-    for (int t = 0; t < options.max_new_tokens; ++t) {
-        run_greedy_step(R);
-        if ((t + 1) % kCheckEvery != 0 || t + 1 >= options.max_new_tokens) continue;
-        const int slot = ((t + 1) / kCheckEvery) & 1, prev = slot ^ 1;
-        if (pending[prev]) {
-            RECEIPT_CUDA_CHECK(cudaEventSynchronize(b.flag_event[prev]));  // the check queued kCheckEvery steps ago
-            pending[prev] = false;
-            if (flags[prev]) break;
-        }
-        RECEIPT_CUDA_CHECK(cudaMemcpyAsync(&flags[slot], &d_state->all_finished, sizeof(int), cudaMemcpyDeviceToHost,
-                                           stream_));
-        RECEIPT_CUDA_CHECK(cudaEventRecord(b.flag_event[slot], stream_));
-        pending[slot] = true;
-    }
+    run_until_finished(options.max_new_tokens, [&] { run_greedy_step(R); });
 
     const int n_tok = options.max_new_tokens;
     int* h_tokens = b.h_tokens.as<int>();

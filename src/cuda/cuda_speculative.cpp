@@ -14,10 +14,6 @@
 
 namespace receipt::cuda {
 
-namespace {
-constexpr int kCheckEvery = 4;
-}
-
 void CudaT5Engine::speculative_step(int B_bucket) {
     Buffers& b = *buf_;
     decoder_forward(B_bucket * spec_q_);
@@ -69,25 +65,10 @@ std::vector<GenerationResult> CudaT5Engine::generate_greedy_speculative(const st
         explicit ActiveFlag(bool& flag) : f(flag) { f = true; }
         ~ActiveFlag() { f = false; }
     } active(spec_active_);
-    int* flags = b.h_flags.as<int>();
-    flags[0] = flags[1] = 0;
-    bool pending[2] = {false, false};
-    const auto* d_state = b.state.as<DecodeState>();
     // Every step emits at least one token per running sequence, so max_new_tokens steps always suffice.
-    for (int t = 0; t < options.max_new_tokens; ++t) {
+    run_until_finished(options.max_new_tokens, [&] {
         run_graph(spec_graphs_, B_bucket, [&] { speculative_step(B_bucket); }, R);
-        if ((t + 1) % kCheckEvery != 0 || t + 1 >= options.max_new_tokens) continue;
-        const int slot = ((t + 1) / kCheckEvery) & 1, prev = slot ^ 1;
-        if (pending[prev]) {
-            RECEIPT_CUDA_CHECK(cudaEventSynchronize(b.flag_event[prev]));
-            pending[prev] = false;
-            if (flags[prev]) break;
-        }
-        RECEIPT_CUDA_CHECK(cudaMemcpyAsync(&flags[slot], &d_state->all_finished, sizeof(int), cudaMemcpyDeviceToHost,
-                                           stream_));
-        RECEIPT_CUDA_CHECK(cudaEventRecord(b.flag_event[slot], stream_));
-        pending[slot] = true;
-    }
+    });
 
     int* h_tokens = b.h_tokens.as<int>();
     float* h_scores = b.h_scores.as<float>();
@@ -95,7 +76,7 @@ std::vector<GenerationResult> CudaT5Engine::generate_greedy_speculative(const st
     RECEIPT_CUDA_CHECK(cudaMemcpyAsync(h_tokens, b.tokens.get(), size_t(B) * T_max_ * 4, cudaMemcpyDeviceToHost,
                                        stream_));
     RECEIPT_CUDA_CHECK(cudaMemcpyAsync(h_scores, b.scores.get(), size_t(B) * 4, cudaMemcpyDeviceToHost, stream_));
-    RECEIPT_CUDA_CHECK(cudaMemcpyAsync(h_state, d_state, sizeof(DecodeState), cudaMemcpyDeviceToHost, stream_));
+    RECEIPT_CUDA_CHECK(cudaMemcpyAsync(h_state, b.state.get(), sizeof(DecodeState), cudaMemcpyDeviceToHost, stream_));
     RECEIPT_CUDA_CHECK(cudaMemcpyAsync(seq + B_bucket, b.spec_pos.get(), size_t(B) * 4, cudaMemcpyDeviceToHost,
                                        stream_));
     RECEIPT_CUDA_CHECK(cudaStreamSynchronize(stream_));

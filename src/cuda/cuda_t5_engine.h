@@ -123,6 +123,9 @@ private:
     // decoder_forward + greedy selection + step advance (the body of the captured graph).
     void greedy_step(int R);
     void run_greedy_step(int R_bucket);
+    // Enqueues step() up to max_steps times without waiting on it: every kCheckEvery steps state->all_finished is
+    // copied to pinned memory and the copy queued one check earlier is read; stops once it says all rows ended.
+    void run_until_finished(int max_steps, const std::function<void()>& step);
     // decoder_forward for R rows as a replayed CUDA graph of its batch bucket (the rows past R compute on stale
     // but valid inputs and are never read): the decoder of the host-driven searches (beam, greedy with a
     // logits processor). Eager when graphs are off.
