@@ -37,6 +37,13 @@ keys = ["supplier_name", "supplier_address", "supplier_phone", "receipt_date", "
 assert list(o) == keys, list(o)
 PY
 
+# Speculative decoding (--draft-tokens): the same output; out of range is a usage error.
+check extract-plain 0 "$BIN" extract --device cpu --max-new-tokens 64 examples/receipt-ja-konbini.txt
+cp "$TMP/out" "$TMP/plain.json"
+check extract-drafts 0 "$BIN" extract --device cpu --max-new-tokens 64 --draft-tokens 5 examples/receipt-ja-konbini.txt
+cmp -s "$TMP/out" "$TMP/plain.json" || { echo "FAIL extract-drafts: output differs from plain greedy"; fail=$((fail + 1)); }
+check extract-bad-drafts 2 "$BIN" extract --device cpu --draft-tokens 99 examples/receipt-en.txt
+
 # The GPU precision defaults to fp16-a32 (the CPU's outputs); an unknown one is a usage error naming the choices.
 "$BIN" extract --help | grep -q -- "--dtype TEXT=fp16-a32" || { echo "FAIL extract-default-dtype"; fail=$((fail + 1)); }
 "$BIN" serve --help | grep -q -- "=fp16-a32" || { echo "FAIL serve-default-dtype"; fail=$((fail + 1)); }

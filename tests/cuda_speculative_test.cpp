@@ -3,8 +3,11 @@
 // reproduce exactly (fp32 and fp16-a32). Skips without a usable GPU; without RECEIPT_WITH_CUDA it compiles to one
 // skipped test.
 #include <gtest/gtest.h>
+
+#include <fstream>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <string>
@@ -12,6 +15,7 @@
 #include <vector>
 
 #include "receipt/engine.h"
+#include "receipt/extractor.h"
 
 #if defined(RECEIPT_WITH_CUDA)
 #include "cuda/cuda_engine.h"
@@ -20,6 +24,7 @@
 #include "receipt/model.h"
 #include "rounded_checkpoint.h"
 #include "shipped_examples.h"
+#include "test_processors.h"
 #include "test_files.h"
 
 using namespace cuda_test;
@@ -147,7 +152,7 @@ TEST_F(CudaSpeculative, TinyGoldensMatchCpuGreedy) {
             const auto got = gpu->generate(inputs, fixed);
             for (const auto& r : got) EXPECT_EQ(r.ids.size(), 13u);
             expect_same(cpu->generate(inputs, fixed), got, std::string(name) + " fixed 13");
-            const auto st = rc::speculation_stats(*gpu);
+            const auto st = gpu->speculation_stats();
             EXPECT_GT(st.steps, 0);
             EXPECT_GE(st.tokens, st.steps);
         }
@@ -168,10 +173,80 @@ TEST_F(CudaSpeculative, ShippedModelMatchesCpuInFewerSteps) {
     expect_same(want, gpu->generate(inputs, o), "shipped fp16-a32 batch");
     for (size_t i = 0; i < inputs.size(); ++i)
         expect_same({want[i]}, gpu->generate({inputs[i]}, o), "shipped fp16-a32 receipt " + std::to_string(i));
-    const auto st = rc::speculation_stats(*gpu);
+    const auto st = gpu->speculation_stats();
     std::cout << "shipped model, 7 drafts: " << st.tokens << " tokens in " << st.steps << " steps ("
               << double(st.tokens) / double(st.steps) << " per step)\n";
     EXPECT_GT(st.tokens, st.steps * 3 / 2);
+}
+
+// With a logits processor the drafts are checked on the host (generate_greedy_host_speculative): the CPU's greedy
+// tokens, margins and scores under the same processor, batches 1 / 3 / 4 and 5 (chunked, no drafts).
+TEST_F(CudaSpeculative, HostCheckedDraftsWithAProcessorMatchCpuGreedy) {
+    for (const char* name : {"t5-tiny-v10", "t5-tiny-v11"}) {
+        auto model = receipt::Model::load(kGolden + name);
+        const auto golden = nlohmann::json::parse(receipt::test::read_file(kGolden + name + "/golden.json"));
+        const auto inputs = golden["input_ids"].get<std::vector<std::vector<int>>>();
+        auto cpu = engine(model, receipt::Device::kCpu, DType::kF32, false, 16, 0, dir_);
+        for (int drafts : {1, 3, 7}) {
+            auto gpu = engine(model, receipt::Device::kCuda, DType::kF32, false, 4, drafts, dir_);
+            for (int min_new : {0, 30}) {
+                receipt::GenerationOptions o;
+                o.max_new_tokens = 40;
+                o.min_new_tokens = min_new;
+                o.logits_processor = std::make_shared<receipt_test::BanByIndexProcessor>(model->config().vocab_size);
+                const std::string what = std::string(name) + " processor drafts=" + std::to_string(drafts) +
+                                         " min_new=" + std::to_string(min_new);
+                const auto want = cpu->generate(inputs, o);
+                const auto got = gpu->generate(inputs, o);
+                expect_same(want, got, what + " batch 4");
+                for (size_t i = 0; i < want.size(); ++i)
+                    EXPECT_NEAR(want[i].min_margin, got[i].min_margin, 1e-3f) << what << " seq " << i;
+                expect_same(cpu->generate({inputs[2]}, o), gpu->generate({inputs[2]}, o), what + " batch 1");
+                const std::vector<std::vector<int>> three = {inputs[3], inputs[0], inputs[1]};
+                expect_same(cpu->generate(three, o), gpu->generate(three, o), what + " batch 3");
+                std::vector<std::vector<int>> five = inputs;
+                five.push_back(inputs[1]);
+                expect_same(cpu->generate(five, o), gpu->generate(five, o), what + " batch 5");
+            }
+        }
+    }
+}
+
+// The shipped model through the Extractor (copy constraints = logits processors, extra passes), fp16-a32 with 6
+// drafts against the CPU without drafts: the same JSON for the example receipts and the committed training sample.
+TEST_F(CudaSpeculative, ShippedModelExtractsLikeTheCpu) {
+    const std::string dir = std::string(RECEIPT_SOURCE_DIR) + "/models/receipt-t5-small";
+    if (!fs::exists(dir + "/model.safetensors")) GTEST_SKIP() << "no shipped model at " << dir;
+    std::vector<std::string> texts;
+    for (const char* n : {"receipt-en", "receipt-ja-konbini", "receipt-ja-super"})
+        texts.push_back(receipt::test::read_file(std::string(RECEIPT_SOURCE_DIR) + "/examples/" + n + ".txt"));
+    std::ifstream sample(std::string(RECEIPT_SOURCE_DIR) + "/train/samples/train_sample.jsonl");
+    for (std::string line; std::getline(sample, line);)
+        if (!line.empty()) texts.push_back(nlohmann::json::parse(line).at("text").get<std::string>());
+    auto model = receipt::Model::load(dir);
+    receipt::EngineOptions eo = receipt::test::cpu_reference_options(512);
+    eo.max_batch_size = 8;
+    receipt::Extractor cpu(model, eo);
+    eo.device = receipt::Device::kCuda;
+    receipt::set_precision(eo, "fp16-a32");
+    eo.draft_tokens = 6;
+    eo.plan_path = dir_ + "/extract.plan";
+    receipt::Extractor gpu(model, eo);
+    const auto want = cpu.extract(texts);
+    std::vector<receipt::Extraction> got;
+    for (size_t i = 0; i < texts.size(); i += receipt::kMaxSpeculativeBatch) {  // calls the drafts run for
+        const std::vector<std::string> part(texts.begin() + long(i),
+                                            texts.begin() + long(std::min(texts.size(), i + receipt::kMaxSpeculativeBatch)));
+        for (auto& x : gpu.extract(part)) got.push_back(std::move(x));
+    }
+    ASSERT_EQ(want.size(), got.size());
+    for (size_t i = 0; i < want.size(); ++i) {
+        EXPECT_EQ(want[i].target_text, got[i].target_text) << "receipt " << i;
+        EXPECT_EQ(want[i].fields_json, got[i].fields_json) << "receipt " << i;
+    }
+    const auto st = gpu.speculation_stats();
+    std::cout << "extraction, 6 drafts, batch 8: " << st.tokens << " tokens in " << st.steps << " steps\n";
+    EXPECT_GT(st.steps, 0);
 }
 
 }  // namespace

@@ -149,6 +149,13 @@ void add_eval_command(CLI::App& app) {
             nlohmann::json jr = r.all.to_json();
             jr["describe"] = r.describe;
             jr["seconds_per_receipt"] = r.all.n ? r.seconds / r.all.n : 0.0;
+            const receipt::SpeculationStats spec = ex.speculation_stats();
+            if (spec.steps > 0) {  // --draft-tokens: decode steps (one per engine batch) and tokens, every pass
+                jr["speculative_steps"] = spec.steps;
+                jr["speculative_tokens"] = spec.tokens;
+                std::printf("%s speculative decoding: %lld tokens in %lld steps (%.2f per step)\n", r.device.c_str(),
+                            spec.tokens, spec.steps, double(spec.tokens) / double(spec.steps));
+            }
             for (const auto& [b, s] : r.buckets) jr["by_length"][b] = s.to_json();
             report["devices"][r.device] = jr;
             runs.push_back(std::move(r));

@@ -44,6 +44,11 @@ void add_serve_command(CLI::App& app) {
         ->check(CLI::NonNegativeNumber)
         ->capture_default_str();
     cmd->add_option("--threads", o.n_threads, "CPU threads per engine (0 = cores / workers)")->capture_default_str();
+    cmd->add_option("--draft-tokens", o.draft_tokens,
+                    "Greedy: check up to this many prompt-lookup draft tokens per decode step (speculative "
+                    "decoding; the same output in fewer steps; 0 = off)")
+        ->check(CLI::Range(0, receipt::kMaxDraftTokens))
+        ->capture_default_str();
     cmd->add_option("--workers", o.n_workers,
                     "Engines sharing the queue; 0 = two per GPU on a GPU (GPUs taken in turn), else 1")
         ->capture_default_str();

@@ -31,7 +31,8 @@ int main(int argc, char** argv) {
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
-        return app.exit(e);
+        // Prints the help or the usage error; a usage error (unknown flag, value out of range) is bad input.
+        return app.exit(e) == 0 ? kExitOk : kExitBadInput;
     } catch (const receipt::InvalidInput& e) {  // the user's input, model folder or machine: no source location
         std::cerr << "error: " << e.message() << "\n";
         return kExitBadInput;

@@ -24,6 +24,11 @@ void ModelArgs::add_to(CLI::App* cmd) {
         ->check(CLI::Range(-1, 1023))
         ->capture_default_str();
     cmd->add_option("--threads", threads, "CPU threads (0 = all cores)")->capture_default_str();
+    cmd->add_option("--draft-tokens", draft_tokens,
+                    "greedy: check up to this many prompt-lookup draft tokens per decode step (speculative decoding; "
+                    "the same output in fewer steps; 0 = off)")
+        ->check(CLI::Range(0, receipt::kMaxDraftTokens))
+        ->capture_default_str();
     cmd->add_option("--max-input-tokens", max_input_tokens, "longer inputs are truncated with a warning")
         ->capture_default_str();
 }
@@ -39,6 +44,7 @@ receipt::EngineOptions ModelArgs::engine_options(receipt::Device d, int max_new_
     receipt::set_precision(eo, dtype);
     eo.fp32_recheck_margin = fp32_recheck_margin;
     eo.n_threads = threads;
+    eo.draft_tokens = draft_tokens;
     eo.gpu = gpu;
     eo.max_input_tokens = max_input_tokens;
     if (max_new_tokens > 0) eo.max_total_tokens = max_new_tokens + 1;  // + the decoder start position

@@ -153,7 +153,7 @@ int main(int argc, char** argv) {
             std::sort(ms.begin(), ms.end());
             long long spec_steps = 0, spec_tokens = 0;
 #ifdef RECEIPT_WITH_CUDA
-            const auto st = receipt::cuda::speculation_stats(*engine);
+            const auto st = engine->speculation_stats();
             spec_steps = st.steps;
             spec_tokens = st.tokens;
 #endif

@@ -46,17 +46,21 @@ struct EngineOptions {
     // weights with f32 accumulation (two GEMMs). Weights keep their half-precision size; the products are
     // exact, so results follow the fp32 engine to within f32 rounding ("fp16-a32" / "bf16-a32" precisions).
     bool f32_activations = false;
-    // CUDA greedy search without a logits processor, batches of at most kMaxSpeculativeBatch sequences: each
-    // decode step also checks this many draft tokens per sequence, proposed by prompt lookup (what followed the
-    // latest earlier occurrence of the last tokens in the source and the output so far). Outputs are unchanged
-    // (a draft counts only where it equals greedy search's choice); a step emits 1 + the drafts accepted. The
-    // engine then preallocates decoder rows for batch x (1 + draft_tokens). 0 = off.
+    // Greedy search (beam search ignores it): each decode step also checks up to this many draft tokens per
+    // sequence, proposed by prompt lookup (what followed the latest earlier occurrence of the last tokens in the
+    // source and the output so far; src/generate/prompt_lookup.h). Outputs are unchanged (a draft counts only
+    // where it equals greedy search's choice, logits processor included); a step emits 1 + the drafts accepted.
+    // The CPU engine feeds drafts only when the lookup finds one; the CUDA engine, for batches of at most
+    // kMaxSpeculativeBatch sequences, always feeds 1 + draft_tokens rows per sequence and preallocates decoder
+    // rows for them. 0 = off; at most kMaxDraftTokens.
     int draft_tokens = 0;
 };
 
 // Largest batch (sequences) that speculative greedy decoding (EngineOptions::draft_tokens) runs for; larger
 // batches decode one token per step.
 constexpr int kMaxSpeculativeBatch = 8;
+// Largest EngineOptions::draft_tokens.
+constexpr int kMaxDraftTokens = 31;
 
 // Sets options.dtype and options.f32_activations from a precision name: "fp32", "fp16", "bf16", or "fp16-a32" /
 // "bf16-a32" (half-precision weights, f32 activations). Throws InvalidInput otherwise.
@@ -95,6 +99,13 @@ struct GenerationResult {
     float min_margin = INFINITY;
 };
 
+// Speculative greedy decoding (EngineOptions::draft_tokens) of an engine since it was created: decode steps run
+// (one per batch) and the tokens they emitted. At batch 1, tokens / steps is the speedup in steps over plain
+// greedy search.
+struct SpeculationStats {
+    long long steps = 0, tokens = 0;
+};
+
 // A generation backend. An Engine owns its scratch memory and KV cache, so one Engine serves one thread at a
 // time; make one per worker. The Model it runs is shared and immutable.
 class Engine {
@@ -108,6 +119,8 @@ public:
     virtual Device device() const = 0;
     // A one-line description ("cpu fp32, 2 threads", "cuda fp16 NVIDIA H200").
     virtual std::string describe() const = 0;
+    // Speculative decoding counts so far ({0, 0} with drafts off).
+    virtual SpeculationStats speculation_stats() const { return {}; }
 };
 
 // True when the library was built with CUDA and a GPU is usable now. Never throws.

@@ -58,6 +58,8 @@ public:
     // The engine's device and description.
     Device device() const;
     std::string describe() const;
+    // The engine's speculative decoding counts (EngineOptions::draft_tokens; every pass of extract() counts).
+    SpeculationStats speculation_stats() const;
 
 private:
     std::shared_ptr<const Model> model_;

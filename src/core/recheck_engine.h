@@ -24,6 +24,8 @@ public:
     // The fast engine's description, then the re-check ("..., fp32 re-check below margin 1"), with the counts
     // of sequences generated and decoded again once there are any.
     std::string describe() const override;
+    // The fast engine's counts.
+    SpeculationStats speculation_stats() const override { return fast_->speculation_stats(); }
 
     // Sequences generated and sequences decoded again, since construction.
     long long n_generated() const { return n_generated_; }

@@ -73,11 +73,6 @@ std::string profile_report(const Engine& engine) {
     return e ? e->profile_report() : std::string();
 }
 
-SpeculationStats speculation_stats(const Engine& engine) {
-    const auto* e = dynamic_cast<const CudaT5Engine*>(&engine);
-    return e ? e->speculation_stats() : SpeculationStats{};
-}
-
 void reset_profile(Engine& engine) {
     if (auto* e = dynamic_cast<CudaT5Engine*>(&engine)) e->reset_profile();
 }

@@ -26,11 +26,4 @@ std::string profile_report(const Engine& engine);
 // Clears that profile (no-op for other engines).
 void reset_profile(Engine& engine);
 
-// Speculative greedy decoding (EngineOptions::draft_tokens) of a CUDA engine since it was created: decode steps
-// run and tokens they emitted ({0, 0} for other engines or with drafts off).
-struct SpeculationStats {
-    long long steps = 0, tokens = 0;
-};
-SpeculationStats speculation_stats(const Engine& engine);
-
 }  // namespace receipt::cuda

@@ -49,8 +49,8 @@ CudaT5Engine::CudaT5Engine(std::shared_ptr<const Model> model, const EngineOptio
     RECEIPT_CHECK(options.max_batch_size >= 1 && options.max_input_tokens >= 1 && options.max_total_tokens >= 1,
                   InvalidInput, "EngineOptions: max_batch_size, max_input_tokens and max_total_tokens must be >= 1");
     RECEIPT_CHECK(cfg_.d_kv <= 256, ModelError, "CUDA engine: d_kv > 256 is not supported");
-    RECEIPT_CHECK(options.draft_tokens >= 0 && options.draft_tokens <= 31, InvalidInput,
-                  "EngineOptions: draft_tokens must be 0 .. 31");
+    RECEIPT_CHECK(options.draft_tokens >= 0 && options.draft_tokens <= kMaxDraftTokens, InvalidInput,
+                  "EngineOptions: draft_tokens must be 0 .. " + std::to_string(kMaxDraftTokens));
     spec_q_ = 1 + options.draft_tokens;
     // Speculative steps run batches of up to kMaxSpeculativeBatch sequences on spec_q_ rows each.
     R_max_ = std::max(options.max_batch_size,
@@ -105,6 +105,7 @@ CudaT5Engine::~CudaT5Engine() {
     for (auto& [b, g] : forward_graphs_) cudaGraphExecDestroy(g);
     for (auto& [b, g] : guess_graphs_) cudaGraphExecDestroy(g);
     for (auto& [b, g] : spec_graphs_) cudaGraphExecDestroy(g);
+    for (auto& [b, g] : spec_forward_graphs_) cudaGraphExecDestroy(g);
     if (stream_) cudaStreamSynchronize(stream_);
     buf_.reset();
     gemm_.reset();
@@ -315,8 +316,9 @@ std::vector<GenerationResult> CudaT5Engine::generate(const std::vector<std::vect
     // Speculative greedy (draft tokens) for a whole call of at most kMaxSpeculativeBatch sources; larger calls
     // decode one token per step, in chunks as below.
     const int spec_batch = std::min(kMaxSpeculativeBatch, R_max_ / spec_q_);
-    if (spec_q_ > 1 && options.num_beams == 1 && !options.logits_processor && int(inputs.size()) <= spec_batch) {
-        out = generate_greedy_speculative(inputs, 0, int(inputs.size()), options);
+    if (spec_q_ > 1 && options.num_beams == 1 && int(inputs.size()) <= spec_batch) {
+        out = options.logits_processor ? generate_greedy_host_speculative(inputs, 0, int(inputs.size()), options)
+                                       : generate_greedy_speculative(inputs, 0, int(inputs.size()), options);
         if (prof_) prof_->flush();
         return out;
     }

@@ -64,12 +64,13 @@ public:
     // reset_profile(); "" when profiling is off. Times are eager-mode kernel times (see op_profiler.h).
     bool profiling() const { return prof_ != nullptr; }
     // Speculative greedy steps run and tokens emitted since the engine was created (EngineOptions::draft_tokens).
-    SpeculationStats speculation_stats() const { return spec_stats_; }
+    SpeculationStats speculation_stats() const override { return spec_stats_; }
     std::string profile_report() const;
     void reset_profile();
 
 private:
     friend class CudaStepper;
+    friend class CudaSpecStepper;
     struct Buffers;
 
     void alloc_buffers();
@@ -158,6 +159,12 @@ private:
     std::vector<GenerationResult> generate_greedy_speculative(const std::vector<std::vector<int>>& inputs,
                                                               size_t first, int B, const GenerationOptions& options);
     void speculative_step(int B_bucket);
+    // The same with a logits processor: the drafts are checked on the host (speculative_greedy_search over
+    // CudaSpecStepper, whose steps replay decoder_forward over B_bucket x spec_q_ rows and copy back the logits of
+    // the rows fed).
+    std::vector<GenerationResult> generate_greedy_host_speculative(const std::vector<std::vector<int>>& inputs,
+                                                                   size_t first, int B,
+                                                                   const GenerationOptions& options);
     // The spec of one of the engine's GEMMs: x [m, k] activations (dt_), w [n, k] weights (wdt_), y [m, n], row
     // strides k / k / n. With f32 decoder activations on half-precision weights (dec_a32_) x is split
     // (GemmSpec::split_x) and y is always f32.
@@ -204,6 +211,7 @@ private:
     std::map<int, cudaGraphExec_t> guess_graphs_;    // greedy_step per (batch bucket, cache buffer): pipelined host loop
     bool cache_swapped_ = false;                     // Buffers::cache and cache_tmp exchanged (odd number of swaps)
     std::map<int, cudaGraphExec_t> spec_graphs_;     // speculative_step per sequence bucket
+    std::map<int, cudaGraphExec_t> spec_forward_graphs_;  // its decoder_forward alone (host-checked drafts)
     // Rows per sequence of a speculative step (1 + EngineOptions::draft_tokens; 1 = off) and whether
     // decoder_forward is running one (its rows are then B x spec_q_, sequence b's cache row b).
     int spec_q_ = 1;

@@ -127,6 +127,8 @@ int Extractor::max_input_tokens() const { return max_input_tokens_; }
 Device Extractor::device() const { return engine_->device(); }
 std::string Extractor::describe() const { return engine_->describe(); }
 
+SpeculationStats Extractor::speculation_stats() const { return engine_->speculation_stats(); }
+
 std::vector<Extraction> Extractor::extract(const std::vector<std::string>& texts, const ExtractOptions& options) {
     const size_t n = texts.size();
     std::vector<std::vector<int>> ids(n);

@@ -29,6 +29,17 @@ public:
                             int* /*ids*/) {
         RECEIPT_CHECK(false, InvalidInput, "DecoderStepper::step_top_k: this backend has no top-k step");
     }
+    // The most tokens step_tokens() takes per row (speculative decoding's last token + drafts); 1 = this backend
+    // feeds one token per row per step only.
+    virtual int max_tokens_per_row() const { return 1; }
+    // Feeds counts[r] tokens for row r (1 <= counts[r] <= max_tokens_per_row(); `tokens` holds them row after
+    // row) at positions pos[r] .. pos[r] + counts[r] - 1, each attending to the row's cached positions and to the
+    // row's tokens before it in this call. Row r's cache must hold positions 0 .. pos[r] - 1; what it holds past
+    // them is overwritten. Writes logits [sum counts, V] (fp32) in the order of `tokens`.
+    virtual void step_tokens(const std::vector<int>& /*tokens*/, const std::vector<int>& /*counts*/,
+                             const std::vector<int>& /*pos*/, float* /*logits*/) {
+        RECEIPT_CHECK(false, InvalidInput, "DecoderStepper::step_tokens: this backend feeds one token per row");
+    }
     // Replaces the rows: new row r continues old row src[r] (src may repeat rows and may be shorter than N, which
     // drops rows). Copies the cached positions 0..t_cached-1.
     virtual void select_rows(const std::vector<int>& src, int t_cached) = 0;

@@ -22,6 +22,19 @@ struct SearchTokens {
 std::vector<GenerationResult> greedy_search(DecoderStepper& stepper, int B, const GenerationOptions& options,
                                             const SearchTokens& tokens, int source_offset = 0);
 
+// Greedy search with prompt-lookup drafts (speculative decoding with a deterministic draft, Leviathan et al. 2023):
+// each step feeds every row its last token and up to n_drafts tokens from prompt_lookup_drafts() over its source
+// (sources[b], the input ids) and its output, through stepper.step_tokens(), and emits the choices of the fed
+// tokens up to the first draft that differs from the choice before it (and its choice). Every emitted token is
+// greedy_choose()'s on greedy search's own prefix, so ids, score and min_margin are greedy_search's (up to the
+// rounding of logits computed in a larger batch), the logits processor included. n_drafts is clamped to
+// stepper.max_tokens_per_row() - 1. stats (optional): steps and emitted tokens are added to it.
+std::vector<GenerationResult> speculative_greedy_search(DecoderStepper& stepper,
+                                                        const std::vector<std::vector<int>>& sources,
+                                                        const GenerationOptions& options, const SearchTokens& tokens,
+                                                        int n_drafts, int source_offset = 0,
+                                                        SpeculationStats* stats = nullptr);
+
 // One greedy choice, as greedy_search makes it for a row at step t: EOS forbidden while t < min_new_tokens, then
 // the processor (source index `source`, the row's ids so far), then the argmax (first maximum wins, as
 // torch.argmax). row: [V] logits, modified in place. id = EOS and logp = -inf when the processor forbade every

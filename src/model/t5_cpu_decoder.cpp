@@ -28,7 +28,9 @@ T5CpuDecoder::T5CpuDecoder(const Model& model, const T5Weights& weights) : model
 }
 
 void T5CpuDecoder::reset(const float* enc_out, const std::vector<int>& lengths, int S, int rows_per_source,
-                         int t_max) {
+                         int t_max, int max_tokens_per_row) {
+    RECEIPT_CHECK(max_tokens_per_row >= 1, InvalidInput, "decoder reset: max_tokens_per_row must be >= 1");
+    q_max_ = max_tokens_per_row;
     const int B = static_cast<int>(lengths.size());
     S_ = S;
     t_max_ = t_max;
@@ -50,7 +52,7 @@ void T5CpuDecoder::reset(const float* enc_out, const std::vector<int>& lengths, 
     grow(v_cache_, cache);
     grow(k_swap_, cache);
     grow(v_swap_, cache);
-    const size_t N = n_rows_max_;
+    const size_t N = size_t(n_rows_max_) * q_max_;  // query rows of one step
     grow(x_, N * D_);
     grow(h_, N * D_);
     grow(q_, N * HK_);
@@ -59,15 +61,49 @@ void T5CpuDecoder::reset(const float* enc_out, const std::vector<int>& lengths, 
     grow(attn_, N * HK_);
     grow(ff_a_, N * F_);
     if (gated_) grow(ff_b_, N * F_);
+    q_row_.reserve(N);
+    q_pos_.reserve(N);
+    q_src_.reserve(N);
 }
 
 void T5CpuDecoder::step(const std::vector<int>& tokens, int t, float* logits) {
     const int N = n_rows();
     RECEIPT_CHECK(static_cast<int>(tokens.size()) == N, InvalidInput, "decoder step: token count != rows");
     RECEIPT_CHECK(t >= 0 && t < t_max_, InvalidInput, "decoder step: position past the preallocated cache");
+    q_row_.resize(N);
+    q_pos_.assign(N, t);
+    for (int n = 0; n < N; ++n) q_row_[n] = n;
+    forward(tokens.data(), N, logits);
+}
+
+void T5CpuDecoder::step_tokens(const std::vector<int>& tokens, const std::vector<int>& counts,
+                               const std::vector<int>& pos, float* logits) {
+    const int N = n_rows();
+    RECEIPT_CHECK(static_cast<int>(counts.size()) == N && static_cast<int>(pos.size()) == N, InvalidInput,
+                  "decoder step_tokens: counts / positions != rows");
+    q_row_.clear();
+    q_pos_.clear();
+    for (int n = 0; n < N; ++n) {
+        RECEIPT_CHECK(counts[n] >= 1 && counts[n] <= q_max_, InvalidInput,
+                      "decoder step_tokens: tokens per row outside [1, max_tokens_per_row]");
+        RECEIPT_CHECK(pos[n] >= 0 && pos[n] + counts[n] <= t_max_, InvalidInput,
+                      "decoder step_tokens: position past the preallocated cache");
+        for (int j = 0; j < counts[n]; ++j) {
+            q_row_.push_back(n);
+            q_pos_.push_back(pos[n] + j);
+        }
+    }
+    RECEIPT_CHECK(tokens.size() == q_row_.size(), InvalidInput, "decoder step_tokens: token count != sum of counts");
+    forward(tokens.data(), static_cast<int>(q_row_.size()), logits);
+}
+
+// Query m: token tokens[m] at position q_pos_[m] of row q_row_[m]. N = M query rows from here on.
+void T5CpuDecoder::forward(const int* tokens, int N, float* logits) {
     const size_t cache_layer = size_t(n_rows_max_) * H_ * t_max_ * K_;
     const size_t cross_layer = size_t(lengths_.size()) * S_ * HK_;
     if (capture_hidden) hidden.clear();
+    q_src_.resize(N);
+    for (int n = 0; n < N; ++n) q_src_[n] = row_src_[q_row_[n]];
 
     // x[n, :] = shared[token_n]   (T5 does not scale embeddings)
     for (int n = 0; n < N; ++n) {
@@ -80,25 +116,26 @@ void T5CpuDecoder::step(const std::vector<int>& tokens, int t, float* logits) {
         float* kc = k_cache_.data() + l * cache_layer;
         float* vc = v_cache_.data() + l * cache_layer;
 
-        // Self-attention: q, k, v = h W^T [N, H*K]; k, v appended to the cache at position t.
+        // Self-attention: q, k, v = h W^T [N, H*K]; k, v written to the cache at each query's row and position.
         ops::rms_norm_cpu(x_.data(), lw.ln_self, N, D_, eps_, h_.data());
         linear(h_.data(), N, D_, lw.self.q, HK_, q_.data(), 0.0f);
         linear(h_.data(), N, D_, lw.self.k, HK_, k_.data(), 0.0f);
         linear(h_.data(), N, D_, lw.self.v, HK_, v_.data(), 0.0f);
         for (int n = 0; n < N; ++n)
             for (int h = 0; h < H_; ++h) {
-                const size_t dst = ((size_t(n) * H_ + h) * t_max_ + t) * K_;
+                const size_t dst = ((size_t(q_row_[n]) * H_ + h) * t_max_ + q_pos_[n]) * K_;
                 std::memcpy(kc + dst, k_.data() + size_t(n) * HK_ + h * K_, sizeof(float) * K_);
                 std::memcpy(vc + dst, v_.data() + size_t(n) * HK_ + h * K_, sizeof(float) * K_);
             }
-        ops::decoder_self_attention_cpu(q_.data(), kc, vc, bias_.data(), N, H_, K_, t_max_, t, attn_.data());
+        ops::decoder_self_attention_rows_cpu(q_.data(), kc, vc, bias_.data(), N, H_, K_, t_max_, q_row_.data(),
+                                             q_pos_.data(), attn_.data());
         linear(attn_.data(), N, HK_, lw.self.o, D_, x_.data(), 1.0f);
 
         // Cross-attention over the source's precomputed K/V (padding keys excluded, no position bias).
         ops::rms_norm_cpu(x_.data(), lw.ln_cross, N, D_, eps_, h_.data());
         linear(h_.data(), N, D_, lw.cross.q, HK_, q_.data(), 0.0f);
         ops::cross_attention_cpu(q_.data(), cross_k_.data() + l * cross_layer, cross_v_.data() + l * cross_layer,
-                                 row_src_.data(), lengths_.data(), N, S_, H_, K_, attn_.data());
+                                 q_src_.data(), lengths_.data(), N, S_, H_, K_, attn_.data());
         linear(attn_.data(), N, HK_, lw.cross.o, D_, x_.data(), 1.0f);
 
         // Feed-forward.

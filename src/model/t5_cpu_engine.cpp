@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <string>
 
 #include "generate/search.h"
 #include "core/buffer.h"
@@ -16,11 +17,14 @@ namespace receipt {
 
 CpuT5Engine::CpuT5Engine(std::shared_ptr<const Model> model, const EngineOptions& options)
     : model_(std::move(model)), options_(options), weights_(*model_), decoder_(*model_, weights_) {
+    RECEIPT_CHECK(options.draft_tokens >= 0 && options.draft_tokens <= kMaxDraftTokens, InvalidInput,
+                  "EngineOptions: draft_tokens must be 0 .. " + std::to_string(kMaxDraftTokens));
     ops::set_cpu_threads(options.n_threads);
 }
 
 std::string CpuT5Engine::describe() const {
-    return "cpu fp32, " + std::to_string(ops::cpu_threads()) + " threads";
+    return "cpu fp32, " + std::to_string(ops::cpu_threads()) + " threads" +
+           (options_.draft_tokens > 0 ? ", " + std::to_string(options_.draft_tokens) + " draft tokens" : "");
 }
 
 void CpuT5Engine::validate(const std::vector<std::vector<int>>& inputs, const GenerationOptions* o) const {
@@ -115,9 +119,13 @@ std::vector<GenerationResult> CpuT5Engine::generate_chunk(const std::vector<std:
     encode(inputs, enc_out_, S);  // once per request
     std::vector<int> lengths;
     for (const auto& in : inputs) lengths.push_back(static_cast<int>(in.size()));
-    decoder_.reset(enc_out_.data(), lengths, S, options.num_beams, options.max_new_tokens);
+    const bool speculative = options.num_beams == 1 && options_.draft_tokens > 0;
+    decoder_.reset(enc_out_.data(), lengths, S, options.num_beams, options.max_new_tokens,
+                   speculative ? 1 + options_.draft_tokens : 1);
     SearchTokens tokens{c.decoder_start_token_id, c.eos_token_id, c.pad_token_id};
     const int B = static_cast<int>(inputs.size());
+    if (speculative)
+        return speculative_greedy_search(decoder_, inputs, options, tokens, options_.draft_tokens, first, &spec_stats_);
     return options.num_beams == 1 ? greedy_search(decoder_, B, options, tokens, first)
                                   : beam_search(decoder_, B, options, tokens);
 }

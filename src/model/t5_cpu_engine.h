@@ -21,6 +21,7 @@ public:
                                            const GenerationOptions& options) override;
     Device device() const override { return Device::kCpu; }
     std::string describe() const override;
+    SpeculationStats speculation_stats() const override { return spec_stats_; }
 
     // Encoder forward for a batch of id sequences padded to S = longest: out [B, S, D] (rows past a sequence's
     // length are zero-context garbage, never read). hidden (optional, needs B == 1): HF output_hidden_states.
@@ -44,6 +45,7 @@ private:
     T5Weights weights_;
     T5CpuDecoder decoder_;
     std::vector<float> enc_out_;
+    SpeculationStats spec_stats_;
     std::vector<float> x_, h_, q_, k_, v_, ctx_, ff_a_, ff_b_, bias_, scratch_;
 };
 

@@ -19,6 +19,14 @@ void encoder_attention_cpu(const float* q, const float* k, const float* v, const
 void decoder_self_attention_cpu(const float* q, const float* k_cache, const float* v_cache, const float* bias_by_dist,
                                 int N, int H, int K, int T_max, int t, float* out);
 
+// Decoder self-attention of M query rows at their own positions (speculative decoding feeds several positions of
+// one cache row at once): query m attends to cache row cache_row[m], keys 0..pos[m] (causal).
+// q: [M, H*K]; k_cache, v_cache: [rows, H, T_max, K]; bias_by_dist: [H, T_max]; cache_row, pos: [M];
+// out: [M, H*K]. Per query the same arithmetic as decoder_self_attention_cpu at t = pos[m].
+void decoder_self_attention_rows_cpu(const float* q, const float* k_cache, const float* v_cache,
+                                     const float* bias_by_dist, int M, int H, int K, int T_max, const int* cache_row,
+                                     const int* pos, float* out);
+
 // Cross-attention of N decoder rows over their source's precomputed K/V (no position bias).
 // q: [N, H*K]; k, v: [B, S, H*K]; row_src: [N] source index of each row; lengths: [B]; out: [N, H*K].
 void cross_attention_cpu(const float* q, const float* k, const float* v, const int* row_src, const int* lengths,

@@ -58,6 +58,21 @@ void encoder_attention_cpu(const float* q, const float* k, const float* v, const
     }
 }
 
+// One query row and head over cache positions 0..t: o[K] = softmax_j(q . k_j + bias[t - j]) . v.
+static void self_attention_head(const float* qh, const float* kh, const float* vh, const float* bh, int K, int t,
+                                float* o) {
+    thread_local std::vector<float> scratch;  // grows once, never inside steady-state decoding
+    if (scratch.size() < size_t(t) + 1) scratch.resize(size_t(t) + 1);
+    float* s = scratch.data();
+    for (int j = 0; j <= t; ++j) s[j] = dot(qh, kh + int64_t(j) * K, K) + bh[t - j];
+    softmax_row(s, t + 1);
+    for (int x = 0; x < K; ++x) o[x] = 0.0f;
+    for (int j = 0; j <= t; ++j) {
+        const float p = s[j];
+        for (int x = 0; x < K; ++x) o[x] += p * vh[int64_t(j) * K + x];
+    }
+}
+
 void decoder_self_attention_cpu(const float* q, const float* k_cache, const float* v_cache, const float* bias_by_dist,
                                 int N, int H, int K, int T_max, int t, float* out) {
     const int64_t HK = int64_t(H) * K;
@@ -65,25 +80,24 @@ void decoder_self_attention_cpu(const float* q, const float* k_cache, const floa
 #pragma omp parallel for collapse(2) num_threads(cpu_threads()) schedule(static) \
     if (int64_t(N) * H * (t + 1) * K >= (1 << 19))
     for (int n = 0; n < N; ++n)
-        for (int h = 0; h < H; ++h) {
-            thread_local std::vector<float> scratch;  // grows once, never inside steady-state decoding
-            if (scratch.size() < size_t(t) + 1) scratch.resize(size_t(t) + 1);
-            float* s = scratch.data();
-            const float* qh = q + n * HK + h * K;
-            const float* kh = k_cache + (int64_t(n) * H + h) * T_max * K;
-            const float* vh = v_cache + (int64_t(n) * H + h) * T_max * K;
-            const float* bh = bias_by_dist + int64_t(h) * T_max;
-            for (int j = 0; j <= t; ++j) {
-                s[j] = dot(qh, kh + int64_t(j) * K, K) + bh[t - j];
-            }
-            softmax_row(s, t + 1);
-            float* o = out + n * HK + h * K;
-            for (int x = 0; x < K; ++x) o[x] = 0.0f;
-            for (int j = 0; j <= t; ++j) {
-                const float p = s[j];
-                for (int x = 0; x < K; ++x) o[x] += p * vh[int64_t(j) * K + x];
-            }
-        }
+        for (int h = 0; h < H; ++h)
+            self_attention_head(q + n * HK + h * K, k_cache + (int64_t(n) * H + h) * T_max * K,
+                                v_cache + (int64_t(n) * H + h) * T_max * K, bias_by_dist + int64_t(h) * T_max, K, t,
+                                out + n * HK + h * K);
+}
+
+void decoder_self_attention_rows_cpu(const float* q, const float* k_cache, const float* v_cache,
+                                     const float* bias_by_dist, int M, int H, int K, int T_max, const int* cache_row,
+                                     const int* pos, float* out) {
+    const int64_t HK = int64_t(H) * K;
+    int64_t work = 0;
+    for (int m = 0; m < M; ++m) work += int64_t(H) * (pos[m] + 1) * K;
+#pragma omp parallel for collapse(2) num_threads(cpu_threads()) schedule(static) if (work >= (1 << 19))
+    for (int m = 0; m < M; ++m)
+        for (int h = 0; h < H; ++h)
+            self_attention_head(q + m * HK + h * K, k_cache + (int64_t(cache_row[m]) * H + h) * T_max * K,
+                                v_cache + (int64_t(cache_row[m]) * H + h) * T_max * K,
+                                bias_by_dist + int64_t(h) * T_max, K, pos[m], out + m * HK + h * K);
 }
 
 // One row, every head: walks the source positions once, reading each K and V row ([H*K] contiguous floats) for
