@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <filesystem>
 #include <string>
 #include <unistd.h>
@@ -179,22 +180,28 @@ TEST_F(CudaSpeculative, ShippedModelMatchesCpuInFewerSteps) {
     EXPECT_GT(st.tokens, st.steps * 3 / 2);
 }
 
-// With a logits processor the drafts are checked on the host (generate_greedy_host_speculative): the CPU's greedy
-// tokens, margins and scores under the same processor, batches 1 / 3 / 4 and 5 (chunked, no drafts).
+// With a logits processor the drafts are checked on the host (cuda_speculative_host.cpp, pipelined and not): the
+// CPU's greedy tokens, margins and scores under the same processor (it bans a third of the vocabulary, so the
+// device's own choices are often overruled), batches 1 / 3 / 4 and 5 (chunked, no drafts).
 TEST_F(CudaSpeculative, HostCheckedDraftsWithAProcessorMatchCpuGreedy) {
     for (const char* name : {"t5-tiny-v10", "t5-tiny-v11"}) {
         auto model = receipt::Model::load(kGolden + name);
         const auto golden = nlohmann::json::parse(receipt::test::read_file(kGolden + name + "/golden.json"));
         const auto inputs = golden["input_ids"].get<std::vector<std::vector<int>>>();
         auto cpu = engine(model, receipt::Device::kCpu, DType::kF32, false, 16, 0, dir_);
-        for (int drafts : {1, 3, 7}) {
+        for (int drafts : {1, 3, 7})
+        for (bool piped : {true, false}) {
+            // Pipelined (the default) and unpipelined (RECEIPT_CUDA_HOST_PIPELINE=0, read when an engine is made).
+            if (!piped) ASSERT_EQ(setenv("RECEIPT_CUDA_HOST_PIPELINE", "0", 1), 0);
             auto gpu = engine(model, receipt::Device::kCuda, DType::kF32, false, 4, drafts, dir_);
+            if (!piped) unsetenv("RECEIPT_CUDA_HOST_PIPELINE");
             for (int min_new : {0, 30}) {
                 receipt::GenerationOptions o;
                 o.max_new_tokens = 40;
                 o.min_new_tokens = min_new;
                 o.logits_processor = std::make_shared<receipt_test::BanByIndexProcessor>(model->config().vocab_size);
-                const std::string what = std::string(name) + " processor drafts=" + std::to_string(drafts) +
+                const std::string what = std::string(name) + (piped ? " pipelined" : " unpipelined") +
+                                         " processor drafts=" + std::to_string(drafts) +
                                          " min_new=" + std::to_string(min_new);
                 const auto want = cpu->generate(inputs, o);
                 const auto got = gpu->generate(inputs, o);

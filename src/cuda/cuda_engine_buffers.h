@@ -37,7 +37,9 @@ struct CudaT5Engine::Buffers {
     // h_top: [2, R_max, kBeamTopKMax] beam candidates (values, then ids).
     // h_logits: [2, R_max, V] f32, two steps' logits (the pipelined host greedy loop reads one while the next
     // arrives); logits_event[s] marks the copy into half s.
-    PinnedBuffer h_ids, h_rows, h_state, h_flags, h_tokens, h_scores, h_logits, h_top;
+    // h_spec: [2, 2, R_max] ints, per half the tokens a speculative step fed, then its sequences' positions
+    // (the pipelined host check of drafts; allocated with draft tokens only).
+    PinnedBuffer h_ids, h_rows, h_state, h_flags, h_tokens, h_scores, h_logits, h_top, h_spec;
     cudaEvent_t flag_event[2] = {nullptr, nullptr};
     cudaEvent_t logits_event[2] = {nullptr, nullptr};
     ~Buffers() {

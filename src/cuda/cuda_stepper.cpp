@@ -14,6 +14,7 @@
 
 #include "cuda/cuda_check.h"
 #include "cuda/cuda_engine_buffers.h"
+#include "cuda/device_guess.h"
 #include "generate/search.h"
 #include "ops/linear.h"
 
@@ -137,25 +138,6 @@ std::vector<GenerationResult> CudaT5Engine::generate_greedy_host(const std::vect
     tok.pad = cfg_.pad_token_id;
     return greedy_search(stepper, B, options, tok, static_cast<int>(first));
 }
-
-namespace {
-
-// The device's guess for one row (greedy_select_cuda): the argmax of the logits with EOS masked while the step is
-// below min_new_tokens, the lowest id among equal maxima, id 0 when nothing is larger than -inf.
-int device_guess(const float* row, int V, bool mask_eos, int eos) {
-    float best = -INFINITY;
-    int best_i = INT_MAX;
-    for (int v = 0; v < V; ++v) {
-        const float x = (mask_eos && v == eos) ? -INFINITY : row[v];
-        if (x > best) {
-            best = x;
-            best_i = v;
-        }
-    }
-    return best_i >= 0 && best_i < V ? best_i : 0;
-}
-
-}  // namespace
 
 // Greedy with a logits processor, pipelined. Each step of the device (a graph of its batch bucket and cache
 // buffer) is decoder_forward + greedy_select: the select kernel writes its guess of the next token (step t's

@@ -207,6 +207,7 @@ void CudaT5Engine::alloc_buffers() {
     b.h_scores = PinnedBuffer(R * 4);
     b.h_logits = PinnedBuffer(2 * R * V * 4);
     b.h_top = PinnedBuffer(2 * R * kBeamTopKMax * 4);
+    if (spec_q_ > 1) b.h_spec = PinnedBuffer(4 * R * 4);
     for (cudaEvent_t& e : b.flag_event) RECEIPT_CUDA_CHECK(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
     for (cudaEvent_t& e : b.logits_event) RECEIPT_CUDA_CHECK(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
 
@@ -250,6 +251,9 @@ std::string CudaT5Engine::describe() const {
            (n_piped_steps_ == 0 ? ""
                                 : ", pipelined host steps " + std::to_string(n_piped_steps_) + " (" +
                                       std::to_string(n_piped_redone_) + " run again)") +
+           (n_spec_piped_steps_ == 0 ? ""
+                                     : ", pipelined speculative host steps " + std::to_string(n_spec_piped_steps_) +
+                                           " (" + std::to_string(n_spec_replays_) + " replayed)") +
            (absorb_min_rows_ == kAbsorbMinRows ? ""
             : absorb_min_rows_ > 0 ? ", absorbed cross-attention from " + std::to_string(absorb_min_rows_) + " rows"
                                    : std::string(", absorbed cross-attention off")) +
@@ -317,8 +321,10 @@ std::vector<GenerationResult> CudaT5Engine::generate(const std::vector<std::vect
     // decode one token per step, in chunks as below.
     const int spec_batch = std::min(kMaxSpeculativeBatch, R_max_ / spec_q_);
     if (spec_q_ > 1 && options.num_beams == 1 && int(inputs.size()) <= spec_batch) {
-        out = options.logits_processor ? generate_greedy_host_speculative(inputs, 0, int(inputs.size()), options)
-                                       : generate_greedy_speculative(inputs, 0, int(inputs.size()), options);
+        const int B = int(inputs.size());
+        out = !options.logits_processor ? generate_greedy_speculative(inputs, 0, B, options)
+              : host_pipeline_          ? generate_greedy_host_speculative_pipelined(inputs, 0, B, options)
+                                        : generate_greedy_host_speculative(inputs, 0, B, options);
         if (prof_) prof_->flush();
         return out;
     }

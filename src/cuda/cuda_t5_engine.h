@@ -159,12 +159,18 @@ private:
     std::vector<GenerationResult> generate_greedy_speculative(const std::vector<std::vector<int>>& inputs,
                                                               size_t first, int B, const GenerationOptions& options);
     void speculative_step(int B_bucket);
-    // The same with a logits processor: the drafts are checked on the host (speculative_greedy_search over
-    // CudaSpecStepper, whose steps replay decoder_forward over B_bucket x spec_q_ rows and copy back the logits of
-    // the rows fed).
+    // The setup both speculative paths share: encode, then sequence slots 0..B-1 of the B_bucket (returned) start
+    // at position 0 on the decoder start token (drafts pad), slots B.. finished; the state's min / max_new.
+    int speculative_setup(const std::vector<std::vector<int>>& inputs, size_t first, int B,
+                          const GenerationOptions& options);
+    // The same with a logits processor, the drafts checked on the host (cuda_speculative_host.cpp): unpipelined,
+    // speculative_greedy_search over CudaSpecStepper (RECEIPT_CUDA_HOST_PIPELINE=0), or pipelined: the device runs
+    // speculative steps one ahead on its own choices while the host checks the last one with the processor.
     std::vector<GenerationResult> generate_greedy_host_speculative(const std::vector<std::vector<int>>& inputs,
                                                                    size_t first, int B,
                                                                    const GenerationOptions& options);
+    std::vector<GenerationResult> generate_greedy_host_speculative_pipelined(
+        const std::vector<std::vector<int>>& inputs, size_t first, int B, const GenerationOptions& options);
     // The spec of one of the engine's GEMMs: x [m, k] activations (dt_), w [n, k] weights (wdt_), y [m, n], row
     // strides k / k / n. With f32 decoder activations on half-precision weights (dec_a32_) x is split
     // (GemmSpec::split_x) and y is always f32.
@@ -216,11 +222,18 @@ private:
     // decoder_forward is running one (its rows are then B x spec_q_, sequence b's cache row b).
     int spec_q_ = 1;
     bool spec_active_ = false;
+    // Sets spec_active_ for its lifetime.
+    struct SpecActive {
+        CudaT5Engine& e;
+        explicit SpecActive(CudaT5Engine& engine) : e(engine) { e.spec_active_ = true; }
+        ~SpecActive() { e.spec_active_ = false; }
+    };
     SpeculationStats spec_stats_;
     bool use_graphs_ = true;
     bool fuse_norm_ = true;             // decoder LayerNorms inside the small-M GEMMs (normed_gemm)
     bool host_pipeline_ = true;         // greedy with a logits processor pipelined (RECEIPT_CUDA_HOST_PIPELINE=0: off)
     long long n_piped_steps_ = 0, n_piped_redone_ = 0;  // its host steps, and those whose guessed step ran again
+    long long n_spec_piped_steps_ = 0, n_spec_replays_ = 0;  // the same for speculative steps, and replay steps
     // Decode steps of at least this many rows run the absorbed cross-attention (reads the encoder output, not
     // each layer's K/V); 0 = never. Off unless RECEIPT_CUDA_CROSS_ABSORB=N: on an H200 it measured slower than the
     // precomputed-K/V kernel at 32 and 64 rows (docs/benchmarks.md); also off for f32 activations and shapes it
