@@ -2,6 +2,8 @@
 // CUDA tests compare against on them.
 #pragma once
 
+#include <fstream>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -20,6 +22,18 @@ inline std::vector<std::vector<int>> example_inputs(const Model& model) {
     for (const char* name : {"receipt-en", "receipt-ja-konbini", "receipt-ja-super"})
         inputs.push_back(tok.encode(read_file(std::string(RECEIPT_SOURCE_DIR) + "/examples/" + name + ".txt")));
     return inputs;
+}
+
+// Receipt texts for the shipped model: examples/*.txt (as example_inputs()), then the "text" of every line of the
+// committed training sample train/samples/train_sample.jsonl (20 receipts: CORD, synthetic ja and en).
+inline std::vector<std::string> example_and_sample_texts() {
+    std::vector<std::string> texts;
+    for (const char* name : {"receipt-en", "receipt-ja-konbini", "receipt-ja-super"})
+        texts.push_back(read_file(std::string(RECEIPT_SOURCE_DIR) + "/examples/" + name + ".txt"));
+    std::ifstream sample(std::string(RECEIPT_SOURCE_DIR) + "/train/samples/train_sample.jsonl");
+    for (std::string line; std::getline(sample, line);)
+        if (!line.empty()) texts.push_back(nlohmann::json::parse(line).at("text").get<std::string>());
+    return texts;
 }
 
 // CPU engine options for up to 512 input tokens and `max_new_tokens` output tokens.

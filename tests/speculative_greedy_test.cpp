@@ -4,7 +4,6 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
-#include <fstream>
 #include <memory>
 #include <nlohmann/json.hpp>
 
@@ -14,6 +13,7 @@
 #include "receipt/errors.h"
 #include "receipt/extractor.h"
 #include "receipt/model.h"
+#include "shipped_examples.h"
 #include "test_files.h"
 #include "test_processors.h"
 
@@ -122,12 +122,7 @@ TEST(SpeculativeGreedyCpu, RejectsTooManyDrafts) {
 TEST(SpeculativeGreedyCpu, ShippedModelExtractsTheSameInFewerSteps) {
     const std::string dir = std::string(RECEIPT_SOURCE_DIR) + "/models/receipt-t5-small";
     if (!std::filesystem::exists(dir + "/model.safetensors")) GTEST_SKIP() << "bundled model not found";
-    std::vector<std::string> texts;
-    for (const char* name : {"receipt-en", "receipt-ja-konbini", "receipt-ja-super"})
-        texts.push_back(receipt::test::read_file(std::string(RECEIPT_SOURCE_DIR) + "/examples/" + name + ".txt"));
-    std::ifstream sample(std::string(RECEIPT_SOURCE_DIR) + "/train/samples/train_sample.jsonl");
-    for (std::string line; std::getline(sample, line);)
-        if (!line.empty()) texts.push_back(nlohmann::json::parse(line).at("text").get<std::string>());
+    const std::vector<std::string> texts = receipt::test::example_and_sample_texts();
     ASSERT_GE(texts.size(), 20u);
 
     auto model = receipt::Model::load(dir);

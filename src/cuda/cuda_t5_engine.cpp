@@ -317,9 +317,11 @@ std::vector<GenerationResult> CudaT5Engine::generate(const std::vector<std::vect
         out.resize(inputs.size());
         return out;
     }
-    // Speculative greedy (draft tokens) for a whole call of at most kMaxSpeculativeBatch sources; larger calls
-    // decode one token per step, in chunks as below.
-    const int spec_batch = std::min(kMaxSpeculativeBatch, R_max_ / spec_q_);
+    // Speculative greedy (draft tokens) for a whole call of at most kMaxSpeculativeBatch sources
+    // (kMaxHostSpeculativeBatch when the host checks the drafts); larger calls decode one token per step, in
+    // chunks as below.
+    const int spec_batch = std::min(options.logits_processor ? kMaxHostSpeculativeBatch : kMaxSpeculativeBatch,
+                                    R_max_ / spec_q_);
     if (spec_q_ > 1 && options.num_beams == 1 && int(inputs.size()) <= spec_batch) {
         const int B = int(inputs.size());
         out = !options.logits_processor ? generate_greedy_speculative(inputs, 0, B, options)
