@@ -36,6 +36,17 @@ TEST(PromptLookup, ContinuesTheLatestOccurrenceOfTheLongestSuffix) {
     EXPECT_EQ(prompt_lookup_drafts({9}, {3, 4, 5, 6, 3, 4}, 4), (V{5, 6, 3, 4}));
 }
 
+TEST(PromptLookup, DraftsFromTheExtraContextComeBeforeTheSource) {
+    const V extra = {40, 41, 42, 43};
+    // "41" occurs only in the extra context: its continuation.
+    EXPECT_EQ(prompt_lookup_drafts({1, 2}, {41}, 2, &extra), (V{42, 43}));
+    // "2" occurs in the source too, which comes later in the context: the source wins.
+    const V extra2 = {2, 9, 9};
+    EXPECT_EQ(prompt_lookup_drafts({2, 7, 8}, {2}, 2, &extra2), (V{7, 8}));
+    // No extra context: as before.
+    EXPECT_TRUE(prompt_lookup_drafts({1, 2}, {41}, 2, nullptr).empty());
+}
+
 TEST(PromptLookup, NothingFoundGivesNoDrafts) {
     EXPECT_TRUE(prompt_lookup_drafts({1, 2, 3}, {4}, 5).empty());
 }

@@ -89,7 +89,14 @@ struct GenerationOptions {
     // Greedy only (ignored by beam search): applied to every row's logits before the argmax. On CUDA it moves the
     // argmax to the host (logits are copied back each step) instead of the on-GPU graph loop.
     std::shared_ptr<const LogitsProcessor> logits_processor;
+    // Speculative greedy (EngineOptions::draft_tokens) only: more token ids the prompt lookup may draft from,
+    // searched before the source (a typical output, whose fixed labels the source does not print). At most
+    // kMaxDraftContext ids are used (the first ones). Never changes the output.
+    std::vector<int> draft_context;
 };
+
+// Most GenerationOptions::draft_context ids an engine uses.
+constexpr int kMaxDraftContext = 256;
 
 // One generated sequence: ids after the decoder start token, ending with EOS when one was produced.
 struct GenerationResult {

@@ -23,6 +23,7 @@ struct CudaT5Engine::Buffers {
     // Speculative greedy: spec_pos [R_max] tokens emitted per sequence; spec_sel / spec_logp [R_max] each row's
     // choice and its log-probability (speculative_select_cuda scratch).
     DeviceBuffer spec_pos, spec_sel, spec_logp;
+    DeviceBuffer draft_ctx;  // [kMaxDraftContext] ids: GenerationOptions::draft_context of the current call
     // Split-K decode attention scratch (DecodeAttnSplit in ops/t5_ops_cuda.h), shared by every layer's
     // cross-attention (self-attention runs single-pass, see decoder_forward): attn_part [rows that split, H, n_split_max, K + 2] f32, attn_counter [R_max, H] i32 (zeroed
     // once; every launch leaves it zero). attn_split points into them (n_split_max = 1: splitting off).

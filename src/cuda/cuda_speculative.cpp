@@ -22,8 +22,8 @@ void CudaT5Engine::speculative_step(int B_bucket) {
         speculative_select_cuda(b.logits.as<float>(), B_bucket, spec_q_, cfg_.vocab_size, cfg_.eos_token_id,
                                 cfg_.pad_token_id, b.state.as<DecodeState>(), b.spec_pos.as<int>(),
                                 b.finished.as<int>(), b.next_tok.as<int>(), b.tokens.as<int>(), T_max_,
-                                b.scores.as<float>(), b.enc_ids.as<int>(), b.src_len.as<int>(), b.spec_sel.as<int>(),
-                                b.spec_logp.as<float>(), stream_);
+                                b.scores.as<float>(), b.enc_ids.as<int>(), b.src_len.as<int>(), b.draft_ctx.as<int>(),
+                                b.spec_sel.as<int>(), b.spec_logp.as<float>(), stream_);
     });
 }
 
@@ -58,7 +58,14 @@ int CudaT5Engine::speculative_setup(const std::vector<std::vector<int>>& inputs,
     RECEIPT_CUDA_CHECK(
         cudaMemcpyAsync(b.spec_pos.get(), seq + B_bucket, size_t(B_bucket) * 4, cudaMemcpyHostToDevice, stream_));
     RECEIPT_CUDA_CHECK(cudaMemsetAsync(b.scores.get(), 0, size_t(B_bucket) * 4, stream_));
-    upload_state(0, options.min_new_tokens, options.max_new_tokens);
+    const int n_extra = std::min(int(options.draft_context.size()), kMaxDraftContext);
+    if (n_extra > 0) {  // pageable source: the call returns once it is staged, so the options may go
+        for (int id : options.draft_context)
+            RECEIPT_CHECK(id >= 0 && id < cfg_.vocab_size, InvalidInput, "draft_context holds a token id out of range");
+        RECEIPT_CUDA_CHECK(cudaMemcpyAsync(b.draft_ctx.get(), options.draft_context.data(), size_t(n_extra) * 4,
+                                           cudaMemcpyHostToDevice, stream_));
+    }
+    upload_state(0, options.min_new_tokens, options.max_new_tokens, n_extra);
     return B_bucket;
 }
 

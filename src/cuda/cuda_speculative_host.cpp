@@ -198,7 +198,7 @@ std::vector<GenerationResult> CudaT5Engine::generate_greedy_host_speculative_pip
             if (!live) continue;
             const std::vector<int>& ids = results[size_t(s)].ids;
             std::copy(ids.begin(), ids.end(), toks + size_t(s) * T_max_);
-            const std::vector<int> drafts = prompt_lookup_drafts(inputs[first + size_t(s)], ids, Q - 1);
+            const std::vector<int> drafts = prompt_lookup_drafts(inputs[first + size_t(s)], ids, Q - 1, &options.draft_context);
             feed[s * Q] = token_at(s, p);
             for (int j = 1; j < Q; ++j) feed[s * Q + j] = j - 1 < int(drafts.size()) ? drafts[size_t(j - 1)] : feed[s * Q];
             if (p > 0)
@@ -224,7 +224,7 @@ std::vector<GenerationResult> CudaT5Engine::generate_greedy_host_speculative_pip
             const int q = resync[size_t(s)] >= 0 ? std::min(resync[size_t(s)], p) : p;
             j0[size_t(s)] = p - q;  // rows of tokens the host already has (p - q <= Q - 1)
             for (int j = 0; j <= p - q; ++j) feed[s * Q + j] = token_at(s, q + j);
-            const std::vector<int> drafts = prompt_lookup_drafts(inputs[first + size_t(s)], ids, Q - 1 - (p - q));
+            const std::vector<int> drafts = prompt_lookup_drafts(inputs[first + size_t(s)], ids, Q - 1 - (p - q), &options.draft_context);
             for (int j = p - q + 1; j < Q; ++j) {
                 const int d = j - (p - q) - 1;
                 feed[s * Q + j] = d < int(drafts.size()) ? drafts[size_t(d)] : feed[s * Q + p - q];

@@ -171,6 +171,7 @@ void CudaT5Engine::alloc_buffers() {
     alloc(b.spec_pos, spec_q_ > 1 ? R * 4 : 0);
     alloc(b.spec_sel, spec_q_ > 1 ? R * 4 : 0);
     alloc(b.spec_logp, spec_q_ > 1 ? R * 4 : 0);
+    alloc(b.draft_ctx, spec_q_ > 1 ? size_t(kMaxDraftContext) * 4 : 0);
     // Split-K cross-attention for the decode steps whose H x R blocks cover less than half of the SMs (see
     // decode_attn_n_split): at most n_sm / (2H) rows split, each (row, head) into <= kDefaultAttnSplits key
     // ranges. Four ranges were fastest per call on an H200 over 384 source keys (6.8 us against 8.5 us for one
@@ -515,9 +516,9 @@ void CudaT5Engine::decoder_forward(int R) {
                 w_.lm_weight(), b.logits.get(), w_.lm_scale);
 }
 
-void CudaT5Engine::upload_state(int step, int min_new, int max_new) {
+void CudaT5Engine::upload_state(int step, int min_new, int max_new, int n_extra) {
     auto* s = buf_->h_state.as<DecodeState>();
-    *s = DecodeState{step, S_, min_new, 0, 0, 0, max_new, 0};
+    *s = DecodeState{step, S_, min_new, 0, 0, 0, max_new, 0, n_extra};
     RECEIPT_CUDA_CHECK(
         cudaMemcpyAsync(buf_->state.get(), s, sizeof(DecodeState), cudaMemcpyHostToDevice, stream_));
 }

@@ -151,7 +151,8 @@ private:
     // confirm (or a row that ends) runs step t+1 again on the host's choice (cuda_stepper.cpp).
     std::vector<GenerationResult> generate_greedy_host_pipelined(const std::vector<std::vector<int>>& inputs,
                                                                  size_t first, int B, const GenerationOptions& options);
-    void upload_state(int step, int min_new, int max_new = 0);
+    // The DecodeState of a request: step, source stride S_, min / max new tokens, draft context length.
+    void upload_state(int step, int min_new, int max_new = 0, int n_extra = 0);
     // Greedy search with prompt-lookup drafts (EngineOptions::draft_tokens, cuda_speculative.cpp): per step a
     // replayed graph of decoder_forward over B_bucket x spec_q_ rows (draft_self_attention_cuda) and
     // speculative_select_cuda, which accepts, emits and proposes on the GPU; the host only reads the

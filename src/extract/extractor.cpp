@@ -13,6 +13,7 @@
 #include "extract/name_constraint.h"
 #include "extract/post_checks.h"
 #include "extract/printed_value.h"
+#include "extract/target_format.h"
 #include "extract/target_tokens.h"
 #include "extract/utf8.h"
 #include "receipt/errors.h"
@@ -25,7 +26,30 @@ namespace receipt {
 struct Extractor::ConstraintVocabs {
     std::shared_ptr<const extract::CopyConstraint::Vocab> copy;
     std::shared_ptr<const extract::NameConstraint::Vocab> name;
+    std::vector<int> draft_context;  // GenerationOptions::draft_context: draft_skeleton() tokenized
 };
+
+namespace {
+
+// Typical targets (a yen receipt, then a ringgit one) for speculative decoding's prompt lookup: their labels,
+// separators and common values are what the source does not print. On the first 40 dev_ja receipts with 3
+// drafts: 1.58 -> 1.82 tokens per step (docs/benchmarks.md). Never changes the output.
+std::string draft_skeleton() {
+    const nlohmann::json ja = {
+        {"supplier_name", "サ"}, {"supplier_address", "東京都"}, {"supplier_phone", "03"},
+        {"receipt_date", "2022-01-18"}, {"purchase_time", "18:53"}, {"currency", "JPY"},
+        {"line_items", {{{"description", "ボールペン 黒"}, {"quantity", 1}, {"unit_price", 175}, {"amount", 175}},
+                        {{"description", "おにぎり"}, {"quantity", 2}, {"unit_price", 178}, {"amount", 356}}}},
+        {"net_amount", 3021}, {"total_tax_amount", 280}, {"total_amount", 3021}};
+    const nlohmann::json en = {
+        {"supplier_name", "S"}, {"supplier_address", "JALAN"}, {"receipt_date", "2018-03-01"},
+        {"purchase_time", "12:30"}, {"currency", "MYR"},
+        {"line_items", {{{"description", "TEA"}, {"quantity", 1}, {"unit_price", 4.5}, {"amount", 4.5}}}},
+        {"net_amount", 12.5}, {"total_tax_amount", 0.75}, {"total_amount", 13.25}};
+    return extract::fields_to_target(ja) + " | " + extract::fields_to_target(en);
+}
+
+}  // namespace
 
 Extractor::Extractor(std::shared_ptr<const Model> model, const EngineOptions& options)
     : model_(std::move(model)),
@@ -35,9 +59,12 @@ Extractor::Extractor(std::shared_ptr<const Model> model, const EngineOptions& op
       engine_(make_engine(model_, options)),
       max_input_tokens_(options.max_input_tokens) {
     const int vocab = model_->config().vocab_size;
+    std::vector<int> skeleton = tokenizer_->encode(draft_skeleton(), false);
+    skeleton.resize(std::min<size_t>(skeleton.size(), kMaxDraftContext));
+    std::erase_if(skeleton, [&](int id) { return id < 0 || id >= vocab; });
     vocabs_ = std::make_shared<const ConstraintVocabs>(
         ConstraintVocabs{extract::CopyConstraint::make_vocab(*tokenizer_, vocab),
-                         extract::NameConstraint::make_vocab(*tokenizer_, vocab)});
+                         extract::NameConstraint::make_vocab(*tokenizer_, vocab), std::move(skeleton)});
 }
 
 Extractor::~Extractor() = default;
@@ -166,6 +193,7 @@ std::vector<Extraction> Extractor::extract(const std::vector<std::string>& texts
     std::vector<std::vector<int>> sorted(n);
     for (size_t k = 0; k < n; ++k) sorted[k] = ids[order[k]];
     GenerationOptions gen = options.generation;
+    if (gen.draft_context.empty()) gen.draft_context = vocabs_->draft_context;
     const bool greedy = gen.num_beams == 1 && n;
     std::vector<std::string> sorted_texts(n);
     for (size_t k = 0; k < n; ++k) sorted_texts[k] = texts[order[k]];
@@ -208,6 +236,7 @@ std::vector<Extraction> Extractor::extract(const std::vector<std::string>& texts
                 redo_texts.push_back(leading_lines(sorted_texts[k], extract::kNameLines));
             }
             GenerationOptions name_gen = options.generation;
+            name_gen.draft_context = gen.draft_context;
             name_gen.max_new_tokens = std::min(name_gen.max_new_tokens, kNamePassTokens);
             name_gen.logits_processor = std::make_shared<extract::NameConstraint>(vocabs_->name, redo_texts);
             const std::vector<GenerationResult> name_results = engine_->generate(redo_ids, name_gen);
@@ -260,6 +289,7 @@ std::vector<Extraction> Extractor::extract(const std::vector<std::string>& texts
                 longest = std::max(longest, prefixes[j].size());
             }
             GenerationOptions addr_gen = options.generation;
+            addr_gen.draft_context = gen.draft_context;
             addr_gen.max_new_tokens = std::min<int>(addr_gen.max_new_tokens, int(longest) + kAddressPassTokens);
             addr_gen.logits_processor = std::make_shared<extract::NameConstraint>(
                 vocabs_->name, redo_texts, extract::PrintedField{"addr", kAddressLines}, prefixes);

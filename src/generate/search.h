@@ -23,8 +23,8 @@ std::vector<GenerationResult> greedy_search(DecoderStepper& stepper, int B, cons
                                             const SearchTokens& tokens, int source_offset = 0);
 
 // Greedy search with prompt-lookup drafts (speculative decoding with a deterministic draft, Leviathan et al. 2023):
-// each step feeds every row its last token and up to n_drafts tokens from prompt_lookup_drafts() over its source
-// (sources[b], the input ids) and its output, through stepper.step_tokens(), and emits the choices of the fed
+// each step feeds every row its last token and up to n_drafts tokens from prompt_lookup_drafts() over
+// options.draft_context, its source (sources[b], the input ids) and its output, through stepper.step_tokens(), and emits the choices of the fed
 // tokens up to the first draft that differs from the choice before it (and its choice). Every emitted token is
 // greedy_choose()'s on greedy search's own prefix, so ids, score and min_margin are greedy_search's (up to the
 // rounding of logits computed in a larger batch), the logits processor included. n_drafts is clamped to

@@ -39,7 +39,7 @@ std::vector<GenerationResult> speculative_greedy_search(DecoderStepper& stepper,
             const int emitted = static_cast<int>(results[s].ids.size());
             // Positions past max_new_tokens - 1 are never needed: the row ends there.
             const int room = std::min(n_drafts, options.max_new_tokens - emitted - 1);
-            drafts[r] = prompt_lookup_drafts(sources[s], results[s].ids, room);
+            drafts[r] = prompt_lookup_drafts(sources[s], results[s].ids, room, &options.draft_context);
             offsets[r] = static_cast<int>(feed.size());
             pos[r] = emitted;
             counts[r] = 1 + static_cast<int>(drafts[r].size());

@@ -46,6 +46,8 @@ void CpuT5Engine::validate(const std::vector<std::vector<int>>& inputs, const Ge
                       "max_new_tokens must be in [1, 4096]");
         RECEIPT_CHECK(o->min_new_tokens >= 0 && o->min_new_tokens <= o->max_new_tokens, InvalidInput,
                       "min_new_tokens must be in [0, max_new_tokens]");
+        for (int id : o->draft_context)
+            RECEIPT_CHECK(id >= 0 && id < c.vocab_size, InvalidInput, "draft_context holds a token id out of range");
     }
 }
 

@@ -11,6 +11,7 @@
 #include "ops/cuda_launch.cuh"
 #include "ops/greedy_common.cuh"
 #include "ops/t5_ops_cuda.h"
+#include "receipt/engine.h"
 
 namespace receipt::cuda {
 
@@ -19,9 +20,10 @@ namespace {
 constexpr int kThreads = 1024;
 constexpr int kMaxNgram = 3;  // longest suffix looked up
 
-// Token i of sequence b's lookup context: its source ids (len of them), then the tokens emitted so far.
-__device__ __forceinline__ int context_token(const int* src, int len, const int* out, int i) {
-    return i < len ? src[i] : out[i - len];
+// Token i of sequence b's lookup context: the draft context (x ids), its source ids (len of them), then the
+// tokens emitted so far.
+__device__ __forceinline__ int context_token(const int* extra, int x, const int* src, int len, const int* out, int i) {
+    return i < x ? extra[i] : i < x + len ? src[i - x] : out[i - x - len];
 }
 
 // Block-wide max of an int (every thread gets it). red: 32 ints of shared memory.
@@ -41,8 +43,8 @@ __device__ int block_max_int(int v, int* red) {
 // The last block's work for sequence b: accept, emit, propose. All threads of the block call it.
 __device__ void accept_and_propose(int b, int Q, int eos, int pad, DecodeState* state, int* pos, int* finished,
                                    int* feed, int* tokens, int T_max, float* scores, const int* enc_ids,
-                                   const int* src_len, const int* sel_id, const float* sel_logp, int* s_vals,
-                                   int* red) {
+                                   const int* src_len, const int* extra, const int* sel_id, const float* sel_logp,
+                                   int* s_vals, int* red) {
     const int tid = threadIdx.x;
     if (tid == 0) {
         int p = pos[b];
@@ -82,14 +84,15 @@ __device__ void accept_and_propose(int b, int Q, int eos, int pad, DecodeState* 
     const int* src = enc_ids + int64_t(b) * S;
     const int len = min(max(src_len[b], 0), S);
     const int* out = tokens + int64_t(b) * T_max;
-    const int N = len + p;  // context length; p >= 1 here (a running sequence emitted at least one token)
+    const int x = extra ? min(max(state->n_extra, 0), kMaxDraftContext) : 0;
+    const int N = x + len + p;  // context length; p >= 1 here (a running sequence emitted at least one token)
     // Latest start s < N - n of an earlier occurrence of the context's last n tokens, longest n first.
     int n_found = 0, s_found = -1;
     for (int n = min(kMaxNgram, p); n >= 1 && s_found < 0; --n) {
         int best = -1;
         for (int s = tid; s < N - n; s += blockDim.x) {
             bool eq = true;
-            for (int i = 0; i < n && eq; ++i) eq = context_token(src, len, out, s + i) == out[p - n + i];
+            for (int i = 0; i < n && eq; ++i) eq = context_token(extra, x, src, len, out, s + i) == out[p - n + i];
             if (eq) best = max(best, s);
         }
         best = block_max_int(best, red);
@@ -106,7 +109,7 @@ __device__ void accept_and_propose(int b, int Q, int eos, int pad, DecodeState* 
             tok = out[p - 1];
         } else if (s_found >= 0) {
             const int P = N - n_found - s_found;
-            tok = context_token(src, len, out, s_found + n_found + (j - 1) % P);
+            tok = context_token(extra, x, src, len, out, s_found + n_found + (j - 1) % P);
         } else {
             tok = out[p - 1];
         }
@@ -119,7 +122,8 @@ __device__ void accept_and_propose(int b, int Q, int eos, int pad, DecodeState* 
 // last block to finish accepts, emits and proposes for every sequence and closes the step.
 __global__ void speculative_select_kernel(const float* logits, int Q, int V, int eos, int pad, DecodeState* state,
                                           int* pos, int* finished, int* feed, int* tokens, int T_max, float* scores,
-                                          const int* enc_ids, const int* src_len, int* sel_id, float* sel_logp) {
+                                          const int* enc_ids, const int* src_len, const int* extra, int* sel_id,
+                                          float* sel_logp) {
     __shared__ int red_i[32];
     __shared__ int s_vals[3];  // finished, position, any sequence running
     __shared__ int s_last;
@@ -145,7 +149,7 @@ __global__ void speculative_select_kernel(const float* logits, int Q, int V, int
     if (tid == 0) s_vals[2] = 0;
     for (int sb = 0; sb < B; ++sb)
         accept_and_propose(sb, Q, eos, pad, state, pos, finished, feed, tokens, T_max, scores, enc_ids, src_len,
-                           sel_id, sel_logp, s_vals, red_i);
+                           extra, sel_id, sel_logp, s_vals, red_i);
     if (tid == 0) {
         const int running = atomicExch(&state->n_unfinished, 0);
         if (s_vals[2]) ++state->n_steps;
@@ -158,11 +162,11 @@ __global__ void speculative_select_kernel(const float* logits, int Q, int V, int
 
 void speculative_select_cuda(const float* logits, int B, int Q, int V, int eos, int pad, DecodeState* state,
                              int* pos, int* finished, int* feed, int* tokens, int T_max, float* scores,
-                             const int* enc_ids, const int* src_len, int* sel_id, float* sel_logp,
-                             cudaStream_t stream) {
+                             const int* enc_ids, const int* src_len, const int* extra, int* sel_id,
+                             float* sel_logp, cudaStream_t stream) {
     if (B <= 0 || Q <= 0) return;
     launch_kernel(speculative_select_kernel, B * Q, kThreads, 0, stream, logits, Q, V, eos, pad, state, pos, finished,
-                  feed, tokens, T_max, scores, enc_ids, src_len, sel_id, sel_logp);
+                  feed, tokens, T_max, scores, enc_ids, src_len, extra, sel_id, sel_logp);
 }
 
 }  // namespace receipt::cuda

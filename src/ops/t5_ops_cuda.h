@@ -26,6 +26,7 @@ struct DecodeState {
     int n_selected;    // greedy: select blocks of the current step that are done (0 between steps)
     int max_new;       // speculative greedy: most tokens a sequence generates (max_new_tokens)
     int n_steps;       // speculative greedy: decode steps that found a sequence still running
+    int n_extra;       // speculative greedy: ids of the draft context before each source (GenerationOptions)
 };
 
 // x[n, D] f32 = table[ids[n], :] (T). Ids outside [0, V) read row 0.
@@ -240,14 +241,15 @@ void greedy_select_cuda(const float* logits, int R, int V, int eos, int pad, Dec
 // would emit, one step per token). tokens[b, pos..], scores[b], finished[b] and pos[b] advance; a sequence ends
 // on EOS or at max_new tokens. The next step's rows are written to feed: the last token emitted, then Q - 1
 // tokens proposed by prompt lookup: the latest earlier occurrence of the last 3 (else 2, else 1) tokens in the
-// source ids (enc_ids [B, state->src_stride], src_len [B]) followed by the tokens so far, and what followed it,
+// draft context (extra [state->n_extra], shared by the sequences), the source ids (enc_ids [B, state->src_stride],
+// src_len [B]) and the tokens so far, in that order, and what followed it,
 // repeated with the period of that occurrence where it runs past the end. The last block to finish does that and
 // sets state->all_finished / n_steps. feed: [B*Q] (the embedding's next_tok); sel_id / sel_logp: [B*Q] scratch.
 // grid: B*Q blocks of 1024 threads.
 void speculative_select_cuda(const float* logits, int B, int Q, int V, int eos, int pad, DecodeState* state,
                              int* pos, int* finished, int* feed, int* tokens, int T_max, float* scores,
-                             const int* enc_ids, const int* src_len, int* sel_id, float* sel_logp,
-                             cudaStream_t stream);
+                             const int* enc_ids, const int* src_len, const int* extra, int* sel_id,
+                             float* sel_logp, cudaStream_t stream);
 
 // Decoder self-attention of a speculative step: row r = b*Q + j holds the token at position t = pos[b] + j of
 // sequence b, whose cache is cache row b. qkv: [B*Q, 3, H, K] T; cache_k/v: [R_max, H, T_max, K] T; bias: [H,
