@@ -5,7 +5,8 @@
 // - pipelined (default): the device runs whole speculative steps (decoder + speculative_select_cuda, which accepts
 //   its own argmax choices and proposes the next drafts) one step ahead, while the host applies the processor to
 //   the step before and accepts the same way; when the host chose otherwise than the device on a row it kept,
-//   the step queued ahead is discarded and the host's tokens, positions and drafts are uploaded.
+//   the step queued ahead is discarded, a replay step re-feeds the host's tokens from the first position that
+//   step may have overwritten, and the host's tokens, positions and drafts are uploaded.
 #include <algorithm>
 #include <cstring>
 
