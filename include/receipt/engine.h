@@ -47,8 +47,8 @@ struct EngineOptions {
     // exact, so results follow the fp32 engine to within f32 rounding ("fp16-a32" / "bf16-a32" precisions).
     bool f32_activations = false;
     // Greedy search (beam search ignores it): each decode step also checks up to this many draft tokens per
-    // sequence, proposed by prompt lookup (what followed the latest earlier occurrence of the last tokens in the
-    // source and the output so far; src/generate/prompt_lookup.h). Outputs are unchanged (a draft counts only
+    // sequence, proposed by prompt lookup (what followed the latest earlier occurrence of the last tokens in
+    // GenerationOptions::draft_context, the source and the output so far; src/generate/prompt_lookup.h). Outputs are unchanged (a draft counts only
     // where it equals greedy search's choice, logits processor included); a step emits 1 + the drafts accepted.
     // The CPU engine feeds drafts only when the lookup finds one; the CUDA engine, for calls of at most
     // kMaxSpeculativeBatch sequences (kMaxHostSpeculativeBatch with a logits processor), always feeds

@@ -14,7 +14,9 @@ class Tokenizer;
 
 // Per-request knobs.
 struct ExtractOptions {
-    GenerationOptions generation;  // defaults: greedy, max_new_tokens 512
+    // Defaults: greedy, max_new_tokens 512. An empty draft_context is filled with typical targets (labels the
+    // receipt does not print) for speculative decoding (EngineOptions::draft_tokens).
+    GenerationOptions generation;
     bool truncate = true;          // too-long input: truncate with a warning (true) or throw InvalidInput (false)
     // Greedy only: phone numbers and amounts may only use digit runs printed in the receipt text
     // (extract/copy_constraint.h); other fields are untouched.
