@@ -9,6 +9,7 @@
 //   step may have overwritten, and the host's tokens, positions and drafts are uploaded.
 #include <algorithm>
 #include <cstring>
+#include <functional>
 
 #include "cuda/cuda_check.h"
 #include "cuda/cuda_engine_buffers.h"
@@ -25,15 +26,11 @@ namespace receipt::cuda {
 // rows (their slots idle on: fed pad at position 0, logits never read), so the cache is never moved.
 class CudaSpecStepper final : public DecoderStepper {
 public:
+    // After speculative_setup(), which mapped the rows to their sources and uploaded the state.
     CudaSpecStepper(CudaT5Engine& e, int B, int B_bucket) : e_(e), slot_(size_t(B)), B_bucket_(B_bucket) {
         for (int i = 0; i < B; ++i) slot_[size_t(i)] = i;
-        const int Q = e_.spec_q_, R = B_bucket * Q;
-        auto& b = *e_.buf_;
-        int* src_row = b.h_rows.as<int>() + 2 * e_.R_max_;
-        for (int r = 0; r < R; ++r) src_row[r] = r / Q < B ? r / Q : 0;  // idle slots attend to source 0
-        RECEIPT_CUDA_CHECK(
-            cudaMemcpyAsync(b.src_row.get(), src_row, size_t(R) * 4, cudaMemcpyHostToDevice, e_.stream_));
-        e_.upload_state(0, 0, 0);  // the source stride for cross-attention
+        // The setup's uploads read the h_rows staging that step_tokens() rewrites.
+        RECEIPT_CUDA_CHECK(cudaStreamSynchronize(e_.stream_));
     }
 
     int vocab_size() const override { return e_.cfg_.vocab_size; }
@@ -106,11 +103,7 @@ private:
 
 std::vector<GenerationResult> CudaT5Engine::generate_greedy_host_speculative(
     const std::vector<std::vector<int>>& inputs, size_t first, int B, const GenerationOptions& options) {
-    int B_bucket = 1;
-    while (B_bucket < B) B_bucket *= 2;
-    B_bucket = std::min(B_bucket, R_max_ / spec_q_);
-    RECEIPT_CHECK(B <= B_bucket, InvalidInput, "speculative greedy: batch too large for the engine");
-    encode(inputs, first, B);
+    const int B_bucket = speculative_setup(inputs, first, B, options);
     const SpecActive active(*this);
     CudaSpecStepper stepper(*this, B, B_bucket);
     SearchTokens tok;
@@ -161,28 +154,39 @@ std::vector<GenerationResult> CudaT5Engine::generate_greedy_host_speculative_pip
                                            size_t(R) * V * sizeof(float), cudaMemcpyDeviceToHost, stream_));
         RECEIPT_CUDA_CHECK(cudaEventRecord(b.logits_event[k & 1], stream_));
     };
-    // Host acceptance for sequence s over rows j0.. of a step that fed `fed` [Q]: greedy_choose per row (the
-    // processor), emitted while the draft fed next equals the choice. Returns the first row whose choice differs
-    // from the device's (guesses checked only when check_device), else -1.
+    // Host acceptance for sequence s over rows j0.. of a step that fed `fed` [Q] (accept_speculative_rows, which
+    // marks the sequence done). Returns the first row whose choice differs from the device's (guesses checked
+    // only when check_device), else -1.
     auto accept = [&](int s, int j0, const int* fed, float* logits, bool check_device) {
         GenerationResult& res = results[size_t(s)];
-        int first_diff = -1;
-        for (int j = j0; j < Q; ++j) {
-            float* row = logits + size_t(s * Q + j) * V;
-            const int t = int(res.ids.size());
-            const int guess = check_device ? device_guess(row, V, t < options.min_new_tokens, eos) : -1;
-            const GreedyChoice c = greedy_choose(row, V, t, options, tok, int(first) + s, res.ids);
-            res.score += c.logp;
-            res.min_margin = std::min(res.min_margin, c.margin);
-            res.ids.push_back(c.id);
-            if (check_device && c.id != guess && first_diff < 0) first_diff = j;
-            if (c.id == eos || t + 1 >= options.max_new_tokens) {
-                done[size_t(s)] = 1;
-                break;
-            }
-            if (j + 1 < Q && fed[j + 1] != c.id) break;  // the next row was fed a rejected draft
+        const int t0 = int(res.ids.size());
+        int guess[kMaxDraftTokens + 1];
+        std::function<void(int, const float*, int)> note_guess;
+        if (check_device)
+            note_guess = [&](int j, const float* row, int t) {
+                guess[j] = device_guess(row, V, t < options.min_new_tokens, eos);
+            };
+        done[size_t(s)] = accept_speculative_rows(logits + size_t(s) * Q * V, V, fed, j0, Q, options, tok,
+                                                  int(first) + s, res, note_guess);
+        if (check_device)
+            for (int j = j0; j - j0 < int(res.ids.size()) - t0; ++j)
+                if (res.ids[size_t(t0 + j - j0)] != guess[j]) return j;
+        return -1;
+    };
+    // Fills sequence s's Q rows for a step from position q (<= its position p = |ids|): the tokens at positions
+    // q .. p (the host's, the last one at p), then prompt-lookup drafts, the last token again where the lookup
+    // gives fewer. Returns the row of the token at p.
+    auto fill_feed = [&](int s, int q, int* row) {
+        const std::vector<int>& ids = results[size_t(s)].ids;
+        const int p = int(ids.size());
+        for (int j = 0; j <= p - q; ++j) row[j] = token_at(s, q + j);
+        const std::vector<int> drafts =
+            prompt_lookup_drafts(inputs[first + size_t(s)], ids, Q - 1 - (p - q), &options.draft_context);
+        for (int j = p - q + 1; j < Q; ++j) {
+            const int d = j - (p - q) - 1;
+            row[j] = d < int(drafts.size()) ? drafts[size_t(d)] : row[p - q];
         }
-        return first_diff;
+        return p - q;
     };
     // After the host's last tokens: every slot's tokens, position, finished flag and next feed (last token +
     // prompt-lookup drafts) to the device.
@@ -199,9 +203,7 @@ std::vector<GenerationResult> CudaT5Engine::generate_greedy_host_speculative_pip
             if (!live) continue;
             const std::vector<int>& ids = results[size_t(s)].ids;
             std::copy(ids.begin(), ids.end(), toks + size_t(s) * T_max_);
-            const std::vector<int> drafts = prompt_lookup_drafts(inputs[first + size_t(s)], ids, Q - 1, &options.draft_context);
-            feed[s * Q] = token_at(s, p);
-            for (int j = 1; j < Q; ++j) feed[s * Q + j] = j - 1 < int(drafts.size()) ? drafts[size_t(j - 1)] : feed[s * Q];
+            fill_feed(s, p, feed + s * Q);
             if (p > 0)
                 RECEIPT_CUDA_CHECK(cudaMemcpyAsync(b.tokens.as<int>() + size_t(s) * T_max_, toks + size_t(s) * T_max_,
                                                    size_t(p) * 4, cudaMemcpyHostToDevice, stream_));
@@ -220,16 +222,9 @@ std::vector<GenerationResult> CudaT5Engine::generate_greedy_host_speculative_pip
             std::fill(feed + s * Q, feed + (s + 1) * Q, cfg_.pad_token_id);
             pos[s] = 0;
             if (s >= B || done[size_t(s)]) continue;
-            const std::vector<int>& ids = results[size_t(s)].ids;
-            const int p = int(ids.size());  // the host's last token sits at position p
+            const int p = int(results[size_t(s)].ids.size());  // the host's last token sits at position p
             const int q = resync[size_t(s)] >= 0 ? std::min(resync[size_t(s)], p) : p;
-            j0[size_t(s)] = p - q;  // rows of tokens the host already has (p - q <= Q - 1)
-            for (int j = 0; j <= p - q; ++j) feed[s * Q + j] = token_at(s, q + j);
-            const std::vector<int> drafts = prompt_lookup_drafts(inputs[first + size_t(s)], ids, Q - 1 - (p - q), &options.draft_context);
-            for (int j = p - q + 1; j < Q; ++j) {
-                const int d = j - (p - q) - 1;
-                feed[s * Q + j] = d < int(drafts.size()) ? drafts[size_t(d)] : feed[s * Q + p - q];
-            }
+            j0[size_t(s)] = fill_feed(s, q, feed + s * Q);  // rows of tokens the host already has (<= Q - 1)
             pos[s] = q;
         }
         RECEIPT_CUDA_CHECK(cudaMemcpyAsync(b.next_tok.get(), feed, size_t(R) * 4, cudaMemcpyHostToDevice, stream_));

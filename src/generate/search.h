@@ -1,6 +1,7 @@
 // Search algorithms over a DecoderStepper, with Hugging Face generate() semantics.
 #pragma once
 
+#include <functional>
 #include <vector>
 
 #include "generate/decoder_stepper.h"
@@ -34,6 +35,15 @@ std::vector<GenerationResult> speculative_greedy_search(DecoderStepper& stepper,
                                                         const GenerationOptions& options, const SearchTokens& tokens,
                                                         int n_drafts, int source_offset = 0,
                                                         SpeculationStats* stats = nullptr);
+
+// One sequence's share of a speculative step, accepted as greedy search would: for rows j = j0, j0 + 1, ... <
+// n_rows of logits ([n_rows, V], row j computed on the token fed[j]), greedy_choose()'s choice (the row is
+// modified in place) is appended to res (ids, score, min_margin), until it is EOS or the max_new_tokens-th token
+// (returns true: the sequence ended) or the token fed next, fed[j + 1], is not that choice (returns false).
+// inspect (optional) sees each row and its position t before the choice changes the row.
+bool accept_speculative_rows(float* logits, int V, const int* fed, int j0, int n_rows, const GenerationOptions& options,
+                             const SearchTokens& tokens, int source, GenerationResult& res,
+                             const std::function<void(int j, const float* row, int t)>& inspect = nullptr);
 
 // One greedy choice, as greedy_search makes it for a row at step t: EOS forbidden while t < min_new_tokens, then
 // the processor (source index `source`, the row's ids so far), then the argmax (first maximum wins, as

@@ -11,6 +11,23 @@
 
 namespace receipt {
 
+bool accept_speculative_rows(float* logits, int V, const int* fed, int j0, int n_rows, const GenerationOptions& options,
+                             const SearchTokens& tokens, int source, GenerationResult& res,
+                             const std::function<void(int j, const float* row, int t)>& inspect) {
+    for (int j = j0; j < n_rows; ++j) {
+        float* row = logits + size_t(j) * V;
+        const int t = static_cast<int>(res.ids.size());
+        if (inspect) inspect(j, row, t);
+        const GreedyChoice c = greedy_choose(row, V, t, options, tokens, source, res.ids);
+        res.score += c.logp;
+        res.min_margin = std::min(res.min_margin, c.margin);
+        res.ids.push_back(c.id);
+        if (c.id == tokens.eos || t + 1 >= options.max_new_tokens) return true;
+        if (j + 1 < n_rows && fed[j + 1] != c.id) return false;  // the next row was fed a rejected draft
+    }
+    return false;
+}
+
 std::vector<GenerationResult> speculative_greedy_search(DecoderStepper& stepper,
                                                         const std::vector<std::vector<int>>& sources,
                                                         const GenerationOptions& options, const SearchTokens& tokens,
@@ -22,29 +39,28 @@ std::vector<GenerationResult> speculative_greedy_search(DecoderStepper& stepper,
     std::vector<GenerationResult> results(B);
     std::vector<int> row_source(B);  // active row -> source index
     for (int b = 0; b < B; ++b) row_source[b] = b;
-    std::vector<int> last(B, tokens.decoder_start);  // each row's token to feed next (at position |ids|)
     std::vector<int> feed, counts, pos, offsets;
-    std::vector<std::vector<int>> drafts(B);
     std::vector<float> logits;
     std::vector<char> done;
 
     while (!row_source.empty()) {
         const int N = static_cast<int>(row_source.size());
         feed.clear();
-        counts.assign(N, 1);
+        counts.resize(N);
         pos.resize(N);
         offsets.resize(N);
         for (int r = 0; r < N; ++r) {
-            const int s = row_source[r];
-            const int emitted = static_cast<int>(results[s].ids.size());
+            const std::vector<int>& ids = results[row_source[r]].ids;
+            const int emitted = static_cast<int>(ids.size());
             // Positions past max_new_tokens - 1 are never needed: the row ends there.
             const int room = std::min(n_drafts, options.max_new_tokens - emitted - 1);
-            drafts[r] = prompt_lookup_drafts(sources[s], results[s].ids, room, &options.draft_context);
+            const std::vector<int> drafts =
+                prompt_lookup_drafts(sources[row_source[r]], ids, room, &options.draft_context);
             offsets[r] = static_cast<int>(feed.size());
             pos[r] = emitted;
-            counts[r] = 1 + static_cast<int>(drafts[r].size());
-            feed.push_back(last[r]);
-            feed.insert(feed.end(), drafts[r].begin(), drafts[r].end());
+            counts[r] = 1 + static_cast<int>(drafts.size());
+            feed.push_back(emitted > 0 ? ids.back() : tokens.decoder_start);  // the token at position |ids|
+            feed.insert(feed.end(), drafts.begin(), drafts.end());
         }
         logits.resize(feed.size() * size_t(V));
         stepper.step_tokens(feed, counts, pos, logits.data());
@@ -53,34 +69,19 @@ std::vector<GenerationResult> speculative_greedy_search(DecoderStepper& stepper,
 #pragma omp parallel for num_threads(ops::cpu_threads()) schedule(dynamic) if (N > 1)
         for (int r = 0; r < N; ++r) {
             const int s = row_source[r];
-            GenerationResult& res = results[s];
-            for (int j = 0; j < counts[r]; ++j) {
-                const int t = static_cast<int>(res.ids.size());
-                const GreedyChoice c = greedy_choose(logits.data() + size_t(offsets[r] + j) * V, V, t, options,
-                                                     tokens, source_offset + s, res.ids);
-                res.score += c.logp;
-                res.min_margin = std::min(res.min_margin, c.margin);
-                res.ids.push_back(c.id);
-                last[r] = c.id;
-                if (c.id == tokens.eos || t + 1 >= options.max_new_tokens) {
-                    done[r] = 1;
-                    break;
-                }
-                if (j + 1 < counts[r] && drafts[r][j] != c.id) break;  // draft j+1 was fed on a wrong prefix
-            }
+            done[r] = accept_speculative_rows(logits.data() + size_t(offsets[r]) * V, V, feed.data() + offsets[r], 0,
+                                              counts[r], options, tokens, source_offset + s, results[s]);
         }
-        std::vector<int> keep, next_source, next_last;
+        std::vector<int> keep, next_source;
         int t_cached = 0;  // the most positions a kept row has cached
         for (int r = 0; r < N; ++r) {
             if (done[r]) continue;
             keep.push_back(r);
             next_source.push_back(row_source[r]);
-            next_last.push_back(last[r]);
             t_cached = std::max(t_cached, static_cast<int>(results[row_source[r]].ids.size()));
         }
         if (static_cast<int>(keep.size()) != N && !keep.empty()) stepper.select_rows(keep, t_cached);
         row_source.swap(next_source);
-        last.swap(next_last);
     }
     if (stats)
         for (const auto& r : results) stats->tokens += static_cast<long long>(r.ids.size());
