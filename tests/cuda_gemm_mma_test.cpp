@@ -1,5 +1,5 @@
 // Tensor-core decode GEMM (gemm_mma_cuda, src/ops/gemm_mma_cuda.cu) against a double-precision CPU reference,
-// GemmLt's routing to it, and its refusals (label: cuda).
+// GemmLt's routing to it, the deferred norm between two of its GEMMs, and its refusals (label: cuda).
 // Without RECEIPT_WITH_CUDA it compiles to one skipped test.
 #include <gtest/gtest.h>
 
@@ -189,6 +189,80 @@ TEST_F(CudaOps, MmaGemmSplitsF32InputsLikeTheSplitPath) {
                     EXPECT_LE(err, 2 * err_split + 1e-5) << what;
                     EXPECT_LT(err * 8, err_rounded) << what << ": no closer than x rounded to " << name(dt);
                 }
+}
+
+TEST_F(CudaOps, MmaGemmDefersTheNormToTheNextGemm) {
+    // Deferred T5LayerNorm (MmaNorm): a producer GEMM adding into the f32 residual writes partial sums of squares
+    // per column block; the consumer normalises the residual from them. The producer's residual must be bit for
+    // bit the plain GEMM's, the partials must add up to the rows' sums of squares, and the consumer must give
+    // rmsnorm_cuda + the same GEMM up to the order of the sum of squares (an ulp of x here and there).
+    struct Shape { int d, hk, n; };
+    for (DType dt : kHalfTypes)
+        for (Shape sh : {Shape{512, 512, 1536}, Shape{384, 384, 2048}, Shape{768, 768, 768}})
+            for (int m : {3, 8, 17, 64})
+                for (int split = 0; split < 2; ++split) {
+                    const int D = sh.d, HK = sh.hk, N = sh.n, pi = m % 3;
+                    const rc::MmaTiles ptiles{1 << pi, 1 << ((pi + split) % 3)};  // producer block shapes vary
+                    const std::string what = std::string(name(dt)) + " D=" + std::to_string(D) + " m=" +
+                                             std::to_string(m) + (split ? " split" : "") + " producer tiles " +
+                                             std::to_string(ptiles.mt) + "x" + std::to_string(ptiles.nt);
+                    const auto resid0 = randn(size_t(m) * D, 91, 3.0f);
+                    const auto xp = rounded(randn(size_t(m) * HK, 92), dt);
+                    const auto wp = rounded(randn(size_t(D) * HK, 93, 0.1f), dt);
+                    const auto wc = rounded(randn(size_t(N) * D, 94, 0.1f), dt);
+                    auto ln = randn(size_t(D), 95);
+                    for (float& v : ln) v = 1.0f + 0.25f * v;
+                    auto dxp = to_device(xp, dt), dwp = to_device(wp, dt), dwc = to_device(wc, dt);
+                    auto dln = to_device(ln, DType::kF32);
+                    auto r_def = to_device(resid0, DType::kF32), r_ref = to_device(resid0, DType::kF32);
+                    rc::DeviceBuffer ss(size_t(m) * ((D + 7) / 8) * 4);
+                    rc::MmaNorm out;
+                    out.ss_out = ss.as<float>();
+                    const int parts = rc::gemm_mma_cuda(dt, m, D, HK, dxp.get(), HK, dwp.get(), HK, r_def.get(), D,
+                                                        1.0f, true, true, false, nullptr, ptiles, false, &out);
+                    rc::gemm_mma_cuda(dt, m, D, HK, dxp.get(), HK, dwp.get(), HK, r_ref.get(), D, 1.0f, true, true,
+                                      false, nullptr, ptiles);
+                    RECEIPT_CUDA_CHECK(cudaDeviceSynchronize());
+                    const auto resid = to_host(r_def, resid0.size(), DType::kF32);
+                    EXPECT_EQ(resid, to_host(r_ref, resid0.size(), DType::kF32)) << what << ": residual changed";
+                    ASSERT_EQ(parts, (D + 8 * ptiles.nt - 1) / (8 * ptiles.nt)) << what;
+                    std::vector<float> ps(size_t(parts) * m);
+                    RECEIPT_CUDA_CHECK(cudaMemcpy(ps.data(), ss.get(), ps.size() * 4, cudaMemcpyDeviceToHost));
+                    for (int i = 0; i < m; ++i) {
+                        double want = 0, got = 0;
+                        for (int d = 0; d < D; ++d) want += double(resid[size_t(i) * D + d]) * resid[size_t(i) * D + d];
+                        for (int p = 0; p < parts; ++p) got += ps[size_t(p) * m + i];
+                        EXPECT_NEAR(got, want, 1e-4 * want) << what << " row " << i;
+                    }
+
+                    // Consumer: y = LayerNorm(resid) . wc^T, T out (or f32 from the split f32 x).
+                    const DType xdt = split ? DType::kF32 : dt, ydt = split ? DType::kF32 : dt;
+                    rc::DeviceBuffer xn(size_t(m) * D * 4);
+                    rc::rmsnorm_cuda(xdt, r_ref.as<float>(), nullptr, dln.as<float>(), m, D, 1e-6f, xn.get(), nullptr);
+                    auto y_ref = to_device(std::vector<float>(size_t(m) * N, 0.0f), ydt);
+                    auto y_def = to_device(std::vector<float>(size_t(m) * N, 0.0f), ydt);
+                    rc::gemm_mma_cuda(dt, m, N, D, xn.get(), D, dwc.get(), D, y_ref.get(), N, 1.0f, split, false,
+                                      false, nullptr, {}, split);
+                    rc::MmaNorm in;
+                    in.ss_in = ss.as<float>(), in.n_parts = parts, in.w = dln.as<float>(), in.eps = 1e-6f;
+                    rc::gemm_mma_cuda(dt, m, N, D, r_def.get(), D, dwc.get(), D, y_def.get(), N, 1.0f, split, false,
+                                      false, nullptr, {}, split, &in);
+                    RECEIPT_CUDA_CHECK(cudaDeviceSynchronize());
+                    expect_close(to_host(y_ref, size_t(m) * N, ydt), to_host(y_def, size_t(m) * N, ydt),
+                                 split ? 1e-5f : out_tol(dt), what + " consumer");
+                }
+    rc::DeviceBuffer b(1 << 20);
+    auto* p = static_cast<char*>(b.get());
+    rc::MmaNorm half_out;
+    half_out.ss_out = reinterpret_cast<float*>(p);
+    EXPECT_THROW(rc::gemm_mma_cuda(DType::kF16, 8, 64, 64, p, 64, p, 64, p, 64, 1.0f, false, true, false, nullptr, {},
+                                   false, &half_out),
+                 receipt::InvalidInput);  // partial sums of a half y
+    rc::MmaNorm bad_w;
+    bad_w.ss_in = reinterpret_cast<float*>(p), bad_w.n_parts = 4, bad_w.w = reinterpret_cast<float*>(p + 4);
+    EXPECT_THROW(rc::gemm_mma_cuda(DType::kF16, 8, 64, 64, p, 64, p, 64, p, 64, 1.0f, false, false, false, nullptr, {},
+                                   false, &bad_w),
+                 receipt::InvalidInput);  // norm weight not 16-byte aligned
 }
 
 TEST_F(CudaOps, MmaGemmRejectsWhatItCannotDo) {

@@ -59,6 +59,7 @@ CudaT5Engine::CudaT5Engine(std::shared_ptr<const Model> model, const EngineOptio
     T_max_ = options.max_total_tokens;
     if (const char* g = std::getenv("RECEIPT_CUDA_GRAPHS")) use_graphs_ = std::string(g) != "0";
     if (const char* f = std::getenv("RECEIPT_CUDA_FUSE_NORM")) fuse_norm_ = std::string(f) != "0";
+    if (const char* f = std::getenv("RECEIPT_CUDA_MMA_NORM")) mma_norm_ = std::string(f) != "0";
     if (const char* p = std::getenv("RECEIPT_CUDA_HOST_PIPELINE")) host_pipeline_ = std::string(p) != "0";
     // Absorbed cross-attention (cross_attention_absorbed_cuda) for decode steps of at least this many rows;
     // RECEIPT_CUDA_CROSS_ABSORB=N sets N, 0 turns it off.
@@ -149,6 +150,7 @@ void CudaT5Engine::alloc_buffers() {
     alloc(b.scores, R * 4);
     alloc(b.sel, R * 4);
     alloc(b.dec_resid, R * D * 4);
+    alloc(b.norm_ss, R * ((D + 7) / 8) * 4);
     alloc(b.dec_x, R * D * (head_a32_ ? 4 : es));  // f32 for the lm_head's input (head_a32_)
     alloc(b.dec_qkv, R * 3 * HK * es);
     alloc(b.dec_q, R * HK * es);
@@ -248,7 +250,7 @@ std::string CudaT5Engine::describe() const {
            (use_graphs_ ? "" : ", graphs off") + (gemm_->use_gemv() ? "" : ", small-M gemv off") +
            (gemm_->use_mma() ? "" : ", tensor-core decode GEMM off") +
            (cdt_ != dt_ ? std::string(", cross K/V ") + dtype_name(cdt_) : std::string()) +
-           (fuse_norm_ ? "" : ", norm fusion off") + (host_pipeline_ ? "" : ", host greedy pipeline off") +
+           (fuse_norm_ ? "" : ", norm fusion off") + (mma_norm_ ? "" : ", deferred norm off") + (host_pipeline_ ? "" : ", host greedy pipeline off") +
            (n_piped_steps_ == 0 ? ""
                                 : ", pipelined host steps " + std::to_string(n_piped_steps_) + " (" +
                                       std::to_string(n_piped_redone_) + " run again)") +
@@ -419,10 +421,32 @@ void CudaT5Engine::normed_gemm(const char* name, const float* resid, const float
         });
         return;
     }
+    if (norm_parts_ > 0 && spec.k == cfg_.d_model && gemm_->routes_to_mma(spec)) {  // deferred norm
+        MmaNorm norm;
+        norm.ss_in = buf_->norm_ss.as<float>();
+        norm.n_parts = norm_parts_;
+        norm.w = ln;
+        norm.eps = cfg_.layer_norm_epsilon;
+        timed_op(name, [&] { gemm_->run_mma(spec, resid, w, y, alpha, stream_, norm); });
+        return;
+    }
     timed_op("dec.rmsnorm", [&] {
         rmsnorm_cuda(x_dt, const_cast<float*>(resid), nullptr, ln, spec.m, spec.k, cfg_.layer_norm_epsilon, x, stream_);
     });
     timed_op(name, [&] { gemm_->run(spec, x, w, y, alpha, stream_); });
+}
+
+void CudaT5Engine::residual_gemm(const char* name, const GemmSpec& spec, const void* x, const void* w, float* resid) {
+    norm_parts_ = 0;
+    if (mma_norm_ && gemm_->routes_to_mma(spec) && aligned16(x) && aligned16(w)) {
+        MmaNorm norm;
+        norm.ss_out = buf_->norm_ss.as<float>();
+        int parts = 0;
+        timed_op(name, [&] { parts = gemm_->run_mma(spec, x, w, resid, 1.0f, stream_, norm); });
+        norm_parts_ = parts;  // 0 when the op was skipped (RECEIPT_CUDA_SKIP_OPS): the next norm runs on its own
+        return;
+    }
+    timed_op(name, [&] { gemm_->run(spec, x, w, resid, 1.0f, stream_); });
 }
 
 void CudaT5Engine::ffn(const CudaLayerWeights& L, int M, void* x, void* h, void* hg, float* resid, bool dec,
@@ -438,13 +462,14 @@ void CudaT5Engine::ffn(const CudaLayerWeights& L, int M, void* x, void* h, void*
         normed_gemm(wi, resid, ln, wi_spec, x, L.wi.get(), h);
     else
         timed_op(wi, [&] { gemm_->run(wi_spec, x, L.wi.get(), h, 1.0f, stream_); });
-    if (w_.gated) {
+    if (w_.gated)
         timed_op(dec ? "dec.gated_act" : "enc.gated_act",
                  [&] { gated_act_cuda(dec ? dt_ : edt_, h, M, F, w_.gelu, hg, stream_); });
-        timed_op(wo, [&] { gemm_->run(spec(M, D, F, true, true), hg, L.wo.get(), resid, 1.0f, stream_); });
-    } else {
-        timed_op(wo, [&] { gemm_->run(spec(M, D, F, true, true), h, L.wo.get(), resid, 1.0f, stream_); });
-    }
+    const void* wo_x = w_.gated ? hg : h;
+    if (dec)
+        residual_gemm(wo, spec(M, D, F, true, true), wo_x, L.wo.get(), resid);
+    else
+        timed_op(wo, [&] { gemm_->run(spec(M, D, F, true, true), wo_x, L.wo.get(), resid, 1.0f, stream_); });
 }
 
 void CudaT5Engine::decoder_forward(int R) {
@@ -459,6 +484,7 @@ void CudaT5Engine::decoder_forward(int R) {
     char* cache = static_cast<char*>(b.cache.get());
 
     timed_op("dec.embed", [&] { embed_cuda(wdt_, b.next_tok.as<int>(), w_.embed.get(), V, R, D, resid, stream_); });
+    norm_parts_ = 0;  // the embedding wrote the residual: no partial sums of squares for it
     for (int l = 0; l < L; ++l) {
         const CudaLayerWeights& W = w_.dec[size_t(l)];
         normed_gemm("dec.qkv", resid, W.ln_self.as<float>(), gemm_spec(R, 3 * HK, D, false, false), b.dec_x.get(),
@@ -476,9 +502,7 @@ void CudaT5Engine::decoder_forward(int R) {
                                         cache + (2 * l + 1) * lk_stride, b.dec_bias.as<float>(), R, H, K, T_max_, state,
                                         b.dec_att.get(), stream_);
         });
-        timed_op("dec.o", [&] {
-            gemm_->run(gemm_spec(R, D, HK, true, true), b.dec_att.get(), W.o.get(), resid, 1.0f, stream_);
-        });
+        residual_gemm("dec.o", gemm_spec(R, D, HK, true, true), b.dec_att.get(), W.o.get(), resid);
 
         normed_gemm("dec.q_cross", resid, W.ln_cross.as<float>(), gemm_spec(R, HK, D, false, false), b.dec_x.get(),
                     W.q_cross.get(), b.dec_q.get());
@@ -502,9 +526,7 @@ void CudaT5Engine::decoder_forward(int R) {
                                          &b.attn_split);
             });
         }
-        timed_op("dec.o_cross", [&] {
-            gemm_->run(gemm_spec(R, D, HK, true, true), b.dec_att.get(), W.o_cross.get(), resid, 1.0f, stream_);
-        });
+        residual_gemm("dec.o_cross", gemm_spec(R, D, HK, true, true), b.dec_att.get(), W.o_cross.get(), resid);
 
         ffn(W, R, b.dec_x.get(), b.dec_h.get(), b.dec_hg.get(), resid, true, W.ln_ffn.as<float>());
     }

@@ -21,7 +21,8 @@
 
 namespace receipt::cuda {
 
-constexpr uint32_t kPlanFormatVersion = 3;  // 2: kernel choices; 3: decode GEMM routes among them
+// 2: kernel choices; 3: decode GEMM routes among them; 4: those routes timed with the deferred norm (residual_gemm).
+constexpr uint32_t kPlanFormatVersion = 4;
 constexpr char kPlanMagic[8] = {'R', 'C', 'P', 'T', 'P', 'L', 'A', 'N'};
 constexpr size_t kPlanPrefixBytes = 32;
 

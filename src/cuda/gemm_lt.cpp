@@ -230,6 +230,13 @@ void GemmLt::run(const GemmSpec& s, const void* x, const void* w, void* y, float
                                         e.c, y, e.c, &e.algo, workspace_.get(), workspace_.size(), stream));
 }
 
+int GemmLt::run_mma(const GemmSpec& s, const void* x, const void* w, void* y, float alpha, cudaStream_t stream,
+                    const MmaNorm& norm) {
+    RECEIPT_CHECK(mid_m(s), InvalidInput, "GemmLt::run_mma: " + spec_str(s) + " does not take the tensor-core kernel");
+    return gemm_mma_cuda(s.ab, s.m, s.n, s.k, x, s.ldx, w, s.ldw, y, s.ldy, alpha, s.out_f32, s.accumulate,
+                         s.epilogue == Epilogue::kRelu, stream, {}, s.split_x, &norm);
+}
+
 PlanGemm GemmLt::tune(const GemmSpec& s, const void* x, const void* w, void* y, cudaStream_t stream,
                       int n_candidates) {
     if (small_m(s) || mid_m(s)) {  // run() never calls cuBLASLt for this shape: nothing to time, nothing to plan

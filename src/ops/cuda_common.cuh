@@ -90,9 +90,10 @@ __device__ __forceinline__ void load8<float>(const float* p, float* out) {
 }
 
 // One output of the decode GEMM kernels: y[row, col] = relu?(alpha * v + (accumulate ? y[row, col] : 0)) in f32,
-// stored as f32 (y_f32) or T; ReLU last, as cuBLASLt's RELU epilogue. y: row stride ldy elements.
+// stored as f32 (y_f32) or T; ReLU last, as cuBLASLt's RELU epilogue. y: row stride ldy elements. Returns the
+// value stored (before rounding to T).
 template <typename T>
-__device__ __forceinline__ void store_gemm_out(void* y, int ldy, int row, int col, float v, float alpha, bool y_f32,
+__device__ __forceinline__ float store_gemm_out(void* y, int ldy, int row, int col, float v, float alpha, bool y_f32,
                                                bool accumulate, bool relu) {
     v *= alpha;
     if (y_f32) {
@@ -106,6 +107,7 @@ __device__ __forceinline__ void store_gemm_out(void* y, int ldy, int row, int co
         if (relu) v = fmaxf(v, 0.0f);
         *p = from_f32<T>(v);
     }
+    return v;
 }
 
 __device__ __forceinline__ float warp_sum(float v) {

@@ -18,6 +18,15 @@
 // bench/results/gpu-mma-norm-prologue-h200.txt; the first and third are in the commits "Experiment: ... norm
 // prologue ...".)
 //
+// Deferred T5LayerNorm (MmaNorm, t5_ops_cuda.h). A GEMM that adds into the f32 residual stream (norm.ss_out:
+// the decoder's o, o_cross and wo) also writes, per column block bn and row r, the sum of the squares of the new
+// residual values of its columns: ss[bn, r] = sum_{c in block bn} y[r, c]^2 (the columns in order). The next GEMM
+// that reads LayerNorm(residual) (norm.ss_in: qkv, q_cross, wi) takes the raw f32 residual as its x: each block
+// first sums its 16 rows' partials (8 threads per row, partials p = j, j + 8, ... then a fixed xor tree) into
+// rs = rsqrt(sum / k + eps), then scales each x value as the norm kernel does, (x * rs) * w[k], and rounds it to T
+// (or splits it into hi + lo for an f32 x). That replaces rmsnorm_cuda's kernel between the two GEMMs with one
+// short read of partial sums; the values equal rmsnorm_cuda's up to the order of the sum of squares.
+//
 // Work split. grid (ceil(m / (16 kMT)), ceil(n / (8 kNT))): block (bm, bn) computes rows m0 = 16 kMT bm ..
 // m0 + 16 kMT - 1 and columns n0 = 8 kNT bn .. n0 + 8 kNT - 1 (consecutive blocks share their weight rows, which
 // then come from L2). Its 4 warps split k into chunks of 32: warp w takes chunks w, w + 4, w + 8, ... and
@@ -58,6 +67,13 @@ struct MmaArgs {
     bool out_f32, accumulate, relu;
     bool preload;  // load the first weight chunk before pdl_wait() (prefetch_level() >= 1)
     int64_t sx = 0, sw = 0, sy = 0;  // batched launch: element strides of x, w, y between batch entries (grid.z)
+    // Deferred norm (header): ss_in [norm_parts, m] partial sums of squares of x's rows and norm_w [k] the norm
+    // weight (kNorm kernels: x is the f32 residual); ss_out [gridDim.y, m] this GEMM's partial sums of y's squares.
+    const float* ss_in = nullptr;
+    int norm_parts = 0;
+    const float* norm_w = nullptr;
+    float norm_eps = 0.0f;
+    float* ss_out = nullptr;
 };
 
 // Lane's 8 x values of one row at k = kk .. kk + 7: 4 registers of 2 T, or (TX = float) 8 f32 (zeros for rows
@@ -90,6 +106,21 @@ __device__ __forceinline__ XPiece<TX> load_x(const MmaArgs& a, int row, int kk) 
     return p;
 }
 
+// The deferred norm of a lane's 8 f32 x values at k = kk .. kk + 7 of one row: (x * rs) * w[k], as rmsnorm_cuda
+// computes it; w0, w1 hold w[kk .. kk + 7].
+__device__ __forceinline__ void norm_piece(XPiece<float>& p, float rs, const float4& w0, const float4& w1) {
+    p.a.x = p.a.x * rs * w0.x, p.a.y = p.a.y * rs * w0.y, p.a.z = p.a.z * rs * w0.z, p.a.w = p.a.w * rs * w0.w;
+    p.b.x = p.b.x * rs * w1.x, p.b.y = p.b.y * rs * w1.y, p.b.z = p.b.z * rs * w1.z, p.b.w = p.b.w * rs * w1.w;
+}
+
+// An f32 piece rounded to T, as from_f32 rounds (the norm kernel's T output).
+template <typename T>
+__device__ __forceinline__ XPiece<T> round_piece(const XPiece<float>& f) {
+    XPiece<T> p;
+    p.v = make_uint4(pack2<T>(f.a.x, f.a.y), pack2<T>(f.a.z, f.a.w), pack2<T>(f.b.x, f.b.y), pack2<T>(f.b.z, f.b.w));
+    return p;
+}
+
 // acc += the lane's 16-row x 8-column share of x[rows g, g + 8; its 8 k] . w[row g; its 8 k] (fragment trick
 // in the header): two mma.m16n8k16 on T x; on f32 x, the same two for x's hi parts, then for its lo parts.
 template <typename T>
@@ -115,9 +146,12 @@ __device__ __forceinline__ void mma_piece(float (&acc)[4], const XPiece<float>& 
     mma16816<T>(acc, al.z, bl.z, al.w, bl.w, wb.z, wb.w);
 }
 
-// TX: x's type, T or (the split GEMM) float.
-template <typename T, typename TX, int kMT, int kNT>
+// TX: x's type, T or (the split GEMM) float. kNorm: x is the f32 residual, normalised on the fly (deferred norm,
+// header; kMT = 1), then rounded to T (TX = T) or split (TX = float).
+template <typename T, typename TX, int kMT, int kNT, bool kNorm = false>
 __global__ void __launch_bounds__(kWarps * 32) gemm_mma_kernel(MmaArgs a) {
+    static_assert(!kNorm || kMT == 1, "the deferred norm takes one m tile per block");
+    using XIn = std::conditional_t<kNorm, float, TX>;  // what the loads hold: f32 residual values under kNorm
     if (blockIdx.z > 0) {  // batch entry z: its own x, w, y (constant offsets; nothing read yet)
         a.x = static_cast<const TX*>(a.x) + blockIdx.z * a.sx;
         a.w = static_cast<const T*>(a.w) + blockIdx.z * a.sw;
@@ -146,6 +180,25 @@ __global__ void __launch_bounds__(kWarps * 32) gemm_mma_kernel(MmaArgs a) {
     pdl_wait();  // x / y come from earlier kernels, and y may still be read by the one before
     pdl_launch_dependents();
 
+    // Deferred norm: rs of rows m0 + g and m0 + g + 8 from the producer's partial sums (8 threads per row).
+    float rs0 = 1.0f, rs1 = 1.0f;
+    if constexpr (kNorm) {
+        __shared__ float rs_s[16];
+        const int r = threadIdx.x >> 3, j = threadIdx.x & 7, row = m0 + r;
+        float ss = 0.0f;
+        if (row < a.m) {
+#pragma unroll 4
+            for (int p = j; p < a.norm_parts; p += 8) ss += a.ss_in[int64_t(p) * a.m + row];
+        }
+        ss += __shfl_xor_sync(0xffffffffu, ss, 1);
+        ss += __shfl_xor_sync(0xffffffffu, ss, 2);
+        ss += __shfl_xor_sync(0xffffffffu, ss, 4);
+        if (j == 0) rs_s[r] = rsqrtf(ss / float(a.k) + a.norm_eps);
+        __syncthreads();
+        rs0 = rs_s[g];
+        rs1 = rs_s[g + 8];
+    }
+
     float acc[kMT][kNT][4];
 #pragma unroll
     for (int mt = 0; mt < kMT; ++mt)
@@ -156,7 +209,8 @@ __global__ void __launch_bounds__(kWarps * 32) gemm_mma_kernel(MmaArgs a) {
         // Load kGroup chunks of weights and x, then multiply: the loads of a group are in flight together.
         // x rows of m tile mt: m0 + 16 mt + g (x0) and + 8 (x1).
         uint4 wv[kGroup][kNT];
-        XPiece<TX> x0[kGroup][kMT], x1[kGroup][kMT];
+        XPiece<XIn> x0[kGroup][kMT], x1[kGroup][kMT];
+        float4 nw[kGroup][kNorm ? 2 : 1];  // deferred norm: w[k] of the lane's 8 k values
 #pragma unroll
         for (int u = 0; u < kGroup; ++u) {
             const int c = c0 + u * kWarps;
@@ -168,18 +222,36 @@ __global__ void __launch_bounds__(kWarps * 32) gemm_mma_kernel(MmaArgs a) {
                                     : *reinterpret_cast<const uint4*>(wrow[nt] + c * kChunk);
 #pragma unroll
                 for (int mt = 0; mt < kMT; ++mt) {
-                    x0[u][mt] = load_x<TX>(a, m0 + 16 * mt + g, c * kChunk + 8 * q);
-                    x1[u][mt] = load_x<TX>(a, m0 + 16 * mt + g + 8, c * kChunk + 8 * q);
+                    x0[u][mt] = load_x<XIn>(a, m0 + 16 * mt + g, c * kChunk + 8 * q);
+                    x1[u][mt] = load_x<XIn>(a, m0 + 16 * mt + g + 8, c * kChunk + 8 * q);
+                }
+                if constexpr (kNorm) {
+                    const float4* nwp = reinterpret_cast<const float4*>(a.norm_w + c * kChunk + 8 * q);
+                    nw[u][0] = nwp[0];
+                    nw[u][1] = nwp[1];
                 }
             }
         }
 #pragma unroll
         for (int u = 0; u < kGroup; ++u) {
             if (c0 + u * kWarps >= n_chunks) break;
+            if constexpr (kNorm) {
+                norm_piece(x0[u][0], rs0, nw[u][0], nw[u][1]);
+                norm_piece(x1[u][0], rs1, nw[u][0], nw[u][1]);
+                if constexpr (std::is_same_v<TX, float>) {
 #pragma unroll
-            for (int mt = 0; mt < kMT; ++mt)
+                    for (int nt = 0; nt < kNT; ++nt) mma_piece<T>(acc[0][nt], x0[u][0], x1[u][0], wv[u][nt]);
+                } else {
+                    const XPiece<T> r0 = round_piece<T>(x0[u][0]), r1 = round_piece<T>(x1[u][0]);
 #pragma unroll
-                for (int nt = 0; nt < kNT; ++nt) mma_piece<T>(acc[mt][nt], x0[u][mt], x1[u][mt], wv[u][nt]);
+                    for (int nt = 0; nt < kNT; ++nt) mma_piece<T>(acc[0][nt], r0, r1, wv[u][nt]);
+                }
+            } else {
+#pragma unroll
+                for (int mt = 0; mt < kMT; ++mt)
+#pragma unroll
+                    for (int nt = 0; nt < kNT; ++nt) mma_piece<T>(acc[mt][nt], x0[u][mt], x1[u][mt], wv[u][nt]);
+            }
         }
     }
 
@@ -194,27 +266,45 @@ __global__ void __launch_bounds__(kWarps * 32) gemm_mma_kernel(MmaArgs a) {
     for (int e = threadIdx.x; e < kMT * kNT * 4 * 32; e += kWarps * 32) {
         const int l = e & 31, i = (e >> 5) & 3, nt = (e >> 7) % kNT, mt = (e >> 7) / kNT;
         const int row = m0 + 16 * mt + (l >> 2) + (i >= 2 ? 8 : 0), col = n0 + 8 * nt + 2 * (l & 3) + (i & 1);
-        if (row >= a.m || col >= a.n) continue;
+        if (row >= a.m || col >= a.n) {
+            if (a.ss_out) part[0][mt][nt][i][l] = 0.0f;
+            continue;
+        }
         float s = part[0][mt][nt][i][l];
 #pragma unroll
         for (int w = 1; w < kWarps; ++w) s += part[w][mt][nt][i][l];
-        store_gemm_out<T>(a.y, a.ldy, row, col, s, a.alpha, a.out_f32, a.accumulate, a.relu);
+        const float v = store_gemm_out<T>(a.y, a.ldy, row, col, s, a.alpha, a.out_f32, a.accumulate, a.relu);
+        if (a.ss_out) part[0][mt][nt][i][l] = v * v;  // the slot this thread alone read
+    }
+    if (a.ss_out) {  // deferred norm: the block's partial sum of squares per row, its columns in order
+        __syncthreads();
+        if (threadIdx.x < 16 * kMT) {
+            const int r = threadIdx.x, mt = r >> 4, gr = r & 7, hi = (r >> 3) & 1, row = m0 + r;
+            float ss = 0.0f;
+#pragma unroll
+            for (int nt = 0; nt < kNT; ++nt)
+#pragma unroll
+                for (int c = 0; c < 8; ++c) ss += part[0][mt][nt][2 * hi + (c & 1)][4 * gr + (c >> 1)];
+            if (row < a.m) a.ss_out[int64_t(blockIdx.y) * a.m + row] = ss;
+        }
     }
 }
 
-template <typename T, int kMT, typename TX = T>
+template <typename T, int kMT, typename TX = T, bool kNorm = false>
 void launch_mt(const MmaArgs& a, int kNT, cudaStream_t stream, int batch) {
     const dim3 grid((a.m + 16 * kMT - 1) / (16 * kMT), (a.n + 8 * kNT - 1) / (8 * kNT), batch);
-    auto kern = kNT == 4   ? gemm_mma_kernel<T, TX, kMT, 4>
-                : kNT == 2 ? gemm_mma_kernel<T, TX, kMT, 2>
-                           : gemm_mma_kernel<T, TX, kMT, 1>;
+    auto kern = kNT == 4   ? gemm_mma_kernel<T, TX, kMT, 4, kNorm>
+                : kNT == 2 ? gemm_mma_kernel<T, TX, kMT, 2, kNorm>
+                           : gemm_mma_kernel<T, TX, kMT, 1, kNorm>;
     launch_kernel(kern, grid, kWarps * 32, 0, stream, a);
 }
 
-// x_f32 launches take one m tile per block (their x registers are twice the size).
+// x_f32 and deferred-norm launches take one m tile per block (their x registers are twice the size).
 template <typename T>
 void launch(const MmaArgs& a, int kMT, int kNT, cudaStream_t stream, int batch = 1, bool x_f32 = false) {
-    if (x_f32)
+    if (a.ss_in)
+        x_f32 ? launch_mt<T, 1, float, true>(a, kNT, stream, batch) : launch_mt<T, 1, T, true>(a, kNT, stream, batch);
+    else if (x_f32)
         launch_mt<T, 1, float>(a, kNT, stream, batch);
     else if (kMT == 4)
         launch_mt<T, 4>(a, kNT, stream, batch);
@@ -238,23 +328,35 @@ bool gemm_mma_supports(DType dt, int m, int n, int k, int ldx, int ldw, bool x_f
            ldx % (x_f32 ? 4 : 8) == 0 && ldw % 8 == 0 && ldx >= k && ldw >= k && (n + 7) / 8 <= 65535 * 4;
 }
 
-void gemm_mma_cuda(DType dt, int m, int n, int k, const void* x, int ldx, const void* w, int ldw, void* y, int ldy,
-                   float alpha, bool out_f32, bool accumulate, bool relu, cudaStream_t stream, MmaTiles tiles,
-                   bool x_f32) {
-    RECEIPT_CHECK(gemm_mma_supports(dt, m, n, k, ldx, ldw, x_f32) && ldy >= n, InvalidInput,
+int gemm_mma_cuda(DType dt, int m, int n, int k, const void* x, int ldx, const void* w, int ldw, void* y, int ldy,
+                  float alpha, bool out_f32, bool accumulate, bool relu, cudaStream_t stream, MmaTiles tiles,
+                  bool x_f32, const MmaNorm* norm) {
+    const bool norm_in = norm && norm->ss_in;
+    RECEIPT_CHECK(gemm_mma_supports(dt, m, n, k, ldx, ldw, x_f32 || norm_in) && ldy >= n, InvalidInput,
                   "gemm_mma_cuda: unsupported GEMM m=" + std::to_string(m) + " n=" + std::to_string(n) +
                       " k=" + std::to_string(k) + " ldx=" + std::to_string(ldx) + " ldw=" + std::to_string(ldw) +
                       " ldy=" + std::to_string(ldy) + " (needs f16 / bf16, k a multiple of 32, ldx and ldw multiples "
                       "of 8, or ldx of 4 for an f32 x)");
     RECEIPT_CHECK(!x_f32 || out_f32, InvalidInput, "gemm_mma_cuda: an f32 x needs an f32 y");
     RECEIPT_CHECK(aligned16(w) && aligned16(x), InvalidInput, "gemm_mma_cuda: x and w must be 16-byte aligned");
-    const MmaArgs a{x, w, y, m, n, k, ldx, ldw, ldy, alpha, out_f32, accumulate, relu, prefetch_level() >= 1};
+    RECEIPT_CHECK(!norm_in || (norm->n_parts >= 1 && norm->w && aligned16(norm->w)), InvalidInput,
+                  "gemm_mma_cuda: a deferred norm needs its partial sums and a 16-byte aligned norm weight");
+    RECEIPT_CHECK(!(norm && norm->ss_out) || out_f32, InvalidInput,
+                  "gemm_mma_cuda: partial sums of squares need an f32 y (the residual)");
+    MmaArgs a{x, w, y, m, n, k, ldx, ldw, ldy, alpha, out_f32, accumulate, relu, prefetch_level() >= 1};
+    if (norm) {
+        a.ss_in = norm->ss_in;
+        a.norm_parts = norm->n_parts;
+        a.norm_w = norm->w;
+        a.norm_eps = norm->eps;
+        a.ss_out = norm->ss_out;
+    }
     static const int env_mt = forced_tiles("RECEIPT_CUDA_MMA_MT"), env_nt = forced_tiles("RECEIPT_CUDA_MMA_NT");
     // Block shape, measured per call on an H200 (tests/cuda_decode_timing_test.cpp, MmaVsCublasLt, t5-small and
     // t5-base shapes at 16-64 rows): one m tile per block was fastest or level everywhere (blocks of 2 or 4 m tiles
     // share weight fragments but leave too few blocks); two 8-column tiles where that still gives >= kMinBlocks
     // blocks (qkv, wi: 1.83 / 1.94 us against 2.09 / 2.23 us with one at 16 rows), else one (o: 1.72 against 1.96).
-    int mt = x_f32 ? 1 : tiles.mt ? tiles.mt : env_mt ? env_mt : 1;
+    int mt = (x_f32 || norm_in) ? 1 : tiles.mt ? tiles.mt : env_mt ? env_mt : 1;
     const int m_blocks = (m + 16 * mt - 1) / (16 * mt);
     int nt = tiles.nt ? tiles.nt : env_nt;
     if (nt == 0) nt = int64_t(m_blocks) * ((n + 15) / 16) >= kMinBlocks ? 2 : 1;
@@ -265,6 +367,7 @@ void gemm_mma_cuda(DType dt, int m, int n, int k, const void* x, int ldx, const 
         launch<__half>(a, mt, nt, stream, 1, x_f32);
     else
         launch<__nv_bfloat16>(a, mt, nt, stream, 1, x_f32);
+    return (n + 8 * nt - 1) / (8 * nt);
 }
 
 void gemm_mma_batched_cuda(DType dt, int batch, int m, int n, int k, const void* x, int ldx, int64_t sx, const void* w,
