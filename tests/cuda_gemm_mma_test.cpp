@@ -192,7 +192,7 @@ TEST_F(CudaOps, MmaGemmSplitsF32InputsLikeTheSplitPath) {
 }
 
 TEST_F(CudaOps, MmaGemmDefersTheNormToTheNextGemm) {
-    // Deferred T5LayerNorm (MmaNorm): a producer GEMM adding into the f32 residual writes partial sums of squares
+    // Deferred T5LayerNorm (MmaFusion): a producer GEMM adding into the f32 residual writes partial sums of squares
     // per column block; the consumer normalises the residual from them. The producer's residual must be bit for
     // bit the plain GEMM's, the partials must add up to the rows' sums of squares, and the consumer must give
     // rmsnorm_cuda + the same GEMM up to the order of the sum of squares (an ulp of x here and there).
@@ -216,7 +216,7 @@ TEST_F(CudaOps, MmaGemmDefersTheNormToTheNextGemm) {
                     auto dln = to_device(ln, DType::kF32);
                     auto r_def = to_device(resid0, DType::kF32), r_ref = to_device(resid0, DType::kF32);
                     rc::DeviceBuffer ss(size_t(m) * ((D + 7) / 8) * 4);
-                    rc::MmaNorm out;
+                    rc::MmaFusion out;
                     out.ss_out = ss.as<float>();
                     const int parts = rc::gemm_mma_cuda(dt, m, D, HK, dxp.get(), HK, dwp.get(), HK, r_def.get(), D,
                                                         1.0f, true, true, false, nullptr, ptiles, false, &out);
@@ -243,7 +243,7 @@ TEST_F(CudaOps, MmaGemmDefersTheNormToTheNextGemm) {
                     auto y_def = to_device(std::vector<float>(size_t(m) * N, 0.0f), ydt);
                     rc::gemm_mma_cuda(dt, m, N, D, xn.get(), D, dwc.get(), D, y_ref.get(), N, 1.0f, split, false,
                                       false, nullptr, {}, split);
-                    rc::MmaNorm in;
+                    rc::MmaFusion in;
                     in.ss_in = ss.as<float>(), in.n_parts = parts, in.w = dln.as<float>(), in.eps = 1e-6f;
                     rc::gemm_mma_cuda(dt, m, N, D, r_def.get(), D, dwc.get(), D, y_def.get(), N, 1.0f, split, false,
                                       false, nullptr, {}, split, &in);
@@ -253,16 +253,70 @@ TEST_F(CudaOps, MmaGemmDefersTheNormToTheNextGemm) {
                 }
     rc::DeviceBuffer b(1 << 20);
     auto* p = static_cast<char*>(b.get());
-    rc::MmaNorm half_out;
+    rc::MmaFusion half_out;
     half_out.ss_out = reinterpret_cast<float*>(p);
     EXPECT_THROW(rc::gemm_mma_cuda(DType::kF16, 8, 64, 64, p, 64, p, 64, p, 64, 1.0f, false, true, false, nullptr, {},
                                    false, &half_out),
                  receipt::InvalidInput);  // partial sums of a half y
-    rc::MmaNorm bad_w;
+    rc::MmaFusion bad_w;
     bad_w.ss_in = reinterpret_cast<float*>(p), bad_w.n_parts = 4, bad_w.w = reinterpret_cast<float*>(p + 4);
     EXPECT_THROW(rc::gemm_mma_cuda(DType::kF16, 8, 64, 64, p, 64, p, 64, p, 64, 1.0f, false, false, false, nullptr, {},
                                    false, &bad_w),
                  receipt::InvalidInput);  // norm weight not 16-byte aligned
+}
+
+TEST_F(CudaOps, MmaGemmGatedEpilogueEqualsGatedActKernel) {
+    // MmaFusion::gate: y = act(x . wi_0^T) * (x . wi_1^T) in the GEMM's epilogue must equal the [m, 2F] GEMM
+    // followed by gated_act_cuda bit for bit (the same sums in the same order, the same f32 math), for T and f32
+    // (split) x, gelu and relu, and after a deferred norm.
+    for (DType dt : kHalfTypes)
+        for (int F : {1024, 200})
+            for (int m : {3, 16, 33})
+                for (int mode = 0; mode < 3; ++mode) {  // 0: T x, 1: f32 x (split), 2: deferred norm of an f32 x
+                    for (bool gelu : {true, false}) {
+                        const int D = 384;
+                        const bool split = mode == 1;
+                        const std::string what = std::string(name(dt)) + " F=" + std::to_string(F) + " m=" +
+                                                 std::to_string(m) + " mode " + std::to_string(mode) +
+                                                 (gelu ? " gelu" : " relu");
+                        const DType xdt = mode == 0 ? dt : DType::kF32, ydt = split ? DType::kF32 : dt;
+                        const auto x = mode == 0 ? rounded(randn(size_t(m) * D, 101), dt) : randn(size_t(m) * D, 101);
+                        const auto w = rounded(randn(size_t(2 * F) * D, 102, 0.2f), dt);
+                        auto ln = randn(size_t(D), 103);
+                        for (float& v : ln) v = 1.0f + 0.25f * v;
+                        auto dx = to_device(x, xdt), dw = to_device(w, dt), dln = to_device(ln, DType::kF32);
+                        // Partial sums of squares of x's rows for the deferred norm: one part per row.
+                        std::vector<float> ss(static_cast<size_t>(m));
+                        for (int i = 0; i < m; ++i) {
+                            float acc = 0.0f;
+                            for (int d = 0; d < D; ++d) acc += x[size_t(i) * D + d] * x[size_t(i) * D + d];
+                            ss[size_t(i)] = acc;
+                        }
+                        auto dss = to_device(ss, DType::kF32);
+                        rc::MmaFusion base;
+                        if (mode == 2) base.ss_in = dss.as<float>(), base.n_parts = 1, base.w = dln.as<float>();
+                        auto h = to_device(std::vector<float>(size_t(m) * 2 * F, 0.0f), ydt);
+                        auto want = to_device(std::vector<float>(size_t(m) * F, 0.0f), ydt);
+                        auto got = to_device(std::vector<float>(size_t(m) * F, 0.0f), ydt);
+                        rc::gemm_mma_cuda(dt, m, 2 * F, D, dx.get(), D, dw.get(), D, h.get(), 2 * F, 0.5f, split,
+                                          false, false, nullptr, {}, split, mode == 2 ? &base : nullptr);
+                        rc::gated_act_cuda(ydt, h.get(), m, F, gelu, want.get(), nullptr);
+                        rc::MmaFusion f = base;
+                        f.gate = gelu ? rc::MmaGate::kGeluTanh : rc::MmaGate::kRelu;
+                        const int blocks = rc::gemm_mma_cuda(dt, m, F, D, dx.get(), D, dw.get(), D, got.get(), F, 0.5f,
+                                                             split, false, false, nullptr, {}, split, &f);
+                        RECEIPT_CUDA_CHECK(cudaDeviceSynchronize());
+                        EXPECT_EQ(blocks, (F + 7) / 8) << what;
+                        EXPECT_EQ(to_host(want, size_t(m) * F, ydt), to_host(got, size_t(m) * F, ydt)) << what;
+                    }
+                }
+    rc::DeviceBuffer b(1 << 20);
+    auto* p = static_cast<char*>(b.get());
+    rc::MmaFusion g;
+    g.gate = rc::MmaGate::kRelu;
+    EXPECT_THROW(rc::gemm_mma_cuda(DType::kF16, 8, 64, 64, p, 64, p, 64, p, 64, 1.0f, true, true, false, nullptr, {},
+                                   false, &g),
+                 receipt::InvalidInput);  // a gate with accumulate
 }
 
 TEST_F(CudaOps, MmaGemmRejectsWhatItCannotDo) {

@@ -60,6 +60,7 @@ CudaT5Engine::CudaT5Engine(std::shared_ptr<const Model> model, const EngineOptio
     if (const char* g = std::getenv("RECEIPT_CUDA_GRAPHS")) use_graphs_ = std::string(g) != "0";
     if (const char* f = std::getenv("RECEIPT_CUDA_FUSE_NORM")) fuse_norm_ = std::string(f) != "0";
     if (const char* f = std::getenv("RECEIPT_CUDA_MMA_NORM")) mma_norm_ = std::string(f) != "0";
+    if (const char* f = std::getenv("RECEIPT_CUDA_MMA_GATE")) mma_gate_ = std::string(f) != "0";
     if (const char* p = std::getenv("RECEIPT_CUDA_HOST_PIPELINE")) host_pipeline_ = std::string(p) != "0";
     // Absorbed cross-attention (cross_attention_absorbed_cuda) for decode steps of at least this many rows;
     // RECEIPT_CUDA_CROSS_ABSORB=N sets N, 0 turns it off.
@@ -250,7 +251,7 @@ std::string CudaT5Engine::describe() const {
            (use_graphs_ ? "" : ", graphs off") + (gemm_->use_gemv() ? "" : ", small-M gemv off") +
            (gemm_->use_mma() ? "" : ", tensor-core decode GEMM off") +
            (cdt_ != dt_ ? std::string(", cross K/V ") + dtype_name(cdt_) : std::string()) +
-           (fuse_norm_ ? "" : ", norm fusion off") + (mma_norm_ ? "" : ", deferred norm off") + (host_pipeline_ ? "" : ", host greedy pipeline off") +
+           (fuse_norm_ ? "" : ", norm fusion off") + (mma_norm_ ? "" : ", deferred norm off") + (mma_gate_ ? "" : ", fused gate off") + (host_pipeline_ ? "" : ", host greedy pipeline off") +
            (n_piped_steps_ == 0 ? ""
                                 : ", pipelined host steps " + std::to_string(n_piped_steps_) + " (" +
                                       std::to_string(n_piped_redone_) + " run again)") +
@@ -410,8 +411,8 @@ void CudaT5Engine::encode(const std::vector<std::vector<int>>& inputs, size_t fi
     }
 }
 
-void CudaT5Engine::normed_gemm(const char* name, const float* resid, const float* ln, const GemmSpec& spec, void* x,
-                               const void* w, void* y, float alpha) {
+bool CudaT5Engine::normed_gemm(const char* name, const float* resid, const float* ln, const GemmSpec& spec, void* x,
+                               const void* w, void* y, float alpha, MmaGate gate, void* y_gated) {
     const DType x_dt = spec.split_x ? DType::kF32 : spec.ab;
     if (fuse_norm_ && gemm_->routes_to_gemv(spec) && spec.k <= gemv_norm_max_k(spec.m)) {
         const GemvNorm norm{resid, ln, cfg_.layer_norm_epsilon};
@@ -419,27 +420,35 @@ void CudaT5Engine::normed_gemm(const char* name, const float* resid, const float
             gemv_cuda(spec.ab, spec.m, spec.n, spec.k, nullptr, spec.k, w, spec.ldw, y, spec.ldy, alpha, spec.out_f32,
                       spec.accumulate, spec.epilogue == Epilogue::kRelu, stream_, &norm, spec.split_x);
         });
-        return;
+        return false;
     }
-    if (norm_parts_ > 0 && spec.k == cfg_.d_model && gemm_->routes_to_mma(spec)) {  // deferred norm
-        MmaNorm norm;
-        norm.ss_in = buf_->norm_ss.as<float>();
-        norm.n_parts = norm_parts_;
-        norm.w = ln;
-        norm.eps = cfg_.layer_norm_epsilon;
-        timed_op(name, [&] { gemm_->run_mma(spec, resid, w, y, alpha, stream_, norm); });
-        return;
+    const bool mma = gemm_->routes_to_mma(spec) && aligned16(w);
+    MmaFusion f;
+    if (mma_gate_ && mma && y_gated) f.gate = gate;
+    void* out = f.gate != MmaGate::kNone ? y_gated : y;
+    if (norm_parts_ > 0 && spec.k == cfg_.d_model && mma) {  // deferred norm
+        f.ss_in = buf_->norm_ss.as<float>();
+        f.n_parts = norm_parts_;
+        f.w = ln;
+        f.eps = cfg_.layer_norm_epsilon;
+        timed_op(name, [&] { gemm_->run_mma(spec, resid, w, out, alpha, stream_, f); });
+        return f.gate != MmaGate::kNone;
     }
     timed_op("dec.rmsnorm", [&] {
         rmsnorm_cuda(x_dt, const_cast<float*>(resid), nullptr, ln, spec.m, spec.k, cfg_.layer_norm_epsilon, x, stream_);
     });
+    if (f.gate != MmaGate::kNone) {
+        timed_op(name, [&] { gemm_->run_mma(spec, x, w, out, alpha, stream_, f); });
+        return true;
+    }
     timed_op(name, [&] { gemm_->run(spec, x, w, y, alpha, stream_); });
+    return false;
 }
 
 void CudaT5Engine::residual_gemm(const char* name, const GemmSpec& spec, const void* x, const void* w, float* resid) {
     norm_parts_ = 0;
     if (mma_norm_ && gemm_->routes_to_mma(spec) && aligned16(x) && aligned16(w)) {
-        MmaNorm norm;
+        MmaFusion norm;
         norm.ss_out = buf_->norm_ss.as<float>();
         int parts = 0;
         timed_op(name, [&] { parts = gemm_->run_mma(spec, x, w, resid, 1.0f, stream_, norm); });
@@ -458,11 +467,13 @@ void CudaT5Engine::ffn(const CudaLayerWeights& L, int M, void* x, void* h, void*
         return dec ? gemm_spec(m, n, k, out_f32, acc, e) : enc_gemm_spec(m, n, k, out_f32, acc, e);
     };
     const GemmSpec wi_spec = w_.gated ? spec(M, 2 * F, D, false, false) : spec(M, F, D, false, false, Epilogue::kRelu);
+    bool gated = false;  // act(wi_0 x) * wi_1 x already in hg (the tensor-core wi GEMM's epilogue)
     if (ln)
-        normed_gemm(wi, resid, ln, wi_spec, x, L.wi.get(), h);
+        gated = normed_gemm(wi, resid, ln, wi_spec, x, L.wi.get(), h, 1.0f,
+                            w_.gated ? (w_.gelu ? MmaGate::kGeluTanh : MmaGate::kRelu) : MmaGate::kNone, hg);
     else
         timed_op(wi, [&] { gemm_->run(wi_spec, x, L.wi.get(), h, 1.0f, stream_); });
-    if (w_.gated)
+    if (w_.gated && !gated)
         timed_op(dec ? "dec.gated_act" : "enc.gated_act",
                  [&] { gated_act_cuda(dec ? dt_ : edt_, h, M, F, w_.gelu, hg, stream_); });
     const void* wo_x = w_.gated ? hg : h;

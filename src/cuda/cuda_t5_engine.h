@@ -112,11 +112,15 @@ private:
     // after a residual_gemm that left partial sums of squares, a GEMM on the tensor-core kernel normalises the
     // residual itself (deferred norm); otherwise rmsnorm_cuda writes x ([spec.m, D] T scratch) first.
     // RECEIPT_CUDA_FUSE_NORM=0 keeps the small-M ones separate, RECEIPT_CUDA_MMA_NORM=0 the tensor-core ones.
-    void normed_gemm(const char* name, const float* resid, const float* ln, const GemmSpec& spec, void* x,
-                     const void* w, void* y, float alpha = 1.0f);
+    // gate (the gated FFN's wi, [wi_0; wi_1] stacked): where the GEMM takes the tensor-core kernel, that kernel
+    // writes act(h0) * h1 into y_gated ([spec.m, spec.n / 2]) and normed_gemm returns true; otherwise y gets the
+    // GEMM and it returns false (the caller runs gated_act_cuda). RECEIPT_CUDA_MMA_GATE=0 turns that off.
+    bool normed_gemm(const char* name, const float* resid, const float* ln, const GemmSpec& spec, void* x,
+                     const void* w, void* y, float alpha = 1.0f, MmaGate gate = MmaGate::kNone,
+                     void* y_gated = nullptr);
     // resid [spec.m, D] f32 += x . w^T (the decoder's o, o_cross and wo: spec has out_f32 and accumulate). Where
     // that GEMM takes the tensor-core kernel it also writes the partial sums of squares of the new residual
-    // (MmaNorm::ss_out), and the next normed_gemm that takes that kernel too normalises its x from them instead of
+    // (MmaFusion::ss_out), and the next normed_gemm that takes that kernel too normalises its x from them instead of
     // running rmsnorm_cuda (deferred norm; RECEIPT_CUDA_MMA_NORM=0 turns it off).
     void residual_gemm(const char* name, const GemmSpec& spec, const void* x, const void* w, float* resid);
     // Enqueues f() on stream_ as op `name` (a string literal) of the profile; just f() when profiling is off.
@@ -240,6 +244,7 @@ private:
     bool use_graphs_ = true;
     bool fuse_norm_ = true;             // decoder LayerNorms inside the small-M GEMMs (normed_gemm)
     bool mma_norm_ = true;              // deferred norm between tensor-core GEMMs (residual_gemm, normed_gemm)
+    bool mma_gate_ = true;              // gated FFN activation in the tensor-core wi GEMM (normed_gemm)
     int norm_parts_ = 0;                // partial sums of squares of the residual in norm_ss now (0 = none)
     bool host_pipeline_ = true;         // greedy with a logits processor pipelined (RECEIPT_CUDA_HOST_PIPELINE=0: off)
     long long n_piped_steps_ = 0, n_piped_redone_ = 0;  // its host steps, and those whose guessed step ran again

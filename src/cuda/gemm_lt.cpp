@@ -231,10 +231,13 @@ void GemmLt::run(const GemmSpec& s, const void* x, const void* w, void* y, float
 }
 
 int GemmLt::run_mma(const GemmSpec& s, const void* x, const void* w, void* y, float alpha, cudaStream_t stream,
-                    const MmaNorm& norm) {
+                    const MmaFusion& f) {
     RECEIPT_CHECK(mid_m(s), InvalidInput, "GemmLt::run_mma: " + spec_str(s) + " does not take the tensor-core kernel");
-    return gemm_mma_cuda(s.ab, s.m, s.n, s.k, x, s.ldx, w, s.ldw, y, s.ldy, alpha, s.out_f32, s.accumulate,
-                         s.epilogue == Epilogue::kRelu, stream, {}, s.split_x, &norm);
+    const bool gated = f.gate != MmaGate::kNone;
+    RECEIPT_CHECK(!gated || s.n % 2 == 0, InvalidInput, "GemmLt::run_mma: a gated GEMM needs an even n");
+    const int n = gated ? s.n / 2 : s.n, ldy = gated ? s.n / 2 : s.ldy;
+    return gemm_mma_cuda(s.ab, s.m, n, s.k, x, s.ldx, w, s.ldw, y, ldy, alpha, s.out_f32, s.accumulate,
+                         s.epilogue == Epilogue::kRelu, stream, {}, s.split_x, &f);
 }
 
 PlanGemm GemmLt::tune(const GemmSpec& s, const void* x, const void* w, void* y, cudaStream_t stream,

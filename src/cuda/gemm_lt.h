@@ -30,7 +30,7 @@ namespace receipt::cuda {
 
 enum class Epilogue : int { kNone = 0, kRelu = 1 };
 
-struct MmaNorm;  // src/ops/t5_ops_cuda.h
+struct MmaFusion;  // src/ops/t5_ops_cuda.h
 
 // Shape and types of one GEMM. Row-major: x [m, k] with row stride ldx, w [n, k] with ldw, y [m, n] with ldy.
 struct GemmSpec {
@@ -60,12 +60,14 @@ public:
     // Enqueues the GEMM on `stream` (graph-capturable: no allocation, no sync). Throws CudaError / InvalidInput.
     void run(const GemmSpec& s, const void* x, const void* w, void* y, float alpha, cudaStream_t stream);
 
-    // run() with a deferred T5LayerNorm (MmaNorm, src/ops/t5_ops_cuda.h) on the tensor-core kernel, for a shape
-    // that routes_to_mma: with norm.ss_in, x is the f32 residual [s.m, s.k] (row stride s.ldx) that the kernel
-    // normalises; with norm.ss_out, y (f32) gets the partial sums of squares too. Returns the launch's column
-    // blocks (the n_parts of what it wrote to ss_out). Throws InvalidInput for a shape that does not route there.
+    // run() with fusions (MmaFusion, src/ops/t5_ops_cuda.h) on the tensor-core kernel, for a shape that
+    // routes_to_mma: with f.ss_in, x is the f32 residual [s.m, s.k] (row stride s.ldx) that the kernel
+    // normalises; with f.ss_out, y (f32) gets the partial sums of squares too; with f.gate, s is the [s.m, s.n]
+    // GEMM of stacked [wi_0; wi_1] and y is its gated activation, [s.m, s.n / 2] contiguous. Returns the launch's
+    // column blocks (the n_parts of what it wrote to ss_out). Throws InvalidInput for a shape that does not route
+    // there.
     int run_mma(const GemmSpec& s, const void* x, const void* w, void* y, float alpha, cudaStream_t stream,
-                const MmaNorm& norm);
+                const MmaFusion& f);
 
     // Times up to n_candidates heuristic algorithms on the given (scratch-safe) buffers, keeps the fastest for
     // this shape and returns it as a plan entry. Synchronises the stream. A shape that run() sends to the

@@ -1,18 +1,13 @@
 // Gated feed-forward activation of T5 v1.1 / flan: wo(act(wi_0 x) * wi_1 x). The two input projections run as one
 // GEMM with the weights stacked [wi_0; wi_1], so h = [wi_0 x | wi_1 x]. (The relu FFN of v1.0 uses cuBLASLt's
-// RELU epilogue instead and needs no kernel.)
+// RELU epilogue instead and needs no kernel.) Decode steps on the tensor-core GEMM apply the activation in its
+// epilogue instead (MmaFusion::gate, gemm_mma_cuda.cu), with the same f32 math; gelu_tanh is in cuda_common.cuh.
 #include "cuda/cuda_check.h"
 #include "ops/cuda_common.cuh"
 #include "ops/cuda_launch.cuh"
 #include "ops/t5_ops_cuda.h"
 
 namespace receipt::cuda {
-
-// transformers NewGELUActivation: 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))).
-__device__ __forceinline__ float gelu_tanh(float x) {
-    const float k = 0.7978845608028654f;  // sqrt(2/pi)
-    return 0.5f * x * (1.0f + tanhf(k * (x + 0.044715f * x * x * x)));
-}
 
 // h: [n, 2F] T; y: [n, F] T.  y[i, f] = act(h[i, f]) * h[i, F + f]  (f32 math; f16 output saturates)
 // grid-stride over n*F elements.

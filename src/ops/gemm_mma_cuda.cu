@@ -18,7 +18,7 @@
 // bench/results/gpu-mma-norm-prologue-h200.txt; the first and third are in the commits "Experiment: ... norm
 // prologue ...".)
 //
-// Deferred T5LayerNorm (MmaNorm, t5_ops_cuda.h). A GEMM that adds into the f32 residual stream (norm.ss_out:
+// Deferred T5LayerNorm (MmaFusion, t5_ops_cuda.h). A GEMM that adds into the f32 residual stream (norm.ss_out:
 // the decoder's o, o_cross and wo) also writes, per column block bn and row r, the sum of the squares of the new
 // residual values of its columns: ss[bn, r] = sum_{c in block bn} y[r, c]^2 (the columns in order). The next GEMM
 // that reads LayerNorm(residual) (norm.ss_in: qkv, q_cross, wi) takes the raw f32 residual as its x: each block
@@ -26,6 +26,10 @@
 // rs = rsqrt(sum / k + eps), then scales each x value as the norm kernel does, (x * rs) * w[k], and rounds it to T
 // (or splits it into hi + lo for an f32 x). That replaces rmsnorm_cuda's kernel between the two GEMMs with one
 // short read of partial sums; the values equal rmsnorm_cuda's up to the order of the sum of squares.
+//
+// Gated activation (MmaFusion::gate, the v1.1 FFN's wi): blocks of two 8-column tiles, tile 0 columns n0 .. n0 + 7
+// of wi_0 (weight rows n0 + g) and tile 1 the same columns of wi_1 (rows n + n0 + g); the epilogue writes
+// y[r, c] = act(h0) * h1 from the two tiles' sums, so gated_act_cuda's kernel and the [m, 2n] h round trip go.
 //
 // Work split. grid (ceil(m / (16 kMT)), ceil(n / (8 kNT))): block (bm, bn) computes rows m0 = 16 kMT bm ..
 // m0 + 16 kMT - 1 and columns n0 = 8 kNT bn .. n0 + 8 kNT - 1 (consecutive blocks share their weight rows, which
@@ -74,6 +78,7 @@ struct MmaArgs {
     const float* norm_w = nullptr;
     float norm_eps = 0.0f;
     float* ss_out = nullptr;
+    int gate = 0;  // MmaGate: w has 2n rows [wi_0; wi_1]; tile 0 of a block is wi_0's columns, tile 1 wi_1's (kNT 2)
 };
 
 // Lane's 8 x values of one row at k = kk .. kk + 7: 4 registers of 2 T, or (TX = float) 8 f32 (zeros for rows
@@ -160,15 +165,18 @@ __global__ void __launch_bounds__(kWarps * 32) gemm_mma_kernel(MmaArgs a) {
     constexpr int kGroup = kMT == 1 ? 4 : 2;  // chunks a warp loads before multiplying (loads in flight)
     __shared__ float part[kWarps][kMT][kNT][4][32];  // each warp's accumulators, summed in warp order
     const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31, g = lane >> 2, q = lane & 3;
-    const int m0 = blockIdx.x * (16 * kMT), n0 = blockIdx.y * (8 * kNT);
+    const bool gated = kNT == 2 && a.gate != 0;
+    const int m0 = blockIdx.x * (16 * kMT), n0 = blockIdx.y * (gated ? 8 : 8 * kNT);
     const int n_chunks = a.k / kChunk;
 
     // This lane's weight rows n0 + 8 nt + g (columns past n read row n - 1, in bounds, and are never stored),
-    // starting at its 8-element piece of a chunk.
+    // starting at its 8-element piece of a chunk; gated: rows n0 + g of wi_0 (tile 0) and of wi_1 (tile 1).
     const T* wrow[kNT];
 #pragma unroll
-    for (int nt = 0; nt < kNT; ++nt)
-        wrow[nt] = static_cast<const T*>(a.w) + int64_t(min(n0 + 8 * nt + g, a.n - 1)) * a.ldw + 8 * q;
+    for (int nt = 0; nt < kNT; ++nt) {
+        const int wr = gated ? nt * a.n + min(n0 + g, a.n - 1) : min(n0 + 8 * nt + g, a.n - 1);
+        wrow[nt] = static_cast<const T*>(a.w) + int64_t(wr) * a.ldw + 8 * q;
+    }
 
     // The weights are constant: the warp's first chunk is loaded before waiting for the kernel before (PDL).
     uint4 wpre[kNT];
@@ -180,37 +188,19 @@ __global__ void __launch_bounds__(kWarps * 32) gemm_mma_kernel(MmaArgs a) {
     pdl_wait();  // x / y come from earlier kernels, and y may still be read by the one before
     pdl_launch_dependents();
 
-    // Deferred norm: rs of rows m0 + g and m0 + g + 8 from the producer's partial sums (8 threads per row).
-    float rs0 = 1.0f, rs1 = 1.0f;
-    if constexpr (kNorm) {
-        __shared__ float rs_s[16];
-        const int r = threadIdx.x >> 3, j = threadIdx.x & 7, row = m0 + r;
-        float ss = 0.0f;
-        if (row < a.m) {
-#pragma unroll 4
-            for (int p = j; p < a.norm_parts; p += 8) ss += a.ss_in[int64_t(p) * a.m + row];
-        }
-        ss += __shfl_xor_sync(0xffffffffu, ss, 1);
-        ss += __shfl_xor_sync(0xffffffffu, ss, 2);
-        ss += __shfl_xor_sync(0xffffffffu, ss, 4);
-        if (j == 0) rs_s[r] = rsqrtf(ss / float(a.k) + a.norm_eps);
-        __syncthreads();
-        rs0 = rs_s[g];
-        rs1 = rs_s[g + 8];
-    }
-
     float acc[kMT][kNT][4];
 #pragma unroll
     for (int mt = 0; mt < kMT; ++mt)
 #pragma unroll
         for (int nt = 0; nt < kNT; ++nt) acc[mt][nt][0] = acc[mt][nt][1] = acc[mt][nt][2] = acc[mt][nt][3] = 0.0f;
 
-    for (int c0 = warp; c0 < n_chunks; c0 += kWarps * kGroup) {
-        // Load kGroup chunks of weights and x, then multiply: the loads of a group are in flight together.
-        // x rows of m tile mt: m0 + 16 mt + g (x0) and + 8 (x1).
-        uint4 wv[kGroup][kNT];
-        XPiece<XIn> x0[kGroup][kMT], x1[kGroup][kMT];
-        float4 nw[kGroup][kNorm ? 2 : 1];  // deferred norm: w[k] of the lane's 8 k values
+    // A group: kGroup chunks of weights and x loaded together (in flight at once), then multiplied.
+    // x rows of m tile mt: m0 + 16 mt + g (x0) and + 8 (x1).
+    uint4 wv[kGroup][kNT];
+    XPiece<XIn> x0[kGroup][kMT], x1[kGroup][kMT];
+    float4 nw[kGroup][kNorm ? 2 : 1];  // deferred norm: w[k] of the lane's 8 k values
+    float rs0 = 1.0f, rs1 = 1.0f;      // deferred norm: rsqrt(mean square + eps) of rows m0 + g and m0 + g + 8
+    const auto load_group = [&](int c0) {
 #pragma unroll
         for (int u = 0; u < kGroup; ++u) {
             const int c = c0 + u * kWarps;
@@ -232,6 +222,8 @@ __global__ void __launch_bounds__(kWarps * 32) gemm_mma_kernel(MmaArgs a) {
                 }
             }
         }
+    };
+    const auto mma_group = [&](int c0) {
 #pragma unroll
         for (int u = 0; u < kGroup; ++u) {
             if (c0 + u * kWarps >= n_chunks) break;
@@ -253,6 +245,36 @@ __global__ void __launch_bounds__(kWarps * 32) gemm_mma_kernel(MmaArgs a) {
                     for (int nt = 0; nt < kNT; ++nt) mma_piece<T>(acc[mt][nt], x0[u][mt], x1[u][mt], wv[u][nt]);
             }
         }
+    };
+    constexpr int kStep = kWarps * kGroup;  // chunks between a warp's groups
+
+    if constexpr (kNorm) {
+        // The first group's loads are issued first, so they are in flight while the block sums the producer's
+        // partials (8 threads per row) into rs; then multiply a group, load the next.
+        load_group(warp);
+        __shared__ float rs_s[16];
+        const int r = threadIdx.x >> 3, j = threadIdx.x & 7, row = m0 + r;
+        float ss = 0.0f;
+        if (row < a.m) {
+#pragma unroll 4
+            for (int p = j; p < a.norm_parts; p += 8) ss += a.ss_in[int64_t(p) * a.m + row];
+        }
+        ss += __shfl_xor_sync(0xffffffffu, ss, 1);
+        ss += __shfl_xor_sync(0xffffffffu, ss, 2);
+        ss += __shfl_xor_sync(0xffffffffu, ss, 4);
+        if (j == 0) rs_s[r] = rsqrtf(ss / float(a.k) + a.norm_eps);
+        __syncthreads();
+        rs0 = rs_s[g];
+        rs1 = rs_s[g + 8];
+        for (int c0 = warp; c0 < n_chunks; c0 += kStep) {
+            mma_group(c0);
+            if (c0 + kStep < n_chunks) load_group(c0 + kStep);
+        }
+    } else {
+        for (int c0 = warp; c0 < n_chunks; c0 += kStep) {
+            load_group(c0);
+            mma_group(c0);
+        }
     }
 
 #pragma unroll
@@ -265,6 +287,19 @@ __global__ void __launch_bounds__(kWarps * 32) gemm_mma_kernel(MmaArgs a) {
     // Accumulator i of lane l in tile (mt, nt) is (row 16 mt + g + 8 (i >= 2), column 8 nt + 2 q + (i & 1)).
     for (int e = threadIdx.x; e < kMT * kNT * 4 * 32; e += kWarps * 32) {
         const int l = e & 31, i = (e >> 5) & 3, nt = (e >> 7) % kNT, mt = (e >> 7) / kNT;
+        if (gated) {  // the pair (tile 0, tile 1) of one output; elements of tile 1 are read with tile 0's
+            if (nt != 0) continue;
+            const int row = m0 + 16 * mt + (l >> 2) + (i >= 2 ? 8 : 0), col = n0 + 2 * (l & 3) + (i & 1);
+            if (row >= a.m || col >= a.n) continue;
+            float h0 = part[0][mt][0][i][l], h1 = part[0][mt][1][i][l];
+#pragma unroll
+            for (int w = 1; w < kWarps; ++w) h0 += part[w][mt][0][i][l], h1 += part[w][mt][1][i][l];
+            h0 *= a.alpha, h1 *= a.alpha;
+            if (!a.out_f32) h0 = to_f32(from_f32<T>(h0)), h1 = to_f32(from_f32<T>(h1));  // as stored in h
+            const float act = a.gate == int(MmaGate::kGeluTanh) ? gelu_tanh(h0) : fmaxf(h0, 0.0f);
+            store_gemm_out<T>(a.y, a.ldy, row, col, act * h1, 1.0f, a.out_f32, false, false);
+            continue;
+        }
         const int row = m0 + 16 * mt + (l >> 2) + (i >= 2 ? 8 : 0), col = n0 + 8 * nt + 2 * (l & 3) + (i & 1);
         if (row >= a.m || col >= a.n) {
             if (a.ss_out) part[0][mt][nt][i][l] = 0.0f;
@@ -292,7 +327,8 @@ __global__ void __launch_bounds__(kWarps * 32) gemm_mma_kernel(MmaArgs a) {
 
 template <typename T, int kMT, typename TX = T, bool kNorm = false>
 void launch_mt(const MmaArgs& a, int kNT, cudaStream_t stream, int batch) {
-    const dim3 grid((a.m + 16 * kMT - 1) / (16 * kMT), (a.n + 8 * kNT - 1) / (8 * kNT), batch);
+    const int cols = a.gate ? 8 : 8 * kNT;  // gated: a block's two tiles are one 8-column output block
+    const dim3 grid((a.m + 16 * kMT - 1) / (16 * kMT), (a.n + cols - 1) / cols, batch);
     auto kern = kNT == 4   ? gemm_mma_kernel<T, TX, kMT, 4, kNorm>
                 : kNT == 2 ? gemm_mma_kernel<T, TX, kMT, 2, kNorm>
                            : gemm_mma_kernel<T, TX, kMT, 1, kNorm>;
@@ -330,8 +366,11 @@ bool gemm_mma_supports(DType dt, int m, int n, int k, int ldx, int ldw, bool x_f
 
 int gemm_mma_cuda(DType dt, int m, int n, int k, const void* x, int ldx, const void* w, int ldw, void* y, int ldy,
                   float alpha, bool out_f32, bool accumulate, bool relu, cudaStream_t stream, MmaTiles tiles,
-                  bool x_f32, const MmaNorm* norm) {
+                  bool x_f32, const MmaFusion* norm) {
     const bool norm_in = norm && norm->ss_in;
+    const bool gated = norm && norm->gate != MmaGate::kNone;
+    RECEIPT_CHECK(!gated || (!accumulate && !relu && !norm->ss_out), InvalidInput,
+                  "gemm_mma_cuda: a gated activation takes no accumulate, ReLU or partial sums");
     RECEIPT_CHECK(gemm_mma_supports(dt, m, n, k, ldx, ldw, x_f32 || norm_in) && ldy >= n, InvalidInput,
                   "gemm_mma_cuda: unsupported GEMM m=" + std::to_string(m) + " n=" + std::to_string(n) +
                       " k=" + std::to_string(k) + " ldx=" + std::to_string(ldx) + " ldw=" + std::to_string(ldw) +
@@ -350,24 +389,27 @@ int gemm_mma_cuda(DType dt, int m, int n, int k, const void* x, int ldx, const v
         a.norm_w = norm->w;
         a.norm_eps = norm->eps;
         a.ss_out = norm->ss_out;
+        a.gate = int(norm->gate);
     }
     static const int env_mt = forced_tiles("RECEIPT_CUDA_MMA_MT"), env_nt = forced_tiles("RECEIPT_CUDA_MMA_NT");
     // Block shape, measured per call on an H200 (tests/cuda_decode_timing_test.cpp, MmaVsCublasLt, t5-small and
     // t5-base shapes at 16-64 rows): one m tile per block was fastest or level everywhere (blocks of 2 or 4 m tiles
     // share weight fragments but leave too few blocks); two 8-column tiles where that still gives >= kMinBlocks
     // blocks (qkv, wi: 1.83 / 1.94 us against 2.09 / 2.23 us with one at 16 rows), else one (o: 1.72 against 1.96).
-    int mt = (x_f32 || norm_in) ? 1 : tiles.mt ? tiles.mt : env_mt ? env_mt : 1;
+    int mt = (x_f32 || norm_in || gated) ? 1 : tiles.mt ? tiles.mt : env_mt ? env_mt : 1;
     const int m_blocks = (m + 16 * mt - 1) / (16 * mt);
     int nt = tiles.nt ? tiles.nt : env_nt;
     if (nt == 0) nt = int64_t(m_blocks) * ((n + 15) / 16) >= kMinBlocks ? 2 : 1;
     RECEIPT_CHECK((mt == 1 || mt == 2 || mt == 4) && (nt == 1 || nt == 2 || nt == 4), InvalidInput,
                   "gemm_mma_cuda: tiles per block must be 1, 2 or 4");
+    if (gated) nt = 2;  // wi_0's and wi_1's tiles of the same 8 columns
     while ((n + 8 * nt - 1) / (8 * nt) > 65535) nt *= 2;  // grid.y limit (gemm_mma_supports bounds n)
+    RECEIPT_CHECK(!gated || (n + 7) / 8 <= 65535, InvalidInput, "gemm_mma_cuda: n too large for a gated launch");
     if (dt == DType::kF16)
         launch<__half>(a, mt, nt, stream, 1, x_f32);
     else
         launch<__nv_bfloat16>(a, mt, nt, stream, 1, x_f32);
-    return (n + 8 * nt - 1) / (8 * nt);
+    return gated ? (n + 7) / 8 : (n + 8 * nt - 1) / (8 * nt);
 }
 
 void gemm_mma_batched_cuda(DType dt, int batch, int m, int n, int k, const void* x, int ldx, int64_t sx, const void* w,

@@ -214,22 +214,28 @@ bool gemm_mma_supports(DType dt, int m, int n, int k, int ldx, int ldw, bool x_f
 struct MmaTiles {
     int mt = 0, nt = 0;
 };
-// Deferred T5LayerNorm between two tensor-core decode GEMMs (gemm_mma_cuda.cu's header). ss_out: this GEMM (y f32,
-// the residual it adds into) also writes [column blocks, m] f32 partial sums of the squares of y's new values.
-// ss_in: x is the f32 residual [m, k] (ldx a multiple of 4), and each row is used as LayerNorm(x; w, eps) =
-// (x * rsqrt(sum(x^2) / k + eps)) * w, rounded to dt (or split, with x_f32), with sum(x^2) the sum of the
-// n_parts partials of ss_in ([n_parts, m], as the producer wrote them); w [k] f32, 16-byte aligned.
-struct MmaNorm {
+// Fusions of the tensor-core decode GEMM (gemm_mma_cuda.cu's header).
+// Deferred T5LayerNorm between two such GEMMs. ss_out: this GEMM (y f32, the residual it adds into) also writes
+// [column blocks, m] f32 partial sums of the squares of y's new values. ss_in: x is the f32 residual [m, k] (ldx a
+// multiple of 4), and each row is used as LayerNorm(x; w, eps) = (x * rsqrt(sum(x^2) / k + eps)) * w, rounded to dt
+// (or split, with x_f32), with sum(x^2) the sum of the n_parts partials of ss_in ([n_parts, m], as the producer
+// wrote them); w [k] f32, 16-byte aligned.
+// Gated activation (T5 v1.1 FFN): with gate, w holds 2n rows [wi_0; wi_1] and y [m, n] = act(h0) * h1 where
+// h0 = alpha x . wi_0^T and h1 = alpha x . wi_1^T, each rounded to dt first unless y is f32, as gated_act_cuda
+// reads them from a [m, 2n] GEMM output (no accumulate, no relu).
+enum class MmaGate : int { kNone = 0, kRelu = 1, kGeluTanh = 2 };
+struct MmaFusion {
     const float* ss_in = nullptr;
     int n_parts = 0;
     const float* w = nullptr;
     float eps = 1e-6f;
     float* ss_out = nullptr;
+    MmaGate gate = MmaGate::kNone;
 };
 // Returns the number of column blocks of the launch: the n_parts of the ss_out it wrote.
 int gemm_mma_cuda(DType dt, int m, int n, int k, const void* x, int ldx, const void* w, int ldw, void* y, int ldy,
                   float alpha, bool out_f32, bool accumulate, bool relu, cudaStream_t stream, MmaTiles tiles = {},
-                  bool x_f32 = false, const MmaNorm* norm = nullptr);
+                  bool x_f32 = false, const MmaFusion* fusion = nullptr);
 // `batch` independent GEMMs of the same shape in one launch (grid.z): y_z[m, n] = x_z[m, k] . w_z[n, k]^T with
 // x_z = x + z sx, w_z = w + z sw, y_z = y + z sy (element strides, multiples of 8 for x and w), y in T, no
 // epilogue. Same requirements per entry as gemm_mma_cuda; used for per-head products (absorbed cross-attention).
