@@ -494,8 +494,13 @@ void CudaT5Engine::decoder_forward(int R) {
     float* resid = b.dec_resid.as<float>();
     char* cache = static_cast<char*>(b.cache.get());
 
-    timed_op("dec.embed", [&] { embed_cuda(wdt_, b.next_tok.as<int>(), w_.embed.get(), V, R, D, resid, stream_); });
-    norm_parts_ = 0;  // the embedding wrote the residual: no partial sums of squares for it
+    // The embedding also writes each row's sum of squares (one part) for layer 0's deferred norm.
+    float* emb_ss = mma_norm_ ? b.norm_ss.as<float>() : nullptr;
+    norm_parts_ = 0;
+    timed_op("dec.embed", [&] {
+        embed_cuda(wdt_, b.next_tok.as<int>(), w_.embed.get(), V, R, D, resid, stream_, emb_ss);
+        norm_parts_ = emb_ss ? 1 : 0;
+    });
     for (int l = 0; l < L; ++l) {
         const CudaLayerWeights& W = w_.dec[size_t(l)];
         normed_gemm("dec.qkv", resid, W.ln_self.as<float>(), gemm_spec(R, 3 * HK, D, false, false), b.dec_x.get(),

@@ -121,7 +121,8 @@ private:
     // resid [spec.m, D] f32 += x . w^T (the decoder's o, o_cross and wo: spec has out_f32 and accumulate). Where
     // that GEMM takes the tensor-core kernel it also writes the partial sums of squares of the new residual
     // (MmaFusion::ss_out), and the next normed_gemm that takes that kernel too normalises its x from them instead of
-    // running rmsnorm_cuda (deferred norm; RECEIPT_CUDA_MMA_NORM=0 turns it off).
+    // running rmsnorm_cuda (deferred norm; RECEIPT_CUDA_MMA_NORM=0 turns it off). The step's embedding writes
+    // such sums too (one part per row), for layer 0.
     void residual_gemm(const char* name, const GemmSpec& spec, const void* x, const void* w, float* resid);
     // Enqueues f() on stream_ as op `name` (a string literal) of the profile; just f() when profiling is off.
     // Ops named in RECEIPT_CUDA_SKIP_OPS are not enqueued at all (timing ablation: outputs become garbage).

@@ -29,8 +29,10 @@ struct DecodeState {
     int n_extra;       // speculative greedy: ids of the draft context before each source (GenerationOptions)
 };
 
-// x[n, D] f32 = table[ids[n], :] (T). Ids outside [0, V) read row 0.
-void embed_cuda(DType dt, const int* ids, const void* table, int V, int n, int D, float* x, cudaStream_t stream);
+// x[n, D] f32 = table[ids[n], :] (T). Ids outside [0, V) read row 0. With ss, also ss[i] = sum_d x[i, d]^2 (f32,
+// [n]): the partial sums of squares (one part) of a deferred norm (MmaFusion::ss_in) of x.
+void embed_cuda(DType dt, const int* ids, const void* table, int V, int n, int D, float* x, cudaStream_t stream,
+                float* ss = nullptr);
 
 // T5LayerNorm with the residual add fused: if delta != null, resid += delta (T) and is written back; then
 // y[n, D] (T) = resid * rsqrt(mean(resid^2) + eps) * w. resid: [n, D] f32; w: [D] f32.
