@@ -267,6 +267,23 @@ std::vector<PlanChoice> CudaT5Engine::time_gemm_routes() {
         prepare_timing_rows(R);
         OwnedGraphs cur;
         cur.g.push_back(capture_graph([&] { decoder_forward(R); }, R));
+        // Start from the faster of the default routes and every shape on cuBLASLt: the deferred norm
+        // (residual_gemm) pays only where a producer and its consumer both take the tensor-core kernel, so
+        // flipping one shape at a time can miss moving them together.
+        std::vector<bool> was_mma;
+        for (const GemmSpec& s : shapes) {
+            was_mma.push_back(gemm_->routes_to_mma(s));
+            gemm_->set_mma_route(s, false);
+        }
+        {
+            OwnedGraphs lt;
+            lt.g.push_back(capture_graph([&] { decoder_forward(R); }, R));
+            const std::vector<float> us = time_graphs({cur.g[0], lt.g[0]});
+            if (us[1] < us[0] * (1.0f - kMinRouteGain))
+                std::swap(cur.g, lt.g);
+            else
+                for (size_t i = 0; i < shapes.size(); ++i) gemm_->set_mma_route(shapes[i], was_mma[i]);
+        }
         for (const GemmSpec& s : shapes) {
             const bool was = gemm_->routes_to_mma(s);
             gemm_->set_mma_route(s, !was);
