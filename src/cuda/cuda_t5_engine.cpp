@@ -1,5 +1,6 @@
 // CudaT5Engine: construction (device, weights, buffers, plan), request validation, the encoder and one decoder
-// step. Greedy and beam loops live in cuda_greedy.cpp / cuda_stepper.cpp, plans in cuda_plan.cpp.
+// step. Greedy and beam loops live in cuda_greedy.cpp / cuda_stepper.cpp, plans in cuda_plan.cpp, the normed and
+// residual decoder GEMMs in cuda_norm_gemm.cpp.
 // Per layer the math mirrors transformers modeling_t5.py (see docs/numerics.md for the fp16 choices):
 //   h = x + SelfAttention(LayerNorm(x))            encoder / decoder, bias from layer 0 shared by all layers
 //   h = h + EncDecAttention(LayerNorm(h), enc)     decoder only, no position bias
@@ -409,53 +410,6 @@ void CudaT5Engine::encode(const std::vector<std::vector<int>>& inputs, size_t fi
             if (via_f32) convert_f32_cuda(cdt_, b.enc_h.as<float>(), kv, int64_t(M) * 2 * HK, stream_);
         });
     }
-}
-
-bool CudaT5Engine::normed_gemm(const char* name, const float* resid, const float* ln, const GemmSpec& spec, void* x,
-                               const void* w, void* y, float alpha, MmaGate gate, void* y_gated) {
-    const DType x_dt = spec.split_x ? DType::kF32 : spec.ab;
-    if (fuse_norm_ && gemm_->routes_to_gemv(spec) && spec.k <= gemv_norm_max_k(spec.m)) {
-        const GemvNorm norm{resid, ln, cfg_.layer_norm_epsilon};
-        timed_op(name, [&] {
-            gemv_cuda(spec.ab, spec.m, spec.n, spec.k, nullptr, spec.k, w, spec.ldw, y, spec.ldy, alpha, spec.out_f32,
-                      spec.accumulate, spec.epilogue == Epilogue::kRelu, stream_, &norm, spec.split_x);
-        });
-        return false;
-    }
-    const bool mma = gemm_->routes_to_mma(spec) && aligned16(w);
-    MmaFusion f;
-    if (mma_gate_ && mma && y_gated) f.gate = gate;
-    void* out = f.gate != MmaGate::kNone ? y_gated : y;
-    if (norm_parts_ > 0 && spec.k == cfg_.d_model && mma) {  // deferred norm
-        f.ss_in = buf_->norm_ss.as<float>();
-        f.n_parts = norm_parts_;
-        f.w = ln;
-        f.eps = cfg_.layer_norm_epsilon;
-        timed_op(name, [&] { gemm_->run_mma(spec, resid, w, out, alpha, stream_, f); });
-        return f.gate != MmaGate::kNone;
-    }
-    timed_op("dec.rmsnorm", [&] {
-        rmsnorm_cuda(x_dt, const_cast<float*>(resid), nullptr, ln, spec.m, spec.k, cfg_.layer_norm_epsilon, x, stream_);
-    });
-    if (f.gate != MmaGate::kNone) {
-        timed_op(name, [&] { gemm_->run_mma(spec, x, w, out, alpha, stream_, f); });
-        return true;
-    }
-    timed_op(name, [&] { gemm_->run(spec, x, w, y, alpha, stream_); });
-    return false;
-}
-
-void CudaT5Engine::residual_gemm(const char* name, const GemmSpec& spec, const void* x, const void* w, float* resid) {
-    norm_parts_ = 0;
-    if (mma_norm_ && gemm_->routes_to_mma(spec) && aligned16(x) && aligned16(w)) {
-        MmaFusion norm;
-        norm.ss_out = buf_->norm_ss.as<float>();
-        int parts = 0;
-        timed_op(name, [&] { parts = gemm_->run_mma(spec, x, w, resid, 1.0f, stream_, norm); });
-        norm_parts_ = parts;  // 0 when the op was skipped (RECEIPT_CUDA_SKIP_OPS): the next norm runs on its own
-        return;
-    }
-    timed_op(name, [&] { gemm_->run(spec, x, w, resid, 1.0f, stream_); });
 }
 
 void CudaT5Engine::ffn(const CudaLayerWeights& L, int M, void* x, void* h, void* hg, float* resid, bool dec,
