@@ -252,7 +252,8 @@ std::string CudaT5Engine::describe() const {
            (use_graphs_ ? "" : ", graphs off") + (gemm_->use_gemv() ? "" : ", small-M gemv off") +
            (gemm_->use_mma() ? "" : ", tensor-core decode GEMM off") +
            (cdt_ != dt_ ? std::string(", cross K/V ") + dtype_name(cdt_) : std::string()) +
-           (fuse_norm_ ? "" : ", norm fusion off") + (mma_norm_ ? "" : ", deferred norm off") + (mma_gate_ ? "" : ", fused gate off") + (host_pipeline_ ? "" : ", host greedy pipeline off") +
+           (fuse_norm_ ? "" : ", norm fusion off") + (mma_norm_ ? "" : ", deferred norm off") +
+           (mma_gate_ ? "" : ", fused gate off") + (host_pipeline_ ? "" : ", host greedy pipeline off") +
            (n_piped_steps_ == 0 ? ""
                                 : ", pipelined host steps " + std::to_string(n_piped_steps_) + " (" +
                                       std::to_string(n_piped_redone_) + " run again)") +
@@ -448,8 +449,10 @@ void CudaT5Engine::decoder_forward(int R) {
     float* resid = b.dec_resid.as<float>();
     char* cache = static_cast<char*>(b.cache.get());
 
-    // The embedding also writes each row's sum of squares (one part) for layer 0's deferred norm.
-    float* emb_ss = mma_norm_ ? b.norm_ss.as<float>() : nullptr;
+    // The embedding also writes each row's sum of squares (one part) for layer 0's deferred norm, where layer 0's
+    // qkv GEMM takes the tensor-core kernel.
+    const GemmSpec qkv_spec = gemm_spec(R, 3 * HK, D, false, false);
+    float* emb_ss = mma_norm_ && gemm_->routes_to_mma(qkv_spec) ? b.norm_ss.as<float>() : nullptr;
     norm_parts_ = 0;
     timed_op("dec.embed", [&] {
         embed_cuda(wdt_, b.next_tok.as<int>(), w_.embed.get(), V, R, D, resid, stream_, emb_ss);
@@ -457,7 +460,7 @@ void CudaT5Engine::decoder_forward(int R) {
     });
     for (int l = 0; l < L; ++l) {
         const CudaLayerWeights& W = w_.dec[size_t(l)];
-        normed_gemm("dec.qkv", resid, W.ln_self.as<float>(), gemm_spec(R, 3 * HK, D, false, false), b.dec_x.get(),
+        normed_gemm("dec.qkv", resid, W.ln_self.as<float>(), qkv_spec, b.dec_x.get(),
                     W.qkv.get(), b.dec_qkv.get());
         // Self-attention stays single-pass: over the few keys of a receipt's output the split kernel measured
         // 0.63-0.78x of it on an H200 (16-128 keys, R 1-8); cross-attention over the source gains 1.07-1.31x.
