@@ -267,22 +267,26 @@ std::vector<PlanChoice> CudaT5Engine::time_gemm_routes() {
         prepare_timing_rows(R);
         OwnedGraphs cur;
         cur.g.push_back(capture_graph([&] { decoder_forward(R); }, R));
-        // Start from the faster of the default routes and every shape on cuBLASLt: the deferred norm
+        // Start from the fastest of the default routes, every shape on cuBLASLt and every shape on the tensor-core
+        // kernel (a start other than the default only when kMinRouteGain faster): the deferred norm
         // (residual_gemm) pays only where a producer and its consumer both take the tensor-core kernel, so
         // flipping one shape at a time can miss moving them together.
         std::vector<bool> was_mma;
-        for (const GemmSpec& s : shapes) {
-            was_mma.push_back(gemm_->routes_to_mma(s));
-            gemm_->set_mma_route(s, false);
-        }
+        for (const GemmSpec& s : shapes) was_mma.push_back(gemm_->routes_to_mma(s));
         {
-            OwnedGraphs lt;
-            lt.g.push_back(capture_graph([&] { decoder_forward(R); }, R));
-            const std::vector<float> us = time_graphs({cur.g[0], lt.g[0]});
-            if (us[1] < us[0] * (1.0f - kMinRouteGain))
-                std::swap(cur.g, lt.g);
-            else
+            OwnedGraphs all;  // [0] every shape on cuBLASLt, [1] every shape on the tensor-core kernel
+            for (bool mma : {false, true}) {
+                for (const GemmSpec& s : shapes) gemm_->set_mma_route(s, mma);
+                all.g.push_back(capture_graph([&] { decoder_forward(R); }, R));
+            }
+            const std::vector<float> us = time_graphs({cur.g[0], all.g[0], all.g[1]});
+            const int best = us[1] <= us[2] ? 1 : 2;
+            if (us[best] < us[0] * (1.0f - kMinRouteGain)) {
+                for (const GemmSpec& s : shapes) gemm_->set_mma_route(s, best == 2);
+                std::swap(cur.g[0], all.g[best - 1]);
+            } else {
                 for (size_t i = 0; i < shapes.size(); ++i) gemm_->set_mma_route(shapes[i], was_mma[i]);
+            }
         }
         for (const GemmSpec& s : shapes) {
             const bool was = gemm_->routes_to_mma(s);

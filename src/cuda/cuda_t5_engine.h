@@ -84,8 +84,8 @@ private:
     // For every batch bucket, each decoder GEMM shape the tensor-core kernel can take is timed on it and on
     // cuBLASLt, one shape after another (whole decode steps replayed as graphs, the shapes decided so far kept):
     // a shape moves off its default route (tensor cores for 3..32 rows) only when that is kMinRouteGain faster.
-    // The flips start from the faster of the default routes and all of the bucket's shapes on cuBLASLt (which
-    // also turns the deferred norm off there).
+    // The flips start from the fastest of the default routes, all of the bucket's shapes on cuBLASLt (which also
+    // turns the deferred norm off there) and all of them on the tensor-core kernel.
     // One choice "gemm_mma m=.. n=.. k=.. acc=.." per shape, value 1 for the tensor-core kernel.
     std::vector<PlanChoice> time_gemm_routes();
     static constexpr float kMinRouteGain = 0.01f;
