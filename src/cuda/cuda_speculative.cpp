@@ -59,12 +59,9 @@ int CudaT5Engine::speculative_setup(const std::vector<std::vector<int>>& inputs,
         cudaMemcpyAsync(b.spec_pos.get(), seq + B_bucket, size_t(B_bucket) * 4, cudaMemcpyHostToDevice, stream_));
     RECEIPT_CUDA_CHECK(cudaMemsetAsync(b.scores.get(), 0, size_t(B_bucket) * 4, stream_));
     const int n_extra = std::min(int(options.draft_context.size()), kMaxDraftContext);
-    if (n_extra > 0) {  // pageable source: the call returns once it is staged, so the options may go
-        for (int id : options.draft_context)
-            RECEIPT_CHECK(id >= 0 && id < cfg_.vocab_size, InvalidInput, "draft_context holds a token id out of range");
+    if (n_extra > 0)  // pageable source: the call returns once it is staged, so the options may go (ids: validate())
         RECEIPT_CUDA_CHECK(cudaMemcpyAsync(b.draft_ctx.get(), options.draft_context.data(), size_t(n_extra) * 4,
                                            cudaMemcpyHostToDevice, stream_));
-    }
     upload_state(0, options.min_new_tokens, options.max_new_tokens, n_extra);
     return B_bucket;
 }

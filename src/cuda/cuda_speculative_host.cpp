@@ -106,10 +106,7 @@ std::vector<GenerationResult> CudaT5Engine::generate_greedy_host_speculative(
     const int B_bucket = speculative_setup(inputs, first, B, options);
     const SpecActive active(*this);
     CudaSpecStepper stepper(*this, B, B_bucket);
-    SearchTokens tok;
-    tok.decoder_start = cfg_.decoder_start_token_id;
-    tok.eos = cfg_.eos_token_id;
-    tok.pad = cfg_.pad_token_id;
+    const SearchTokens tok{cfg_.decoder_start_token_id, cfg_.eos_token_id, cfg_.pad_token_id};
     const std::vector<std::vector<int>> sources(inputs.begin() + long(first), inputs.begin() + long(first) + B);
     return speculative_greedy_search(stepper, sources, options, tok, spec_q_ - 1, int(first), &spec_stats_);
 }
@@ -132,10 +129,7 @@ std::vector<GenerationResult> CudaT5Engine::generate_greedy_host_speculative_pip
     const int R = B_bucket * Q;
     const size_t half = size_t(R_max_) * V;  // floats per half of h_logits
     const SpecActive active(*this);
-    SearchTokens tok;
-    tok.decoder_start = cfg_.decoder_start_token_id;
-    tok.eos = eos;
-    tok.pad = cfg_.pad_token_id;
+    const SearchTokens tok{cfg_.decoder_start_token_id, eos, cfg_.pad_token_id};
     std::vector<GenerationResult> results(static_cast<size_t>(B));
     std::vector<char> done(size_t(B), 0);
     std::vector<int> resync(size_t(B), -1);  // per sequence: the position a replay starts from, -1 = in step
@@ -240,6 +234,7 @@ std::vector<GenerationResult> CudaT5Engine::generate_greedy_host_speculative_pip
         ++spec_stats_.steps;
     };
 
+    auto count_live = [&] { return int(std::count(done.begin(), done.end(), 0)); };
     int n_live = B;
     enqueue(0);
     for (int k = 0; n_live > 0; ++k) {
@@ -265,14 +260,12 @@ std::vector<GenerationResult> CudaT5Engine::generate_greedy_host_speculative_pip
         ++n_spec_piped_steps_;
         bool redo = false;
         for (int s = 0; s < B; ++s) redo = redo || (resync[size_t(s)] >= 0 && !done[size_t(s)]);
-        n_live = 0;
-        for (int s = 0; s < B; ++s) n_live += done[size_t(s)] ? 0 : 1;
+        n_live = count_live();
         if (!redo || n_live == 0) continue;
         // Step k+1 ran on the device's choices; replay behind it (stream order), then resume on the host's.
         ++n_spec_replays_;
         replay(k & 1);
-        n_live = 0;
-        for (int s = 0; s < B; ++s) n_live += done[size_t(s)] ? 0 : 1;
+        n_live = count_live();
         if (n_live == 0) break;
         upload_host_state();
         enqueue(k + 1);

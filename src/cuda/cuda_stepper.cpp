@@ -132,10 +132,7 @@ std::vector<GenerationResult> CudaT5Engine::generate_greedy_host(const std::vect
                                                                  size_t first, int B, const GenerationOptions& options) {
     encode(inputs, first, B);
     CudaStepper stepper(*this, B, 1);
-    SearchTokens tok;
-    tok.decoder_start = cfg_.decoder_start_token_id;
-    tok.eos = cfg_.eos_token_id;
-    tok.pad = cfg_.pad_token_id;
+    const SearchTokens tok{cfg_.decoder_start_token_id, cfg_.eos_token_id, cfg_.pad_token_id};
     return greedy_search(stepper, B, options, tok, static_cast<int>(first));
 }
 
@@ -155,10 +152,7 @@ std::vector<GenerationResult> CudaT5Engine::generate_greedy_host_pipelined(const
     encode(inputs, first, B);
     CudaStepper stepper(*this, B, 1);  // source rows and row compaction
     Buffers& b = *buf_;
-    SearchTokens tok;
-    tok.decoder_start = cfg_.decoder_start_token_id;
-    tok.eos = cfg_.eos_token_id;
-    tok.pad = cfg_.pad_token_id;
+    const SearchTokens tok{cfg_.decoder_start_token_id, cfg_.eos_token_id, cfg_.pad_token_id};
     const int V = cfg_.vocab_size;
     const size_t half = size_t(R_max_) * V;  // floats per half of h_logits
     std::vector<GenerationResult> results(B);
@@ -263,10 +257,7 @@ std::vector<GenerationResult> CudaT5Engine::generate_beam(const std::vector<std:
                                                           int B, const GenerationOptions& options) {
     encode(inputs, first, B);
     CudaStepper stepper(*this, B, options.num_beams);
-    SearchTokens tok;
-    tok.decoder_start = cfg_.decoder_start_token_id;
-    tok.eos = cfg_.eos_token_id;
-    tok.pad = cfg_.pad_token_id;
+    const SearchTokens tok{cfg_.decoder_start_token_id, cfg_.eos_token_id, cfg_.pad_token_id};
     return beam_search(stepper, B, options, tok);
 }
 

@@ -300,6 +300,8 @@ void CudaT5Engine::validate(const std::vector<std::vector<int>>& inputs, const G
     RECEIPT_CHECK(o.max_new_tokens <= T_max_, InvalidInput,
                   "max_new_tokens " + std::to_string(o.max_new_tokens) + " exceeds the engine's max_total_tokens " +
                       std::to_string(T_max_));
+    for (int id : o.draft_context)
+        RECEIPT_CHECK(id >= 0 && id < cfg_.vocab_size, InvalidInput, "draft_context holds a token id out of range");
     for (size_t i = 0; i < inputs.size(); ++i) {
         const auto& in = inputs[i];
         RECEIPT_CHECK(!in.empty(), InvalidInput, "input " + std::to_string(i) + " is empty");
