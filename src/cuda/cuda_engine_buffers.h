@@ -16,7 +16,6 @@ struct CudaT5Engine::Buffers {
     DeviceBuffer next_tok, src_row, finished, tokens, scores, sel;
     DeviceBuffer dec_resid, dec_x, dec_qkv, dec_q, dec_att, dec_h, dec_hg, logits;
     DeviceBuffer norm_ss;               // [ceil(D / 8), R_max] f32: deferred norm partial sums (residual_gemm)
-    DeviceBuffer ffn_acc;               // [L_dec, 2, D] int64: fused one-/two-row FFN outputs (ffn_gemv_cuda)
     DeviceBuffer dec_qp, dec_cp;        // absorbed cross-attention: q' and c', [R_max, H, D] T (empty when off)
     DeviceBuffer absorb_part, absorb_counter;  // its split-K scratch (absorbed_n_split), counters zeroed once
     DecodeAttnSplit absorb_split;

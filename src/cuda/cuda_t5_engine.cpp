@@ -62,7 +62,6 @@ CudaT5Engine::CudaT5Engine(std::shared_ptr<const Model> model, const EngineOptio
     if (const char* f = std::getenv("RECEIPT_CUDA_FUSE_NORM")) fuse_norm_ = std::string(f) != "0";
     if (const char* f = std::getenv("RECEIPT_CUDA_MMA_NORM")) mma_norm_ = std::string(f) != "0";
     if (const char* f = std::getenv("RECEIPT_CUDA_MMA_GATE")) mma_gate_ = std::string(f) != "0";
-    if (const char* f = std::getenv("RECEIPT_CUDA_FFN_FUSE")) ffn_fuse_ = std::string(f) != "0";
     if (const char* p = std::getenv("RECEIPT_CUDA_HOST_PIPELINE")) host_pipeline_ = std::string(p) != "0";
     // Absorbed cross-attention (cross_attention_absorbed_cuda) for decode steps of at least this many rows;
     // RECEIPT_CUDA_CROSS_ABSORB=N sets N, 0 turns it off.
@@ -154,7 +153,6 @@ void CudaT5Engine::alloc_buffers() {
     alloc(b.sel, R * 4);
     alloc(b.dec_resid, R * D * 4);
     alloc(b.norm_ss, R * ((D + 7) / 8) * 4);
-    alloc(b.ffn_acc, L * 2 * D * 8);  // zero: every fused FFN leaves the next layer's slot zero
     alloc(b.dec_x, R * D * (head_a32_ ? 4 : es));  // f32 for the lm_head's input (head_a32_)
     alloc(b.dec_qkv, R * 3 * HK * es);
     alloc(b.dec_q, R * HK * es);
@@ -458,9 +456,6 @@ void CudaT5Engine::decoder_forward(int R) {
     const GemmSpec qkv_spec = gemm_spec(R, 3 * HK, D, false, false);
     float* emb_ss = mma_norm_ && gemm_->routes_to_mma(qkv_spec) ? b.norm_ss.as<float>() : nullptr;
     norm_parts_ = 0;
-    ffn_pending_ = nullptr;
-    bool ffn_last = false;
-    const bool ffn_fused = fuse_ffn(R, &ffn_last);
     timed_op("dec.embed", [&] {
         embed_cuda(wdt_, b.next_tok.as<int>(), w_.embed.get(), V, R, D, resid, stream_, emb_ss);
         norm_parts_ = emb_ss ? 1 : 0;
@@ -508,10 +503,7 @@ void CudaT5Engine::decoder_forward(int R) {
         }
         residual_gemm("dec.o_cross", gemm_spec(R, D, HK, true, true), b.dec_att.get(), W.o_cross.get(), resid);
 
-        if (ffn_fused && (l + 1 < L || ffn_last))
-            fused_ffn(W, l, R, resid);  // its output reaches resid through the next qkv / o (or the lm_head)
-        else
-            ffn(W, R, b.dec_x.get(), b.dec_h.get(), b.dec_hg.get(), resid, true, W.ln_ffn.as<float>());
+        ffn(W, R, b.dec_x.get(), b.dec_h.get(), b.dec_hg.get(), resid, true, W.ln_ffn.as<float>());
     }
     // logits [R, V] f32 = (x * lm_scale) . lm^T   (tied: lm = shared embedding, lm_scale = D^-0.5), x the final
     // norm. Every GEMM of this step has m = R; GemmLt::run sends the ones it measured faster that way (m <= 2,
@@ -519,7 +511,6 @@ void CudaT5Engine::decoder_forward(int R) {
     // unless the engine plan timed a shape faster on the other one (time_gemm_routes).
     normed_gemm("dec.lm_head", resid, w_.dec_final_ln.as<float>(), head_gemm_spec(R, V, D), b.dec_x.get(),
                 w_.lm_weight(), b.logits.get(), w_.lm_scale);
-    ffn_pending_ = nullptr;  // the last layer's fused FFN output: read by the lm_head's norm, never added to resid
 }
 
 void CudaT5Engine::upload_state(int step, int min_new, int max_new, int n_extra) {

@@ -126,15 +126,6 @@ private:
     // running rmsnorm_cuda (deferred norm; RECEIPT_CUDA_MMA_NORM=0 turns it off). The step's embedding writes
     // such sums too (one part per row), for layer 0.
     void residual_gemm(const char* name, const GemmSpec& spec, const void* x, const void* w, float* resid);
-    // Whether a decode step of R rows runs each decoder FFN as one ffn_gemv_cuda kernel (1-2 rows; the GEMMs that
-    // read its output, the next qkv, o and the lm_head, must take the small-M kernel, which adds it in:
-    // ffn_pending_). Layer L-1's FFN is fused only when the lm_head takes it too (*last).
-    bool fuse_ffn(int R, bool* last) const;
-    // Layer l's FFN of a 1-2 row step as one kernel (ffn_gemv_cuda): leaves its output in the layer's slot of
-    // Buffers::ffn_acc and points ffn_pending_ at it.
-    void fused_ffn(const CudaLayerWeights& W, int l, int R, const float* resid);
-    // Whether `spec` (a decoder GEMM reading LayerNorm(resid)) takes the small-M kernel with the norm prologue.
-    bool gemv_norm_route(const GemmSpec& spec) const;
     // Enqueues f() on stream_ as op `name` (a string literal) of the profile; just f() when profiling is off.
     // Ops named in RECEIPT_CUDA_SKIP_OPS are not enqueued at all (timing ablation: outputs become garbage).
     template <typename F>
@@ -258,8 +249,6 @@ private:
     bool mma_norm_ = true;              // deferred norm between tensor-core GEMMs (residual_gemm, normed_gemm)
     bool mma_gate_ = true;              // gated FFN activation in the tensor-core wi GEMM (normed_gemm)
     int norm_parts_ = 0;                // partial sums of squares of the residual in norm_ss now (0 = none)
-    bool ffn_fuse_ = true;              // 1-2 row FFN as one kernel (fuse_ffn; RECEIPT_CUDA_FFN_FUSE=0: off)
-    const long long* ffn_pending_ = nullptr;  // fixed-point FFN output not yet added to the residual (fused_ffn)
     bool host_pipeline_ = true;         // greedy with a logits processor pipelined (RECEIPT_CUDA_HOST_PIPELINE=0: off)
     long long n_piped_steps_ = 0, n_piped_redone_ = 0;  // its host steps, and those whose guessed step ran again
     long long n_spec_piped_steps_ = 0, n_spec_replays_ = 0;  // the same for speculative steps, and replay steps

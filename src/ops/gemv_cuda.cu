@@ -11,7 +11,6 @@
 #include "cuda/cuda_check.h"
 #include "ops/cuda_common.cuh"
 #include "ops/cuda_launch.cuh"
-#include "ops/gemv_common.cuh"
 #include "ops/t5_ops_cuda.h"
 
 namespace receipt::cuda {
@@ -35,16 +34,39 @@ struct GemvArgs {
     bool preload;   // load the first kPreSteps weight vectors before pdl_wait() (prefetch_level() >= 1)
     bool l1_rest;   // and prefetch the rest of the first tile's weights into L1 (prefetch_level() >= 2)
     GemvNorm norm;  // norm.resid set: x is the T5LayerNorm of resid (k <= tile: one tile), x itself is unused
-    const long long* y_pending;  // [m, ldy] fixed point added to the f32 y before accumulating, or null
 };
+
+// The rsqrt scale of rmsnorm_residual_kernel (rmsnorm_cuda.cu) for one row of D floats, bit for bit: that kernel
+// runs 256 threads, thread t summing r_d^2 over d = t, t + 256, ..., then block_sum (a shuffle butterfly per warp
+// of 32, then one over the 8 warp sums). Here the 128 threads each play threads t and t + 128 (warps w and w + 4)
+// and the same butterflies run in the same order. All threads get the scale. red: 8 floats of shared memory.
+__device__ __forceinline__ float rmsnorm_scale(const float* row, int D, float eps, float* red) {
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    float ss[2];
+#pragma unroll
+    for (int half = 0; half < 2; ++half) {
+        float acc = 0.0f;
+        for (int d = threadIdx.x + half * 128; d < D; d += 256) {
+            const float r = row[d];
+            acc += r * r;
+        }
+        ss[half] = warp_sum(acc);
+    }
+    __syncthreads();  // red may still be read from a previous row
+    if (lane == 0) {
+        red[warp] = ss[0];
+        red[warp + 4] = ss[1];
+    }
+    __syncthreads();
+    const float v = warp_sum(lane < 8 ? red[lane] : 0.0f);
+    return rsqrtf(v / float(D) + eps);
+}
 
 // x value (as f32) of row i, column kk: the staged input, or the T5LayerNorm of the residual rounded to TX, the
 // type rmsnorm_cuda would have written it in.
 template <typename TX>
 __device__ __forceinline__ float norm_x(const GemvArgs& a, int i, int kk, float rs) {
-    const int64_t o = int64_t(i) * a.k;
-    return to_f32(from_f32<TX>(resid_at(a.norm.resid + o, a.norm.pending ? a.norm.pending + o : nullptr, kk) * rs *
-                               a.norm.w[kk]));
+    return to_f32(from_f32<TX>(a.norm.resid[int64_t(i) * a.k + kk] * rs * a.norm.w[kk]));
 }
 
 // grid: ceil(n / (kC * kWarps / n_kw)); block: 128 = kWarps warps; dynamic shared memory: kM * tile f32.
@@ -164,11 +186,8 @@ __global__ void __launch_bounds__(kWarps * 32) gemv_kernel(GemvArgs a) {
     float rs[kM];
 #pragma unroll
     for (int i = 0; i < kM; ++i)
-        rs[i] = a.norm.resid && i < a.m
-                    ? rmsnorm_scale(a.norm.resid + int64_t(i) * a.k,
-                                    a.norm.pending ? a.norm.pending + int64_t(i) * a.k : nullptr, a.k, a.norm.eps,
-                                    norm_red)
-                    : 0.0f;
+        rs[i] =
+            a.norm.resid && i < a.m ? rmsnorm_scale(a.norm.resid + int64_t(i) * a.k, a.k, a.norm.eps, norm_red) : 0.0f;
     for (int k0 = 0; k0 < a.k; k0 += a.tile) {
         const int kt = min(a.tile, a.k - k0);
         __syncthreads();  // every warp is done with the previous tile
@@ -257,13 +276,8 @@ __global__ void __launch_bounds__(kWarps * 32) gemv_kernel(GemvArgs a) {
     for (int i = 0; i < kM; ++i)
 #pragma unroll
         for (int c = 0; c < kC; ++c)
-            if (lane == i * kC + c && i < a.m && n0 + c < a.n) {
-                if (a.y_pending) {  // y += the pending FFN output first: (y + ffn) + alpha x.w^T
-                    float* yp = static_cast<float*>(a.y) + int64_t(i) * a.ldy + n0 + c;
-                    *yp = *yp + from_fixed(a.y_pending[int64_t(i) * a.ldy + n0 + c]);
-                }
+            if (lane == i * kC + c && i < a.m && n0 + c < a.n)
                 store_gemm_out<T>(a.y, a.ldy, i, n0 + c, acc[i][c], a.alpha, a.out_f32, a.accumulate, a.relu);
-            }
 }
 
 template <typename T, typename TX, int kM>
@@ -305,16 +319,14 @@ int gemv_norm_max_k(int m) {
 
 void gemv_cuda(DType dt, int m, int n, int k, const void* x, int ldx, const void* w, int ldw, void* y, int ldy,
                float alpha, bool out_f32, bool accumulate, bool relu, cudaStream_t stream, const GemvNorm* norm,
-               bool x_f32, const long long* y_pending) {
+               bool x_f32) {
     RECEIPT_CHECK(m >= 1 && m <= kGemvMaxM && n >= 1 && k >= 1 && ldx >= k && ldw >= k && ldy >= n, InvalidInput,
                   "gemv_cuda: invalid shape m=" + std::to_string(m) + " n=" + std::to_string(n) +
                       " k=" + std::to_string(k) + " ldx=" + std::to_string(ldx) + " ldw=" + std::to_string(ldw) +
                       " ldy=" + std::to_string(ldy) + " (needs 1 <= m <= " + std::to_string(kGemvMaxM) + ")");
     RECEIPT_CHECK(!x_f32 || out_f32 || dt == DType::kF32, InvalidInput, "gemv_cuda: an f32 x needs an f32 y");
     const bool y_f32 = out_f32 || dt == DType::kF32;
-    RECEIPT_CHECK(!y_pending || (accumulate && y_f32), InvalidInput,
-                  "gemv_cuda: a pending FFN output needs an accumulating f32 y");
-    GemvArgs a{x, w, y, m, n, k, ldx, ldw, ldy, 0, 1, alpha, y_f32, accumulate, relu, false, false, {}, y_pending};
+    GemvArgs a{x, w, y, m, n, k, ldx, ldw, ldy, 0, 1, alpha, y_f32, accumulate, relu, false, false, {}};
     a.preload = prefetch_level() >= 1;
     a.l1_rest = prefetch_level() >= 2;
     if (norm) {

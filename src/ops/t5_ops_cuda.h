@@ -195,34 +195,14 @@ struct GemvNorm {
     const float* resid = nullptr;  // [m, k] f32, row stride k
     const float* w = nullptr;      // [k] f32
     float eps = 1e-6f;
-    // [m, k] fixed-point FFN output of ffn_gemv_cuda not yet added to resid: the norm is then of resid + pending
-    // (each value rounded to f32 once); null when none.
-    const long long* pending = nullptr;
 };
 // Largest k a GemvNorm prologue supports at m rows (the x tile in shared memory holds whole rows).
 int gemv_norm_max_k(int m);
 // x_f32: x is f32 while w is dt (f16 / bf16): products and sums in f32 of the f32 x (the fp16-a32 precisions;
 // with a norm prologue, x is the f32 norm output, not rounded to dt); y must then be f32 (out_f32).
-// y_pending: [m, ldy] fixed-point FFN output (ffn_gemv_cuda) added to the f32 y before it accumulates,
-// y = (y + pending) + alpha x.w^T; needs accumulate and an f32 y.
 void gemv_cuda(DType dt, int m, int n, int k, const void* x, int ldx, const void* w, int ldw, void* y, int ldy,
                float alpha, bool out_f32, bool accumulate, bool relu, cudaStream_t stream,
-               const GemvNorm* norm = nullptr, bool x_f32 = false, const long long* y_pending = nullptr);
-
-// The whole T5 feed-forward block of a one- or two-row decode step in one kernel (src/ops/ffn_gemv_cuda.cu):
-//   x = T5LayerNorm(resid) (norm->resid, norm->w; gemv_cuda's prologue, rounded to dt unless x_f32),
-//   h = relu(x . wi^T) (wi [F, D]), or gated: act(x . wi_0^T) * (x . wi_1^T) (wi [2F, D] = [wi_0; wi_1], act gelu
-//   (tanh) or relu), each GEMM output rounded to dt first unless x_f32, as gemv_cuda + gated_act_cuda round it,
-//   out += h . wo^T (wo [D, F]), into `out` [m, D] as fixed-point int64 (GemvNorm::pending): every block sums its
-//   slice of F and adds it with integer atomics, so the sum does not depend on the order the blocks finish in.
-// The caller adds `out` into the residual later: the next norm reads resid + out (GemvNorm::pending) and the next
-// residual GEMM adds it in (gemv_cuda's y_pending). `out` must be zero on entry; the kernel zeroes `zero` ([2, D],
-// another layer's buffer whose readers have finished; may be null). 1 <= m <= 2, D % 8 == 0, D <= 1024,
-// F % 8 == 0, a block's weight slices within 200 KiB of shared memory; wi, wo 16-byte aligned. Throws InvalidInput
-// otherwise (ffn_gemv_supports tells beforehand).
-bool ffn_gemv_supports(int m, int D, int F, bool gated);
-void ffn_gemv_cuda(DType dt, int m, int D, int F, const GemvNorm& norm, const void* wi, const void* wo, bool gated,
-                   bool gelu, bool x_f32, long long* out, long long* zero, cudaStream_t stream);
+               const GemvNorm* norm = nullptr, bool x_f32 = false);
 
 // Tensor-core GEMM for decode steps of a few dozen rows (src/ops/gemm_mma_cuda.cu): the gemv_cuda contract
 // (y[m, n] (+)= alpha * x[m, k] . w[n, k]^T, f32 accumulation, y T or f32, ReLU last) for f16 / bf16 and any m, on
