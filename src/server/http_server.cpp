@@ -78,6 +78,9 @@ HttpServer::HttpServer(const ServerOptions& options, Metrics& metrics, Predictio
         int yes = 1;
         ::setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes);
     });
+    // httplib writes a response's headers and body in separate send() calls; with Nagle's algorithm the body
+    // then waits for the client's delayed ACK of the headers (40 ms on Linux) on every keep-alive request.
+    http_->set_tcp_nodelay(true);
     http_->set_payload_max_length(static_cast<size_t>(options.max_body_bytes));
     http_->set_keep_alive_max_count(1000);
     http_->set_keep_alive_timeout(options.keep_alive_timeout_s);
