@@ -159,6 +159,24 @@ TEST_F(CudaSpeculative, TinyGoldensMatchCpuGreedy) {
     }
 }
 
+// kDraftTokensByDevice (the CLI's and the server's default) is kCudaDraftTokens on the GPU: a one-sequence call
+// runs speculative steps and gives the CPU's greedy tokens.
+TEST_F(CudaSpeculative, DraftsByDeviceAreThreeOnTheGpu) {
+    auto model = receipt::Model::load(kGolden + "t5-tiny-v10");
+    const auto golden = nlohmann::json::parse(receipt::test::read_file(kGolden + "t5-tiny-v10/golden.json"));
+    const auto inputs = golden["input_ids"].get<std::vector<std::vector<int>>>();
+    auto gpu = engine(model, receipt::Device::kCuda, DType::kF32, false, 4, receipt::kDraftTokensByDevice, dir_);
+    EXPECT_NE(gpu->describe().find(std::to_string(receipt::kCudaDraftTokens) + " draft tokens"), std::string::npos)
+        << gpu->describe();
+    receipt::GenerationOptions o;
+    o.max_new_tokens = 40;
+    auto cpu = engine(model, receipt::Device::kCpu, DType::kF32, false, 4, receipt::kDraftTokensByDevice, dir_);
+    EXPECT_EQ(cpu->describe().find("draft"), std::string::npos) << cpu->describe();
+    expect_same(cpu->generate({inputs[1]}, o), gpu->generate({inputs[1]}, o), "by device, batch 1");
+    EXPECT_GT(gpu->speculation_stats().steps, 0);
+    EXPECT_EQ(cpu->speculation_stats().steps, 0);
+}
+
 // The shipped receipt model on its example receipts, fp16-a32 (the CLI's default precision) at serving sizes:
 // the CPU engine's greedy tokens, in fewer steps than tokens (receipts copy much of their text).
 TEST_F(CudaSpeculative, ShippedModelMatchesCpuInFewerSteps) {

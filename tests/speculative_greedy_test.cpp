@@ -125,7 +125,19 @@ TEST(SpeculativeGreedyCpu, BeamSearchIgnoresDrafts) {
 TEST(SpeculativeGreedyCpu, RejectsTooManyDrafts) {
     auto model = receipt::Model::load(std::string(RECEIPT_SOURCE_DIR) + "/tests/golden/t5-tiny-v10");
     EXPECT_THROW(cpu_engine(model, 4, receipt::kMaxDraftTokens + 1), receipt::Error);
-    EXPECT_THROW(cpu_engine(model, 4, -1), receipt::Error);
+    EXPECT_THROW(cpu_engine(model, 4, receipt::kDraftTokensByDevice - 1), receipt::Error);
+}
+
+// kDraftTokensByDevice (the CLI's and the server's default) means no drafts on the CPU, where they do not pay.
+TEST(SpeculativeGreedyCpu, DraftsByDeviceAreOffOnTheCpu) {
+    auto model = receipt::Model::load(std::string(RECEIPT_SOURCE_DIR) + "/tests/golden/t5-tiny-v10");
+    const auto inputs = receipt::test::load_golden("t5-tiny-v10")["input_ids"].get<std::vector<std::vector<int>>>();
+    auto e = cpu_engine(model, 4, receipt::kDraftTokensByDevice);
+    EXPECT_EQ(e->describe().find("draft"), std::string::npos) << e->describe();
+    receipt::GenerationOptions o;
+    o.max_new_tokens = 12;
+    expect_same(cpu_engine(model, 4, 0)->generate(inputs, o), e->generate(inputs, o), "by device");
+    EXPECT_EQ(e->speculation_stats().steps, 0);
 }
 
 // The shipped model with the extraction's constraints (logits processors, extra passes): identical JSON and raw

@@ -15,7 +15,7 @@ struct ModelArgs {
     std::string dtype = "fp16-a32";  // CUDA precision (default: fp16 weights, f32 activations: the CPU's outputs)
     float fp32_recheck_margin = 0.0f;  // CUDA fp16/bf16: near ties decoded again in fp32 (EngineOptions)
     int threads = 0;              // CPU threads (0 = all cores)
-    int draft_tokens = 0;         // greedy: prompt-lookup drafts per step (EngineOptions::draft_tokens)
+    int draft_tokens = receipt::kDraftTokensByDevice;  // greedy: prompt-lookup drafts per step (EngineOptions)
     int gpu = -1;                 // CUDA device ordinal (-1 = GPU 0, or the first of CUDA_VISIBLE_DEVICES)
     int max_input_tokens = 512;
 

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "receipt/engine.h"
 #include "receipt/predictor.h"
 
 namespace receipt {
@@ -35,7 +36,7 @@ struct ServerOptions {
     // CUDA fp16 / bf16: sequences that pass a near tie are decoded again in fp32 (EngineOptions); 0 = off.
     float fp32_recheck_margin = 0.0f;
     int n_threads = 0;            // CPU threads per engine; 0 = all cores divided among the workers
-    int draft_tokens = 0;         // greedy: prompt-lookup drafts checked per decode step (EngineOptions)
+    int draft_tokens = kDraftTokensByDevice;  // greedy: prompt-lookup drafts per decode step (EngineOptions)
     // Engines (one Extractor each) sharing the queue; 0 = by device: kWorkersPerGpu per GPU on a GPU (worker i
     // on GPU i mod cuda_device_count()), else 1.
     int n_workers = 0;

@@ -17,8 +17,11 @@ namespace receipt {
 
 CpuT5Engine::CpuT5Engine(std::shared_ptr<const Model> model, const EngineOptions& options)
     : model_(std::move(model)), options_(options), weights_(*model_), decoder_(*model_, weights_) {
-    RECEIPT_CHECK(options.draft_tokens >= 0 && options.draft_tokens <= kMaxDraftTokens, InvalidInput,
-                  "EngineOptions: draft_tokens must be 0 .. " + std::to_string(kMaxDraftTokens));
+    RECEIPT_CHECK(options.draft_tokens >= kDraftTokensByDevice && options.draft_tokens <= kMaxDraftTokens,
+                  InvalidInput, "EngineOptions: draft_tokens must be 0 .. " + std::to_string(kMaxDraftTokens) +
+                                    ", or kDraftTokensByDevice (-1)");
+    // On the CPU drafts do not pay (docs/benchmarks.md): by device = off.
+    if (options_.draft_tokens == kDraftTokensByDevice) options_.draft_tokens = 0;
     ops::set_cpu_threads(options.n_threads);
 }
 
