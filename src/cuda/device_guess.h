@@ -2,8 +2,10 @@
 // host's choice (after the logits processor) to know whether the step the GPU already queued on it is right.
 #pragma once
 
-#include <climits>
+#include <algorithm>
 #include <cmath>
+
+#include "generate/row_scan.h"
 
 namespace receipt::cuda {
 
@@ -11,16 +13,14 @@ namespace receipt::cuda {
 // EOS masked while mask_eos, the lowest id among equal maxima, id 0 when nothing is larger than -inf.
 // row: [V] f32 logits, not modified.
 inline int device_guess(const float* row, int V, bool mask_eos, int eos) {
-    float best = -INFINITY;
-    int best_i = INT_MAX;
-    for (int v = 0; v < V; ++v) {
-        const float x = (mask_eos && v == eos) ? -INFINITY : row[v];
-        if (x > best) {
-            best = x;
-            best_i = v;
-        }
+    if (!mask_eos || eos < 0 || eos >= V) {
+        const float best = row_max(row, V);
+        return best > -INFINITY ? first_index_of(row, V, best) : 0;
     }
-    return best_i >= 0 && best_i < V ? best_i : 0;
+    const float best = std::max(row_max(row, eos), row_max(row + eos + 1, V - eos - 1));
+    if (!(best > -INFINITY)) return 0;
+    const int i = first_index_of(row, eos, best);
+    return i >= 0 ? i : eos + 1 + first_index_of(row + eos + 1, V - eos - 1, best);
 }
 
 }  // namespace receipt::cuda

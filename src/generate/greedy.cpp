@@ -1,6 +1,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "generate/row_scan.h"
 #include "generate/search.h"
 #include "ops/elementwise.h"
 #include "ops/linear.h"
@@ -11,28 +12,23 @@ GreedyChoice greedy_choose(float* row, int V, int t, const GenerationOptions& op
                            int source, const std::vector<int>& generated) {
     if (t < options.min_new_tokens) row[tokens.eos] = -INFINITY;
     if (options.logits_processor) options.logits_processor->process(source, generated, row, V);
-    int best = 0;
-    float best_v = row[0], second_v = -INFINITY;  // the runner-up's logit, for the margin
-    for (int i = 1; i < V; ++i) {
-        if (row[i] > best_v) {
-            second_v = best_v;
-            best_v = row[i];
-            best = i;
-        } else if (row[i] > second_v) {
-            second_v = row[i];
-        }
-    }
     GreedyChoice c;
-    c.margin = second_v == -INFINITY ? INFINITY : best_v - second_v;  // +inf: one token left (or none)
-    if (best_v == -INFINITY) {  // a processor forbade every token: end the sequence
+    const float best_v = row_max(row, V);
+    if (!(best_v > -INFINITY)) {  // a processor forbade every token: end the sequence
         c.id = tokens.eos;
         c.logp = -INFINITY;
+        c.margin = INFINITY;
         return c;
     }
-    float sum = 0.0f;
-    for (int i = 0; i < V; ++i) sum += std::exp(row[i] - best_v);
+    // The lowest id among equal maxima (as torch.argmax); the runner-up is the largest other value (equal to
+    // best_v when the maximum is tied: margin 0).
+    const int best = first_index_of(row, V, best_v);
+    row[best] = -INFINITY;
+    const float second_v = row_max(row, V);
+    row[best] = best_v;
     c.id = best;
-    c.logp = -std::log(sum);
+    c.margin = second_v == -INFINITY ? INFINITY : best_v - second_v;  // +inf: one token left
+    c.logp = -std::log(sum_exp_shifted(row, V, best_v));
     return c;
 }
 
