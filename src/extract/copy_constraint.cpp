@@ -145,6 +145,14 @@ std::shared_ptr<const CopyConstraint::Vocab> CopyConstraint::make_vocab(const To
         else if (body == "|" || body == ";") t.other = '|';
         else if (body == "-") t.other = '-';
     }
+    v->flags.resize(v->tokens.size());
+    v->others.resize(v->tokens.size());
+    for (size_t id = 0; id < v->tokens.size(); ++id) {
+        const TokenInfo& t = v->tokens[id];
+        v->flags[id] =
+            static_cast<unsigned char>((t.number.empty() ? 0 : kNumberFlag) | (t.digits.empty() ? 0 : kDigitsFlag));
+        v->others[id] = t.other;
+    }
     return v;
 }
 
@@ -251,10 +259,20 @@ void CopyConstraint::process(int source, const std::vector<int>& generated, floa
     // number and a separator after any part of it.
     const bool strict = complete && field == "item:3" && written_value(generated, "cur") == "JPY";
     if (complete && !strict) return;
-    auto allowed = [&](char o) { return o == '|' || (r.empty() && (o == ' ' || o == '-')); };
+    // Over the whole vocabulary: the per-id flags and separators, not the TokenInfo strings.
+    const unsigned char num_flag = decimals ? kNumberFlag : kDigitsFlag;
+    const unsigned char* flags = vocab_->flags.data();
+    if (!complete) {
+        for (int id = 0; id < vocab; ++id)
+            if (!(flags[id] & num_flag)) logits[id] = -INFINITY;
+        return;
+    }
+    const char* others = vocab_->others.data();
+    const bool lead = r.empty();  // the space and minus before the number are allowed only before it
     for (int id = 0; id < vocab; ++id) {
-        const TokenInfo& t = tokens_[size_t(id)];
-        if (num(t).empty() && (!complete || (strict && !allowed(t.other)))) logits[id] = -INFINITY;
+        const char o = others[id];
+        const bool allowed = o == '|' || (lead && (o == ' ' || o == '-'));
+        if (!(flags[id] & num_flag) && !allowed) logits[id] = -INFINITY;
     }
 }
 

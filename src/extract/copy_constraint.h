@@ -78,7 +78,12 @@ public:
         std::vector<std::string> texts;  // per id: the piece as text (extract/target_tokens.h)
         std::vector<TokenInfo> tokens;   // per id
         std::vector<int> number_ids;     // ids whose TokenInfo::number is set, ascending
+        // Per id, for the pass over the whole vocabulary in process() (a few bytes a token instead of a
+        // TokenInfo of two strings): kNumberFlag when TokenInfo::number is set, kDigitsFlag when ::digits is.
+        std::vector<unsigned char> flags;
+        std::vector<char> others;        // per id: TokenInfo::other
     };
+    static constexpr unsigned char kNumberFlag = 1, kDigitsFlag = 2;
     static std::shared_ptr<const Vocab> make_vocab(const Tokenizer& tokenizer, int vocab_size);
 
     CopyConstraint(std::shared_ptr<const Vocab> vocab, const std::vector<std::string>& texts);
