@@ -8,6 +8,7 @@
 #include "extract/ocr_digits.h"
 #include "extract/target_tokens.h"
 #include "extract/utf8.h"
+#include "receipt/errors.h"
 #include "receipt/tokenizer.h"
 
 namespace receipt::extract {
@@ -158,6 +159,8 @@ std::shared_ptr<const CopyConstraint::Vocab> CopyConstraint::make_vocab(const To
 
 CopyConstraint::CopyConstraint(std::shared_ptr<const Vocab> vocab, const std::vector<std::string>& texts)
     : vocab_(std::move(vocab)), texts_(vocab_->texts), tokens_(vocab_->tokens), number_ids_(vocab_->number_ids) {
+    RECEIPT_CHECK(vocab_->flags.size() == tokens_.size() && vocab_->others.size() == tokens_.size(), InvalidInput,
+                  "CopyConstraint: the vocabulary must come from CopyConstraint::make_vocab()");
     runs_.reserve(texts.size());
     total_runs_.reserve(texts.size());
     for (const auto& text : texts) {
