@@ -71,6 +71,10 @@ constexpr int kDraftTokensByDevice = -1;
 // What kDraftTokensByDevice means on CUDA: 3 drafts, about 20% less extraction time at batch 1 on an H200
 // (docs/benchmarks.md, "Drafts with a logits processor").
 constexpr int kCudaDraftTokens = 3;
+// The drafts an engine on `device` (kCpu or kCuda) runs for EngineOptions::draft_tokens: kDraftTokensByDevice
+// becomes kCudaDraftTokens on CUDA and 0 on the CPU, other values stay. Throws InvalidInput outside
+// kDraftTokensByDevice .. kMaxDraftTokens.
+int resolve_draft_tokens(int draft_tokens, Device device);
 
 // Sets options.dtype and options.f32_activations from a precision name: "fp32", "fp16", "bf16", or "fp16-a32" /
 // "bf16-a32" (half-precision weights, f32 activations). Throws InvalidInput otherwise.

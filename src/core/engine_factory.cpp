@@ -23,6 +23,15 @@ DType parse_dtype(const std::string& s) {
     RECEIPT_THROW(InvalidInput, "unknown dtype '" + s + "' (expected fp16, bf16 or fp32)");
 }
 
+int resolve_draft_tokens(int draft_tokens, Device device) {
+    RECEIPT_CHECK(draft_tokens >= kDraftTokensByDevice && draft_tokens <= kMaxDraftTokens, InvalidInput,
+                  "EngineOptions: draft_tokens must be 0 .. " + std::to_string(kMaxDraftTokens) +
+                      ", or kDraftTokensByDevice (-1)");
+    // On the CPU a step of 1 + N rows costs about what the drafts save (docs/benchmarks.md): by device = off.
+    if (draft_tokens == kDraftTokensByDevice) return device == Device::kCuda ? kCudaDraftTokens : 0;
+    return draft_tokens;
+}
+
 void set_precision(EngineOptions& options, const std::string& precision) {
     const size_t n = precision.size();
     const bool a32 = n > 4 && precision.compare(n - 4, 4, "-a32") == 0;

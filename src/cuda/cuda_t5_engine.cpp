@@ -50,10 +50,7 @@ CudaT5Engine::CudaT5Engine(std::shared_ptr<const Model> model, const EngineOptio
     RECEIPT_CHECK(options.max_batch_size >= 1 && options.max_input_tokens >= 1 && options.max_total_tokens >= 1,
                   InvalidInput, "EngineOptions: max_batch_size, max_input_tokens and max_total_tokens must be >= 1");
     RECEIPT_CHECK(cfg_.d_kv <= 256, ModelError, "CUDA engine: d_kv > 256 is not supported");
-    RECEIPT_CHECK(options.draft_tokens >= kDraftTokensByDevice && options.draft_tokens <= kMaxDraftTokens,
-                  InvalidInput, "EngineOptions: draft_tokens must be 0 .. " + std::to_string(kMaxDraftTokens) +
-                                    ", or kDraftTokensByDevice (-1)");
-    if (options_.draft_tokens == kDraftTokensByDevice) options_.draft_tokens = kCudaDraftTokens;
+    options_.draft_tokens = resolve_draft_tokens(options.draft_tokens, Device::kCuda);
     spec_q_ = 1 + options_.draft_tokens;
     // Speculative steps run batches of up to kMaxSpeculativeBatch sequences on spec_q_ rows each.
     R_max_ = std::max(options.max_batch_size,

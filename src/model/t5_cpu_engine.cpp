@@ -17,11 +17,7 @@ namespace receipt {
 
 CpuT5Engine::CpuT5Engine(std::shared_ptr<const Model> model, const EngineOptions& options)
     : model_(std::move(model)), options_(options), weights_(*model_), decoder_(*model_, weights_) {
-    RECEIPT_CHECK(options.draft_tokens >= kDraftTokensByDevice && options.draft_tokens <= kMaxDraftTokens,
-                  InvalidInput, "EngineOptions: draft_tokens must be 0 .. " + std::to_string(kMaxDraftTokens) +
-                                    ", or kDraftTokensByDevice (-1)");
-    // On the CPU drafts do not pay (docs/benchmarks.md): by device = off.
-    if (options_.draft_tokens == kDraftTokensByDevice) options_.draft_tokens = 0;
+    options_.draft_tokens = resolve_draft_tokens(options.draft_tokens, Device::kCpu);
     ops::set_cpu_threads(options.n_threads);
 }
 
