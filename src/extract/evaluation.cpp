@@ -45,6 +45,7 @@ void EvalScores::add(const EvalScores& o) {
     items.add(o.items);
     n += o.n;
     n_exact += o.n_exact;
+    for (const auto& [k, v] : o.excluded) excluded[k] += v;
 }
 
 nlohmann::json EvalScores::to_json() const {
@@ -57,6 +58,7 @@ nlohmann::json EvalScores::to_json() const {
     if (items.tp + items.fp + items.fn > 0)
         j["items"] = {{"precision", items.precision()}, {"recall", items.recall()}, {"f1", items.f1()},
                       {"tp", items.tp}, {"fp", items.fp}, {"fn", items.fn}};
+    if (!excluded.empty()) j["ocr_mismatch_excluded"] = excluded;
     return j;
 }
 
@@ -94,38 +96,89 @@ std::vector<std::string> annotated_fields(const std::vector<nlohmann::json>& gol
 
 EvalScores score_receipt(const nlohmann::json& pred, const nlohmann::json& gold, const std::vector<std::string>& fields,
                          bool ignore_spaces) {
+    ScoreOptions o;
+    o.ignore_spaces = ignore_spaces;
+    return score_receipt(pred, gold, fields, o, std::string());
+}
+
+bool printed_in(const std::string& value, const std::string& text) {
+    const std::string hay = canon(text, /*ignore_spaces=*/true);
+    size_t i = 0;
+    bool any = false;
+    while (i < value.size()) {
+        const size_t b = value.find_first_not_of(" \t\r\n", i);
+        if (b == std::string::npos) break;
+        size_t e = value.find_first_of(" \t\r\n", b);
+        if (e == std::string::npos) e = value.size();
+        if (hay.find(canon(value.substr(b, e - b), true)) == std::string::npos) return false;
+        any = true;
+        i = e;
+    }
+    return any;
+}
+
+EvalScores score_receipt(const nlohmann::json& pred, const nlohmann::json& gold, const std::vector<std::string>& fields,
+                         const ScoreOptions& options, const std::string& text) {
     EvalScores s;
     s.n = 1;
     bool exact = true;
+    const nlohmann::json none;
+    // A gold string value that the protocol leaves out (only printed-as-is text: name, address, phone, items).
+    auto mismatch = [&](const nlohmann::json& v) {
+        return options.exclude_ocr_mismatch && v.is_string() && !printed_in(v.get<std::string>(), text);
+    };
     for (const std::string& k : fields) {
         if (k == "line_items") {
             // Multiset match on (description, amount).
             const nlohmann::json empty = nlohmann::json::array();
             const auto& p = present(pred, k) ? pred[k] : empty;
             const auto& g = present(gold, k) ? gold[k] : empty;
-            std::vector<bool> used(g.size(), false);
+            std::vector<int> pair_of(g.size(), -1);  // gold item -> predicted item matched to it
+            std::vector<bool> pred_used(p.size(), false);
             int tp = 0;
-            for (const auto& pi : p) {
+            for (size_t i = 0; i < p.size(); ++i) {
                 for (size_t j = 0; j < g.size(); ++j) {
-                    if (used[j]) continue;
-                    const nlohmann::json none;
-                    if (values_match(pi.value("description", none), g[j].value("description", none), ignore_spaces) &&
-                        values_match(pi.value("amount", none), g[j].value("amount", none))) {
-                        used[j] = true;
+                    if (pair_of[j] >= 0) continue;
+                    if (values_match(p[i].value("description", none), g[j].value("description", none),
+                                     options.ignore_spaces) &&
+                        values_match(p[i].value("amount", none), g[j].value("amount", none))) {
+                        pair_of[j] = static_cast<int>(i);
+                        pred_used[i] = true;
                         ++tp;
                         break;
                     }
                 }
             }
+            int n_pred = static_cast<int>(p.size()), n_gold = static_cast<int>(g.size());
+            for (size_t j = 0; j < g.size(); ++j) {
+                if (!mismatch(g[j].value("description", none))) continue;
+                ++s.excluded[k];
+                --n_gold;
+                if (pair_of[j] >= 0) {  // matched anyway: the pair is not scored
+                    --tp;
+                    --n_pred;
+                    continue;
+                }
+                for (size_t i = 0; i < p.size(); ++i) {  // the prediction in its place: a leftover with its amount
+                    if (pred_used[i] || !values_match(p[i].value("amount", none), g[j].value("amount", none))) continue;
+                    pred_used[i] = true;
+                    --n_pred;
+                    break;
+                }
+            }
             s.items.tp += tp;
-            s.items.fp += static_cast<int>(p.size()) - tp;
-            s.items.fn += static_cast<int>(g.size()) - tp;
-            if (tp != static_cast<int>(p.size()) || tp != static_cast<int>(g.size())) exact = false;
+            s.items.fp += n_pred - tp;
+            s.items.fn += n_gold - tp;
+            if (tp != n_pred || tp != n_gold) exact = false;
             continue;
         }
         FieldScore& f = s.fields[k];
         const bool hp = present(pred, k), hg = present(gold, k);
-        if (hp && hg && values_match(pred[k], gold[k], ignore_spaces)) {
+        if (hg && (k == "supplier_name" || k == "supplier_address" || k == "supplier_phone") && mismatch(gold[k])) {
+            ++s.excluded[k];
+            continue;
+        }
+        if (hp && hg && values_match(pred[k], gold[k], options.ignore_spaces)) {
             ++f.tp;
             continue;
         }

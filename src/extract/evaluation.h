@@ -29,6 +29,7 @@ struct EvalScores {
     FieldScore items;                          // line items: description and amount both right
     int n = 0;                                 // receipts
     int n_exact = 0;                           // receipts whose every evaluated field (and items) is right
+    std::map<std::string, int> excluded;       // gold values left out as OCR mismatches, by key ("line_items")
     void add(const EvalScores& o);
     nlohmann::json to_json() const;
 };
@@ -41,9 +42,27 @@ nlohmann::json gold_fields(const nlohmann::json& labels);
 // record has items). Fields outside this set are not scored (a dataset without phones cannot judge phones).
 std::vector<std::string> annotated_fields(const std::vector<nlohmann::json>& golds);
 
+// How score_receipt compares and what it leaves out.
+struct ScoreOptions {
+    bool ignore_spaces = false;  // compare strings with all whitespace removed (values_match)
+    // The SROIE leaderboard's "excluding OCR mismatches" protocol: a gold store name, address, phone or item
+    // description that is not printed in the receipt text (printed_in) is not scored, nor is the prediction in
+    // its place (for an item, the predicted item paired with it or one left over with its amount).
+    bool exclude_ocr_mismatch = false;
+};
+
 // Scores one prediction against one gold object on `fields`; text compared as values_match does.
 EvalScores score_receipt(const nlohmann::json& pred, const nlohmann::json& gold, const std::vector<std::string>& fields,
                          bool ignore_spaces = false);
+
+// The same, with options; `text` is the receipt's OCR text (read only with exclude_ocr_mismatch).
+EvalScores score_receipt(const nlohmann::json& pred, const nlohmann::json& gold, const std::vector<std::string>& fields,
+                         const ScoreOptions& options, const std::string& text);
+
+// Whether a gold text value is printed in the receipt text: every whitespace-separated piece of it occurs in the
+// text with all whitespace removed, ASCII case-folded (pieces may sit on different lines, in any order: OCR
+// splits and reorders boxes). "NO. 1, TAMAN" is printed in "NO.1, TAMAN"; "JALAN SEITA" is not in "JALAN SETIA".
+bool printed_in(const std::string& value, const std::string& text);
 
 // Input-length bucket name for a token count: "<=128", "<=256", "<=512", ">512".
 std::string length_bucket(int n_tokens);
