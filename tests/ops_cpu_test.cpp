@@ -182,4 +182,48 @@ TEST(ElementwiseCpu, RmsNormActivationsSoftmax) {
     EXPECT_NEAR(std::exp(lp[0]) + std::exp(lp[1]) + std::exp(lp[2]), 1.0, 1e-6);
 }
 
+// The lane-wise gelu_new (x sigmoid(2u)) against double, over 0..12 in magnitude (vector body and tail), and the
+// special values.
+TEST(ElementwiseCpu, GeluOnLanesMatchesTheTanhForm) {
+    const int n = 4001;  // 500 vectors and a tail of 1
+    std::vector<float> a(n), b(n, 1.0f);
+    for (int i = 0; i < n; ++i) a[i] = -12.0f + 24.0f * float(i) / float(n - 1);
+    std::vector<float> g = a;
+    gated_gelu_cpu(g.data(), b.data(), n);
+    for (int i = 0; i < n; ++i) {
+        const double v = a[i];
+        const double u = std::sqrt(2.0 / M_PI) * (v + 0.044715 * v * v * v);
+        // 0.5 v (1 + tanh(u)) = v / (1 + exp(-2u)), without the tanh form's cancellation (which rounds to 0 in
+        // double below v ~ -9 and in float below v ~ -4, where the value is under 1e-6 of |v|).
+        const double want = v / (1.0 + std::exp(-2.0 * u));
+        // exp(-2u) carries the float rounding of its argument (~6e-8 relative) times |2u|; below 1.6e-38 it is 0.
+        EXPECT_NEAR(g[i], want, (4e-7 + 1.5e-7 * std::fabs(2.0 * u)) * std::fabs(want) + 1e-36) << v;
+        const double tanh_form = 0.5 * v * (1.0 + std::tanh(u));
+        EXPECT_NEAR(g[i], tanh_form, 1e-6 * std::max(1.0, std::fabs(v))) << v;
+    }
+    std::vector<float> s = {INFINITY, -INFINITY, NAN, 0.0f, -0.0f, 1e20f, -1e20f, 3.0f, 0.5f};
+    std::vector<float> one(s.size(), 1.0f);
+    gated_gelu_cpu(s.data(), one.data(), int64_t(s.size()));
+    EXPECT_EQ(s[0], INFINITY);
+    EXPECT_TRUE(std::isnan(s[1]));  // -inf * 0, as 0.5 x (1 + tanh(u)) gives
+    EXPECT_TRUE(std::isnan(s[2]));
+    EXPECT_EQ(s[3], 0.0f);
+    EXPECT_EQ(s[5], 1e20f);
+    EXPECT_EQ(s[6], 0.0f);
+}
+
+// softmax_row on lanes against double, with masked keys in the vector body and the tail.
+TEST(ElementwiseCpu, SoftmaxOnLanesMatchesDouble) {
+    for (int n : {1, 7, 8, 9, 37, 385}) {
+        auto x = randn(n, 77 + n, 4.0f);
+        for (int i = 3; i < n; i += 5) x[i] = -INFINITY;
+        std::vector<float> y = x;
+        softmax_row(y.data(), n);
+        double mx = -INFINITY, sum = 0.0;
+        for (float v : x) mx = std::max(mx, double(v));
+        for (float v : x) sum += std::exp(double(v) - mx);
+        for (int i = 0; i < n; ++i) EXPECT_NEAR(y[i], std::exp(double(x[i]) - mx) / sum, 1e-6) << n << " " << i;
+    }
+}
+
 }  // namespace

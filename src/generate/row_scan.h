@@ -14,7 +14,7 @@ float row_max(const float* x, int n);
 int first_index_of(const float* x, int n, float v);
 
 // sum_i exp(x[i] - shift) for x[i] <= shift (the row's maximum), with exp evaluated as 2^k * p(r),
-// x - shift = k ln 2 + r, |r| <= ln 2 / 2, p the degree-6 Taylor polynomial: relative error below 2e-7 per term;
+// x - shift = k ln 2 + r (ops::vec::exp_nonpositive, degree-7 polynomial): relative error below 2e-7 per term;
 // terms below exp(-87) (1.6e-38) count as 0. NaN in, NaN out.
 float sum_exp_shifted(const float* x, int n, float shift);
 

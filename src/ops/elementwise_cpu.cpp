@@ -3,6 +3,7 @@
 
 #include "ops/elementwise.h"
 #include "ops/linear.h"
+#include "ops/vec_math.h"
 
 namespace receipt::ops {
 
@@ -24,13 +25,15 @@ void relu_cpu(float* x, int64_t n) {
 }
 
 void gated_gelu_cpu(float* a, const float* b, int64_t n) {
-    const float k = 0.7978845608028654f;  // sqrt(2/pi)
+    // gelu_new as x * sigmoid(2u) on 8-float lanes (ops/vec_math.h): the libm tanh took ~14% of a CPU extraction.
+    using namespace vec;
+    const int64_t n_vec = n / kW;
 #pragma omp parallel for num_threads(cpu_threads()) schedule(static) if (n > 16384)
-    for (int64_t i = 0; i < n; ++i) {
-        const float v = a[i];
-        const float g = 0.5f * v * (1.0f + std::tanh(k * (v + 0.044715f * v * v * v)));
-        a[i] = g * b[i];
+    for (int64_t j = 0; j < n_vec; ++j) {
+        const int64_t i = j * kW;
+        store(a + i, gelu_new(load(a + i)) * load(b + i));
     }
+    for (int64_t i = n_vec * kW; i < n; ++i) a[i] = gelu_new(a[i]) * b[i];
 }
 
 void gated_relu_cpu(float* a, const float* b, int64_t n) {
@@ -39,19 +42,36 @@ void gated_relu_cpu(float* a, const float* b, int64_t n) {
 }
 
 void softmax_row(float* x, int64_t n) {
+    using namespace vec;
+    f8 m8 = splat(-INFINITY);
+    int64_t i = 0;
+    for (; i + kW <= n; i += kW) {
+        const f8 v = load(x + i);
+        m8 = select(v > m8, v, m8);
+    }
     float mx = -INFINITY;
-    for (int64_t i = 0; i < n; ++i) mx = std::max(mx, x[i]);
+    for (int l = 0; l < kW; ++l) mx = std::max(mx, m8[l]);
+    for (; i < n; ++i) mx = std::max(mx, x[i]);
     if (mx == -INFINITY) {  // every key masked: HF yields a uniform row (finfo.min everywhere)
-        for (int64_t i = 0; i < n; ++i) x[i] = 1.0f / n;
+        for (int64_t k = 0; k < n; ++k) x[k] = 1.0f / n;
         return;
     }
+    // exp(x - max) on the lanes (exp_nonpositive: within ~2e-7 of exp; masked -inf keys give 0), 8 partial sums.
+    const f8 sh = splat(mx);
+    f8 s8 = splat(0.0f);
+    for (i = 0; i + kW <= n; i += kW) {
+        const f8 e = exp_nonpositive(load(x + i) - sh);
+        store(x + i, e);
+        s8 += e;
+    }
     float sum = 0.0f;
-    for (int64_t i = 0; i < n; ++i) {
-        x[i] = std::exp(x[i] - mx);
+    for (int l = 0; l < kW; ++l) sum += s8[l];
+    for (; i < n; ++i) {
+        x[i] = exp_nonpositive(x[i] - mx);
         sum += x[i];
     }
     const float inv = 1.0f / sum;
-    for (int64_t i = 0; i < n; ++i) x[i] *= inv;
+    for (int64_t k = 0; k < n; ++k) x[k] *= inv;
 }
 
 void log_softmax_cpu(const float* x, int64_t R, int64_t V, float* out) {
