@@ -60,6 +60,23 @@ assert [r["id"] for r in rows] == ["a", 2, "c", "d"], rows
 assert "fields" in rows[0] and "error" in rows[1] and "error" in rows[2] and "fields" in rows[3], rows
 PY
 
+# eval: per-field scores in the report; --exclude-ocr-mismatch leaves out a label the text does not print.
+cat >"$TMP/gold.jsonl" <<'JSONL'
+{"id": "a", "text": "ABC MART\nJALAN SETIA 1\nTOTAL 5.00", "fields": {"company": "ABC MART", "address": "JALAN SEITA 1", "total": "5.00"}}
+JSONL
+check eval-ocr-mismatch 0 "$BIN" eval --device cpu --max-new-tokens 24 --data "$TMP/gold.jsonl" --exclude-ocr-mismatch --report "$TMP/report.json"
+grep -q "not scored (gold value not printed in the text): supplier_address 1;" "$TMP/out" || { echo "FAIL eval-ocr-mismatch: $(head -c 600 "$TMP/out")"; fail=$((fail + 1)); }
+python3 - "$TMP/report.json" <<'PY' || fail=$((fail + 1))
+import json, sys
+r = json.load(open(sys.argv[1]))
+assert r["exclude_ocr_mismatch"] is True, r
+cpu = r["devices"]["cpu"]
+assert cpu["ocr_mismatch_excluded"] == {"supplier_address": 1}, cpu
+f = cpu["fields"]["supplier_address"]
+assert f["tp"] + f["fp"] + f["fn"] == 0, f
+PY
+check eval-missing-data 2 "$BIN" eval --device cpu --data "$TMP/nope.jsonl"
+
 # Errors: missing model (3), no CUDA build or GPU for --device cuda (4 or ok on a GPU machine), bad flags (nonzero).
 check missing-model 3 "$BIN" extract --model "$TMP/nope" examples/receipt-en.txt
 check missing-file 2 "$BIN" extract --device cpu "$TMP/nope.txt"
