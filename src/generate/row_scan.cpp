@@ -7,26 +7,13 @@
 
 namespace receipt {
 
-using ops::vec::exp_nonpositive;
 using ops::vec::f8;
 using ops::vec::i8;
 using ops::vec::kW;
 using ops::vec::load;
-using ops::vec::select;
 using ops::vec::splat;
 
-float row_max(const float* x, int n) {
-    f8 m = splat(-INFINITY);
-    int i = 0;
-    for (; i + kW <= n; i += kW) {
-        const f8 v = load(x + i);
-        m = select(v > m, v, m);  // NaN compares false: passed over
-    }
-    float best = -INFINITY;
-    for (int l = 0; l < kW; ++l) best = m[l] > best ? m[l] : best;
-    for (; i < n; ++i) best = x[i] > best ? x[i] : best;
-    return best;
-}
+float row_max(const float* x, int n) { return ops::vec::max_of(x, n); }
 
 int first_index_of(const float* x, int n, float v) {
     const f8 want = splat(v);
@@ -45,14 +32,7 @@ int first_index_of(const float* x, int n, float v) {
 }
 
 float sum_exp_shifted(const float* x, int n, float shift) {
-    f8 s = splat(0.0f);
-    const f8 sh = splat(shift);
-    int i = 0;
-    for (; i + kW <= n; i += kW) s += exp_nonpositive(load(x + i) - sh);
-    float sum = 0.0f;
-    for (int l = 0; l < kW; ++l) sum += s[l];
-    for (; i < n; ++i) sum += exp_nonpositive(x[i] - shift);
-    return sum;
+    return ops::vec::exp_shifted_sum(x, n, shift, nullptr);
 }
 
 }  // namespace receipt

@@ -42,36 +42,14 @@ void gated_relu_cpu(float* a, const float* b, int64_t n) {
 }
 
 void softmax_row(float* x, int64_t n) {
-    using namespace vec;
-    f8 m8 = splat(-INFINITY);
-    int64_t i = 0;
-    for (; i + kW <= n; i += kW) {
-        const f8 v = load(x + i);
-        m8 = select(v > m8, v, m8);
-    }
-    float mx = -INFINITY;
-    for (int l = 0; l < kW; ++l) mx = std::max(mx, m8[l]);
-    for (; i < n; ++i) mx = std::max(mx, x[i]);
+    const float mx = vec::max_of(x, n);
     if (mx == -INFINITY) {  // every key masked: HF yields a uniform row (finfo.min everywhere)
-        for (int64_t k = 0; k < n; ++k) x[k] = 1.0f / n;
+        for (int64_t i = 0; i < n; ++i) x[i] = 1.0f / n;
         return;
     }
-    // exp(x - max) on the lanes (exp_nonpositive: within ~2e-7 of exp; masked -inf keys give 0), 8 partial sums.
-    const f8 sh = splat(mx);
-    f8 s8 = splat(0.0f);
-    for (i = 0; i + kW <= n; i += kW) {
-        const f8 e = exp_nonpositive(load(x + i) - sh);
-        store(x + i, e);
-        s8 += e;
-    }
-    float sum = 0.0f;
-    for (int l = 0; l < kW; ++l) sum += s8[l];
-    for (; i < n; ++i) {
-        x[i] = exp_nonpositive(x[i] - mx);
-        sum += x[i];
-    }
-    const float inv = 1.0f / sum;
-    for (int64_t k = 0; k < n; ++k) x[k] *= inv;
+    // exp(x - max) in place (exp_nonpositive: within ~2e-7 of exp; masked -inf keys give 0) and their sum.
+    const float inv = 1.0f / vec::exp_shifted_sum(x, n, mx, x);
+    for (int64_t i = 0; i < n; ++i) x[i] *= inv;
 }
 
 void log_softmax_cpu(const float* x, int64_t R, int64_t V, float* out) {

@@ -79,4 +79,40 @@ inline f8 gelu_new(f8 x) {
 // The same for one value.
 inline float gelu_new(float x) { return gelu_new(splat(x))[0]; }
 
+// max_i x[i] over the values that compare (NaN is passed over, as `x[i] > m` does); -inf when n <= 0 or every
+// value is -inf or NaN. 8 lane maxima, then the tail.
+inline float max_of(const float* x, int64_t n) {
+    f8 m = splat(-INFINITY);
+    int64_t i = 0;
+    for (; i + kW <= n; i += kW) {
+        const f8 v = load(x + i);
+        m = select(v > m, v, m);
+    }
+    float best = -INFINITY;
+    for (int l = 0; l < kW; ++l) best = m[l] > best ? m[l] : best;
+    for (; i < n; ++i) best = x[i] > best ? x[i] : best;
+    return best;
+}
+
+// sum_i exp(x[i] - shift) for x[i] <= shift (exp_nonpositive per term), summed in 8 lanes, then the lanes, then
+// the tail in order. When `out` is not null, out[i] = each term (out may be x).
+inline float exp_shifted_sum(const float* x, int64_t n, float shift, float* out) {
+    f8 s = splat(0.0f);
+    const f8 sh = splat(shift);
+    int64_t i = 0;
+    for (; i + kW <= n; i += kW) {
+        const f8 e = exp_nonpositive(load(x + i) - sh);
+        if (out) store(out + i, e);
+        s += e;
+    }
+    float sum = 0.0f;
+    for (int l = 0; l < kW; ++l) sum += s[l];
+    for (; i < n; ++i) {
+        const float e = exp_nonpositive(x[i] - shift);
+        if (out) out[i] = e;
+        sum += e;
+    }
+    return sum;
+}
+
 }  // namespace receipt::ops::vec
