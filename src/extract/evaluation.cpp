@@ -101,8 +101,10 @@ EvalScores score_receipt(const nlohmann::json& pred, const nlohmann::json& gold,
     return score_receipt(pred, gold, fields, o, std::string());
 }
 
-bool printed_in(const std::string& value, const std::string& text) {
-    const std::string hay = canon(text, /*ignore_spaces=*/true);
+namespace {
+
+// printed_in against text already in canon(text, true) form.
+bool printed_in_canon(const std::string& value, const std::string& hay) {
     size_t i = 0;
     bool any = false;
     while (i < value.size()) {
@@ -117,6 +119,12 @@ bool printed_in(const std::string& value, const std::string& text) {
     return any;
 }
 
+}  // namespace
+
+bool printed_in(const std::string& value, const std::string& text) {
+    return printed_in_canon(value, canon(text, /*ignore_spaces=*/true));
+}
+
 EvalScores score_receipt(const nlohmann::json& pred, const nlohmann::json& gold, const std::vector<std::string>& fields,
                          const ScoreOptions& options, const std::string& text) {
     EvalScores s;
@@ -124,8 +132,9 @@ EvalScores score_receipt(const nlohmann::json& pred, const nlohmann::json& gold,
     bool exact = true;
     const nlohmann::json none;
     // A gold string value that the protocol leaves out (only printed-as-is text: name, address, phone, items).
+    const std::string hay = options.exclude_ocr_mismatch ? canon(text, /*ignore_spaces=*/true) : std::string();
     auto mismatch = [&](const nlohmann::json& v) {
-        return options.exclude_ocr_mismatch && v.is_string() && !printed_in(v.get<std::string>(), text);
+        return options.exclude_ocr_mismatch && v.is_string() && !printed_in_canon(v.get<std::string>(), hay);
     };
     for (const std::string& k : fields) {
         if (k == "line_items") {
