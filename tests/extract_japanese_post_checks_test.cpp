@@ -57,6 +57,32 @@ TEST(JapanesePostChecks, NamesAsPrinted) {
     EXPECT_TRUE(warned(k, "supplier_name_chain_before_branch")) << k["warnings"].dump();
 }
 
+TEST(JapanesePostChecks, NameThatRanOnIntoTheNextLine) {
+    const receipt::ExtractOptions opts;
+    // The name pass ran on into the address line; the branch is printed below it.
+    const std::string text = "丸亀製麺\n大阪府堺市堺区三国ヶ丘御幸通5丁目14番19号\n三国ヶ丘御幸通駅前店\nTEL\n";
+    auto f = fields("丸亀製麺 大阪府堺市堺区三国ヶ丘御幸通5丁目14番19号", "大阪府堺市堺区三国ヶ丘御幸通5丁目14番19号");
+    ex::apply_post_checks(text, "", opts, f);
+    EXPECT_EQ(f["supplier_name"], "丸亀製麺 三国ヶ丘御幸通駅前店");
+    EXPECT_TRUE(warned(f, "supplier_name_run_on")) << f["warnings"].dump();
+    // ... or into the operating company's line.
+    auto g = fields("ジョーシン (株)セブン商事", "沖縄県那覇市 久茂地5-2-21");
+    ex::apply_post_checks("ジョーシン\n(株)セブン商事\n〒900-7308\n沖縄県那覇市\n久茂地5-2-21\n", "", opts, g);
+    EXPECT_EQ(g["supplier_name"], "ジョーシン");
+    // A company line or a postcode without its mark between the chain and its branch line.
+    auto h = fields("ナチュラルローソン", "埼玉県さいたま市大宮区大門町3-6-2");
+    ex::apply_post_checks("ナチュラルローソン\n株式会社セブン商事\nさいたま市大宮南店\n埼玉県さいたま市大宮区大門町3-6-2\n", "",
+                          opts, h);
+    EXPECT_EQ(h["supplier_name"], "ナチュラルローソン さいたま市大宮南店");
+    auto k = fields("コスモス薬品", "大阪府大阪市北区梅田3-17-21");
+    ex::apply_post_checks("コスモス薬品\n530-5964\n大阪市北中央店\n大阪府大阪市北区梅田3-17-21\n", "", opts, k);
+    EXPECT_EQ(k["supplier_name"], "コスモス薬品 大阪市北中央店");
+    // A branch name that holds no address piece stays.
+    auto m = fields("サミット 博多駅前南店", "福岡県福岡市博多区博多駅前1-28-14");
+    ex::apply_post_checks("サミット\n博多駅前南店\n福岡県福岡市博多区博多駅前1-28-14\n", "", opts, m);
+    EXPECT_EQ(m["supplier_name"], "サミット 博多駅前南店");
+}
+
 TEST(JapanesePostChecks, AddressAsPrinted) {
     const receipt::ExtractOptions opts;
     auto f = fields("店", "大阪府大阪市中央区 心斎橋筋5-27-5");
@@ -89,7 +115,12 @@ TEST(JapanesePostChecks, YenTotalAndNetByTheirArithmetic) {
     auto f = fields("店", "");
     ex::apply_post_checks("店\n2021/08/05\nパン\n¥1341\n小計 (1点)\n¥1341\nお買上計\n¥131\nWAON決済\n¥1341\n", "", opts, f);
     EXPECT_EQ(f["total_amount"], 1341);
-    EXPECT_TRUE(warned(f, "total_amount_from_net_amount")) << f["warnings"].dump();
+    EXPECT_TRUE(warned(f, "total_amount_from_payment_line")) << f["warnings"].dump();
+    // The same with the payment word damaged too: net, printed twice, is the total.
+    auto f2 = fields("店", "");
+    ex::apply_post_checks("店\n2021/08/05\nパン\n¥1341\n小計 (1点)\n¥1341\nお買上計\n¥131\nWAO決\n¥1341\n", "", opts, f2);
+    EXPECT_EQ(f2["total_amount"], 1341);
+    EXPECT_TRUE(warned(f2, "total_amount_from_net_amount")) << f2["warnings"].dump();
     // The subtotal's amount moved above its keyword: total less the 外税 amounts.
     auto g = fields("店", "");
     ex::apply_post_checks("店\n2024/07/03\n袋\n¥871\n小 計\n外税8%\n¥34\n外税10%\n¥44\n合計\n¥949\n", "", opts, g);
@@ -105,6 +136,24 @@ TEST(JapanesePostChecks, YenTotalAndNetByTheirArithmetic) {
                           "", opts, h);
     EXPECT_EQ(h["net_amount"], 3783) << h["warnings"].dump();
     EXPECT_EQ(h["total_amount"], 3783);
+}
+
+TEST(JapanesePostChecks, TotalThatThePaymentLineConfirms) {
+    const receipt::ExtractOptions opts;
+    // OCR moved an item's box after the total keyword; the payment line prints the total, as the total line does.
+    auto f = fields("店", "");
+    ex::apply_post_checks("店\n週刊少年ジャンプ\nお買上計\n¥300\n¥3,870\niD決済\n¥3,870\n", "", opts, f);
+    EXPECT_EQ(f["total_amount"], 3870);
+    EXPECT_TRUE(warned(f, "total_amount_from_payment_line")) << f["warnings"].dump();
+    // The keyword's next box is the tax; tendered less change is what the model wrote: it stands.
+    auto g = fields("店", "");
+    g["total_amount"] = 2199;
+    ex::apply_post_checks("店\n¥2199\n合 計\n(内消費税等\n¥182)\nお預かり\n¥3,000\nお釣り\n¥801\n", "", opts, g);
+    EXPECT_EQ(g["total_amount"], 2199) << g["warnings"].dump();
+    // Paid once, printed nowhere else, and not the model's: the total keyword's reading stands.
+    auto h = fields("店", "");
+    ex::apply_post_checks("店\n合計\n¥500\nPayPay\n¥480\n", "", opts, h);
+    EXPECT_EQ(h["total_amount"], 500) << h["warnings"].dump();
 }
 
 TEST(JapanesePostChecks, DateWhoseYearLostADigitFallsOnThePrintedWeekday) {

@@ -68,3 +68,24 @@ TEST(YenTotals, NetFromThePerRateBases) {
     EXPECT_EQ(ex::yen_net_from_bases(added, 7000), std::nullopt);  // they do not add up to it
     EXPECT_EQ(ex::yen_net_from_bases("小計\n¥500\n合計\n¥500\n", 500), std::nullopt);  // no tax lines
 }
+
+TEST(YenTotals, PaidAmountFromThePaymentLines) {
+    // A cashless payment line, its amount on the line or alone on the next one; the balance line is no payment.
+    const auto id = ex::yen_paid_amount("お買上計\n¥300\n¥3,870\niD決済\n¥3,870\n残高\n¥1,200\n");
+    ASSERT_TRUE(id.has_value());
+    EXPECT_EQ(id->value, 3870);
+    EXPECT_FALSE(id->from_change);
+    EXPECT_EQ(id->printed, 2);
+    EXPECT_EQ(ex::yen_paid_amount("合計 165円\nPayPay決済 165円\n")->value, 165);
+    // Tendered less change (お預かり / おつり, 現金 / お釣り).
+    const auto cash = ex::yen_paid_amount("合計\n\\665軽\n\\2,279\nお預かり\n\\3,000\nおつり\n\\721\n");
+    ASSERT_TRUE(cash.has_value());
+    EXPECT_EQ(cash->value, 2279);
+    EXPECT_TRUE(cash->from_change);
+    EXPECT_EQ(cash->printed, 1);
+    EXPECT_EQ(ex::yen_paid_amount("現金 ¥1,000\nお釣り ¥146\n")->value, 854);
+    // An item that names a card is no payment line; readings that disagree give nothing.
+    EXPECT_EQ(ex::yen_paid_amount("SDカード 64GB\n¥1,980\n合計 ¥1,980\n"), std::nullopt);
+    EXPECT_EQ(ex::yen_paid_amount("WAON決済 ¥500\nお預り ¥1,000\nお釣り ¥400\n"), std::nullopt);
+    EXPECT_EQ(ex::yen_paid_amount("合計 ¥500\n"), std::nullopt);
+}

@@ -9,6 +9,7 @@ Writes, one {"id", "text", "fields", "target", "source"} object per line:
   val_synth.jsonl      in-distribution synthetic receipts (train layouts, their own seed) for the end-of-training check
   dev_ja.jsonl         held-out layouts/chains with their own seed stream: for tuning decoding, never the test set
   dev2_ja.jsonl        300 more receipts of that stream (a second, larger development set)
+  dev3_ja.jsonl        600 receipts of the held-out layouts/chains from a third seed stream (a fresh development set)
   synth_test_ja.jsonl  held-out synthetic Japanese test set (held-out layouts/chains, test seed stream)
   synth_test_en.jsonl  held-out synthetic English test set
 Also refreshes train/samples/ and examples/ unless --no-samples.
@@ -261,6 +262,9 @@ def main():
     dev = list(synth_records("test", "ja", 7000, 450))
     write_jsonl(os.path.join(args.out, "dev_ja.jsonl"), dev[:150])
     write_jsonl(os.path.join(args.out, "dev2_ja.jsonl"), dev[150:])
+    # A third development set from a fresh seed stream (9000), for the sixth round of checks: the first two had
+    # been tuned on for five rounds.
+    write_jsonl(os.path.join(args.out, "dev3_ja.jsonl"), synth_records("test", "ja", 9000, 600))
     write_jsonl(os.path.join(args.out, "synth_test_ja.jsonl"), synth_records("test", "ja", 1000, args.n_test))
     write_jsonl(os.path.join(args.out, "synth_test_en.jsonl"), synth_records("test", "en", 1000, args.n_test // 3))
     if not args.no_samples:

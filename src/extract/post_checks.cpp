@@ -160,6 +160,18 @@ void apply_post_checks(const std::string& text, const std::string& target, const
                                     f["supplier_address"].get<std::string>() + ", the receipt prints " + *printed);
             f["supplier_address"] = *printed;
         }
+    // A Japanese name that ran on from the chain into the next printed line, the operating company ("ジョーシン
+    // (株)セブン商事") or a piece of the address with its house number ("丸亀製麺 大阪府堺市...5丁目14番19号"), is
+    // the chain alone; the branch check below then finds the branch line (extract/store_branch.h).
+    if (options.copy_name && has_cjk(text) && f["supplier_name"].is_string())
+        if (auto chain = name_without_run_on(f["supplier_name"].get<std::string>(),
+                                             f["supplier_address"].is_string()
+                                                 ? f["supplier_address"].get<std::string>()
+                                                 : std::string())) {
+            f["warnings"].push_back("supplier_name_run_on: the model wrote " + f["supplier_name"].get<std::string>() +
+                                    ", which runs on past the store name " + *chain);
+            f["supplier_name"] = *chain;
+        }
     // A chain name printed above its branch line (address lines may stand between) gets the branch
     // (extract/store_branch.h).
     if (options.copy_name && f["supplier_name"].is_string())
@@ -343,7 +355,18 @@ void apply_post_checks(const std::string& text, const std::string& target, const
             revalidate(f);
         };
         yen_total = keyword_total(text);
-        if (yen_total) take("total_amount", yen_total, "total");
+        // The payment line says what was paid ("iD決済 / ¥3,870", or tendered less change): it wins over the total
+        // keyword's reading when OCR moved another box after the keyword ("お買上計 / ¥300 / ¥3,870"), if the model
+        // wrote it too or the receipt prints it once more (extract/yen_totals.h).
+        const char* total_from = "total";
+        if (const auto paid = yen_paid_amount(text); paid && !(yen_total && *yen_total == paid->value)) {
+            const auto& m = f["total_amount"];
+            if ((m.is_number() && m.get<double>() == paid->value) || paid->printed >= (paid->from_change ? 1 : 2)) {
+                yen_total = paid->value;
+                total_from = "payment";
+            }
+        }
+        if (yen_total) take("total_amount", yen_total, total_from);
         bool subtotal_printed = false;
         yen_subtotal = keyword_subtotal(text, &subtotal_printed);
         // A receipt with the tax included (内税, 内消費税) and no 外税 has its subtotal equal to its total: an amount

@@ -56,10 +56,19 @@ std::optional<std::string> name_with_branch(const std::string& text, const std::
         }
         return !addr.empty() && !l.empty() && addr.find(l) != std::string::npos;
     };
+    // A postcode alone ("〒530-5964", "530-5964": OCR may drop the mark).
+    auto postcode_line = [](const std::string& line) {
+        std::string l = strip_spaces(line);
+        if (l.rfind("〒", 0) == 0) l = l.substr(std::string("〒").size());
+        return l.size() == 8 && l[3] == '-' &&
+               std::all_of(l.begin(), l.end(), [](char c) { return c == '-' || std::isdigit(static_cast<unsigned char>(c)); });
+    };
     for (size_t k = 0; k + 1 < lines.size() && int(k) < max_lines; ++k) {
         if (strip_spaces(lines[k]) != want) continue;
         size_t b = k + 1;
-        while (b + 1 < lines.size() && int(b) <= max_lines && in_address(lines[b])) ++b;  // address lines between
+        while (b + 1 < lines.size() && int(b) <= max_lines &&
+               (in_address(lines[b]) || postcode_line(lines[b]) || japanese_company_line(lines[b])))
+            ++b;  // address, postcode and company lines between
         const std::string& branch = lines[b];
         if (is_branch(branch)) return trim(name) + " " + branch;
         // OCR put the branch box above the chain, as the receipt's first line ("川崎市中原中央店" / "ローソン").
@@ -73,6 +82,20 @@ bool japanese_company_line(const std::string& line) {
     for (const char* k : {"株式会社", "有限会社", "合同会社", "(株)", "(有)", "（株）", "（有）", "㈱", "㈲"})
         if (line.find(k) != std::string::npos) return true;
     return false;
+}
+
+std::optional<std::string> name_without_run_on(const std::string& name, const std::string& address) {
+    const std::string n = trim(sanitize_utf8(name));
+    const size_t sp = n.find(' ');
+    if (sp == std::string::npos) return std::nullopt;
+    const std::string chain = n.substr(0, sp), tail = trim(n.substr(sp + 1));
+    if (japanese_company_line(chain) || !has_cjk(chain)) return std::nullopt;
+    const std::string t = strip_spaces(fold_fullwidth(tail));
+    const std::string a = strip_spaces(fold_fullwidth(sanitize_utf8(address)));
+    const bool company = japanese_company_line(tail);
+    const bool in_address = has_ascii_digit(t) && !a.empty() && a.find(t) != std::string::npos;
+    if (!company && !in_address) return std::nullopt;
+    return chain;
 }
 
 namespace {

@@ -17,10 +17,17 @@ inline constexpr int kMaxBranchChars = 24;
 // characters and no 〒 or phone label. nullopt otherwise (keep the name).
 // Lines that the `address` (the receipt's supplier_address, spaces aside) holds whole may stand between the chain
 // line and its branch line ("サミット" / "千葉県千葉市中央区" / "富士見二丁目店"), also with the postcode in front
-// ("〒150-2574 東京都渋谷区..."). A branch line printed as the first line, right above the chain line, is the branch
+// ("〒150-2574 東京都渋谷区..."), and so may a postcode line (with or without its 〒 mark) or the operating
+// company's line ("株式会社セブン商事"). A branch line printed as the first line, right above the chain line, is the branch
 // too (OCR moved its box: "川崎市中原中央店" / "ローソン").
 std::optional<std::string> name_with_branch(const std::string& text, const std::string& name, int max_lines,
                                             const std::string& address = "");
+
+// The chain alone when a Japanese `name` of two or more words ends, after its first word, in words that are the
+// operating company (a company form: "ジョーシン (株)セブン商事") or a piece of the `address` (spaces aside) with a
+// digit ("丸亀製麺 大阪府堺市堺区三国ヶ丘御幸通5丁目14番19号"): the name ran on into the next printed line. nullopt
+// otherwise.
+std::optional<std::string> name_without_run_on(const std::string& name, const std::string& address);
 
 // The chain printed before a branch that the model wrote alone ("東塩小路町二丁目店"): when `name` (spaces aside)
 // ends in 店, has no space, and is printed within the first `max_lines` lines as the last word of a line after

@@ -2,6 +2,7 @@
 #include "extract/yen_totals.h"
 
 #include <cmath>
+#include <cstring>
 #include <vector>
 
 #include "extract/dropped_digit.h"
@@ -78,6 +79,75 @@ std::optional<double> yen_total_from_bases(const std::string& text, bool adds_ta
     for (const PrintedTaxLine& l : *tax_lines) as_base += std::fabs(l.base - total) < 0.005;
     if (!(total > 0) || printed_count(printed_lines(text), 0, total) <= as_base) return std::nullopt;
     return total;
+}
+
+namespace {
+
+// Words that name a cashless payment on a Japanese receipt's payment line ("iD決済", "PayPay", "交通系IC支払").
+constexpr const char* kPaymentWords[] = {"決済",   "支払",    "クレジット", "カード", "交通系", "PayPay", "Edy",
+                                         "iD",     "QUICPay", "nanaco",    "WAON",   "Suica",  "PASMO",  "ICOCA",
+                                         "電子マネー", "d払い", "au PAY", "メルペイ"};
+
+// The first usable amount (not a rate) on line `i` from byte `at` on, else the amount that line i + 1 holds alone
+// ("¥3,870", "3,870円": nothing else on it but a yen sign).
+std::optional<double> amount_on_or_below(const std::vector<std::string>& lines, size_t i, size_t at) {
+    for (const PrintedNumber& n : printed_numbers(lines[i]))
+        if (n.begin >= at && n.usable && !n.percent) return n.value;
+    if (i + 1 >= lines.size()) return std::nullopt;
+    const std::string& next = lines[i + 1];
+    const std::vector<PrintedNumber> nums = printed_numbers(next);
+    if (nums.size() != 1 || !nums[0].usable || nums[0].percent) return std::nullopt;
+    const std::string rest = strip_spaces(next.substr(0, nums[0].begin) + next.substr(nums[0].end));
+    for (const char* ok : {"", "\\", "\xC2\xA5", "円", "-"})
+        if (rest == ok) return nums[0].value;
+    return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<PaidAmount> yen_paid_amount(const std::string& text) {
+    const std::vector<std::string> lines = printed_lines(text);
+    std::vector<double> readings;
+    std::optional<double> tendered;
+    bool from_change = false;
+    for (size_t i = 0; i < lines.size(); ++i) {
+        const std::string& line = lines[i];
+        if (line.find("残高") != std::string::npos || line.find("ポイント") != std::string::npos) continue;
+        size_t p = line.find("預");
+        if (p == std::string::npos) p = line.find("現金");
+        if (p != std::string::npos) {
+            tendered = amount_on_or_below(lines, i, p);
+            continue;
+        }
+        size_t q = line.find("釣");
+        if (q == std::string::npos) q = line.find("おつり");
+        if (q != std::string::npos) {
+            const std::optional<double> change = amount_on_or_below(lines, i, q);
+            if (tendered && change && *tendered > *change) {
+                readings.push_back(*tendered - *change);
+                from_change = true;
+            }
+            tendered.reset();
+            continue;
+        }
+        // A payment word starts the line, or 決済 / 支払 is on it ("SDカード 64GB" names an item).
+        const size_t lead = line.find_first_not_of(' ');
+        size_t at = std::string::npos;
+        for (const char* w : kPaymentWords)
+            if (const size_t q = line.find(w);
+                q != std::string::npos && (q == lead || std::strcmp(w, "決済") == 0 || std::strcmp(w, "支払") == 0))
+                at = std::min(at, q + std::strlen(w));
+        if (at == std::string::npos) continue;
+        if (const auto v = amount_on_or_below(lines, i, at); v && *v > 0) readings.push_back(*v);
+    }
+    if (readings.empty()) return std::nullopt;
+    for (double r : readings)
+        if (std::fabs(r - readings[0]) > 0.005) return std::nullopt;
+    PaidAmount paid;
+    paid.value = readings[0];
+    paid.from_change = from_change && readings.size() == 1;
+    paid.printed = printed_count(lines, 0, paid.value);
+    return paid;
 }
 
 std::optional<double> yen_net_from_total(const std::string& text, double total, double tax) {

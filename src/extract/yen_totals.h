@@ -31,6 +31,18 @@ std::optional<double> yen_total_digit_back(const std::string& text, double total
 // line "PayPay ¥13,692"). nullopt otherwise.
 std::optional<double> yen_total_from_bases(const std::string& text, bool adds_tax);
 
+// The amount a yen receipt says was paid, read from its payment lines: the amount after a cashless payment word
+// (決済, 支払, クレジット, カード, 交通系, PayPay, 楽天Edy, iD, QUICPay, nanaco, WAON, Suica, 電子マネー, ...) on its
+// line or alone on the next one, and the amount tendered (預, 現金) less the change (釣, おつり) printed after it. `printed`
+// counts how often the receipt prints the amount (the total line prints it too, when OCR left it whole). nullopt
+// when there is no reading or the readings disagree.
+struct PaidAmount {
+    double value = 0;
+    bool from_change = false;  // tendered minus change, not printed as such
+    int printed = 0;           // times the receipt prints `value` as an amount
+};
+std::optional<PaidAmount> yen_paid_amount(const std::string& text);
+
 // The net amount of a yen receipt that adds `tax` (its 外税 amounts) to it: total - tax when that amount is
 // printed on the receipt (as a number on its own or after a label) and tax > 0; nullopt otherwise.
 std::optional<double> yen_net_from_total(const std::string& text, double total, double tax);
