@@ -170,6 +170,18 @@ TEST(JapanesePostChecks, DateWhoseYearLostADigitFallsOnThePrintedWeekday) {
     ex::apply_post_checks("店\n202/08/30(水)\n天然水\n96\n小計\n96\n", "", opts, g);
     EXPECT_EQ(g["receipt_date"], "2023-08-30");
     EXPECT_FALSE(warned(g, "receipt_date_year_digit_lost"));
+    // A day digit lost ("2020/08/7(木)"): the one date with a digit put back that falls on the printed weekday.
+    auto d = fields("店", "");
+    d["receipt_date"] = "2020-08-07";
+    ex::apply_post_checks("店\n2020/08/7(木) 21:0:25\n天然水\n96\n小計\n96\n", "", opts, d);
+    EXPECT_EQ(d["receipt_date"], "2020-08-27") << d["warnings"].dump();
+    EXPECT_TRUE(warned(d, "receipt_date_digit_lost")) << d["warnings"].dump();
+    // The day lost whole, and two days 1-9 of the month fall on the weekday (2024-01-01 and 01-08 are Mondays):
+    // the date is kept.
+    auto e = fields("店", "");
+    e["receipt_date"] = "2024-01-30";
+    ex::apply_post_checks("店\n2024年1月日 月曜日\n天然水\n96\n小計\n96\n", "", opts, e);
+    EXPECT_EQ(e["receipt_date"], "2024-01-30") << e["warnings"].dump();
     // Two years as close (2019 and 2029 from 2024, "201"/"202" cannot both be printed: here neither fits): kept.
     auto h = fields("店", "");
     h["receipt_date"] = "2024-09-14";

@@ -296,6 +296,36 @@ TEST(NormalizeDate, DatesWithAYearDigitLost) {
     EXPECT_TRUE(receipt::extract::dates_with_year_digit_lost("T1202/09/14").empty());     // a longer number
 }
 
+TEST(NormalizeDate, DatesWithAMonthOrDayDigitLost) {
+    namespace ex = receipt::extract;
+    const auto has = [](const std::vector<std::string>& v, const char* d) {
+        return std::find(v.begin(), v.end(), d) != v.end();
+    };
+    // "2020/08/7(木)": 2020-08-27 is a Thursday; the printed reading 2020-08-07 is not offered again.
+    const std::vector<std::string> day = ex::dates_with_digit_lost("2020/08/7(木) 21:0:25");
+    EXPECT_TRUE(has(day, "2020-08-27"));
+    EXPECT_TRUE(has(day, "2020-08-17"));
+    EXPECT_FALSE(has(day, "2020-08-07"));
+    // A month lost whole: one digit put back gives months 1-9.
+    const std::vector<std::string> month = ex::dates_with_digit_lost("2024年月7日 木曜日");
+    EXPECT_TRUE(has(month, "2024-03-07"));
+    EXPECT_FALSE(has(month, "2024-11-07"));
+    EXPECT_TRUE(ex::dates_with_digit_lost("2020/08/7 21:05").empty());              // no weekday printed
+    EXPECT_TRUE(ex::dates_with_digit_lost("東京都中央区1-2-3 (木)").empty());          // an address line
+}
+
+TEST(NormalizeDate, SeparatorsOrTheEraYearMarkLost) {
+    namespace ex = receipt::extract;
+    EXPECT_EQ(ex::normalize_date("202101/01(金)"), "2021-01-01");
+    EXPECT_EQ(ex::normalize_date("2021/0101"), "2021-01-01");
+    EXPECT_EQ(ex::normalize_date("令和36月1日 05:50:49"), "2021-06-01");  // 令和3 年 6月
+    EXPECT_EQ(ex::normalize_date("令和312月1日"), "2021-12-01");
+    EXPECT_EQ(ex::normalize_date("令和11月1日"), std::nullopt);  // the era year or its 年 lost: unknown
+    EXPECT_EQ(ex::normalize_date("202113/01"), std::nullopt);    // no month 13
+    EXPECT_EQ(ex::date_apart_from_time("2021-11-0506:04:40"), "2021-11-05 06:04:40");
+    EXPECT_EQ(ex::date_apart_from_time("2021/11/05 06:04"), "2021/11/05 06:04");
+}
+
 TEST(Currency, PrintsYenAmounts) {
     EXPECT_TRUE(ex::prints_yen_amounts("アサヒスーパードライ 350ml\n\\248\n小 計\n\\248"));
     EXPECT_TRUE(ex::prints_yen_amounts("お茶\n98円\n合計\n98円"));

@@ -77,6 +77,12 @@ TEST(PrintedTimeFor, KeepsPrintedTimesAndRepairsOthers) {
     EXPECT_EQ(ex::printed_time_for({}, std::nullopt), std::nullopt);
 }
 
+TEST(PrintedTimes, DateRunIntoTheTime) {
+    // OCR lost the space between the date and the time: both are read, not "04:40" of "06:04:40".
+    EXPECT_EQ(ex::printed_times("2021-11-0506:04:40"), V({"06:04"}));
+    EXPECT_EQ(ex::printed_dates("2021-11-0506:04:40"), V({"2021-11-05"}));
+}
+
 TEST(PrintedTimes, SemicolonBetweenDigitsIsAColon) {
     EXPECT_EQ(ex::printed_times("24/10/10 13;17:15 レジ#1\n"), (V{"13:17"}));
     EXPECT_TRUE(ex::printed_times("A;B 1; 2\n").empty());

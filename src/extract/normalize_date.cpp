@@ -171,6 +171,14 @@ std::vector<Candidate> scan(const std::string& s, DateHints hints, bool all_read
     // "202412月1日": a Japanese date whose 年 OCR dropped (a four-digit year 19xx / 20xx, then month 月 day 日).
     static const std::regex kKanjiNoYearMark(
         "(^|\\D)((?:19|20)\\d{2}) ?(\\d{1,2})\\s*\xE6\x9C\x88\\s*(\\d{1,2})\\s*\xE6\x97\xA5");
+    // "令和36月1日": a 令和 date whose 年 OCR dropped, known by the two digits after the era that are no month
+    // (the era year is one digit: 令和 began in 2019).
+    static const std::regex kReiwaNoYearMark(
+        "\xE4\xBB\xA4\xE5\x92\x8C\\s*([1-9]\\d{1,2})\\s*\xE6\x9C\x88\\s*(\\d{1,2})(?!\\d)");
+    // "202101/01", "2021/0101": a year-first date with one of its separators lost (a four-digit year 19xx / 20xx,
+    // two-digit month and day).
+    static const std::regex kYearMonthRun("(^|\\D)((?:19|20)\\d{2})(\\d{2})([./-])(\\d{2})(?![\\d:])");
+    static const std::regex kMonthDayRun("(^|\\D)((?:19|20)\\d{2})([./-])(\\d{2})(\\d{2})(?![\\d:])");
 
     std::vector<Candidate> found;
     collect(
@@ -218,6 +226,23 @@ std::vector<Candidate> scan(const std::string& s, DateHints hints, bool all_read
             return is_valid(v) ? std::optional<Ymd>(v) : std::nullopt;
         },
         found);
+    collect(
+        s, kReiwaNoYearMark, 8, 1,
+        [](const std::smatch& m) -> std::optional<Ymd> {
+            const std::string digits = m[1].str();      // "36": era year 3, month 6
+            if (to_int(digits) <= 12) return std::nullopt;  // "令和11月1日": the era year or its 年 lost, unknown
+            return from_era("\xE4\xBB\xA4\xE5\x92\x8C", digits.substr(0, 1), digits.substr(1), m[2]);
+        },
+        found);
+    for (const std::regex* re : {&kYearMonthRun, &kMonthDayRun})
+        collect(
+            s, *re, 9, 2,
+            [re](const std::smatch& m) -> std::optional<Ymd> {
+                // Groups: year 2, then month 3 and day 5 (separator 4), or month 4 and day 5 (separator 3).
+                const Ymd v{to_int(m[2]), to_int(re == &kYearMonthRun ? m[3] : m[4]), to_int(m[5])};
+                return is_valid(v) ? std::optional<Ymd>(v) : std::nullopt;
+            },
+            found);
     // The first date printed first; at the same position the more specific pattern first (stable: the readings
     // of one numeric date keep their order).
     std::stable_sort(found.begin(), found.end(), [](const Candidate& a, const Candidate& b) {
@@ -244,9 +269,19 @@ static bool address_line(const std::string& line) {
     return false;
 }
 
+std::string date_apart_from_time(const std::string& line) {
+    static const std::regex kRun("((?:19|20)\\d{2}[./-]\\d{1,2}[./-]\\d{2})(\\d{1,2}(?::|\xE6\x99\x82)\\d{2})");
+    try {
+        return std::regex_replace(line, kRun, "$1 $2");
+    } catch (...) {
+        return line;
+    }
+}
+
 std::vector<std::string> printed_dates(std::string_view text) {
     std::vector<std::string> out;
-    for_each_line_reading(text, kMaxDateBytes, [&](const std::string& line) {
+    for_each_line_reading(text, kMaxDateBytes, [&](const std::string& printed) {
+        const std::string line = date_apart_from_time(printed);
         const bool address = address_line(line);
         for (const Candidate& c : scan(line, {}, true)) {
             if (address && c.priority == 3) continue;
@@ -278,6 +313,39 @@ std::vector<std::string> dates_with_year_digit_lost(std::string_view text) {
                     const std::string d = iso(v);
                     if (std::find(out.begin(), out.end(), d) == out.end()) out.push_back(d);
                 }
+        }
+    });
+    return out;
+}
+
+std::vector<std::string> dates_with_digit_lost(std::string_view text) {
+    std::vector<std::string> out;
+    for_each_line_reading(text, kMaxDateBytes, [&](const std::string& printed) {
+        const std::string line = date_apart_from_time(printed);
+        if (address_line(line) || !printed_weekday(line)) return;
+        std::vector<std::string> as_printed;
+        for (const Candidate& c : scan(line, {}, true)) as_printed.push_back(iso(c.ymd));
+        auto next_to_date = [&](size_t at) {  // a digit, a separator or 年 / 月 / 日 on either side
+            auto digit_or_sep = [](char c) { return (c >= '0' && c <= '9') || c == '/' || c == '-' || c == '.'; };
+            if ((at > 0 && digit_or_sep(line[at - 1])) || (at < line.size() && digit_or_sep(line[at]))) return true;
+            for (const char* mark : {"年", "月", "日"}) {
+                const size_t n = std::string(mark).size();
+                if ((at >= n && line.compare(at - n, n, mark) == 0) || line.compare(at, n, mark) == 0) return true;
+            }
+            return false;
+        };
+        for (size_t at = 0; at <= line.size(); ++at) {
+            if (at < line.size() && (static_cast<unsigned char>(line[at]) & 0xC0) == 0x80) continue;  // inside a char
+            if (!next_to_date(at)) continue;
+            for (char digit = '0'; digit <= '9'; ++digit) {
+                const std::string tried = line.substr(0, at) + digit + line.substr(at);
+                for (const Candidate& c : scan(tried, {}, false)) {
+                    const std::string d = iso(c.ymd);
+                    if (std::find(as_printed.begin(), as_printed.end(), d) == as_printed.end() &&
+                        std::find(out.begin(), out.end(), d) == out.end())
+                        out.push_back(d);
+                }
+            }
         }
     });
     return out;

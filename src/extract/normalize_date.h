@@ -31,8 +31,14 @@ std::optional<std::string> normalize_date(std::string_view text, const DateHints
 // readings ("06/12/2016" gives 2016-12-06, then 2016-06-12); a line is also read with OCR look-alikes next to
 // digits taken as digits ("20Z4/12/01" gives 2024-12-01; extract/ocr_digits.h). All-numeric dates on a Japanese
 // address line (都 道 府 県 市 区 町 村 丁目 番地 〒) are house numbers ("本通6-1-25"), not dates. An all-numeric date
-// right before ':' ("20/09/2013:26", a date and time run together) is not read. Never throws.
+// right before ':' ("20/09/2013:26", a date and time run together) is not read, but a year-first one is
+// (date_apart_from_time). Never throws.
 std::vector<std::string> printed_dates(std::string_view text);
+
+// `line` with a space put between a year-first date and the time that OCR ran into it ("2021-11-0506:04:40" ->
+// "2021-11-05 06:04:40": the day has two digits, the time follows); the line as it is otherwise. printed_dates and
+// printed_times read lines so.
+std::string date_apart_from_time(const std::string& line);
 
 // printed_dates() of the lines that carry a date label (DATE, TARIKH, 日付, 日時; ASCII in any case) and of the
 // line after each (OCR puts the value in its own box), first printed first.
@@ -53,6 +59,13 @@ std::optional<int> printed_weekday(std::string_view text);
 // The caller picks among them by the printed weekday. Lines are read as in printed_dates; address lines are not.
 // Never throws.
 std::vector<std::string> dates_with_year_digit_lost(std::string_view text);
+
+// The dates a Japanese receipt would print on its weekday line ("2020/08/7(木)", "2024年月7日 木曜日") had OCR not
+// dropped one digit: each date read (first reading) from that line with one digit 0-9 put back next to a digit,
+// 年, 月, 日 or a date separator, that the line as printed does not give; first found first, without repeats. Only
+// lines that print a weekday are read, and not address lines. The caller keeps those on the printed weekday.
+// Never throws.
+std::vector<std::string> dates_with_digit_lost(std::string_view text);
 
 // The weekday of an ISO date "YYYY-MM-DD", 0 = Sunday .. 6 = Saturday; nullopt when it is no valid date.
 std::optional<int> weekday_of(const std::string& iso);

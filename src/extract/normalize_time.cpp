@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <regex>
 
+#include "extract/normalize_date.h"
 #include "extract/ocr_digits.h"
 #include "extract/utf8.h"
 
@@ -60,7 +61,7 @@ std::vector<std::string> printed_times(std::string_view text) {
     std::vector<std::string> out;
     for_each_line_reading(text, kMaxTimeBytes, [&](const std::string& printed) {
         // OCR reads a time's colon as a semicolon ("13;17:15"): between two digits it is one.
-        std::string line = printed;
+        std::string line = date_apart_from_time(printed);  // "2021-11-0506:04:40"
         for (size_t i = 1; i + 1 < line.size(); ++i)
             if (line[i] == ';' && std::isdigit(static_cast<unsigned char>(line[i - 1])) &&
                 std::isdigit(static_cast<unsigned char>(line[i + 1])))

@@ -274,6 +274,20 @@ void apply_post_checks(const std::string& text, const std::string& target, const
                     date = *only;
                 }
             }
+        // Still off the printed weekday: the printed date lost a digit of its month or day ("2020/08/7(木)" for
+        // 08/27, "2024年月7日 木曜日"); the one date that a digit put back puts on that weekday, when only one does.
+        if (has_cjk(text) && date.is_string())
+            if (const auto wd = printed_weekday(text); wd && weekday_of(date.get<std::string>()) != wd) {
+                std::vector<std::string> on_weekday;
+                for (const std::string& d : dates_with_digit_lost(text))
+                    if (weekday_of(d) == wd) on_weekday.push_back(d);
+                if (on_weekday.size() == 1) {
+                    f["warnings"].push_back("receipt_date_digit_lost: " + on_weekday[0] +
+                                            " falls on the printed weekday with one digit put back, " +
+                                            date.get<std::string>() + " does not");
+                    date = on_weekday[0];
+                }
+            }
         check("purchase_time", printed_times(text), printed_time_for);
     }
     // No valid total (the model wandered off in the total field), or a total without cents on a receipt whose
