@@ -46,6 +46,19 @@ TEST(JapanesePhone, ALeadingZeroOrTheLastHyphenThatOCRDropped) {
     EXPECT_FALSE(ex::labelled_phone_for("店\n本町3-22-15\nTEL\n", "x").has_value());
 }
 
+TEST(JapanesePhone, AWholeNumberInTheHeaderWhenOcrDamagedTheLabel) {
+    // "TE:" / "TE" for TEL: a whole number in the header lines still counts.
+    EXPECT_EQ(ex::labelled_phone_for("ケーズデンキ 本町南店\n大阪府大阪市中央区\nTE:06-4658-4907\n22/12/11\n", ""),
+              "06-4658-4907");
+    EXPECT_EQ(ex::labelled_phone_for("ケーズデンキ\n東京都港区\nTE03-7532-5769\n赤坂2-7-17\n", "03-5769-2-7532"),
+              "03-7532-5769");
+    // Not below the header (a date or amount line ends it), not a number that OCR damaged, not one of two.
+    EXPECT_FALSE(ex::labelled_phone_for("店\n2024/05/01\nお問合せ 03-7532-5769\n", "").has_value());
+    EXPECT_FALSE(ex::labelled_phone_for("店\n¥500\n03-7532-5769\n", "").has_value());
+    EXPECT_FALSE(ex::labelled_phone_for("店\nTE 48-447-5774\n", "").has_value());
+    EXPECT_FALSE(ex::labelled_phone_for("店\n03-7532-5769\n03-1111-2222\n", "").has_value());
+}
+
 TEST(JapanesePhone, PostCheckOnYenReceipts) {
     const receipt::ExtractOptions opts;
     nlohmann::ordered_json f = {{"supplier_name", "丸亀製麺 巣鴨南店"}, {"supplier_phone", "03-170"},

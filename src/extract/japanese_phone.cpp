@@ -19,6 +19,15 @@ bool phone_label(const std::string& line) {
     return false;
 }
 
+// Lines of a receipt's header, where an unlabelled phone number may be read.
+constexpr size_t kHeaderLines = 10;
+
+// A line that ends the header: a date ("2024年5月1日", "2024-05-01", "24/05/01") or a yen amount ("¥1,280", "280円").
+bool header_ends(const std::string& line) {
+    static const std::regex date_or_amount(R"(\d{4}[/.-]\d{1,2}[/.-]\d{1,2}|\d{2}[/.]\d{1,2}[/.]\d{1,2}|年|\\\d|¥|\d円)");
+    return std::regex_search(line, date_or_amount);
+}
+
 // A phone number as printed on a line, and as the number reads once what OCR plainly dropped is put back.
 struct LinePhone {
     std::string printed;
@@ -78,6 +87,14 @@ std::optional<std::string> labelled_phone_for(const std::string& text, const std
                 model_is_damaged_print |= p.printed != p.number && p.printed == model_phone;
             }
         }
+        // No label read (OCR damaged it: "TE:06-4658-4907", "TE03-7532-5769"): a whole number, as printed, in the
+        // header lines above the first amount or date line.
+        if (found.empty())
+            for (size_t i = 0; i < lines.size() && i < kHeaderLines; ++i) {
+                for (const LinePhone& p : phones_on(lines[i]))
+                    if (p.printed == p.number) found.insert(p.number);
+                if (header_ends(lines[i])) break;
+            }
     } catch (...) {
         return std::nullopt;  // std::regex gave up on a line
     }

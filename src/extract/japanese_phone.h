@@ -14,6 +14,8 @@ namespace receipt::extract {
 // then groups joined by '-' or an area code in brackets; 10 digits, or 11 for 090 / 080 / 070 / 050), as printed;
 // a number that OCR cut short (9 digits) is not one. Two OCR slips are read through: a leading 0 dropped
 // ("48-447-5774" -> "048-447-5774") and the last hyphen dropped ("03-17646052" -> "03-1764-6052").
+// With no label read (OCR damaged it: "TE:06-..."), a whole number printed as such in the header (the first
+// lines, up to the first date or yen amount line) counts instead.
 // Returns the one such number when the receipt prints exactly one and `model_phone` (the model's value, empty
 // for none) is not printed verbatim, is that number cut short ("090-1234") or is its damaged print read through
 // above; nullopt otherwise (the model's value stands).
