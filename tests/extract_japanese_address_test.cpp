@@ -45,3 +45,18 @@ TEST(JapaneseAddress, FloorKeepsTheModelsSpaceWhereOcrJoinedIt) {
     EXPECT_EQ(ex::address_as_printed("横山町ハイツ 5F\n", "横山町ハイツ5F"), "横山町ハイツ 5F");
     EXPECT_EQ(ex::address_as_printed("横山町8-36-275F\n", "横山町8-36-27 5F"), "横山町8-36-275F");
 }
+
+TEST(JapaneseAddress, HouseNumberOfAnotherShapeAndLinesOutOfOrder) {
+    // The model wrote two groups for the printed three: the printed house number, which has more digits.
+    EXPECT_EQ(ex::address_as_printed("ナチュラルローソン\n〒273-4773千葉県船橋市\n本町1-14-22\n", "千葉県船橋市 本町11-24"),
+              "千葉県船橋市 本町1-14-22");
+    // Fewer digits printed: OCR lost one, and the model's reading stands.
+    EXPECT_EQ(ex::address_as_printed("〒460-7752 愛知県名古屋市中区\n錦8-20-2\n", "愛知県名古屋市中区 錦8-20-28"),
+              std::nullopt);
+    // OCR put the street line above the city line: each word with a digit is matched on its own, in the model's order.
+    EXPECT_EQ(ex::address_as_printed("業務スーパー\n南2条西3丁目4番18号\n〒060-176 北海道札幌市中央区\n",
+                                     "北海道札幌市中央区 南2条西3丁目14番8号"),
+              "北海道札幌市中央区 南2条西3丁目4番18号");
+    // A bare floor is not matched on its own (another floor printed elsewhere).
+    EXPECT_EQ(ex::address_as_printed("東京都港区\n芝浦1-2-3 5F\nビル 3F\n", "芝浦1-2-3 ビル 1F"), std::nullopt);
+}

@@ -13,15 +13,32 @@ namespace {
 
 bool digit(char c) { return c >= '0' && c <= '9'; }
 
-// The end offset in c.text of a match of `v` (spaces removed) starting at p, or npos. With `digit_runs`, a run of
-// digits in v matches any run of digits in the text; `digits` counts the text's digits in the match.
-size_t match_at(const CompactText& c, size_t p, const std::string& v, bool digit_runs, size_t& digits) {
+// How the digits of an address may differ from the print in a match.
+enum class Runs {
+    kExact,    // not at all
+    kDigits,   // a run of digits matches any run of digits ("5-27-5" / "5-25-7")
+    kNumbers,  // a house number (digits joined by '-') matches any house number ("11-24" / "1-14-22")
+};
+
+// The end of the run at s[i] (digits, or with kNumbers digits with single '-' between them).
+size_t run_end(const std::string& s, size_t i, Runs runs) {
+    while (i < s.size() && (digit(s[i]) ||
+                            (runs == Runs::kNumbers && s[i] == '-' && i + 1 < s.size() && digit(s[i + 1]))))
+        ++i;
+    return i;
+}
+
+// The end offset in c.text of a match of `v` (spaces removed) starting at p, or npos. Digit runs match as `runs`
+// says; `digits` counts the text's digits in the match.
+size_t match_at(const CompactText& c, size_t p, const std::string& v, Runs runs, size_t& digits) {
     size_t i = p, k = 0;
     digits = 0;
     while (k < v.size() && i < c.text.size()) {
-        if (digit_runs && digit(v[k]) && digit(c.text[i])) {
-            while (k < v.size() && digit(v[k])) ++k;
-            while (i < c.text.size() && digit(c.text[i])) ++i, ++digits;
+        if (runs != Runs::kExact && digit(v[k]) && digit(c.text[i])) {
+            k = run_end(v, k, runs);
+            const size_t e = run_end(c.text, i, runs);
+            digits += size_t(std::count_if(c.text.begin() + std::ptrdiff_t(i), c.text.begin() + std::ptrdiff_t(e), digit));
+            i = e;
             continue;
         }
         if (v[k] != c.text[i]) return std::string::npos;
@@ -67,24 +84,55 @@ std::string keep_floor_spaces(const std::string& model, std::string printed) {
 
 }  // namespace
 
+namespace {
+
+// The printed text that `v` (spaces removed) matches from a printed word start to a word end, spaced as printed:
+// as it is, else by digit runs, else by house numbers, each with at least as many digits printed. nullopt when
+// none is printed.
+std::optional<std::string> printed_match(const CompactText& c, const std::string& v) {
+    const size_t want_digits = size_t(std::count_if(v.begin(), v.end(), digit));
+    for (const Runs runs : {Runs::kExact, Runs::kDigits, Runs::kNumbers}) {
+        for (int p : c.word_starts) {
+            size_t digits = 0;
+            const size_t e = match_at(c, size_t(p), v, runs, digits);
+            if (e == std::string::npos || (e < c.text.size() && !c.word_start(e))) continue;
+            if (runs != Runs::kExact && digits < want_digits) continue;
+            return c.spaced(size_t(p), e);
+        }
+    }
+    return std::nullopt;
+}
+
+}  // namespace
+
 std::optional<std::string> address_as_printed(const std::string& text, const std::string& address) {
     const std::string a = trim(sanitize_utf8(address));
     const std::string v = strip_spaces(a);
     if (v.empty()) return std::nullopt;
-    const size_t want_digits = size_t(std::count_if(v.begin(), v.end(), digit));
     const CompactText c = compact_text(sanitize_utf8(text));
-    for (const bool digit_runs : {false, true}) {
-        for (int p : c.word_starts) {
-            size_t digits = 0;
-            const size_t e = match_at(c, size_t(p), v, digit_runs, digits);
-            if (e == std::string::npos || (e < c.text.size() && !c.word_start(e))) continue;
-            if (digit_runs && digits < want_digits) continue;
-            std::string out = keep_floor_spaces(a, c.spaced(size_t(p), e));
-            if (out == a) return std::nullopt;
-            return out;
+    std::optional<std::string> out = printed_match(c, v);
+    // Not printed as one span (OCR put the address lines out of order: "南2条西3丁目4番18号" /
+    // "北海道札幌市中央区"): each of the model's words that holds a digit and a kanji or kana, matched on its own.
+    if (!out && a.find(' ') != std::string::npos) {
+        std::string joined;
+        bool changed = false;
+        for (size_t i = 0; i <= a.size();) {
+            const size_t j = std::min(a.find(' ', i), a.size());
+            std::string word = a.substr(i, j - i);
+            if (std::any_of(word.begin(), word.end(), digit) && has_cjk(word))  // not a bare floor ("1F")
+                if (auto w = printed_match(c, word); w && w->find(' ') == std::string::npos && *w != word) {
+                    word = *w;
+                    changed = true;
+                }
+            joined += (joined.empty() ? "" : " ") + word;
+            i = j + 1;
         }
+        if (changed) out = joined;
     }
-    return std::nullopt;
+    if (!out) return std::nullopt;
+    std::string spaced = keep_floor_spaces(a, *out);
+    if (spaced == a) return std::nullopt;
+    return spaced;
 }
 
 }  // namespace receipt::extract

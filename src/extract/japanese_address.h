@@ -13,7 +13,10 @@ namespace receipt::extract {
 // aside) from a printed word start to a word end, with one space wherever the receipt puts a space or a line
 // break. When no such text is printed, a printed text that differs from it only inside its digit runs, with at
 // least as many digits in all (the model garbled a house number or dropped one of its digits; where the print has
-// fewer digits, OCR lost one, and the model, which may have restored it, is kept), and the first such. A space the
+// fewer digits, OCR lost one, and the model, which may have restored it, is kept), and the first such; else one
+// whose house numbers (digits joined by '-') differ from the model's, digit count as above ("本町11-24" for the
+// printed "本町1-14-22"). When the address is not printed as one span (OCR put its lines out of order), each of its
+// words with a digit and a kanji or kana is matched so on its own. A space the
 // model wrote before a floor token ("駅ビル 2F", "ビル 3階") stays where the OCR text joins it to the building (OCR
 // drops spaces). nullopt when nothing matches or the address is printed so.
 std::optional<std::string> address_as_printed(const std::string& text, const std::string& address);
