@@ -247,6 +247,19 @@ TEST(NormalizeText, SpaceBeforeAQuantityOcrJoined) {
     EXPECT_EQ(ex::space_before_quantity(""), "");
 }
 
+TEST(NormalizeText, DateAndTimeLineMergedIntoAnItemRow) {
+    namespace ex = receipt::extract;
+    EXPECT_EQ(ex::without_date_time_prefix("20/01/04 6時49分 日焼け止め SPF50"), "日焼け止め SPF50");
+    EXPECT_EQ(ex::without_date_time_prefix("月27日 水曜日 12時14分 絆創膏 30枚"), "絆創膏 30枚");
+    EXPECT_EQ(ex::without_date_time_prefix("2007/Z5 9時57分 洗濯洗剤 アタック"), "洗濯洗剤 アタック");
+    EXPECT_EQ(ex::without_date_time_prefix("ー11-07 12:04 ｶﾚｰﾙｰ 中辛"), "ｶﾚｰﾙｰ 中辛");
+    // Not a date before the time, no time, or nothing after it: as it is.
+    EXPECT_EQ(ex::without_date_time_prefix("ランチ 12:00 限定"), "ランチ 12:00 限定");
+    EXPECT_EQ(ex::without_date_time_prefix("(木) 12:00 弁当"), "(木) 12:00 弁当");
+    EXPECT_EQ(ex::without_date_time_prefix("緑茶 2L"), "緑茶 2L");
+    EXPECT_EQ(ex::without_date_time_prefix("2024/05/01 12:04 "), "2024/05/01 12:04 ");
+}
+
 TEST(NormalizeText, Address) {
     EXPECT_EQ(ex::normalize_address("〒160-0023 東京都新宿区西新宿1-1-1"), "東京都新宿区西新宿1-1-1");
     EXPECT_EQ(ex::normalize_address("〒１６０－００２３\n東京都新宿区\n西新宿1-1-1"), "東京都新宿区 西新宿1-1-1");

@@ -1,5 +1,9 @@
 #include "extract/normalize_text.h"
 
+#include <cctype>
+#include <cstring>
+#include <regex>
+
 #include "extract/utf8.h"
 
 namespace receipt::extract {
@@ -79,6 +83,38 @@ std::string space_before_quantity(const std::string& d) {
         out.push_back(d[i]);
     }
     return out;
+}
+
+std::string without_date_time_prefix(const std::string& d) {
+    static const std::regex kTime("(\\d{1,2}:\\d{1,2}(?::\\d{2})?|\\d{1,2}\xE6\x99\x82\\d{1,2}\xE5\x88\x86) +");
+    std::smatch m;
+    try {
+        if (!std::regex_search(d, m, kTime) || size_t(m.position(0) + m.length(0)) >= d.size()) return d;
+    } catch (...) {
+        return d;
+    }
+    const std::string before = d.substr(0, size_t(m.position(0)));
+    static const char* const kDateMarks[] = {"年", "月", "日", "曜", "火", "水", "木", "金", "土", "ー"};
+    for (size_t i = 0; i < before.size();) {
+        const unsigned char c = static_cast<unsigned char>(before[i]);
+        if (c < 0x80) {
+            if (!std::isalnum(c) && std::string(" /-.()").find(char(c)) == std::string::npos) return d;
+            ++i;
+            continue;
+        }
+        bool mark = false;
+        for (const char* k : kDateMarks)
+            if (before.compare(i, std::strlen(k), k) == 0) {
+                i += std::strlen(k);
+                mark = true;
+                break;
+            }
+        if (!mark) return d;
+    }
+    if (before.find_first_of("0123456789") == std::string::npos && before.find("月") == std::string::npos &&
+        before.find("年") == std::string::npos)
+        return d;  // no date before the time
+    return d.substr(size_t(m.position(0) + m.length(0)));
 }
 
 }  // namespace receipt::extract

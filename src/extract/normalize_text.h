@@ -20,4 +20,11 @@ std::string normalize_address(std::string_view text);
 // followed by a space; the character before it is neither ASCII nor a space (so "SPF50", "5-2" and "1000ml" stay).
 std::string space_before_quantity(const std::string& description);
 
+// A Japanese item description without the date and time line that OCR merged into its row ("20/01/04 6時49分
+// 日焼け止め SPF50" -> "日焼け止め SPF50", "月27日 水曜日 12時14分 絆創膏 30枚" -> "絆創膏 30枚"): when a time (H:MM,
+// H:MM:SS, H時M分) is followed by a space and more text, and everything before it is date-like (digits, OCR digit
+// look-alikes, / - . ( ), 年 月 日 曜, weekday names, the long-vowel mark OCR reads for a hyphen), the text after
+// it. The description as it is otherwise.
+std::string without_date_time_prefix(const std::string& description);
+
 }  // namespace receipt::extract

@@ -203,13 +203,14 @@ void apply_post_checks(const std::string& text, const std::string& target, const
         }
     // Japanese text copied from the printed receipt carries the OCR's katakana / kanji look-alikes ("東急ス卜ア");
     // their neighbours tell which they are (extract/kana_lookalikes.h). OCR also joins a quantity to the word
-    // before it ("牛乳200ml"): the space goes back (extract/normalize_text.h).
+    // before it ("牛乳200ml"): the space goes back; and merges the date line into the first item row ("20/01/04
+    // 6時49分 日焼け止め SPF50"): the date and time go (extract/normalize_text.h).
     auto fix_item_lookalikes = [&] {
         if (!has_cjk(text) || !f["line_items"].is_array()) return;
         for (auto& it : f["line_items"])
             if (it.is_object() && it.contains("description") && it["description"].is_string())
-                it["description"] =
-                    space_before_quantity(fix_kana_lookalikes(it["description"].get<std::string>()));
+                it["description"] = space_before_quantity(
+                    fix_kana_lookalikes(without_date_time_prefix(it["description"].get<std::string>())));
     };
     if (has_cjk(text)) {
         for (const char* key : {"supplier_name", "supplier_address"})
