@@ -156,6 +156,27 @@ TEST(JapanesePostChecks, TotalThatThePaymentLineConfirms) {
     EXPECT_EQ(h["total_amount"], 500) << h["warnings"].dump();
 }
 
+TEST(JapanesePostChecks, TaxFromTheIncludedTaxLineAndTheModelsPerRateTaxes) {
+    const receipt::ExtractOptions opts;
+    // The model's output was cut short before its tax field: the tax included over all rates.
+    auto f = fields("店", "");
+    ex::apply_post_checks("店\nえび天\n¥380\nお会計\n¥380\n(内消費税等\n¥28)\n", "", opts, f);
+    EXPECT_EQ(f["total_tax_amount"], 28);
+    EXPECT_TRUE(warned(f, "total_tax_amount_from_included_tax_line")) << f["warnings"].dump();
+    // The tax lines read the 10 % rate only ("外税8" lost its '%'); the model's 168 + 16 is printed as two taxes.
+    const std::string text = "店\n小計\n¥2262\n外税8\n168円\n外税10%\n16円\nお会計\n2446円\n";
+    auto g = fields("店", "");
+    g["total_tax_amount"] = 184;
+    ex::apply_post_checks(text, "net: 2262 | tax: 168 + 16 | total: 2446", opts, g);
+    EXPECT_EQ(g["total_tax_amount"], 184) << g["warnings"].dump();
+    // A part the receipt prints as a base, not as a tax ("(10%対象 / ¥4)"): the tax lines' reading wins.
+    const std::string base = "店\n(8%対象\n¥540)\n外税8%\n¥43\n(10%対象\n¥4)\n外税10%\n¥0\n合 計\n¥587\n";
+    auto h = fields("店", "");
+    h["total_tax_amount"] = 47;
+    ex::apply_post_checks(base, "net: 544 | tax: 43 + 4 | total: 587", opts, h);
+    EXPECT_EQ(h["total_tax_amount"], 43) << h["warnings"].dump();
+}
+
 TEST(JapanesePostChecks, DateWhoseYearLostADigitFallsOnThePrintedWeekday) {
     const receipt::ExtractOptions opts;
     // "202/08/30(水)": the model wrote 2024 (a Friday); 2023 and 2028 put it on a Wednesday, 2023 is closer.

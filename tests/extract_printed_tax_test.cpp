@@ -114,3 +114,12 @@ TEST(PrintedTax, DamagedBaseFromTheTotal) {
     // A single rate: its base is the total (578 * 8 / 108 = 42.8).
     EXPECT_EQ(ex::printed_tax_total("合計\n\\578\n税率\n対象額\n税額\n\\58\n8%\n\\42\n現金\n\\1000", {578}), 42);
 }
+
+TEST(PrintedTax, IncludedTaxOverAllRates) {
+    EXPECT_EQ(ex::included_tax_total("合計\n¥920\n(内消費税等\n¥68)\n"), 68);
+    EXPECT_EQ(ex::included_tax_total("お会計 ¥920 (内消費税等 ¥68)\n"), 68);
+    EXPECT_EQ(ex::included_tax_total("合計\n\\12759\n(内消税等\n\\1009)\n"), 1009);  // 費 lost
+    EXPECT_EQ(ex::included_tax_total("(8%対象 ¥540 内税 ¥40)\n"), std::nullopt);     // a per-rate line
+    EXPECT_EQ(ex::included_tax_total("(内消費税等\nお預り ¥1,000 ¥500\n"), std::nullopt);  // no amount of its own
+    EXPECT_EQ(ex::included_tax_total("合計\n¥920\n"), std::nullopt);
+}

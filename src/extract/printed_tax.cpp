@@ -285,4 +285,29 @@ std::optional<double> labelled_tax_total(const std::string& text) {
     return sum;
 }
 
+std::optional<double> included_tax_total(const std::string& text) {
+    const std::vector<std::string> lines = printed_lines(text);
+    std::optional<double> found;
+    for (size_t li = 0; li < lines.size(); ++li) {
+        // 内消費税等, also with a character OCR dropped before 税等 ("内消税等").
+        size_t at = lines[li].find("税等");
+        const size_t inner = lines[li].find("内");
+        if (at == std::string::npos || inner == std::string::npos || inner > at) continue;
+        at += std::string("税等").size();
+        std::optional<double> amount;
+        for (const PrintedNumber& n : printed_numbers(lines[li]))
+            if (n.begin >= at && n.usable && !n.percent) {
+                amount = n.value;
+                break;
+            }
+        if (!amount && li + 1 < lines.size()) {  // its box alone on the next line: "¥68)", "68円)"
+            const std::vector<PrintedNumber> next = printed_numbers(lines[li + 1]);
+            if (next.size() == 1 && next[0].usable && !next[0].percent) amount = next[0].value;
+        }
+        if (!amount || (found && *found != *amount)) return std::nullopt;
+        found = amount;
+    }
+    return found;
+}
+
 }  // namespace receipt::extract

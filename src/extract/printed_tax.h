@@ -48,4 +48,9 @@ std::optional<double> printed_tax_total(const std::string& text, const std::vect
 // no 外税 label is printed or one has no amount. A rate printed without its '%' ("外税10 / 513") is no amount.
 std::optional<double> labelled_tax_total(const std::string& text);
 
+// The tax included in a Japanese receipt's total over all its rates, printed after a 内消費税等 label ("(内消費税等
+// ¥68)", also "内消税等" with a character lost): the first usable amount after the label on its line, or the one
+// amount of the next line (OCR puts the box on its own line). nullopt when there is no such label, one has no amount, or two disagree.
+std::optional<double> included_tax_total(const std::string& text);
+
 }  // namespace receipt::extract
