@@ -67,6 +67,10 @@ TEST(YenTotals, NetFromThePerRateBases) {
     EXPECT_EQ(ex::yen_net_from_bases(added, 7139), 6575);
     EXPECT_EQ(ex::yen_net_from_bases(added, 7000), std::nullopt);  // they do not add up to it
     EXPECT_EQ(ex::yen_net_from_bases("小計\n¥500\n合計\n¥500\n", 500), std::nullopt);  // no tax lines
+    // 外税: 76 is 8 % of the net 961 and also 8/108 of the total 1,037, which is then read as a base. A receipt
+    // that adds its tax has no base equal to its total.
+    EXPECT_EQ(ex::yen_net_from_bases("小 計 \\961\n外税8%\n\\76\n合計金額\n\\1,037\nWAON決済\n\\1,037\n", 1037),
+              std::nullopt);
 }
 
 TEST(YenTotals, PaidAmountFromThePaymentLines) {

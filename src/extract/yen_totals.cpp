@@ -163,7 +163,10 @@ std::optional<double> yen_net_from_bases(const std::string& text, double total) 
     const auto lines = printed_tax_lines(text, {added ? total - *added : total});
     if (!lines || lines->empty()) return std::nullopt;
     const TaxLineSums sums = sums_of(*lines);
-    if (std::fabs(sums.bases - total) < 0.5 || std::fabs(sums.bases + sums.taxes - total) < 0.5) return sums.bases;
+    // A receipt that prints 外税 adds its tax: bases equal to the total are the total read as a base ("外税8% /
+    // ¥76 / 合計金額 / ¥1,037": 76 is 8/108 of 1,037 as well as 8 % of the net 961), not the net amount.
+    if ((!added && std::fabs(sums.bases - total) < 0.5) || std::fabs(sums.bases + sums.taxes - total) < 0.5)
+        return sums.bases;
     return std::nullopt;
 }
 
