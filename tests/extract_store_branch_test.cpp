@@ -47,12 +47,22 @@ TEST(StoreBranch, PlaceSpelledAsTheAddressPrintsIt) {
               "CoCo壱番屋 博多駅前中央店");
     EXPECT_EQ(ex::branch_place_from_address("イオン 加町駅西口店", "兵庫県神戸市中央区 加納町4丁目25番28号"),
               "イオン 加納町駅西口店");
+    // The first character dropped: the address prints the place only with one more character before it, right
+    // after the ward, and its house number after it.
+    EXPECT_EQ(ex::branch_place_from_address("デイリーヤマザキ 田町駅前店", "大阪府大阪市北区角田町6-11-5"),
+              "デイリーヤマザキ 角田町駅前店");
+    EXPECT_EQ(ex::branch_place_from_address("CoCo壱番屋 町本店", "福岡県北九州市小倉北区魚町6-17-10"), "CoCo壱番屋 魚町本店");
+    EXPECT_EQ(ex::branch_place_from_address("デイリーヤマザキ 池袋本店", "東京都豊島区 西池袋6-34-24"),
+              "デイリーヤマザキ 西池袋本店");
 }
 
 TEST(StoreBranch, PlaceKeptWhenPrintedOrNotOneCharacterAway) {
-    // The place is printed as written (a leading part of it is), or only by adding a character at its start.
-    EXPECT_EQ(ex::branch_place_from_address("デイリーヤマザキ 田町駅前店", "大阪府大阪市北区角田町6-11-5"), std::nullopt);
+    // The place is printed as written (a leading part of it is).
     EXPECT_EQ(ex::branch_place_from_address("丸亀製麺 紙屋町中央店", "広島県広島市中区紙屋町8-7-8"), std::nullopt);
+    // Printed as a place of its own too (新宿区), not only as the end of 西新宿: kept.
+    EXPECT_EQ(ex::branch_place_from_address("ローソン 新宿駅前店", "東京都新宿区西新宿1-2-3"), std::nullopt);
+    // The character before the place is a ward mark (中村区名駅): no place starts there.
+    EXPECT_EQ(ex::branch_place_from_address("すき家 名駅二丁目店", "愛知県名古屋市中村区名駅3-7-2"), std::nullopt);
     // A shorter leading part printed as it is names the place as written: no 区 is added ("千葉市中央" + "中央店").
     EXPECT_EQ(ex::branch_place_from_address("ナチュラルローソン 千葉市中央中央店", "千葉県千葉市中央区 中央7-2-18"),
               std::nullopt);

@@ -166,6 +166,40 @@ std::optional<std::string> branch_place_from_address(const std::string& name, co
             if (matches_at(addr, at, part)) return true;
         return false;
     };
+    // OCR dropped the first character of the place: a leading part B that the address prints only as the end of
+    // a place (one kanji or kana X, itself none of these marks, before it, right after 都 道 府 県 市 区 郡 村 or the
+    // start, and a house number
+    // right after it: "魚町6-17-10" for the branch "町本店", "角田町3-5-10" for "田町二丁目店") is X B. Not when the
+    // address also prints B otherwise ("新宿" in "東京都新宿区西新宿").
+    {
+        auto delimiter = [](uint32_t c) {
+            for (const char* d : {"都", "道", "府", "県", "市", "区", "郡", "村"})
+                if (code_points(d).value_or(std::vector<uint32_t>{}) == std::vector<uint32_t>{c}) return true;
+            return false;
+        };
+        auto ascii_digit = [](uint32_t c) { return c >= '0' && c <= '9'; };
+        for (size_t len = branch.size() - 1; len >= 1; --len) {
+            const std::vector<uint32_t> part(branch.begin(), branch.begin() + std::ptrdiff_t(len));
+            std::optional<uint32_t> added;
+            bool otherwise = false, several = false;
+            for (size_t at = 0; at + len <= addr.size(); ++at) {
+                if (!matches_at(addr, at, part)) continue;
+                const bool place_end = at >= 1 && kanji_or_kana(addr[at - 1]) && !delimiter(addr[at - 1]) &&
+                                       (at == 1 || delimiter(addr[at - 2])) &&
+                                       at + len < addr.size() && ascii_digit(addr[at + len]);
+                if (!place_end) {
+                    otherwise = true;
+                    break;
+                }
+                several |= added && *added != addr[at - 1];
+                added = addr[at - 1];
+            }
+            if (otherwise) break;  // printed as it is: the checks below decide
+            if (!added) continue;
+            if (several) return std::nullopt;
+            return n.substr(0, sp + 1) + utf8_of(std::vector<uint32_t>{*added}, 0, 1) + utf8_of(branch, 0, branch.size());
+        }
+    }
     // A leading part the address prints as it is: the branch's place is printed as written ("千葉市中央中央店"
     // with the address "千葉県千葉市中央区中央7-2-18" names its place 千葉市中央, not 千葉市中央区).
     for (size_t len = 2; len < branch.size(); ++len)

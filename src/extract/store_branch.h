@@ -48,9 +48,12 @@ std::optional<std::string> japanese_header_name_line(const std::string& text, in
 // in the printed branch line ("すき家 仙市青葉本店" with the address "宮城県仙台市青葉区..." -> "すき家 仙台市青葉本店"): a
 // branch is named after its place, and the address prints the place too. The branch is the name after its last
 // space; its longest leading part B (at least 2 characters) that the address (spaces aside) prints with exactly
-// one more character inside it (not before its first or after its last character: "田町" of "角田町" is another
-// place), and no shorter or longer leading part of which the address prints as it is, is replaced by the address's
-// spelling; the added character must be a kanji or kana. nullopt otherwise (keep the name).
+// one more character inside it, and no shorter or longer leading part of which the address prints as it is, is
+// replaced by the address's spelling; the added character must be a kanji or kana. A first character dropped is
+// put back too ("田町二丁目店" with "大阪府大阪市北区角田町3-5-10" -> "角田町二丁目店"), where the address prints the
+// longest leading part that it prints at all only as the end of a place: one kanji or kana before it (no 都 道 府
+// 県 市 区 郡 村 itself) right after one of those marks, and a house number digit right after it; not where it also
+// prints it otherwise ("新宿" in "東京都新宿区西新宿"). nullopt otherwise (keep the name).
 std::optional<std::string> branch_place_from_address(const std::string& name, const std::string& address);
 
 // The name with a space where the receipt prints a line break or a space inside it, when the name has no space and
