@@ -203,6 +203,17 @@ TEST(JapanesePostChecks, DateWhoseYearLostADigitFallsOnThePrintedWeekday) {
     e["receipt_date"] = "2024-01-30";
     ex::apply_post_checks("店\n2024年1月日 月曜日\n天然水\n96\n小計\n96\n", "", opts, e);
     EXPECT_EQ(e["receipt_date"], "2024-01-30") << e["warnings"].dump();
+    // A padded month and a one-digit day ("2022-12-2"): OCR lost a day digit, the model's date that puts it back
+    // stands against the printed reading.
+    auto p = fields("店", "");
+    p["receipt_date"] = "2022-12-22";
+    ex::apply_post_checks("店\n(042409-96\n2022-12-2\n天然水\n96\n小計\n96\n", "", opts, p);
+    EXPECT_EQ(p["receipt_date"], "2022-12-22") << p["warnings"].dump();
+    // The model's date far from the receipt's only date line: that line's date (read year first).
+    auto q = fields("店", "");
+    q["receipt_date"] = "2025-03-18";
+    ex::apply_post_checks("店\n東京都港区\n八丁堀1-4-1\n2023-08-13\n天然水\n96\n小計\n96\n", "", opts, q);
+    EXPECT_EQ(q["receipt_date"], "2023-08-13") << q["warnings"].dump();
     // Two years as close (2019 and 2029 from 2024, "201"/"202" cannot both be printed: here neither fits): kept.
     auto h = fields("店", "");
     h["receipt_date"] = "2024-09-14";

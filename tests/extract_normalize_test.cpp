@@ -324,7 +324,37 @@ TEST(NormalizeDate, DatesWithAMonthOrDayDigitLost) {
     EXPECT_TRUE(has(month, "2024-03-07"));
     EXPECT_FALSE(has(month, "2024-11-07"));
     EXPECT_TRUE(ex::dates_with_digit_lost("2020/08/7 21:05").empty());              // no weekday printed
+    // The weekday in a box of its own, on the next line.
+    EXPECT_TRUE(has(ex::dates_with_digit_lost("2024年3月日\n月曜日 09:32"), "2024-03-04"));
     EXPECT_TRUE(ex::dates_with_digit_lost("東京都中央区1-2-3 (木)").empty());          // an address line
+}
+
+TEST(NormalizeDate, JapaneseNumericDatesAreYearFirst) {
+    namespace ex = receipt::extract;
+    // House numbers on an address line without its marks are no dates; dates are read year first.
+    EXPECT_EQ(ex::normalize_date("大久保8-27-16"), std::nullopt);
+    EXPECT_EQ(ex::normalize_date("八丁堀1-4-1"), std::nullopt);
+    EXPECT_EQ(ex::normalize_date("日付 24/04/01"), "2024-04-01");
+    receipt::extract::DateHints ja;
+    ja.japanese = true;
+    EXPECT_EQ(ex::printed_dates("24/04/1", ja), std::vector<std::string>({"2024-04-01"}));
+    EXPECT_EQ(ex::printed_dates("24/04/1").front(), "2001-04-24");  // without the hint: day first
+    // A digit look-alike between date marks.
+    const std::vector<std::string> d = ex::printed_dates("2022年11月I日 火曜日");
+    EXPECT_NE(std::find(d.begin(), d.end(), "2022-11-01"), d.end());
+}
+
+TEST(NormalizeDate, DatesWithADayDigitLost) {
+    namespace ex = receipt::extract;
+    const std::vector<std::string> d = ex::dates_with_day_digit_lost("2022-12-2");
+    EXPECT_NE(std::find(d.begin(), d.end(), "2022-12-22"), d.end());
+    EXPECT_NE(std::find(d.begin(), d.end(), "2022-12-02"), d.end());
+    EXPECT_EQ(std::find(d.begin(), d.end(), "2022-12-32"), d.end());  // no such day
+    EXPECT_FALSE(ex::dates_with_day_digit_lost("20/07/3(金)").empty());
+    EXPECT_TRUE(ex::dates_with_day_digit_lost("2022-12-12").empty());  // two-digit day
+    EXPECT_TRUE(ex::dates_with_day_digit_lost("2022-1-2").empty());    // month not padded: printed so
+    EXPECT_TRUE(ex::dates_with_day_digit_lost("2022-12-2 12:03").size() > 0);
+    EXPECT_TRUE(ex::dates_with_day_digit_lost("12:03:2").empty());
 }
 
 TEST(NormalizeDate, SeparatorsOrTheEraYearMarkLost) {

@@ -107,7 +107,10 @@ std::vector<Ymd> numeric_readings(const std::string& a, const std::string& b, co
     } else {
         const Ymd ymd{expand_year(a), ib, to_int(c)};
         if (hints.japanese) {
-            order = {ymd, dmy, mdy};
+            // Japanese receipts print the year first, with two digits at least; "8-27-16" and "1-4-1" on a
+            // Japanese line are house numbers (大久保8-27-16, 八丁堀1-4-1).
+            if (a.size() != 2) return {};
+            order = {ymd};
         } else if (hints.month_first) {
             order = {mdy, dmy, ymd};
         } else {
@@ -269,6 +272,26 @@ static bool address_line(const std::string& line) {
     return false;
 }
 
+namespace {
+
+// `line` with an OCR digit look-alike read as a digit where it stands between date marks or a digit and a date
+// mark ("2022年11月I日" -> "2022年11月1日"); read_digit_confusions reads those next to a digit already.
+std::string read_date_mark_confusions(std::string line) {
+    auto mark_before = [&](size_t i) {
+        return (i >= 1 && line[i - 1] >= '0' && line[i - 1] <= '9') ||
+               (i >= 3 && (line.compare(i - 3, 3, "年") == 0 || line.compare(i - 3, 3, "月") == 0));
+    };
+    auto mark_after = [&](size_t i) {
+        return (i + 1 < line.size() && line[i + 1] >= '0' && line[i + 1] <= '9') ||
+               line.compare(i + 1, 3, "月") == 0 || line.compare(i + 1, 3, "日") == 0;
+    };
+    for (size_t i = 0; i < line.size(); ++i)
+        if (const char d = confusion_digit(line[i]); d && mark_before(i) && mark_after(i)) line[i] = d;
+    return line;
+}
+
+}  // namespace
+
 std::string date_apart_from_time(const std::string& line) {
     static const std::regex kRun("((?:19|20)\\d{2}[./-]\\d{1,2}[./-]\\d{2})(\\d{1,2}(?::|\xE6\x99\x82)\\d{2})");
     try {
@@ -278,12 +301,12 @@ std::string date_apart_from_time(const std::string& line) {
     }
 }
 
-std::vector<std::string> printed_dates(std::string_view text) {
+std::vector<std::string> printed_dates(std::string_view text, const DateHints& hints) {
     std::vector<std::string> out;
     for_each_line_reading(text, kMaxDateBytes, [&](const std::string& printed) {
-        const std::string line = date_apart_from_time(printed);
+        const std::string line = read_date_mark_confusions(date_apart_from_time(printed));
         const bool address = address_line(line);
-        for (const Candidate& c : scan(line, {}, true)) {
+        for (const Candidate& c : scan(line, hints, true)) {
             if (address && c.priority == 3) continue;
             const std::string d = iso(c.ymd);
             if (std::find(out.begin(), out.end(), d) == out.end()) out.push_back(d);
@@ -319,8 +342,19 @@ std::vector<std::string> dates_with_year_digit_lost(std::string_view text) {
 }
 
 std::vector<std::string> dates_with_digit_lost(std::string_view text) {
+    // A weekday that OCR put in a box of its own ("2024年3月日" / "月曜日 09:32") is read with the line above.
+    std::string joined;
+    for (size_t i = 0; i <= text.size();) {
+        const size_t j = std::min(text.find('\n', i), text.size());
+        const std::string_view line = text.substr(i, j - i);
+        const bool weekday_first = printed_weekday(line) &&
+                                   (line.find("曜") == 3 || line.rfind("(", 0) == 0 || line.rfind("（", 0) == 0);
+        if (i > 0) joined += weekday_first ? ' ' : '\n';
+        joined += line;
+        i = j + 1;
+    }
     std::vector<std::string> out;
-    for_each_line_reading(text, kMaxDateBytes, [&](const std::string& printed) {
+    for_each_line_reading(joined, kMaxDateBytes, [&](const std::string& printed) {
         const std::string line = date_apart_from_time(printed);
         if (address_line(line) || !printed_weekday(line)) return;
         std::vector<std::string> as_printed;
@@ -351,6 +385,28 @@ std::vector<std::string> dates_with_digit_lost(std::string_view text) {
     return out;
 }
 
+std::vector<std::string> dates_with_day_digit_lost(std::string_view text) {
+    // Year first (four or two digits), a two-digit month, a one-digit day, not before another digit or ':'.
+    static const std::regex kShortDay(R"((?:^|[^0-9])([0-9]{4}|[0-9]{2})([/.-])([0-9]{2})\2([0-9])(?![0-9:]))");
+    std::vector<std::string> out;
+    for_each_line_reading(text, kMaxDateBytes, [&](const std::string& line) {
+        if (address_line(line)) return;
+        for (auto it = std::sregex_iterator(line.begin(), line.end(), kShortDay); it != std::sregex_iterator(); ++it) {
+            const std::smatch& m = *it;
+            const int year = expand_year(m[1].str()), month = to_int(m[3].str());
+            const std::string d = m[4].str();
+            for (char digit = '0'; digit <= '9'; ++digit)
+                for (const std::string day : {std::string(1, digit) + d, d + digit}) {
+                    const Ymd v{year, month, to_int(day)};
+                    if (!is_valid(v)) continue;
+                    const std::string date = iso(v);
+                    if (std::find(out.begin(), out.end(), date) == out.end()) out.push_back(date);
+                }
+        }
+    });
+    return out;
+}
+
 std::vector<std::string> labelled_dates(std::string_view text) {
     std::string labelled;  // the label lines and the line after each, in order
     bool take_next = false;
@@ -367,11 +423,11 @@ std::vector<std::string> labelled_dates(std::string_view text) {
     return printed_dates(labelled);
 }
 
-std::optional<std::string> sole_printed_date(std::string_view text) {
+std::optional<std::string> sole_printed_date(std::string_view text, const DateHints& hints) {
     std::optional<std::string> found;
     for (size_t i = 0; i <= text.size();) {
         const size_t j = std::min(text.find('\n', i), text.size());
-        const std::vector<std::string> dates = printed_dates(text.substr(i, j - i));
+        const std::vector<std::string> dates = printed_dates(text.substr(i, j - i), hints);
         if (!dates.empty()) {
             if (found) return std::nullopt;  // a second date line
             found = dates.front();

@@ -33,7 +33,8 @@ std::optional<std::string> normalize_date(std::string_view text, const DateHints
 // address line (都 道 府 県 市 区 町 村 丁目 番地 〒) are house numbers ("本通6-1-25"), not dates. An all-numeric date
 // right before ':' ("20/09/2013:26", a date and time run together) is not read, but a year-first one is
 // (date_apart_from_time). Never throws.
-std::vector<std::string> printed_dates(std::string_view text);
+// `hints` apply to every line (a Japanese receipt's lines without CJK, "24/04/1", are read year first too).
+std::vector<std::string> printed_dates(std::string_view text, const DateHints& hints = {});
 
 // `line` with a space put between a year-first date and the time that OCR ran into it ("2021-11-0506:04:40" ->
 // "2021-11-05 06:04:40": the day has two digits, the time follows); the line as it is otherwise. printed_dates and
@@ -47,7 +48,7 @@ std::vector<std::string> labelled_dates(std::string_view text);
 // The first reading of the date printed on the only line of `text` that holds one (printed_dates of that line);
 // nullopt when no line or more than one holds a date. For a receipt without a date label whose one date line the
 // model misread ("14-12-16" printed, 2018-02-21 written).
-std::optional<std::string> sole_printed_date(std::string_view text);
+std::optional<std::string> sole_printed_date(std::string_view text, const DateHints& hints = {});
 
 // The weekday a Japanese receipt prints with its date, "(土)" or "土曜日": 0 = Sunday .. 6 = Saturday; nullopt
 // when it prints none, or two different ones.
@@ -66,6 +67,11 @@ std::vector<std::string> dates_with_year_digit_lost(std::string_view text);
 // lines that print a weekday are read, and not address lines. The caller keeps those on the printed weekday.
 // Never throws.
 std::vector<std::string> dates_with_digit_lost(std::string_view text);
+
+// The dates a Japanese receipt prints with a zero-padded month and a one-digit day ("2022-12-2", "20/07/3(金)"),
+// had OCR dropped a digit of the day: each valid date with a digit put before or after the printed day digit.
+// The caller keeps a model date among them over the printed one (the model read the day whole). Never throws.
+std::vector<std::string> dates_with_day_digit_lost(std::string_view text);
 
 // The weekday of an ISO date "YYYY-MM-DD", 0 = Sunday .. 6 = Saturday; nullopt when it is no valid date.
 std::optional<int> weekday_of(const std::string& iso);

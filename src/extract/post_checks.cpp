@@ -266,23 +266,39 @@ void apply_post_checks(const std::string& text, const std::string& target, const
         fix_item_lookalikes();
     }
     if (options.copy_date) {
-        const std::vector<std::string> dates = printed_dates(text);
+        DateHints date_hints;
+        date_hints.japanese = has_cjk(text);  // year first on every line of a Japanese receipt
+        const std::vector<std::string> dates = printed_dates(text, date_hints);
         const std::optional<std::string> model_date =
             f["receipt_date"].is_string() ? std::optional<std::string>(f["receipt_date"].get<std::string>())
                                           : std::nullopt;
         check("receipt_date", dates, printed_date_for);
-        // Still a date that is not printed (nothing printed close to it): the date printed by a date label.
         auto& date = f["receipt_date"];
-        if (date.is_string()) {
+        // A Japanese date printed with a padded month and a one-digit day ("2022-12-2") lost a day digit to OCR:
+        // the model's date that puts one back stands (extract/normalize_date.h).
+        bool day_restored = false;
+        if (has_cjk(text) && model_date && !(date.is_string() && date.get<std::string>() == *model_date)) {
+            const std::vector<std::string> restored = dates_with_day_digit_lost(text);
+            if (std::find(restored.begin(), restored.end(), *model_date) != restored.end()) {
+                f["warnings"].push_back("receipt_date_day_digit_lost: the receipt prints the date with a one-digit "
+                                        "day after a padded month; the model's " + *model_date +
+                                        " puts the lost digit back");
+                date = *model_date;
+                day_restored = true;
+            }
+        }
+        // Still a date that is not printed (nothing printed close to it): the date printed by a date label.
+        if (date.is_string() && !day_restored) {
             if (std::find(dates.begin(), dates.end(), date.get<std::string>()) == dates.end()) {
                 const std::vector<std::string> labelled = labelled_dates(text);
                 if (!labelled.empty()) {
                     f["warnings"].push_back("receipt_date_not_printed: the model wrote " +
                                             date.get<std::string>() + ", the date label prints " + labelled[0]);
                     date = labelled[0];
-                } else if (const auto sole = has_cjk(text) ? std::nullopt : sole_printed_date(text)) {
-                    // No label either: the date of the receipt's only date line. Not on Japanese receipts: there
-                    // the model mostly restored a date that OCR damaged (dev_ja: 4 right dates lost, none won).
+                } else if (const auto sole = sole_printed_date(text, date_hints)) {
+                    // No label either: the date of the receipt's only date line (on a Japanese receipt read year
+                    // first: "8-27-16" and "1-4-1" are house numbers, not dates; the fifth round left Japanese
+                    // receipts out when they were read as dates).
                     f["warnings"].push_back("receipt_date_not_printed: the model wrote " +
                                             date.get<std::string>() + ", the receipt's only date line prints " +
                                             *sole);
