@@ -83,6 +83,16 @@ TEST(JapanesePostChecks, NameThatRanOnIntoTheNextLine) {
     EXPECT_EQ(m["supplier_name"], "サミット 博多駅前南店");
 }
 
+TEST(JapanesePostChecks, NameFromTheHeaderWhenNoneIsLeft) {
+    const receipt::ExtractOptions opts;
+    // The model's name is printed nowhere (dropped at the end): the first header line that can name a store.
+    auto f = fields("ナチーラルロソ 三国ヶ丘御幸通ショッピングセンター店", "東京都世田谷区経堂3-31-27");
+    ex::apply_post_checks("ナチュラルローソン 世田谷中央店\n(株)ミドリ商事\n東京都世田谷区経堂3-31-27\nTEL:03-3644-5273\n", "",
+                          opts, f);
+    EXPECT_EQ(f["supplier_name"], "ナチュラルローソン 世田谷中央店") << f["warnings"].dump();
+    EXPECT_TRUE(warned(f, "supplier_name_from_header")) << f["warnings"].dump();
+}
+
 TEST(JapanesePostChecks, AddressAsPrinted) {
     const receipt::ExtractOptions opts;
     auto f = fields("店", "大阪府大阪市中央区 心斎橋筋5-27-5");

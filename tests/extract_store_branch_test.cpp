@@ -106,6 +106,14 @@ TEST(StoreBranch, ChainBeforeABranchWrittenAlone) {
     EXPECT_EQ(ex::chain_before_branch("本町店\n千葉県\n", "本町店", 4), std::nullopt);
     EXPECT_EQ(ex::chain_before_branch("株式会社アオバ商事\n本町店\n", "本町店", 4), std::nullopt);
     EXPECT_EQ(ex::chain_before_branch("〒600-0521\n本町店\n", "本町店", 4), std::nullopt);
+    // The branch as the receipt's first line, its chain below it (OCR moved the box).
+    EXPECT_EQ(ex::chain_before_branch("用賀ショッピングセンター店\nCoCo壱番屋\n〒154-4477\n", "用賀ショッピングセンター店", 4),
+              "CoCo壱番屋 用賀ショッピングセンター店");
+}
+
+TEST(StoreBranch, ChainOverTwoLines) {
+    EXPECT_EQ(ex::name_with_branch("スターバックス\nコーヒー\n栄中央店\n〒460-4975\n", "スターバックス コーヒー", 4),
+              "スターバックス コーヒー 栄中央店");
 }
 
 TEST(StoreBranch, JapaneseHeaderNameLine) {

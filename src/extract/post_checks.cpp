@@ -590,6 +590,19 @@ void apply_post_checks(const std::string& text, const std::string& target, const
     if (options.copy_address) header_keys.push_back("supplier_address");
     if (options.copy_numbers) header_keys.push_back("supplier_phone");
     drop_unprinted_fields(text, header_keys, f);
+    // A Japanese receipt left without a store name (the model's was printed nowhere, and the name pass did not
+    // finish one): its first header line that can name a store, with its branch line (extract/store_branch.h).
+    if (options.copy_name && has_cjk(text) && f["supplier_name"].is_null())
+        if (const auto header = japanese_header_name_line(text, kNameLines)) {
+            std::string name = *header;
+            if (auto with_branch = name_with_branch(text, name, kNameLines,
+                                                    f["supplier_address"].is_string()
+                                                        ? f["supplier_address"].get<std::string>()
+                                                        : std::string()))
+                name = *with_branch;
+            f["warnings"].push_back("supplier_name_from_header: the receipt's first name line is " + name);
+            f["supplier_name"] = name;
+        }
 }
 
 }  // namespace receipt::extract

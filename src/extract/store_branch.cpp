@@ -64,8 +64,13 @@ std::optional<std::string> name_with_branch(const std::string& text, const std::
                std::all_of(l.begin(), l.end(), [](char c) { return c == '-' || std::isdigit(static_cast<unsigned char>(c)); });
     };
     for (size_t k = 0; k + 1 < lines.size() && int(k) < max_lines; ++k) {
-        if (strip_spaces(lines[k]) != want) continue;
-        size_t b = k + 1;
+        // The chain on line k, or over lines k and k + 1 ("スターバックス" / "コーヒー" / "栄中央店").
+        size_t e = k;
+        if (strip_spaces(lines[k]) != want) {
+            if (k + 2 >= lines.size() || strip_spaces(lines[k] + lines[k + 1]) != want) continue;
+            e = k + 1;
+        }
+        size_t b = e + 1;
         while (b + 1 < lines.size() && int(b) <= max_lines &&
                (in_address(lines[b]) || postcode_line(lines[b]) || japanese_company_line(lines[b])))
             ++b;  // address, postcode and company lines between
@@ -124,9 +129,16 @@ std::optional<std::string> chain_before_branch(const std::string& text, const st
             const std::string chain = trim(lines[k].substr(0, sp));
             return chain_like_line(chain) ? std::optional<std::string>(chain + " " + trim(name)) : std::nullopt;
         }
-        if (strip_spaces(lines[k]) == want)
-            return k > 0 && chain_like_line(lines[k - 1]) ? std::optional<std::string>(lines[k - 1] + " " + trim(name))
-                                                          : std::nullopt;
+        if (strip_spaces(lines[k]) == want) {
+            if (k > 0) return chain_like_line(lines[k - 1]) ? std::optional<std::string>(lines[k - 1] + " " + trim(name))
+                                                            : std::nullopt;
+            // The receipt's first line: OCR moved the branch's box above the chain ("用賀ショッピングセンター店" /
+            // "CoCo壱番屋").
+            if (lines.size() < 2 || !chain_like_line(lines[1])) return std::nullopt;
+            for (const char* mark : {"都", "道", "府", "県", "市", "区", "町", "村"})  // a place line ("千葉県")
+                if (lines[1].find(mark) != std::string::npos) return std::nullopt;
+            return lines[1] + " " + trim(name);
+        }
     }
     return std::nullopt;
 }

@@ -13,8 +13,9 @@ inline constexpr int kMaxBranchChars = 24;
 
 // The name with its branch when `name` (spaces aside) does not itself end in 店 and is, among the first
 // `max_lines` printed lines of `text`, a line followed by a branch after its last space ("サミット 芝浦店"), or
-// a whole line followed by a branch line: a branch ends in 店 (店, 本店, 支店, ...), has at most kMaxBranchChars
-// characters and no 〒 or phone label. nullopt otherwise (keep the name).
+// a whole line (or two lines: "スターバックス" / "コーヒー") followed by a branch line: a branch ends in 店 (店,
+// 本店, 支店, ...), has at most kMaxBranchChars characters and no 〒 or phone label. nullopt otherwise (keep the
+// name).
 // Lines that the `address` (the receipt's supplier_address, spaces aside) holds whole may stand between the chain
 // line and its branch line ("サミット" / "千葉県千葉市中央区" / "富士見二丁目店"), also with the postcode in front
 // ("〒150-2574 東京都渋谷区..."), and so may a postcode line (with or without its 〒 mark) or the operating
@@ -32,8 +33,9 @@ std::optional<std::string> name_without_run_on(const std::string& name, const st
 // The chain printed before a branch that the model wrote alone ("東塩小路町二丁目店"): when `name` (spaces aside)
 // ends in 店, has no space, and is printed within the first `max_lines` lines as the last word of a line after
 // other words, or as a whole line under a chain line, the name with those words or that line before it
-// ("東急ストア 東塩小路町二丁目店"). A chain line holds no digit, no 〒 or phone label and no company form
-// (株式会社, 有限会社, (株)). nullopt otherwise.
+// ("東急ストア 東塩小路町二丁目店"); printed as the receipt's first line, the chain line below it (OCR moved its box:
+// "用賀ショッピングセンター店" / "CoCo壱番屋"; not a place line there). A chain line holds no digit, no 〒 or phone
+// label and no company form (株式会社, 有限会社, (株)). nullopt otherwise.
 std::optional<std::string> chain_before_branch(const std::string& text, const std::string& name, int max_lines);
 
 // True when `line` names a company form (株式会社, 有限会社, 合同会社, (株), (有)): the operating company printed in a
