@@ -59,6 +59,14 @@ TEST(JapanesePhone, AWholeNumberInTheHeaderWhenOcrDamagedTheLabel) {
     EXPECT_FALSE(ex::labelled_phone_for("店\n03-7532-5769\n03-1111-2222\n", "").has_value());
 }
 
+TEST(JapanesePhone, DashesLookAlikesAndBracketsAsOcrPrintsThem) {
+    EXPECT_EQ(ex::labelled_phone_for("店\n☎075ー301-9524\n", ""), "075-301-9524");    // ー for a hyphen
+    EXPECT_EQ(ex::labelled_phone_for("店\nTel.078-293-21B3\n", ""), "078-293-2183");  // B for 8
+    EXPECT_EQ(ex::labelled_phone_for("店\nTEL\n(052)2349090\n", "(052)2349090"), "(052)234-9090");  // hyphen lost
+    EXPECT_EQ(ex::labelled_phone_for("店\n電話\n(3)3557-0419\n", "(000)3557-0419"), "(03)3557-0419");  // 0 lost
+    EXPECT_FALSE(ex::labelled_phone_for("店\n電話\n(3)357-0419\n", "").has_value());  // and another digit
+}
+
 TEST(JapanesePhone, PostCheckOnYenReceipts) {
     const receipt::ExtractOptions opts;
     nlohmann::ordered_json f = {{"supplier_name", "丸亀製麺 巣鴨南店"}, {"supplier_phone", "03-170"},

@@ -1,10 +1,12 @@
 // The phone number of a Japanese receipt as printed (extract/japanese_phone.h).
 #include "extract/japanese_phone.h"
 
+#include <cctype>
 #include <regex>
 #include <set>
 #include <vector>
 
+#include "extract/ocr_digits.h"
 #include "extract/printed_amounts.h"
 
 namespace receipt::extract {
@@ -40,7 +42,7 @@ struct LinePhone {
 //     subscriber number's four: the hyphen goes back before the last four).
 std::vector<LinePhone> phones_on(const std::string& line) {
     static const std::regex phone(
-        R"((\(0\d{1,4}\)\s?\d{1,4}-\d{3,4}|0\d{1,4}-\d{1,4}-\d{3,4}|[1-9]\d{0,3}-\d{1,4}-\d{3,4}|0\d{1,4}-\d{5,8}))");
+        R"((\(0\d{1,4}\)\s?\d{1,4}-\d{3,4}|\(0\d{1,4}\)\s?\d{5,8}|\([1-9]\d{0,3}\)\s?\d{1,4}-\d{3,4}|0\d{1,4}-\d{1,4}-\d{3,4}|[1-9]\d{0,3}-\d{1,4}-\d{3,4}|0\d{1,4}-\d{5,8}))");
     std::vector<LinePhone> out;
     const std::string s = line.substr(0, kMaxLineBytes);
     for (auto it = std::sregex_iterator(s.begin(), s.end(), phone); it != std::sregex_iterator(); ++it) {
@@ -58,7 +60,11 @@ std::vector<LinePhone> phones_on(const std::string& line) {
             if (digits.size() == 9) out.push_back({p, "0" + p});
             continue;
         }
-        if (p[0] == '0' && hyphens == 1) {  // the last hyphen dropped
+        if (p[0] == '(' && p[1] != '0') {  // the leading 0 dropped inside the brackets: "(3)3557-0419"
+            if (digits.size() == 9) out.push_back({p, "(0" + p.substr(1)});
+            continue;
+        }
+        if ((p[0] == '0' && hyphens == 1) || (p[0] == '(' && hyphens == 0)) {  // the last hyphen dropped
             if (digits.size() == 10) out.push_back({p, p.substr(0, p.size() - 4) + "-" + p.substr(p.size() - 4)});
             continue;
         }
@@ -73,7 +79,19 @@ std::vector<LinePhone> phones_on(const std::string& line) {
 }  // namespace
 
 std::optional<std::string> labelled_phone_for(const std::string& text, const std::string& model_phone) {
-    const std::vector<std::string> lines = printed_lines_as_is(text);
+    // The lines as printed, with a long-vowel mark or dash that OCR read for a hyphen between digits as one
+    // ("075ー301-9524"), and digit look-alikes next to digits read as digits ("078-293-21B3").
+    std::vector<std::string> lines = printed_lines_as_is(text);
+    for (std::string& line : lines) {
+        for (const char* dash : {"ー", "―", "‐", "−"}) {
+            const std::string d = dash;
+            for (size_t at = line.find(d); at != std::string::npos; at = line.find(d, at + 1))
+                if (at > 0 && at + d.size() < line.size() && std::isdigit(static_cast<unsigned char>(line[at - 1])) &&
+                    std::isdigit(static_cast<unsigned char>(line[at + d.size()])))
+                    line.replace(at, d.size(), "-");
+        }
+        line = read_digit_confusions(line);
+    }
     std::set<std::string> found;
     bool model_is_damaged_print = false;  // the model copied the printed form that OCR damaged
     try {
