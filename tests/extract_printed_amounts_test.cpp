@@ -36,6 +36,15 @@ TEST(PrintedLines, FoldsAndReadsLookAlikes) {
     EXPECT_EQ(ex::printed_lines("¥1,5OO")[0], "¥1,500");
 }
 
+TEST(PrintedLines, LookAlikeBeforeAThousandsGroup) {
+    // "Z,416" and "¥l.790": the first digit of an amount before its thousands group; not "No.123" (a word).
+    const std::vector<std::string> lines = ex::printed_lines("Z,416\n¥l.790\nNo.123\nS,12\n");
+    EXPECT_EQ(lines[0], "2,416");
+    EXPECT_EQ(lines[1], "¥1.790");
+    EXPECT_EQ(lines[2], "No.123");
+    EXPECT_EQ(lines[3], "S,12");  // no group of three
+}
+
 TEST(PrintedNumbers, YenThousandsReadAsAPoint) {
     // OCR reads a yen amount's comma as a point: "¥1.580", "\\2.480", "1.580円" are 1580.
     for (const char* line : {"¥1.580", "\\2.480", "1.580円"}) {

@@ -13,7 +13,8 @@ namespace receipt::extract {
 char confusion_digit(char c);
 
 // `s` with every look-alike that stands next to an ASCII digit replaced by its digit, read left to right (a
-// look-alike after one so read counts as after a digit: "1,5OO" -> "1,500"); same length.
+// look-alike after one so read counts as after a digit: "1,5OO" -> "1,500"), and one right before a thousands
+// group after no letter ("Z,416" -> "2,416", "¥l.790" -> "¥1.790"); same length.
 std::string read_digit_confusions(const std::string& s);
 
 // Calls fn(line) for each line of a receipt text (its first max_bytes bytes, made valid UTF-8, full-width folded),
