@@ -122,4 +122,7 @@ TEST(PrintedTax, IncludedTaxOverAllRates) {
     EXPECT_EQ(ex::included_tax_total("(8%対象 ¥540 内税 ¥40)\n"), std::nullopt);     // a per-rate line
     EXPECT_EQ(ex::included_tax_total("(内消費税等\nお預り ¥1,000 ¥500\n"), std::nullopt);  // no amount of its own
     EXPECT_EQ(ex::included_tax_total("合計\n¥920\n"), std::nullopt);
+    // One label per rate: their sum.
+    EXPECT_EQ(ex::included_tax_total("8%対象計\n\\7174\n(内消費税8%\n\\531)\n1%対象計\n\\2518\n(内消費税10%\n\\228)\n"),
+              759);
 }

@@ -287,25 +287,36 @@ std::optional<double> labelled_tax_total(const std::string& text) {
 
 std::optional<double> included_tax_total(const std::string& text) {
     const std::vector<std::string> lines = printed_lines(text);
+    // The amount after byte `at` of line li, else the one amount of the next line ("¥68)", "68円)").
+    auto amount_after = [&](size_t li, size_t at) -> std::optional<double> {
+        for (const PrintedNumber& n : printed_numbers(lines[li]))
+            if (n.begin >= at && n.usable && !n.percent) return n.value;
+        if (li + 1 < lines.size()) {
+            const std::vector<PrintedNumber> next = printed_numbers(lines[li + 1]);
+            if (next.size() == 1 && next[0].usable && !next[0].percent) return next[0].value;
+        }
+        return std::nullopt;
+    };
     std::optional<double> found;
+    bool over_all = false;  // a 内消費税等 label is printed
     for (size_t li = 0; li < lines.size(); ++li) {
         // 内消費税等, also with a character OCR dropped before 税等 ("内消税等").
         size_t at = lines[li].find("税等");
         const size_t inner = lines[li].find("内");
         if (at == std::string::npos || inner == std::string::npos || inner > at) continue;
-        at += std::string("税等").size();
-        std::optional<double> amount;
-        for (const PrintedNumber& n : printed_numbers(lines[li]))
-            if (n.begin >= at && n.usable && !n.percent) {
-                amount = n.value;
-                break;
-            }
-        if (!amount && li + 1 < lines.size()) {  // its box alone on the next line: "¥68)", "68円)"
-            const std::vector<PrintedNumber> next = printed_numbers(lines[li + 1]);
-            if (next.size() == 1 && next[0].usable && !next[0].percent) amount = next[0].value;
-        }
+        over_all = true;
+        const std::optional<double> amount = amount_after(li, at + std::string("税等").size());
         if (!amount || (found && *found != *amount)) return std::nullopt;
         found = amount;
+    }
+    if (over_all) return found;
+    // Without it, one 内消費税 label per rate ("(内消費税8% / ¥531)", "(内消費税10% / ¥228)"): their sum.
+    for (size_t li = 0; li < lines.size(); ++li) {
+        const size_t at = lines[li].find("内消費税");
+        if (at == std::string::npos) continue;
+        const std::optional<double> amount = amount_after(li, at + std::string("内消費税").size());
+        if (!amount) return std::nullopt;
+        found = found.value_or(0.0) + *amount;
     }
     return found;
 }

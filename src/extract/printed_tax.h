@@ -50,7 +50,9 @@ std::optional<double> labelled_tax_total(const std::string& text);
 
 // The tax included in a Japanese receipt's total over all its rates, printed after a 内消費税等 label ("(内消費税等
 // ¥68)", also "内消税等" with a character lost): the first usable amount after the label on its line, or the one
-// amount of the next line (OCR puts the box on its own line). nullopt when there is no such label, one has no amount, or two disagree.
+// amount of the next line (OCR puts the box on its own line); without such a label, the sum of the amounts after
+// each per-rate 内消費税 label ("(内消費税8% ¥531)", "(内消費税10% ¥228)"). nullopt when there is no such label,
+// one has no amount, or two 内消費税等 amounts disagree.
 std::optional<double> included_tax_total(const std::string& text);
 
 }  // namespace receipt::extract
