@@ -188,45 +188,34 @@ TEST(JapanesePostChecks, TaxFromTheIncludedTaxLineAndTheModelsPerRateTaxes) {
 }
 
 TEST(JapanesePostChecks, DateWhoseYearLostADigitFallsOnThePrintedWeekday) {
-    const receipt::ExtractOptions opts;
+    // The checked fields of a receipt whose header lines are `lines` and whose model wrote `model_date`.
+    const auto checked = [](const std::string& model_date, const std::string& lines) {
+        const receipt::ExtractOptions opts;
+        auto f = fields("店", "");
+        f["receipt_date"] = model_date;
+        ex::apply_post_checks("店\n" + lines + "\n天然水\n96\n小計\n96\n", "", opts, f);
+        return f;
+    };
     // "202/08/30(水)": the model wrote 2024 (a Friday); 2023 and 2028 put it on a Wednesday, 2023 is closer.
-    auto f = fields("店", "");
-    f["receipt_date"] = "2024-08-30";
-    ex::apply_post_checks("店\n202/08/30(水)\n1時11分\n天然水\n96\n小計\n96\n", "", opts, f);
+    const auto f = checked("2024-08-30", "202/08/30(水)\n1時11分");
     EXPECT_EQ(f["receipt_date"], "2023-08-30") << f["warnings"].dump();
     EXPECT_TRUE(warned(f, "receipt_date_year_digit_lost")) << f["warnings"].dump();
     // On the printed weekday already: kept.
-    auto g = fields("店", "");
-    g["receipt_date"] = "2023-08-30";
-    ex::apply_post_checks("店\n202/08/30(水)\n天然水\n96\n小計\n96\n", "", opts, g);
+    const auto g = checked("2023-08-30", "202/08/30(水)");
     EXPECT_EQ(g["receipt_date"], "2023-08-30");
     EXPECT_FALSE(warned(g, "receipt_date_year_digit_lost"));
     // A day digit lost ("2020/08/7(木)"): the one date with a digit put back that falls on the printed weekday.
-    auto d = fields("店", "");
-    d["receipt_date"] = "2020-08-07";
-    ex::apply_post_checks("店\n2020/08/7(木) 21:0:25\n天然水\n96\n小計\n96\n", "", opts, d);
+    const auto d = checked("2020-08-07", "2020/08/7(木) 21:0:25");
     EXPECT_EQ(d["receipt_date"], "2020-08-27") << d["warnings"].dump();
     EXPECT_TRUE(warned(d, "receipt_date_digit_lost")) << d["warnings"].dump();
     // The day lost whole, and two days 1-9 of the month fall on the weekday (2024-01-01 and 01-08 are Mondays):
     // the date is kept.
-    auto e = fields("店", "");
-    e["receipt_date"] = "2024-01-30";
-    ex::apply_post_checks("店\n2024年1月日 月曜日\n天然水\n96\n小計\n96\n", "", opts, e);
-    EXPECT_EQ(e["receipt_date"], "2024-01-30") << e["warnings"].dump();
+    EXPECT_EQ(checked("2024-01-30", "2024年1月日 月曜日")["receipt_date"], "2024-01-30");
     // A padded month and a one-digit day ("2022-12-2"): OCR lost a day digit, the model's date that puts it back
     // stands against the printed reading.
-    auto p = fields("店", "");
-    p["receipt_date"] = "2022-12-22";
-    ex::apply_post_checks("店\n(042409-96\n2022-12-2\n天然水\n96\n小計\n96\n", "", opts, p);
-    EXPECT_EQ(p["receipt_date"], "2022-12-22") << p["warnings"].dump();
+    EXPECT_EQ(checked("2022-12-22", "(042409-96\n2022-12-2")["receipt_date"], "2022-12-22");
     // The model's date far from the receipt's only date line: that line's date (read year first).
-    auto q = fields("店", "");
-    q["receipt_date"] = "2025-03-18";
-    ex::apply_post_checks("店\n東京都港区\n八丁堀1-4-1\n2023-08-13\n天然水\n96\n小計\n96\n", "", opts, q);
-    EXPECT_EQ(q["receipt_date"], "2023-08-13") << q["warnings"].dump();
+    EXPECT_EQ(checked("2025-03-18", "東京都港区\n八丁堀1-4-1\n2023-08-13")["receipt_date"], "2023-08-13");
     // Two years as close (2019 and 2029 from 2024, "201"/"202" cannot both be printed: here neither fits): kept.
-    auto h = fields("店", "");
-    h["receipt_date"] = "2024-09-14";
-    ex::apply_post_checks("店\n2024/09/14(月)\n天然水\n96\n小計\n96\n", "", opts, h);
-    EXPECT_EQ(h["receipt_date"], "2024-09-14");
+    EXPECT_EQ(checked("2024-09-14", "2024/09/14(月)")["receipt_date"], "2024-09-14");
 }
