@@ -46,33 +46,13 @@ bool written_with_cents(const std::string& target, const std::string& tag) {
     return target.substr(at, end - at).find('.') != std::string::npos;
 }
 
-// True when `name` holds a house number ("1-11-14"), which names no store: a name pass that wrote one started
-// inside the address (the model's address may itself be garbled, so a containment test alone misses it).
-// True when `text` prints `v` as a tax: an amount after 税 on its line ("内税 25"), or on the line after one that
-// holds 税 ("外税8" / "168円"), that line itself holding neither 税 nor 対象.
-bool amount_after_tax_word(const std::string& text, double v) {
-    const std::vector<std::string> lines = printed_lines(text);
-    auto holds = [&](const std::string& line, size_t from) {
-        for (const PrintedNumber& n : printed_numbers(line))
-            if (n.begin >= from && n.usable && !n.percent && std::fabs(n.value - v) < 0.005) return true;
-        return false;
-    };
-    for (size_t i = 0; i < lines.size(); ++i) {
-        const size_t at = lines[i].rfind("税");
-        if (at == std::string::npos) continue;
-        if (holds(lines[i], at)) return true;
-        if (i + 1 < lines.size() && lines[i + 1].find("税") == std::string::npos &&
-            lines[i + 1].find("対象") == std::string::npos && holds(lines[i + 1], 0))
-            return true;
-    }
-    return false;
-}
-
 // The per-rate taxes the model wrote in its output's tax field ("tax: 168 + 16" -> {168, 16}); one value or none
 // when it wrote a single amount or no tax field.
 std::vector<double> written_tax_parts(const std::string& target) {
     std::vector<double> parts;
-    const size_t at = target.find("tax:");
+    size_t at = std::string::npos;  // the tag at the start or after a space, as the target format writes it
+    for (size_t p = target.find("tax:"); p != std::string::npos && at == std::string::npos; p = target.find("tax:", p + 1))
+        if (p == 0 || target[p - 1] == ' ') at = p;
     if (at == std::string::npos) return parts;
     const size_t end = std::min(target.find('|', at), target.size());
     const std::string value = target.substr(at + 4, end - at - 4);
@@ -88,14 +68,8 @@ std::vector<double> written_tax_parts(const std::string& target) {
     return parts;
 }
 
-// True when `text` prints `v` as a usable amount (not a rate) on some line.
-bool amount_printed(const std::string& text, double v) {
-    for (const std::string& line : printed_lines(text))
-        for (const PrintedNumber& n : printed_numbers(line))
-            if (n.usable && !n.percent && std::fabs(n.value - v) < 0.005) return true;
-    return false;
-}
-
+// True when `name` holds a house number ("1-11-14"), which names no store: a name pass that wrote one started
+// inside the address (the model's address may itself be garbled, so a containment test alone misses it).
 bool has_house_number(const std::string& name) {
     static const std::regex house_number(R"(\d+-\d+)");
     try {
@@ -556,21 +530,20 @@ void apply_post_checks(const std::string& text, const std::string& target, const
             bool parts_printed = parts.size() >= 2;
             for (double p : parts) {  // the rates the tax lines did not read: printed as a tax
                 sum += p;
-                if (std::fabs(p - *printed) >= 0.005) parts_printed = parts_printed && amount_after_tax_word(text, p);
+                if (std::fabs(p - *printed) >= 0.005) parts_printed = parts_printed && printed_as_tax(text, p);
             }
             if (parts_printed && std::fabs(sum - tax.get<double>()) < 0.005 && *printed < sum &&
                 std::any_of(parts.begin(), parts.end(), [&](double p) { return std::fabs(p - *printed) < 0.005; }))
                 printed.reset();
         }
-        // A yen receipt with no tax lines read that prints the tax included over all rates ("(内消費税等 ¥68)"):
-        // that amount, when the model wrote none or one the receipt does not print.
+        // A yen receipt with no tax lines read that prints the tax included ("(内消費税等 ¥68)", or one label per
+        // rate; extract/printed_tax.h): that amount, when the model wrote none or one the receipt does not print.
         if (!printed && yen)
             if (const auto included = included_tax_total(text);
-                included && !(tax.is_number() && amount_printed(text, tax.get<double>()))) {
+                included && !(tax.is_number() && printed_count(printed_lines(text), 0, tax.get<double>()) > 0)) {
                 if (!(tax.is_number() && std::fabs(tax.get<double>() - *included) < 0.005)) {
                     f["warnings"].push_back("total_tax_amount_from_included_tax_line: the model wrote " + written(tax) +
-                                            ", the receipt prints " + json_amount(*included).dump() +
-                                            " after 内消費税等");
+                                            ", the receipt's 内消費税 lines print " + json_amount(*included).dump());
                     tax = json_amount(*included);
                     revalidate(f);
                 }

@@ -90,6 +90,14 @@ std::vector<PrintedNumber> printed_numbers(const std::string& s) {
 }
 
 
+int printed_count(const std::vector<std::string>& lines, size_t from, double value) {
+    int count = 0;
+    for (size_t i = from; i < lines.size(); ++i)
+        for (const PrintedNumber& n : printed_numbers(lines[i]))
+            count += n.usable && !n.percent && std::fabs(n.value - value) < 0.005;
+    return count;
+}
+
 std::vector<std::string> printed_lines_as_is(const std::string& text) {
     std::vector<std::string> lines;
     for (size_t i = 0; i <= text.size();) {

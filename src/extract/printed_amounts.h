@@ -33,6 +33,9 @@ std::vector<std::string> printed_lines_as_is(const std::string& text);
 // is not usable as an amount.
 std::vector<PrintedNumber> printed_numbers(const std::string& line);
 
+// How many times lines [from, end) of printed_lines() print `value` as a usable amount (not a rate).
+int printed_count(const std::vector<std::string>& lines, size_t from, double value);
+
 // Lines after a total keyword's line that may hold its amount.
 inline constexpr int kTotalAmountLines = 2;
 

@@ -321,4 +321,22 @@ std::optional<double> included_tax_total(const std::string& text) {
     return found;
 }
 
+bool printed_as_tax(const std::string& text, double v) {
+    const std::vector<std::string> lines = printed_lines(text);
+    auto holds = [&](const std::string& line, size_t from) {
+        for (const PrintedNumber& n : printed_numbers(line))
+            if (n.begin >= from && n.usable && !n.percent && std::fabs(n.value - v) < 0.005) return true;
+        return false;
+    };
+    for (size_t i = 0; i < lines.size(); ++i) {
+        const size_t at = lines[i].rfind("税");
+        if (at == std::string::npos) continue;
+        if (holds(lines[i], at)) return true;
+        if (i + 1 < lines.size() && lines[i + 1].find("税") == std::string::npos &&
+            lines[i + 1].find("対象") == std::string::npos && holds(lines[i + 1], 0))
+            return true;
+    }
+    return false;
+}
+
 }  // namespace receipt::extract

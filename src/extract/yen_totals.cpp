@@ -14,15 +14,6 @@ namespace receipt::extract {
 
 namespace {
 
-// How many times lines [from, end) print `value` as a usable amount (not a rate).
-int printed_count(const std::vector<std::string>& lines, size_t from, double value) {
-    int count = 0;
-    for (size_t i = from; i < lines.size(); ++i)
-        for (const PrintedNumber& n : printed_numbers(lines[i]))
-            count += n.usable && !n.percent && std::fabs(n.value - value) < 0.005;
-    return count;
-}
-
 // The sums of the per-rate tax lines' bases and of their taxes.
 struct TaxLineSums {
     double bases = 0, taxes = 0;
