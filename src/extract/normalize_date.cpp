@@ -341,6 +341,12 @@ std::vector<std::string> dates_with_year_digit_lost(std::string_view text) {
     return out;
 }
 
+namespace {
+constexpr int kMaxWeekdayLines = 2;    // lines with a weekday that dates_with_digit_lost tries
+constexpr size_t kMaxDateSpan = 40;    // bytes of a date before its weekday that it tries
+constexpr size_t kEraBytes = 6;        // 令和 / 平成 before the era year
+}  // namespace
+
 std::vector<std::string> dates_with_digit_lost(std::string_view text) {
     // A weekday that OCR put in a box of its own ("2024年3月日" / "月曜日 09:32") is read with the line above.
     std::string joined;
@@ -354,9 +360,22 @@ std::vector<std::string> dates_with_digit_lost(std::string_view text) {
         i = j + 1;
     }
     std::vector<std::string> out;
+    int lines_tried = 0;  // each try scans the line once per position and digit: a few lines at most
     for_each_line_reading(joined, kMaxDateBytes, [&](const std::string& printed) {
-        const std::string line = date_apart_from_time(printed);
-        if (address_line(line) || !printed_weekday(line)) return;
+        const std::string full = date_apart_from_time(printed);
+        if (address_line(full) || !printed_weekday(full) || ++lines_tried > 2 * kMaxWeekdayLines) return;
+        // The date before the weekday: from a few bytes before its first digit (an era name, 令和) to the weekday
+        // mark, at most kMaxDateSpan bytes.
+        size_t mark = full.size();
+        for (const char* form : {"(", "（", "曜"})
+            if (const size_t p = full.find(form); p != std::string::npos) mark = std::min(mark, p);
+        if (const size_t m = full.find("曜"); m != std::string::npos && m == mark && m >= 3) mark -= 3;  // 木曜
+        const size_t first_digit = full.find_first_of("0123456789");
+        if (first_digit == std::string::npos || first_digit >= mark) return;
+        size_t begin = first_digit >= kEraBytes ? first_digit - kEraBytes : 0;
+        begin = std::max(begin, mark > kMaxDateSpan ? mark - kMaxDateSpan : 0);
+        while (begin < mark && (static_cast<unsigned char>(full[begin]) & 0xC0) == 0x80) ++begin;  // a char start
+        const std::string line = full.substr(begin, mark - begin);
         std::vector<std::string> as_printed;
         for (const Candidate& c : scan(line, {}, true)) as_printed.push_back(iso(c.ymd));
         auto next_to_date = [&](size_t at) {  // a digit, a separator or 年 / 月 / 日 on either side

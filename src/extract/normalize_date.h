@@ -64,8 +64,8 @@ std::vector<std::string> dates_with_year_digit_lost(std::string_view text);
 // The dates a Japanese receipt would print on its weekday line ("2020/08/7(木)", "2024年月7日 木曜日") had OCR not
 // dropped one digit: each date read (first reading) from that line with one digit 0-9 put back next to a digit,
 // 年, 月, 日 or a date separator, that the line as printed does not give; first found first, without repeats. Only
-// lines that print a weekday are read, and not address lines. The caller keeps those on the printed weekday.
-// Never throws.
+// lines that print a weekday are read (the first two), and not address lines; on each, the date before the weekday
+// (at most 40 bytes). The caller keeps those on the printed weekday. Never throws.
 std::vector<std::string> dates_with_digit_lost(std::string_view text);
 
 // The dates a Japanese receipt prints with a zero-padded month and a one-digit day ("2022-12-2", "20/07/3(金)"),
