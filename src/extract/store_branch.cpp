@@ -180,13 +180,12 @@ std::optional<std::string> branch_place_from_address(const std::string& name, co
     };
     // OCR dropped the first character of the place: a leading part B that the address prints only as the end of
     // a place (one kanji or kana X, itself none of these marks, before it, right after 都 道 府 県 市 区 郡 村 or the
-    // start, and a house number
-    // right after it: "魚町6-17-10" for the branch "町本店", "角田町3-5-10" for "田町二丁目店") is X B. Not when the
-    // address also prints B otherwise ("新宿" in "東京都新宿区西新宿").
+    // start, and a house number right after it: "魚町6-17-10" for the branch "町本店", "角田町3-5-10" for
+    // "田町二丁目店") is X B. Not when the address also prints B otherwise ("新宿" in "東京都新宿区西新宿").
     {
-        auto delimiter = [](uint32_t c) {
-            for (const char* d : {"都", "道", "府", "県", "市", "区", "郡", "村"})
-                if (code_points(d).value_or(std::vector<uint32_t>{}) == std::vector<uint32_t>{c}) return true;
+        auto delimiter = [](uint32_t c) {  // 都 道 府 県 市 区 郡 村
+            for (const uint32_t d : {0x90FDu, 0x9053u, 0x5E9Cu, 0x770Cu, 0x5E02u, 0x533Au, 0x90E1u, 0x6751u})
+                if (c == d) return true;
             return false;
         };
         auto ascii_digit = [](uint32_t c) { return c >= '0' && c <= '9'; };
