@@ -247,17 +247,23 @@ TEST(NormalizeText, SpaceBeforeAQuantityOcrJoined) {
     EXPECT_EQ(ex::space_before_quantity(""), "");
 }
 
-TEST(NormalizeText, DateAndTimeLineMergedIntoAnItemRow) {
+TEST(NormalizeText, HeaderLineMergedIntoAnItemRow) {
     namespace ex = receipt::extract;
-    EXPECT_EQ(ex::without_date_time_prefix("20/01/04 6時49分 日焼け止め SPF50"), "日焼け止め SPF50");
-    EXPECT_EQ(ex::without_date_time_prefix("月27日 水曜日 12時14分 絆創膏 30枚"), "絆創膏 30枚");
-    EXPECT_EQ(ex::without_date_time_prefix("2007/Z5 9時57分 洗濯洗剤 アタック"), "洗濯洗剤 アタック");
-    EXPECT_EQ(ex::without_date_time_prefix("ー11-07 12:04 ｶﾚｰﾙｰ 中辛"), "ｶﾚｰﾙｰ 中辛");
+    EXPECT_EQ(ex::without_merged_header_line("20/01/04 6時49分 日焼け止め SPF50"), "日焼け止め SPF50");
+    EXPECT_EQ(ex::without_merged_header_line("月27日 水曜日 12時14分 絆創膏 30枚"), "絆創膏 30枚");
+    EXPECT_EQ(ex::without_merged_header_line("2007/Z5 9時57分 洗濯洗剤 アタック"), "洗濯洗剤 アタック");
+    EXPECT_EQ(ex::without_merged_header_line("ー11-07 12:04 ｶﾚｰﾙｰ 中辛"), "ｶﾚｰﾙｰ 中辛");
     // Not a date before the time, no time, or nothing after it: as it is.
-    EXPECT_EQ(ex::without_date_time_prefix("ランチ 12:00 限定"), "ランチ 12:00 限定");
-    EXPECT_EQ(ex::without_date_time_prefix("(木) 12:00 弁当"), "(木) 12:00 弁当");
-    EXPECT_EQ(ex::without_date_time_prefix("緑茶 2L"), "緑茶 2L");
-    EXPECT_EQ(ex::without_date_time_prefix("2024/05/01 12:04 "), "2024/05/01 12:04 ");
+    EXPECT_EQ(ex::without_merged_header_line("ランチ 12:00 限定"), "ランチ 12:00 限定");
+    EXPECT_EQ(ex::without_merged_header_line("(木) 12:00 弁当"), "(木) 12:00 弁当");
+    EXPECT_EQ(ex::without_merged_header_line("緑茶 2L"), "緑茶 2L");
+    EXPECT_EQ(ex::without_merged_header_line("2024/05/01 12:04 "), "2024/05/01 12:04 ");
+    // A 時/分 time alone in front, its hour a look-alike ("g" for 9); a clerk line.
+    EXPECT_EQ(ex::without_merged_header_line("g時24分 絆創膏 30枚"), "絆創膏 30枚");
+    EXPECT_EQ(ex::without_merged_header_line("当者 高橋 ティッシュ 5箱"), "ティッシュ 5箱");
+    EXPECT_EQ(ex::without_merged_header_line("担当:佐藤 緑茶 2L"), "緑茶 2L");
+    EXPECT_EQ(ex::without_merged_header_line("担当者 高橋"), "担当者 高橋");  // nothing after it
+    EXPECT_EQ(ex::without_merged_header_line("12:00 弁当"), "12:00 弁当");   // H:MM alone: a product may say so
 }
 
 TEST(NormalizeText, Address) {

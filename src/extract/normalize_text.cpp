@@ -85,8 +85,13 @@ std::string space_before_quantity(const std::string& d) {
     return out;
 }
 
-std::string without_date_time_prefix(const std::string& d) {
-    static const std::regex kTime("(\\d{1,2}:\\d{1,2}(?::\\d{2})?|\\d{1,2}\xE6\x99\x82\\d{1,2}\xE5\x88\x86) +");
+namespace {
+
+// `d` without the date and time that OCR merged in front of it, or `d` (see without_merged_header_line).
+std::string without_date_time(const std::string& d) {
+    // A clock time; its hour may be an OCR digit look-alike in the 時/分 form ("g時24分").
+    static const std::regex kTime(
+        "(\\d{1,2}:\\d{1,2}(?::\\d{2})?|[\\dOoDlIZSbBg]{1,2}\xE6\x99\x82\\d{1,2}\xE5\x88\x86) +");
     std::smatch m;
     try {
         if (!std::regex_search(d, m, kTime) || size_t(m.position(0) + m.length(0)) >= d.size()) return d;
@@ -94,6 +99,7 @@ std::string without_date_time_prefix(const std::string& d) {
         return d;
     }
     const std::string before = d.substr(0, size_t(m.position(0)));
+    const bool hour_minute = m.str(1).find("\xE6\x99\x82") != std::string::npos;  // "6時49分"
     static const char* const kDateMarks[] = {"年", "月", "日", "曜", "火", "水", "木", "金", "土", "ー"};
     for (size_t i = 0; i < before.size();) {
         const unsigned char c = static_cast<unsigned char>(before[i]);
@@ -111,10 +117,30 @@ std::string without_date_time_prefix(const std::string& d) {
             }
         if (!mark) return d;
     }
-    if (before.find_first_of("0123456789") == std::string::npos && before.find("月") == std::string::npos &&
-        before.find("年") == std::string::npos)
-        return d;  // no date before the time
+    // A date before the time, or a time in the 時/分 form that starts the text (no item name starts so).
+    const bool date = before.find_first_of("0123456789") != std::string::npos ||
+                      before.find("月") != std::string::npos || before.find("年") != std::string::npos;
+    if (!date && !(hour_minute && before.empty())) return d;
     return d.substr(size_t(m.position(0) + m.length(0)));
+}
+
+}  // namespace
+
+std::string without_merged_header_line(const std::string& d) {
+    std::string out = without_date_time(d);
+    // The clerk line ("担当者 高橋", "当者 高橋" with a character lost, "担当:佐藤"): its label and the name.
+    for (const char* label : {"担当者", "当者", "担当"}) {
+        if (out.rfind(label, 0) != 0) continue;
+        size_t name = std::strlen(label);
+        if (name < out.size() && out[name] == ':') ++name;
+        while (name < out.size() && out[name] == ' ') ++name;
+        const size_t end = out.find(' ', name);  // the name ends at the next space
+        if (end == std::string::npos || end == name) break;
+        const size_t rest = out.find_first_not_of(' ', end);
+        if (rest != std::string::npos) return out.substr(rest);
+        break;
+    }
+    return out;
 }
 
 }  // namespace receipt::extract

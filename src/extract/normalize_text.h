@@ -20,11 +20,12 @@ std::string normalize_address(std::string_view text);
 // followed by a space; the character before it is neither ASCII nor a space (so "SPF50", "5-2" and "1000ml" stay).
 std::string space_before_quantity(const std::string& description);
 
-// A Japanese item description without the date and time line that OCR merged into its row ("20/01/04 6時49分
-// 日焼け止め SPF50" -> "日焼け止め SPF50", "月27日 水曜日 12時14分 絆創膏 30枚" -> "絆創膏 30枚"): when a time (H:MM,
-// H:MM:SS, H時M分) is followed by a space and more text, and everything before it is date-like (digits, OCR digit
-// look-alikes, / - . ( ), 年 月 日 曜, weekday names, the long-vowel mark OCR reads for a hyphen), the text after
-// it. The description as it is otherwise.
-std::string without_date_time_prefix(const std::string& description);
+// A Japanese item description without the header line that OCR merged into its row: the date and time ("20/01/04
+// 6時49分 日焼け止め SPF50" -> "日焼け止め SPF50", "月27日 水曜日 12時14分 絆創膏 30枚" -> "絆創膏 30枚": a time (H:MM,
+// H:MM:SS, H時M分) followed by a space and more text, with only date-like text before it: digits, OCR digit
+// look-alikes, / - . ( ), 年 月 日 曜, weekday names, the long-vowel mark OCR reads for a hyphen; or a H時M分 time alone,
+// its hour possibly a look-alike, "g時24分 絆創膏 30枚"), or the clerk line ("当者 高橋 ティッシュ 5箱": 担当者, 当者 or 担当,
+// a name, a space). The description as it is otherwise.
+std::string without_merged_header_line(const std::string& description);
 
 }  // namespace receipt::extract

@@ -232,7 +232,7 @@ void apply_post_checks(const std::string& text, const std::string& target, const
         for (auto& it : f["line_items"])
             if (it.is_object() && it.contains("description") && it["description"].is_string())
                 it["description"] = space_before_quantity(
-                    fix_kana_lookalikes(without_date_time_prefix(it["description"].get<std::string>())));
+                    fix_kana_lookalikes(without_merged_header_line(it["description"].get<std::string>())));
     };
     if (has_cjk(text)) {
         for (const char* key : {"supplier_name", "supplier_address"})
