@@ -11,6 +11,7 @@
 #include "extract/address_block.h"
 #include "extract/company_name.h"
 #include "extract/copy_constraint.h"
+#include "extract/discount_rate.h"
 #include "extract/field_edits.h"
 #include "extract/item_checks.h"
 #include "extract/japanese_address.h"
@@ -500,6 +501,8 @@ void apply_post_checks(const std::string& text, const std::string& target, const
         std::optional<double> rows_total = yen_total;
         if (!rows_total && f["total_amount"].is_number()) rows_total = f["total_amount"].get<double>();
         check_yen_items(text, yen_subtotal, rows_total, f);
+        // A percentage discount is its share of the item above it (extract/discount_rate.h).
+        if (discounts_from_rate(text, f)) revalidate(f);
         fix_item_lookalikes();  // the descriptions that the printed rows gave ("ロースカツ力レー")
     }
     // A receipt in a currency with cents: its printed item rows (extract/latin_item_rows.h) replace the model's
