@@ -38,6 +38,17 @@ TEST(DiscountRate, ShareOfTheItemAboveAsItsRowPrintsIt) {
     EXPECT_EQ(h["line_items"][1]["amount"], -37);
 }
 
+TEST(DiscountRate, TwoDiscountsOfOneRateReadTheirOwnRows) {
+    nlohmann::ordered_json f = {
+        {"line_items",
+         {{{"description", "パン"}, {"amount", 274}}, {{"description", "割引 30%"}, {"amount", -82}},
+          {{"description", "牛乳"}, {"amount", 150}}, {{"description", "割引 30%"}, {"amount", -5}}}},
+        {"warnings", nlohmann::ordered_json::array()}};
+    EXPECT_TRUE(ex::discounts_from_rate("パン\n¥274\n割引 30%\n-¥82\n牛乳\n¥150\n割引 30%\n-¥45\n", f));
+    EXPECT_EQ(f["line_items"][1]["amount"], -82);
+    EXPECT_EQ(f["line_items"][3]["amount"], -45);
+}
+
 TEST(DiscountRate, KeptWhenRightOrNotPrinted) {
     auto f = with_discount(775, "割引 10%", -77);  // already the share
     EXPECT_FALSE(ex::discounts_from_rate("割引 10%\n-¥77\n", f));

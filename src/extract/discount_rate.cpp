@@ -1,6 +1,7 @@
 // Percentage discount lines of a Japanese receipt (extract/discount_rate.h).
 #include "extract/discount_rate.h"
 
+#include <algorithm>
 #include <cmath>
 #include <optional>
 #include <regex>
@@ -29,11 +30,12 @@ int discount_rate(const std::string& description) {
 }
 
 // The amount printed on a discount's row: the first number (an amount, or a negative one: "-18円", "-¥18") after
-// its rate on the line that prints the rate, or on the next kDiscountRowLines lines. nullopt when none.
+// its rate on the line that prints the rate (the `nth` such line, from 0: the nth discount of that rate), or on the
+// next kDiscountRowLines lines. nullopt when none.
 constexpr size_t kDiscountRowLines = 2;
-std::optional<double> row_amount(const std::vector<std::string>& lines, int rate) {
+std::optional<double> row_amount(const std::vector<std::string>& lines, int rate, int nth) {
     for (size_t i = 0; i < lines.size(); ++i) {
-        if (discount_rate(lines[i]) != rate) continue;
+        if (discount_rate(lines[i]) != rate || nth-- > 0) continue;
         for (size_t k = i; k < lines.size() && k <= i + kDiscountRowLines; ++k)
             for (const PrintedNumber& n : printed_numbers(lines[k]))
                 if (!n.percent && !(k == i && int(n.value) == rate) &&
@@ -51,12 +53,15 @@ bool discounts_from_rate(const std::string& text, nlohmann::ordered_json& f) {
     if (!items.is_array()) return false;
     std::vector<std::string> lines;  // read when a discount needs it
     std::vector<size_t> changed;
+    std::vector<int> seen_rates;  // the rates of the discount items before item k
     for (size_t k = 1; k < items.size(); ++k) {
         auto& it = items[k];
         const auto& before = items[k - 1];
         if (!it.is_object() || !before.is_object() || !it.contains("description") || !it["description"].is_string())
             continue;
         const int rate = discount_rate(it["description"].get<std::string>());
+        const int nth = int(std::count(seen_rates.begin(), seen_rates.end(), rate));
+        if (rate > 0) seen_rates.push_back(rate);
         const auto& base = before.contains("amount") ? before["amount"] : nlohmann::ordered_json();
         if (rate <= 0 || rate >= 100 || !base.is_number() || !(base.get<double>() > 0)) continue;
         const double exact = base.get<double>() * rate / 100.0;
@@ -66,7 +71,7 @@ bool discounts_from_rate(const std::string& text, nlohmann::ordered_json& f) {
         if (amount.is_number() && shares.count(-amount.get<double>())) continue;
         if (lines.empty()) lines = printed_lines(text);
         // The row prints one of the shares, or the rounded-down share with one digit that OCR dropped ("-¥7" for 77).
-        const std::optional<double> printed = row_amount(lines, rate);
+        const std::optional<double> printed = row_amount(lines, rate, nth);
         if (!printed) continue;
         const double floor_share = *shares.begin();
         double share = 0;
