@@ -1,11 +1,11 @@
 // The phone number of a Japanese receipt as printed (extract/japanese_phone.h).
 #include "extract/japanese_phone.h"
 
-#include <cctype>
 #include <regex>
 #include <set>
 #include <vector>
 
+#include "extract/normalize_phone.h"
 #include "extract/ocr_digits.h"
 #include "extract/printed_amounts.h"
 
@@ -82,16 +82,7 @@ std::optional<std::string> labelled_phone_for(const std::string& text, const std
     // The lines as printed, with a long-vowel mark or dash that OCR read for a hyphen between digits as one
     // ("075ー301-9524"), and digit look-alikes next to digits read as digits ("078-293-21B3").
     std::vector<std::string> lines = printed_lines_as_is(text);
-    for (std::string& line : lines) {
-        for (const char* dash : {"ー", "―", "‐", "−"}) {
-            const std::string d = dash;
-            for (size_t at = line.find(d); at != std::string::npos; at = line.find(d, at + 1))
-                if (at > 0 && at + d.size() < line.size() && std::isdigit(static_cast<unsigned char>(line[at - 1])) &&
-                    std::isdigit(static_cast<unsigned char>(line[at + d.size()])))
-                    line.replace(at, d.size(), "-");
-        }
-        line = read_digit_confusions(line);
-    }
+    for (std::string& line : lines) line = read_digit_confusions(fold_dashes(line, true));
     std::set<std::string> found;
     bool model_is_damaged_print = false;  // the model copied the printed form that OCR damaged
     try {

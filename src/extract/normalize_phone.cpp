@@ -11,14 +11,17 @@ constexpr int kMinDigits = 4;
 
 bool is_digit(char c) { return c >= '0' && c <= '9'; }
 
-// Replaces dash look-alikes that OCR and fonts put into phone numbers with '-'.
-std::string fold_dashes(const std::string& s) {
+}  // namespace
+
+std::string fold_dashes(const std::string& s, bool between_digits) {
     static constexpr std::string_view kDashes[] = {
         "\xE2\x80\x90",  // ‐ U+2010
         "\xE2\x80\x91",  // ‑ U+2011
         "\xE2\x80\x92",  // ‒ U+2012
         "\xE2\x80\x93",  // – U+2013
         "\xE2\x80\x94",  // — U+2014
+        "\xE2\x80\x95",  // ― U+2015
+        "\xE2\x88\x92",  // − U+2212
         "\xE3\x83\xBC",  // ー U+30FC (katakana long vowel mark)
         "\xEF\xBD\xB0",  // ｰ U+FF70
     };
@@ -26,19 +29,18 @@ std::string fold_dashes(const std::string& s) {
     for (size_t i = 0; i < s.size();) {
         bool replaced = false;
         for (std::string_view d : kDashes) {
-            if (s.compare(i, d.size(), d) == 0) {
-                out += '-';
-                i += d.size();
-                replaced = true;
+            if (s.compare(i, d.size(), d) != 0) continue;
+            if (between_digits && !(i > 0 && is_digit(s[i - 1]) && i + d.size() < s.size() && is_digit(s[i + d.size()])))
                 break;
-            }
+            out += '-';
+            i += d.size();
+            replaced = true;
+            break;
         }
         if (!replaced) out += s[i++];
     }
     return out;
 }
-
-}  // namespace
 
 std::string normalize_phone(std::string_view text) {
     const std::string s = fold_dashes(fold_fullwidth(sanitize_utf8(utf8_prefix(text, kMaxPhoneBytes))));
