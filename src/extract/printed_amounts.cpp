@@ -98,6 +98,20 @@ int printed_count(const std::vector<std::string>& lines, size_t from, double val
     return count;
 }
 
+std::optional<double> amount_on_or_below(const std::vector<std::string>& lines, size_t i, size_t at, NextLine next) {
+    for (const PrintedNumber& n : printed_numbers(lines[i]))
+        if (n.begin >= at && n.usable && !n.percent) return n.value;
+    if (i + 1 >= lines.size()) return std::nullopt;
+    const std::string& below = lines[i + 1];
+    const std::vector<PrintedNumber> nums = printed_numbers(below);
+    if (nums.size() != 1 || !nums[0].usable || nums[0].percent) return std::nullopt;
+    if (next == NextLine::kOneNumber) return nums[0].value;
+    const std::string rest = strip_spaces(below.substr(0, nums[0].begin) + below.substr(nums[0].end));
+    for (const char* ok : {"", "\\", "\xC2\xA5", "円", "-"})
+        if (rest == ok) return nums[0].value;
+    return std::nullopt;
+}
+
 std::vector<std::string> printed_lines_as_is(const std::string& text) {
     std::vector<std::string> lines;
     for (size_t i = 0; i <= text.size();) {

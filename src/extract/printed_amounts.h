@@ -36,6 +36,16 @@ std::vector<PrintedNumber> printed_numbers(const std::string& line);
 // How many times lines [from, end) of printed_lines() print `value` as a usable amount (not a rate).
 int printed_count(const std::vector<std::string>& lines, size_t from, double value);
 
+// Which number of the line after a label is the label's amount, for amount_on_or_below.
+enum class NextLine {
+    kOneNumber,   // the line's one number, whatever else the line holds ("¥68)")
+    kBareAmount,  // the line's number when nothing but a yen sign, 円 or '-' stands beside it ("¥3,870", "3,870円")
+};
+
+// The amount of the label that ends at byte `at` of lines[i] (printed_lines()): the first usable number that is no
+// rate on that line from `at` on, else the usable number of lines[i + 1] as `next` allows. nullopt when none.
+std::optional<double> amount_on_or_below(const std::vector<std::string>& lines, size_t i, size_t at, NextLine next);
+
 // Lines after a total keyword's line that may hold its amount.
 inline constexpr int kTotalAmountLines = 2;
 

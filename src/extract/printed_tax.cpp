@@ -287,16 +287,6 @@ std::optional<double> labelled_tax_total(const std::string& text) {
 
 std::optional<double> included_tax_total(const std::string& text) {
     const std::vector<std::string> lines = printed_lines(text);
-    // The amount after byte `at` of line li, else the one amount of the next line ("¥68)", "68円)").
-    auto amount_after = [&](size_t li, size_t at) -> std::optional<double> {
-        for (const PrintedNumber& n : printed_numbers(lines[li]))
-            if (n.begin >= at && n.usable && !n.percent) return n.value;
-        if (li + 1 < lines.size()) {
-            const std::vector<PrintedNumber> next = printed_numbers(lines[li + 1]);
-            if (next.size() == 1 && next[0].usable && !next[0].percent) return next[0].value;
-        }
-        return std::nullopt;
-    };
     std::optional<double> found;
     bool over_all = false;  // a 内消費税等 label is printed
     for (size_t li = 0; li < lines.size(); ++li) {
@@ -305,7 +295,9 @@ std::optional<double> included_tax_total(const std::string& text) {
         const size_t inner = lines[li].find("内");
         if (at == std::string::npos || inner == std::string::npos || inner > at) continue;
         over_all = true;
-        const std::optional<double> amount = amount_after(li, at + std::string("税等").size());
+        // Its amount on the line, or alone in the next box ("¥68)", "68円)").
+        const std::optional<double> amount =
+            amount_on_or_below(lines, li, at + std::string("税等").size(), NextLine::kOneNumber);
         if (!amount || (found && *found != *amount)) return std::nullopt;
         found = amount;
     }
@@ -314,7 +306,8 @@ std::optional<double> included_tax_total(const std::string& text) {
     for (size_t li = 0; li < lines.size(); ++li) {
         const size_t at = lines[li].find("内消費税");
         if (at == std::string::npos) continue;
-        const std::optional<double> amount = amount_after(li, at + std::string("内消費税").size());
+        const std::optional<double> amount =
+            amount_on_or_below(lines, li, at + std::string("内消費税").size(), NextLine::kOneNumber);
         if (!amount) return std::nullopt;
         found = found.value_or(0.0) + *amount;
     }

@@ -79,21 +79,6 @@ constexpr const char* kPaymentWords[] = {"決済",   "支払",    "クレジッ�
                                          "iD",     "QUICPay", "nanaco",    "WAON",   "Suica",  "PASMO",  "ICOCA",
                                          "電子マネー", "d払い", "au PAY", "メルペイ"};
 
-// The first usable amount (not a rate) on line `i` from byte `at` on, else the amount that line i + 1 holds alone
-// ("¥3,870", "3,870円": nothing else on it but a yen sign).
-std::optional<double> amount_on_or_below(const std::vector<std::string>& lines, size_t i, size_t at) {
-    for (const PrintedNumber& n : printed_numbers(lines[i]))
-        if (n.begin >= at && n.usable && !n.percent) return n.value;
-    if (i + 1 >= lines.size()) return std::nullopt;
-    const std::string& next = lines[i + 1];
-    const std::vector<PrintedNumber> nums = printed_numbers(next);
-    if (nums.size() != 1 || !nums[0].usable || nums[0].percent) return std::nullopt;
-    const std::string rest = strip_spaces(next.substr(0, nums[0].begin) + next.substr(nums[0].end));
-    for (const char* ok : {"", "\\", "\xC2\xA5", "円", "-"})
-        if (rest == ok) return nums[0].value;
-    return std::nullopt;
-}
-
 }  // namespace
 
 std::optional<PaidAmount> yen_paid_amount(const std::string& text) {
@@ -107,13 +92,13 @@ std::optional<PaidAmount> yen_paid_amount(const std::string& text) {
         size_t p = line.find("預");
         if (p == std::string::npos) p = line.find("現金");
         if (p != std::string::npos) {
-            tendered = amount_on_or_below(lines, i, p);
+            tendered = amount_on_or_below(lines, i, p, NextLine::kBareAmount);
             continue;
         }
         size_t q = line.find("釣");
         if (q == std::string::npos) q = line.find("おつり");
         if (q != std::string::npos) {
-            const std::optional<double> change = amount_on_or_below(lines, i, q);
+            const std::optional<double> change = amount_on_or_below(lines, i, q, NextLine::kBareAmount);
             if (tendered && change && *tendered > *change) {
                 readings.push_back(*tendered - *change);
                 from_change = true;
@@ -129,7 +114,7 @@ std::optional<PaidAmount> yen_paid_amount(const std::string& text) {
                 q != std::string::npos && (q == lead || std::strcmp(w, "決済") == 0 || std::strcmp(w, "支払") == 0))
                 at = std::min(at, q + std::strlen(w));
         if (at == std::string::npos) continue;
-        if (const auto v = amount_on_or_below(lines, i, at); v && *v > 0) readings.push_back(*v);
+        if (const auto v = amount_on_or_below(lines, i, at, NextLine::kBareAmount); v && *v > 0) readings.push_back(*v);
     }
     if (readings.empty()) return std::nullopt;
     for (double r : readings)
