@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "extract/item_rows.h"
+#include "extract/ocr_digits.h"
 #include "extract/post_checks.h"
 #include "receipt/extractor.h"
 
@@ -327,4 +328,52 @@ TEST(ItemRows, RowDescriptionsGetTheLookAlikeAndLetterFixes) {
     EXPECT_EQ(f["line_items"][0]["description"], "ロースカツカレー");
     EXPECT_EQ(f["line_items"][1]["description"], "緑茶 2L");
     EXPECT_EQ(f["line_items"][1]["amount"], 178);
+}
+
+TEST(ItemRows, SignLookAlikesGluedAmountsAndMovedBoxes) {
+    // "Y416軽" and "99門": OCR look-alikes of the yen signs; "ボールペン 黒¥170": an amount glued to its
+    // description; "-¥100" above "クーポン値引": a discount's box moved above its label; "レジ袋 ¥5" / "¥80" /
+    // "お惣菜 コロッケ": the row holds its own amount and "¥80" is the box of the description after it.
+    const std::string text =
+        "店\n2024/03/30\n鶏もも肉 唐揚用\nY416軽\nトマト\n99門\n-¥100\nクーポン値引\nボールペン 黒¥170\n"
+        "レジ袋 ¥5\n¥80\nお惣菜 コロッケ\n牛切落し\n¥698\n小計\n1,438\n";
+    const auto rows = ex::read_item_rows(text);
+    ASSERT_TRUE(rows);
+    EXPECT_EQ(pairs(*rows), (std::vector<std::pair<std::string, double>>{{"鶏もも肉 唐揚用", 416},
+                                                                        {"トマト", 99},
+                                                                        {"クーポン値引", -100},
+                                                                        {"ボールペン 黒", 170},
+                                                                        {"レジ袋", 5},
+                                                                        {"お惣菜 コロッケ", 80},
+                                                                        {"牛切落し", 698}}));
+    // A discount's box right above its label is not taken when it is the amount of the discount label above.
+    const std::string text2 = "店\n2024/03/30\nパン\n¥200\n値引\n-¥20\nクーポン\nおにぎり\n¥120\n小計\n300\n";
+    const auto rows2 = ex::read_item_rows(text2);
+    ASSERT_TRUE(rows2);
+    EXPECT_EQ(pairs(*rows2), (std::vector<std::pair<std::string, double>>{{"パン", 200}, {"値引", -20}, {"おにぎり", 120}}));
+}
+
+TEST(ItemRows, DateLinesThatOcrDamagedAreNoRows) {
+    // A date line without its day digit, a weekday and time left on their own line, a garbled year, the first
+    // year of an era: none starts an item or joins one.
+    for (const std::string header :
+         {"2024年3月日\n月曜日 09:32\n", "202501月16日(木) 22:43\n", "令和元年11月2日 14:37\n", "20224月27日 水曜日 12時14分\n"}) {
+        const std::string text = "店\n担当者 山本\n" + header + "栄養ドリンク\n¥795\n洗顔フォーム\n¥1,080\n小計\n1,875\n";
+        const auto rows = ex::read_item_rows(text);
+        ASSERT_TRUE(rows) << header;
+        EXPECT_EQ(pairs(*rows), (std::vector<std::pair<std::string, double>>{{"栄養ドリンク", 795},
+                                                                            {"洗顔フォーム", 1080}}))
+            << header;
+    }
+}
+
+TEST(ItemRows, SignLookAlikesReadOnlyAtAnAmount) {
+    EXPECT_EQ(ex::read_sign_confusions("Y416軽"), "\\416軽");
+    EXPECT_EQ(ex::read_sign_confusions("値引 -Y150"), "値引 -\\150");
+    EXPECT_EQ(ex::read_sign_confusions("計 Y1,240 外"), "計 \\1,240 外");
+    EXPECT_EQ(ex::read_sign_confusions("99門"), "99円");
+    // Not in a word, nor before a size or code that goes on with letters.
+    EXPECT_EQ(ex::read_sign_confusions("SONY 1000"), "SONY 1000");
+    EXPECT_EQ(ex::read_sign_confusions("Y2K"), "Y2K");
+    EXPECT_EQ(ex::read_sign_confusions("名門 1"), "名門 1");
 }

@@ -17,9 +17,12 @@ constexpr size_t kMaxLineBytes = 200;  // bytes of a line the regexes look at (b
 // The tax and sale marks printed before or after a description, or in a box of their own.
 constexpr const char* kMarks[] = {"※", "*", "＊", "☆", "★", "◎", "軽"};
 
+// A date line, also as OCR damages it: a digit of the day or of the year lost or misread ("2024年3月日",
+// "202501月16日(木)"), or the first year of an era ("令和元年11月2日").
 bool date_line(const std::string& line) {
     static const std::regex date(
-        R"(\d{2,4}\s*年\s*\d{1,2}\s*月\s*\d{1,2}\s*日|\d{2,4}[/.-]\d{1,2}[/.-]\d{1,2}|(令和|平成)\s*\d{1,2}\s*年)");
+        R"(\d{2,4}\s*年\s*\d{1,2}\s*月|\d{1,2}\s*月\s*\d{1,2}\s*日|\d{2,4}[/.-]\d{1,2}[/.-]\d{1,2}|)"
+        R"((令和|平成)\s*(\d{1,2}|元)\s*年)");
     return std::regex_search(line.substr(0, kMaxLineBytes), date);
 }
 
@@ -36,6 +39,17 @@ bool discount_line(const std::string& line) {
     for (const char* k : {"値引", "割引", "クーポン", "ｸｰﾎﾟﾝ"})
         if (line.find(k) != std::string::npos) return true;
     return false;
+}
+
+// A discount's amount on a line of its own ("ー1,814円", "-¥20", "▲100").
+bool minus_amount_line(const std::string& line) {
+    static const std::regex minus_amount(R"(^(-|ー|▲)(¥|\\)?\d[\d,]*(円)?$)");
+    const std::string s = strip_spaces(line);
+    try {
+        return s.size() <= kMaxLineBytes && std::regex_search(s, minus_amount);
+    } catch (...) {
+        return false;
+    }
 }
 
 // A header, staff or register line between the date and the items ("担当:中村", "責No.215", "レジ#4", "金額"):
@@ -58,12 +72,17 @@ bool not_item_line(const std::string& line) {
     // A tax mark in its own box ("※" between "ﾏﾖﾈｰｽﾞ 450g" and its count).
     for (const char* m : kMarks)
         if (s == m) return true;
-    // A time line ("7時21分", "18:30") when OCR garbled the date above it, and a discount's amount on its own
-    // line ("ー1,814円", "-¥20"): the minus sign is not row text.
+    // A date line, and a time line ("7時21分", "18:30") or what OCR left of a date line (a weekday, a time at its
+    // end: "月曜日 09:32") when it garbled the date; a discount's amount on its own line ("ー1,814円", "-¥20"):
+    // the minus sign is not row text.
     static const std::regex time(R"(^\d{1,2}時\d{1,2}分$|^\d{1,2}:\d{2}(:\d{2})?$)");
-    static const std::regex minus_amount(R"(^(-|ー|▲)(¥|\\)?\d[\d,]*(円)?$)");
+    static const std::regex ends_with_time(R"((\d{1,2}時\d{1,2}分|\d{1,2}:\d{2}(:\d{2})?)$)");
     try {
-        return s.size() <= kMaxLineBytes && (std::regex_search(s, time) || std::regex_search(s, minus_amount));
+        if (s.size() > kMaxLineBytes) return false;
+        if (s.find("曜日") != std::string::npos || date_line(s)) return true;
+        return minus_amount_line(line) || std::regex_search(s, time) ||
+               (s.find_first_not_of("0123456789:時分") != std::string::npos && std::regex_search(s, ends_with_time) &&
+                !is_item_row_continuation(s));
     } catch (...) {
         return false;
     }
@@ -99,8 +118,9 @@ bool starts_with_size(const std::string& s) {
     }
 }
 
-// `line` without a trailing amount part that starts after a space ("冷凍うどん 5食 514軽" -> "冷凍うどん 5食"): the
-// longest such suffix that holds only row characters and a digit; the line itself (trimmed) when there is none.
+// `line` without a trailing amount part that starts after a space or at a yen sign ("冷凍うどん 5食 514軽" ->
+// "冷凍うどん 5食", "ボールペン 黒¥170" -> "ボールペン 黒"): the longest such suffix that holds only row characters
+// and a digit; the line itself (trimmed) when there is none.
 // `as_is`: the line as printed (printed_lines_as_is, same length), where a size that the look-alike reading of
 // `line` turned into a number ("ﾏﾖﾈｰｽﾞ 450g ¥740軽" read as "ﾏﾖﾈｰｽﾞ 4509 ¥740軽") still shows its unit: the
 // amount part never starts at a size.
@@ -108,6 +128,9 @@ std::string description_of(const std::string& line, const std::string& as_is) {
     const std::string t = trim(line);
     const std::string a = as_is.size() == line.size() ? trim(as_is) : std::string();
     for (size_t p = 0; p < t.size(); ++p) {
+        // A yen sign glued to the description starts the amount part too ("ボールペン 黒¥170").
+        if (p > 0 && (t[p] == '\\' || t.compare(p, 2, "¥") == 0) && is_item_row_continuation(t.substr(p)))
+            return trim(t.substr(0, p));
         if (t[p] != ' ') continue;
         if (a.size() == t.size() && starts_with_size(a.substr(p + 1))) continue;
         if (is_item_row_continuation(t.substr(p + 1))) return trim(t.substr(0, p));
@@ -220,11 +243,20 @@ std::optional<std::vector<ItemRow>> read_item_rows(const std::string& text) {
         if (i > 0 && staff_name(lines[i - 1], line)) continue;
         const std::string next = i + 1 < end ? lines[i + 1] : std::string();
         const std::string short_d = description_at(i);  // without a trailing amount part
-        if (discount_line(line))
-            if (const auto a = discount_amount(line, short_d.size(), next)) {
-                out.push_back(ItemRow{as_printed(clean_description(short_d), first, 1), std::nullopt, std::nullopt, *a});
-                continue;
-            }
+        // A discount's amount on its line or the next; else in the box above it when OCR moved it there ("-¥100" /
+        // "クーポン値引"), unless that box is the amount of a discount label above it.
+        std::optional<double> discount;
+        if (discount_line(line)) {
+            discount = discount_amount(line, short_d.size(), next);
+            if (!discount && i > begin && minus_amount_line(lines[i - 1]) &&
+                !(i >= begin + 2 && discount_line(lines[i - 2])))
+                discount = discount_amount(std::string(), 0, lines[i - 1]);
+        }
+        if (discount) {
+            out.push_back(
+                ItemRow{as_printed(clean_description(short_d), first, 1), std::nullopt, std::nullopt, *discount});
+            continue;
+        }
         // The whole line first ("切手 84円" / "¥84": the amount on the next line), then without its amount part.
         std::string d = trim(line);
         std::optional<PrintedItemRow> r = rows.row(d);
@@ -236,9 +268,13 @@ std::optional<std::vector<ItemRow>> read_item_rows(const std::string& text) {
             r = rows.row(d);
         } else if (short_d != d && !counted(r)) {
             // The line's own amount part fits the count line under it ("ﾏﾖﾈｰｽﾞ 450g ¥740軽" / "(2点 単価¥370)"),
-            // while the amount on the lines after it is another row's box: the row is the line's.
+            // or it is written with a yen sign (no name holds one: "レジ袋 ¥5" / "¥80" / "お惣菜 コロッケ") and
+            // no count follows, while the amount on the lines after it is another row's box: the row is the line's.
             std::optional<PrintedItemRow> r_short = rows.row(short_d);
-            if (counted(r_short)) d = short_d, r = std::move(r_short);
+            const std::string part = trim(trim(line).substr(short_d.size()));
+            const bool signed_part = part.rfind("¥", 0) == 0 || part.rfind("\\", 0) == 0;
+            if (counted(r_short) || (signed_part && !r->quantity && r_short && r_short->amount))
+                d = short_d, r = std::move(r_short);
         }
         if (!r || !r->amount)
             if (const std::optional<double> a = orphan_amount_above(i)) {
@@ -265,7 +301,7 @@ std::optional<std::vector<ItemRow>> read_item_rows(const std::string& text) {
                 continue;
             }
         }
-        if ((!r || !r->amount) && next_starts_item) {
+        if ((!r || !r->amount) && next_starts_item && !discount_line(line)) {
             // OCR split the description over two lines: "じゃがいも" / "袋" / "275軽".
             const std::string joined = d + " " + description_at(i + 1);
             if (std::optional<PrintedItemRow> r2 = rows.row(joined); r2 && r2->amount) {

@@ -38,4 +38,25 @@ std::string read_digit_confusions(const std::string& s) {
     return out;
 }
 
+std::string read_sign_confusions(const std::string& s) {
+    std::string out = s;
+    for (size_t i = 0; i < s.size(); ++i) {
+        const std::string_view before = std::string_view(s).substr(0, i);
+        const bool starts = i == 0 || s[i - 1] == ' ' || s[i - 1] == '-' || before.ends_with("ー") ||
+                            before.ends_with("▲");  // an amount's start, a discount's minus sign
+        if (s[i] == 'Y' && starts && i + 1 < s.size() && is_digit(s[i + 1])) {
+            size_t e = i + 1;
+            while (e < s.size() && (is_digit(s[e]) || s[e] == ',')) ++e;
+            const std::string_view rest = std::string_view(s).substr(e);
+            bool ends = rest.empty() || rest[0] == ' ';
+            for (const char* mark : {"軽", "※", "*", "＊", "内", "外"})
+                ends = ends || rest.substr(0, std::string_view(mark).size()) == mark;
+            if (ends) out[i] = '\\';
+        }
+        // 門 (E9 96 80) after a digit: 円 (E5 86 86), the same three bytes long.
+        if (i > 0 && is_digit(s[i - 1]) && s.compare(i, 3, "\xE9\x96\x80") == 0) out.replace(i, 3, "\xE5\x86\x86");
+    }
+    return out;
+}
+
 }  // namespace receipt::extract

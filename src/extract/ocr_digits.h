@@ -17,6 +17,12 @@ char confusion_digit(char c);
 // group after no letter ("Z,416" -> "2,416", "¥l.790" -> "¥1.790"); same length.
 std::string read_digit_confusions(const std::string& s);
 
+// `s` (after read_digit_confusions) with OCR look-alikes of the yen signs read as the signs: a "Y" that starts an
+// amount ("Y416軽", "¥178" read as "Y178"; at the line start, after a space or after a minus sign as in "-Y150";
+// followed by digits and commas up to the line end, a space or a tax mark) becomes a backslash (the one-byte yen
+// sign), and "門" right after a digit ("99門" for 99円) becomes "円"; same length (byte offsets stay valid).
+std::string read_sign_confusions(const std::string& s);
+
 // Calls fn(line) for each line of a receipt text (its first max_bytes bytes, made valid UTF-8, full-width folded),
 // first as printed, then with OCR look-alikes read as digits. A line on which fn throws (std::regex giving up on
 // it) is skipped; the others are still read.

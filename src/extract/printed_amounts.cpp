@@ -128,7 +128,7 @@ std::vector<std::string> printed_lines_as_is(const std::string& text) {
 
 std::vector<std::string> printed_lines(const std::string& text) {
     std::vector<std::string> lines = printed_lines_as_is(text);
-    for (std::string& line : lines) line = read_digit_confusions(line);
+    for (std::string& line : lines) line = read_sign_confusions(read_digit_confusions(line));
     return lines;
 }
 
