@@ -377,3 +377,21 @@ TEST(ItemRows, SignLookAlikesReadOnlyAtAnAmount) {
     EXPECT_EQ(ex::read_sign_confusions("Y2K"), "Y2K");
     EXPECT_EQ(ex::read_sign_confusions("名門 1"), "名門 1");
 }
+
+TEST(ItemRows, DiscountsWithoutTheirWordOrSignAndHeaderLinesInARow) {
+    // "クーポ" / "-¥100": OCR took the discount word, the minus amount alone under it makes the row a discount;
+    // "見切値引" / "30円": the minus sign lost, the discount is still negative; "あんまん" / "担当者 佐藤" / "¥150軽":
+    // a header line between a description and its box; "ﾏﾖﾈｰｽﾞ 450g 350軽" / "231軽" / "生鮭 切身": the row's own
+    // amount written with a tax mark, the next box belongs to the description after it.
+    const std::string text =
+        "店\n2024/03/30\n栄養ドリンク\n¥795\nクーポ\n-¥100\nあんまん\n担当者 佐藤\n¥150軽\n見切値引\n30円\n"
+        "ﾏﾖﾈｰｽﾞ 450g 350軽\n231軽\n生鮭 切身\n小計\n1,391\n";
+    const auto rows = ex::read_item_rows(text);
+    ASSERT_TRUE(rows);
+    EXPECT_EQ(pairs(*rows), (std::vector<std::pair<std::string, double>>{{"栄養ドリンク", 795},
+                                                                        {"クーポ", -100},
+                                                                        {"あんまん", 150},
+                                                                        {"見切値引", -30},
+                                                                        {"ﾏﾖﾈｰｽﾞ 450g", 350},
+                                                                        {"生鮭 切身", 231}}));
+}

@@ -245,12 +245,20 @@ std::optional<std::vector<ItemRow>> read_item_rows(const std::string& text) {
         const std::string short_d = description_at(i);  // without a trailing amount part
         // A discount's amount on its line or the next; else in the box above it when OCR moved it there ("-¥100" /
         // "クーポン値引"), unless that box is the amount of a discount label above it.
+        // A line that OCR took the discount word from ("クーポ", "引 30%") is a discount when a minus amount
+        // follows it alone (and is no box moved above a discount label after it); a discount whose minus sign
+        // OCR lost ("見切値引" / "30円") is still negative.
         std::optional<double> discount;
         if (discount_line(line)) {
             discount = discount_amount(line, short_d.size(), next);
             if (!discount && i > begin && minus_amount_line(lines[i - 1]) &&
                 !(i >= begin + 2 && discount_line(lines[i - 2])))
                 discount = discount_amount(std::string(), 0, lines[i - 1]);
+            if (!discount)
+                if (const std::optional<PrintedItemRow> r = rows.row(short_d); r && r->amount && *r->amount > 0)
+                    discount = -*r->amount;
+        } else if (minus_amount_line(next) && !(i + 2 < end && discount_line(lines[i + 2]))) {
+            discount = discount_amount(std::string(), 0, next);
         }
         if (discount) {
             out.push_back(
@@ -268,11 +276,13 @@ std::optional<std::vector<ItemRow>> read_item_rows(const std::string& text) {
             r = rows.row(d);
         } else if (short_d != d && !counted(r)) {
             // The line's own amount part fits the count line under it ("ﾏﾖﾈｰｽﾞ 450g ¥740軽" / "(2点 単価¥370)"),
-            // or it is written with a yen sign (no name holds one: "レジ袋 ¥5" / "¥80" / "お惣菜 コロッケ") and
+            // or it is written with a yen sign or a tax mark (no name holds one: "レジ袋 ¥5" / "¥80" / "お惣菜
+            // コロッケ", "ﾏﾖﾈｰｽﾞ 450g 350軽" / "231軽" / "生鮭 切身") and
             // no count follows, while the amount on the lines after it is another row's box: the row is the line's.
             std::optional<PrintedItemRow> r_short = rows.row(short_d);
             const std::string part = trim(trim(line).substr(short_d.size()));
-            const bool signed_part = part.rfind("¥", 0) == 0 || part.rfind("\\", 0) == 0;
+            const bool signed_part = part.rfind("¥", 0) == 0 || part.rfind("\\", 0) == 0 || part.ends_with("軽") ||
+                                     part.ends_with("※") || part.ends_with("*");
             if (counted(r_short) || (signed_part && !r->quantity && r_short && r_short->amount))
                 d = short_d, r = std::move(r_short);
         }
@@ -310,6 +320,14 @@ std::optional<std::vector<ItemRow>> read_item_rows(const std::string& text) {
                 ++i;
                 n_lines = 2;
             }
+        }
+        if ((!r || !r->amount) && i + 2 < end && not_item_line(next) && !minus_amount_line(next) &&
+            is_item_row_continuation(lines[i + 2])) {
+            // OCR put a header line (the clerk, the register, the date or time) between the description and its
+            // boxes ("あんまん" / "担当者 佐藤" / "¥150軽"): the row is read without it.
+            std::vector<std::string> row_lines{line};
+            for (size_t k = i + 2; k < end && k <= i + 1 + size_t(kItemRowLines); ++k) row_lines.push_back(lines[k]);
+            r = PrintedItems(std::move(row_lines)).row(d);
         }
         if (!r || !r->amount || *r->amount <= 0) continue;
         ItemRow item{as_printed(clean_description(d), first, n_lines), 1.0, *r->amount, *r->amount};
