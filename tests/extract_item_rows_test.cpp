@@ -395,3 +395,31 @@ TEST(ItemRows, DiscountsWithoutTheirWordOrSignAndHeaderLinesInARow) {
                                                                         {"ﾏﾖﾈｰｽﾞ 450g", 350},
                                                                         {"生鮭 切身", 231}}));
 }
+
+TEST(ItemRows, DiscountRateInABoxOfItsOwn) {
+    const std::string text = "店\n2025/04/24\nカップヌードル\n¥209軽\n割引\n10%\n-¥20\nレジ袋 M\n¥6\n小計\n¥195\n";
+    const auto rows = ex::read_item_rows(text);
+    ASSERT_TRUE(rows);
+    EXPECT_EQ(pairs(*rows),
+              (std::vector<std::pair<std::string, double>>{{"カップヌードル", 209}, {"割引", -20}, {"レジ袋 M", 6}}));
+}
+
+TEST(ItemRows, RowsThatHoldTheModelsItemsAndMoreReplaceThemWhenBothAddUp) {
+    receipt::ExtractOptions opts;
+    // The model merged two rows into one item of their sum; both readings add up to the subtotal.
+    const std::string text = "店\n2020年3月4日 17:33\nヨーグルト\n298円軽\nおむつ Mサイズ\n(2点 単価584円)\n1,168円\n"
+                             "小計\n1,466円\n合計\n1,466円\n";
+    nlohmann::ordered_json f = {{"currency", "JPY"},
+                                {"line_items",
+                                 {{{"description", "おむつ Mサイズ"}, {"quantity", 1}, {"unit_price", 1466}, {"amount", 1466}}}},
+                                {"net_amount", 1466},
+                                {"total_tax_amount", nullptr},
+                                {"total_amount", 1466},
+                                {"warnings", nlohmann::ordered_json::array()}};
+    ex::apply_post_checks(text, "", opts, f);
+    ASSERT_EQ(f["line_items"].size(), 2u) << f.dump();
+    EXPECT_EQ(f["line_items"][0]["amount"], 298);
+    EXPECT_EQ(f["line_items"][1]["description"], "おむつ Mサイズ");
+    EXPECT_EQ(f["line_items"][1]["amount"], 1168);
+    EXPECT_EQ(f["line_items"][1]["quantity"], 2);
+}

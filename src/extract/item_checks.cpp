@@ -131,24 +131,32 @@ bool reads_damaged_row(const std::vector<uint32_t>& row, const std::vector<uint3
     return m == row.size() && !ascii_dropped_at_end;
 }
 
+// True when the printed rows `read` hold every model item of `items` (a distinct row whose description reads_row
+// the item's, whatever the amounts) and more besides.
+bool rows_hold_items(const std::vector<ItemRow>& read, const nlohmann::ordered_json& items) {
+    if (!items.is_array() || items.empty() || items.size() >= read.size()) return false;
+    std::vector<bool> taken(read.size(), false);
+    for (const auto& it : items) {
+        if (!it.is_object() || !it.contains("description") || !it["description"].is_string()) return false;
+        const std::string have = strip_spaces(it["description"].get<std::string>());
+        bool found = false;
+        for (size_t j = 0; j < read.size() && !found; ++j)
+            if (!taken[j] && reads_row(strip_spaces(read[j].description), have)) taken[j] = found = true;
+        if (!found) return false;
+    }
+    return true;
+}
+
 // True when the printed rows `read` (summing to `read_sum`) hold every model item, more besides, and come closer
 // to `target` than the model's items: the model dropped items from a list that OCR damaged elsewhere (a row
 // amount that lost a digit in a way that two rows could explain). A model item matches a row whose description
 // reads_row, whatever the amounts (the model also moves amounts between items of such lists).
 bool rows_extend_items(const std::vector<ItemRow>& read, double read_sum, const nlohmann::ordered_json& items,
                        double target) {
-    if (!items.is_array() || items.empty() || items.size() >= read.size()) return false;
-    std::vector<bool> taken(read.size(), false);
+    if (!rows_hold_items(read, items)) return false;
     double model_sum = 0;
-    for (const auto& it : items) {
-        if (!it.is_object() || !it.contains("description") || !it["description"].is_string()) return false;
-        const std::string have = strip_spaces(it["description"].get<std::string>());
+    for (const auto& it : items)
         if (it.contains("amount") && it["amount"].is_number()) model_sum += it["amount"].get<double>();
-        bool found = false;
-        for (size_t j = 0; j < read.size() && !found; ++j)
-            if (!taken[j] && reads_row(strip_spaces(read[j].description), have)) taken[j] = found = true;
-        if (!found) return false;
-    }
     return std::fabs(read_sum - target) < std::fabs(model_sum - target);
 }
 
@@ -250,7 +258,10 @@ bool items_from_rows(const std::string& text, const std::optional<std::vector<It
         r.amount = d->amount;
     }
     auto& items = f["line_items"];
-    if (adds_up(items, *target, tol)) {
+    // Both add up, but the rows hold every model item and more: the model merged rows into one item whose amount
+    // is theirs together ("おむつ Mサイズ 1,466" for the rows 298 and 1,168); the rows replace them.
+    const bool more_rows = adds_up(items, *target, tol) && rows_hold_items(read, items);
+    if (adds_up(items, *target, tol) && !more_rows) {
         // The items add up, but an item named with text the receipt does not print (the model wrote an item of
         // another shop for the right amount) takes the description of the printed row with its amount.
         const std::string printed = strip_spaces(text);
@@ -278,9 +289,16 @@ bool items_from_rows(const std::string& text, const std::optional<std::vector<It
                                     " are not printed; the rows with their amounts are");
         return false;
     }
-    f["warnings"].push_back("line_items_from_rows: the model's " + std::to_string(items.is_array() ? items.size() : 0) +
-                            " items do not add up to " + json_amount(*target).dump() + ", the " +
-                            std::to_string(read.size()) + " printed item rows do" + repaired);
+    if (more_rows)
+        f["warnings"].push_back("line_items_from_rows: the model's " + std::to_string(items.size()) +
+                                " items add up to " + json_amount(*target).dump() + ", and so do the " +
+                                std::to_string(read.size()) + " printed item rows, which hold them all and more" +
+                                repaired);
+    else
+        f["warnings"].push_back("line_items_from_rows: the model's " +
+                                std::to_string(items.is_array() ? items.size() : 0) + " items do not add up to " +
+                                json_amount(*target).dump() + ", the " + std::to_string(read.size()) +
+                                " printed item rows do" + repaired);
     items = rows_as_items(read, items, text, reuse);
     revalidate(f);
     return true;

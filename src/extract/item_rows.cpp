@@ -251,6 +251,11 @@ std::optional<std::vector<ItemRow>> read_item_rows(const std::string& text) {
         std::optional<double> discount;
         if (discount_line(line)) {
             discount = discount_amount(line, short_d.size(), next);
+            // The rate in a box of its own ("割引" / "10%" / "-¥20").
+            const std::string rate = strip_spaces(next);
+            if (!discount && i + 2 < end && rate.size() >= 2 && rate.size() <= 4 && rate.back() == '%' &&
+                rate.find_first_not_of("0123456789%") == std::string::npos)
+                discount = discount_amount(std::string(), 0, lines[i + 2]);
             if (!discount && i > begin && minus_amount_line(lines[i - 1]) &&
                 !(i >= begin + 2 && discount_line(lines[i - 2])))
                 discount = discount_amount(std::string(), 0, lines[i - 1]);
