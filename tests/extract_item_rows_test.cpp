@@ -423,3 +423,25 @@ TEST(ItemRows, RowsThatHoldTheModelsItemsAndMoreReplaceThemWhenBothAddUp) {
     EXPECT_EQ(f["line_items"][1]["amount"], 1168);
     EXPECT_EQ(f["line_items"][1]["quantity"], 2);
 }
+
+TEST(ItemRows, ThousandsGroupThatLostADigit) {
+    // "1,61" of 1,461: read one digit short, the subtotal puts the digit back; "2,96円" under
+    // "(2点 単価1,198円)": the count times the unit price.
+    const std::string text = "店\n2023年02月04日(土)\nチョコレート\n98軽\nパブロンゴールドA 錠\n1,61\n"
+                             "缶ビール 350ml 6缶\n2,96円\n(2点 単価1,198円)\n小計\n3,955\n";
+    const auto rows = ex::read_item_rows(text);
+    ASSERT_TRUE(rows);
+    EXPECT_EQ(pairs(*rows), (std::vector<std::pair<std::string, double>>{
+                                {"チョコレート", 98}, {"パブロンゴールドA 錠", 161}, {"缶ビール 350ml 6缶", 2396}}));
+    receipt::ExtractOptions opts;
+    nlohmann::ordered_json f = {{"currency", "JPY"},
+                                {"line_items", nlohmann::ordered_json::array()},
+                                {"net_amount", 3955},
+                                {"total_tax_amount", nullptr},
+                                {"total_amount", 3955},
+                                {"warnings", nlohmann::ordered_json::array()}};
+    ex::apply_post_checks(text, "", opts, f);
+    ASSERT_EQ(f["line_items"].size(), 3u) << f.dump();
+    EXPECT_EQ(f["line_items"][1]["amount"], 1461);
+    EXPECT_EQ(f["line_items"][2]["quantity"], 2);
+}

@@ -3,6 +3,7 @@
 
 #include <regex>
 
+#include "extract/dropped_digit.h"
 #include "extract/name_constraint.h"
 #include "extract/printed_amounts.h"
 #include "extract/printed_items.h"
@@ -180,6 +181,32 @@ std::optional<double> discount_amount(const std::string& line, size_t from, cons
     return std::nullopt;
 }
 
+// The amount box of a row whose thousands group lost a digit to OCR ("1,61" of 1,461, "¥1,46", "2,96円": no
+// amount to printed_numbers), on lines [from, end) within the row (its first two continuation lines): read one digit
+// short (161), for the subtotal check to put the digit back (extract/dropped_digit.h); or the row's count times
+// unit price (`r`: "(2点 単価1,198円)") when that is the box's digits with one digit more. nullopt when there is
+// no such box.
+std::optional<PrintedItemRow> broken_group_row(const std::vector<std::string>& lines, size_t from, size_t end,
+                                               const std::optional<PrintedItemRow>& r) {
+    static const std::regex broken(R"(^(¥|\\)?(\d{1,3}),(\d{1,2})(円)?(軽|※|\*)?$)");
+    for (size_t k = from; k < end && k < from + 2 && is_item_row_continuation(lines[k]); ++k) {
+        const std::string s = strip_spaces(lines[k]);
+        std::smatch m;
+        if (s.size() > kMaxLineBytes || !std::regex_match(s, m, broken)) continue;
+        const double shorter = std::stod(m[2].str() + m[3].str());
+        PrintedItemRow out;
+        out.amount = shorter;
+        if (r && r->quantity && r->unit_price &&
+            one_digit_inserted(amount_digits(shorter), amount_digits(*r->quantity * *r->unit_price))) {
+            out.amount = *r->quantity * *r->unit_price;
+            out.quantity = r->quantity;
+            out.unit_price = r->unit_price;
+        }
+        return out;
+    }
+    return std::nullopt;
+}
+
 }  // namespace
 
 std::optional<std::vector<ItemRow>> read_item_rows(const std::string& text) {
@@ -334,6 +361,8 @@ std::optional<std::vector<ItemRow>> read_item_rows(const std::string& text) {
             for (size_t k = i + 2; k < end && k <= i + 1 + size_t(kItemRowLines); ++k) row_lines.push_back(lines[k]);
             r = PrintedItems(std::move(row_lines)).row(d);
         }
+        if (!r || !r->amount)
+            if (const std::optional<PrintedItemRow> b = broken_group_row(lines, i + 1, end, r)) r = b;
         if (!r || !r->amount || *r->amount <= 0) continue;
         ItemRow item{as_printed(clean_description(d), first, n_lines), 1.0, *r->amount, *r->amount};
         if (r->quantity && r->unit_price && *r->quantity * *r->unit_price == *r->amount) {
