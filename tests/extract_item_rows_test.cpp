@@ -445,3 +445,15 @@ TEST(ItemRows, ThousandsGroupThatLostADigit) {
     EXPECT_EQ(f["line_items"][1]["amount"], 1461);
     EXPECT_EQ(f["line_items"][2]["quantity"], 2);
 }
+
+TEST(ItemRows, BareAmountBoxOnAReceiptWithYenSigns) {
+    // "600" and "1198" lost their yen signs; the second under a description that OCR split over two lines.
+    const std::string text = "店\n21/04/19 07:23\n洗濯洗剤 ｱﾀｯｸ\n\\458\nﾛｷｿﾆﾝS 12錠\n600\n栄養ﾄﾞﾘﾝｸ\n\\158\n"
+                             "3706 缶ﾋﾞｰﾙ 350ml\n6缶\n1198\n小 計\n\\2414\n";
+    const auto rows = ex::read_item_rows(text);
+    ASSERT_TRUE(rows);
+    EXPECT_EQ(pairs(*rows), (std::vector<std::pair<std::string, double>>{{"洗濯洗剤 ｱﾀｯｸ", 458},
+                                                                        {"ﾛｷｿﾆﾝS 12錠", 600},
+                                                                        {"栄養ﾄﾞﾘﾝｸ", 158},
+                                                                        {"缶ﾋﾞｰﾙ 350ml 6缶", 1198}}));
+}

@@ -261,6 +261,17 @@ std::optional<std::vector<ItemRow>> read_item_rows(const std::string& text) {
         const size_t at = read.find(d);
         return at == std::string::npos || as_is.size() != read.size() ? d : as_is.substr(at, d.size());
     };
+    // A receipt that writes its amounts with yen signs printed this row's without ("ﾛｷｿﾆﾝS 12錠" / "600"): a bare
+    // number of 10 or more alone on line k, the row's one box, is its amount.
+    auto bare_box = [&](size_t k) -> std::optional<PrintedItemRow> {
+        if (k >= end || (k + 1 < end && is_item_row_continuation(lines[k + 1]))) return std::nullopt;
+        const std::string box = strip_spaces(lines[k]);
+        const std::vector<PrintedNumber> nums = printed_numbers(box);
+        if (nums.size() != 1 || nums[0].begin != 0 || nums[0].end != box.size() || !nums[0].usable ||
+            nums[0].cents || nums[0].value < 10)
+            return std::nullopt;
+        return PrintedItemRow{nums[0].value, std::nullopt, std::nullopt};
+    };
     std::vector<ItemRow> out;
     for (size_t i = begin; i < end; ++i) {
         const size_t first = i;
@@ -346,7 +357,10 @@ std::optional<std::vector<ItemRow>> read_item_rows(const std::string& text) {
         if ((!r || !r->amount) && next_starts_item && !discount_line(line)) {
             // OCR split the description over two lines: "じゃがいも" / "袋" / "275軽".
             const std::string joined = d + " " + description_at(i + 1);
-            if (std::optional<PrintedItemRow> r2 = rows.row(joined); r2 && r2->amount) {
+            std::optional<PrintedItemRow> r2 = rows.row(joined);
+            if ((!r2 || !r2->amount) && !rows.row(description_at(i + 1)).value_or(PrintedItemRow{}).amount)
+                r2 = bare_box(i + 2);
+            if (r2 && r2->amount) {
                 d = joined;
                 r = r2;
                 ++i;
@@ -363,6 +377,7 @@ std::optional<std::vector<ItemRow>> read_item_rows(const std::string& text) {
         }
         if (!r || !r->amount)
             if (const std::optional<PrintedItemRow> b = broken_group_row(lines, i + 1, end, r)) r = b;
+        if (!r || !r->amount) r = bare_box(i + 1);
         if (!r || !r->amount || *r->amount <= 0) continue;
         ItemRow item{as_printed(clean_description(d), first, n_lines), 1.0, *r->amount, *r->amount};
         if (r->quantity && r->unit_price && *r->quantity * *r->unit_price == *r->amount) {
