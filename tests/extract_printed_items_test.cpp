@@ -31,6 +31,10 @@ TEST(PrintedItems, ReceiptsWithoutMoneySignsTakeTheLastNumber) {
     // A first number that is no count is the row's amount; the next is the row below's box, moved above it.
     ex::PrintedItems q("ハンドソープ 詰替\n298\n110\n*チョコレート\n合計金額\n408\n");
     EXPECT_EQ(q.amount("ハンドソープ 詰替"), 298);
+    // Also before a number marked as money: such a receipt marks only its reduced-rate amounts (軽).
+    ex::PrintedItems m("ティッシュ 5箱\n252\n129軽\nヨーグルト\nりんご\n3\n450軽\n小計\n831\n");
+    EXPECT_EQ(m.amount("ティッシュ 5箱"), 252);
+    EXPECT_EQ(m.amount("りんご"), 450);  // a count before the marked amount stays a count
 }
 
 TEST(PrintedItems, NothingToReadOrAnotherRow) {

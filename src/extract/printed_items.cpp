@@ -182,7 +182,7 @@ std::optional<PrintedItemRow> PrintedItems::row(const std::string& description) 
             }
             bool any = false;
             if (end == std::string::npos || !row_chars_only(lines_[li].substr(end), any)) continue;
-            std::optional<double> first_marked, last;
+            std::optional<double> first_marked, last, bare_before_marked;
             std::vector<double> bare;  // the row's other numbers not written as money, in order
             PrintedItemRow r;
             auto take = [&](const std::string& line, size_t after) {
@@ -196,6 +196,7 @@ std::optional<PrintedItemRow> PrintedItems::row(const std::string& description) 
                     if (!first_marked && marked) first_marked = n.value;
                     last = n.value;
                     if (!marked) bare.push_back(n.value);
+                    if (!marked && !first_marked && !bare_before_marked) bare_before_marked = n.value;
                 }
             };
             take(lines_[li], end);
@@ -211,6 +212,11 @@ std::optional<PrintedItemRow> PrintedItems::row(const std::string& description) 
             // below, its box moved above its description ("ハンドソープ 詰替" / "298" / "110" / "*チョコレート").
             if (!first_marked && !currency_style_ && !quantity_column_ && bare.size() >= 2 && !item_count(bare[0]))
                 r.amount = bare[0];
+            // The same before a number marked as money: a receipt without signs marks only its reduced-rate amounts
+            // ("ティッシュ 5箱" / "252" / "129軽" / "ヨーグルト"), so a first number that is no count is this row's.
+            if (first_marked && bare_before_marked && !currency_style_ && !quantity_column_ &&
+                !item_count(*bare_before_marked))
+                r.amount = bare_before_marked;
             // Under a quantity column (商品名 / 数量 / 金額) the row's number not written as money is its count
             // ("3" / "9,924円"). Without money signs the row prints a count and an amount ("2" / "1814"), and OCR
             // may swap the two boxes ("476" / "2"): the amount is the larger (a count of whole items never
