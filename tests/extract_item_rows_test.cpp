@@ -457,3 +457,14 @@ TEST(ItemRows, BareAmountBoxOnAReceiptWithYenSigns) {
                                                                         {"栄養ﾄﾞﾘﾝｸ", 158},
                                                                         {"缶ﾋﾞｰﾙ 350ml 6缶", 1198}}));
 }
+
+TEST(ItemRows, TwoDescriptionsOverTwoAmountsBeforeADiscount) {
+    // The line after the two money lines is a discount, which has its own amount: the second money line is the
+    // second description's.
+    const std::string text = "店\n2022年11月1日\n炊飯器 5.5合\nmicroSD 128GB\n¥29,800\n¥2,480\n割引 10%\n-¥248\n"
+                             "小計\n¥32,032\n";
+    const auto rows = ex::read_item_rows(text);
+    ASSERT_TRUE(rows);
+    EXPECT_EQ(pairs(*rows), (std::vector<std::pair<std::string, double>>{
+                                {"炊飯器 5.5合", 29800}, {"microSD 128GB", 2480}, {"割引 10%", -248}}));
+}

@@ -344,7 +344,8 @@ std::optional<std::vector<ItemRow>> read_item_rows(const std::string& text) {
             const double m2 = is_item_row_continuation(lines[i + 3]) ? rows.line_amount(i + 3).value_or(0) : 0;
             const size_t k = i + 4;
             const bool after_has_own = k >= end || !has_text(lines[k]) || is_item_row_continuation(lines[k]) ||
-                                       not_item_line(lines[k]) || description_at(k) != trim(lines[k]) ||
+                                       not_item_line(lines[k]) || discount_line(lines[k]) ||
+                                       description_at(k) != trim(lines[k]) ||
                                        (k + 1 < end && rows.line_amount(k + 1));
             if (m1 > 0 && m2 > 0 && after_has_own) {
                 out.push_back(ItemRow{as_printed(clean_description(d), first, 1), 1.0, m1, m1});
