@@ -152,6 +152,17 @@ TEST(JapanesePostChecks, YenTotalAndNetByTheirArithmetic) {
                           "", opts, h);
     EXPECT_EQ(h["net_amount"], 3783) << h["warnings"].dump();
     EXPECT_EQ(h["total_amount"], 3783);
+    // OCR moved the subtotal line between a 外税 label and its amount: 9,981 is no tax (more than a quarter of
+    // the total), so the model's net and tax stand.
+    auto k = fields("店", "");
+    k["net_amount"] = 9981;
+    k["total_tax_amount"] = 828;
+    k["total_amount"] = 10809;
+    ex::apply_post_checks("店\n2024/07/03\n袋\n¥9,981\n外税8%\n小言 (20点) ¥9,981\n¥678\n外税10%\n¥150\n合計\n"
+                          "¥10,809\niD支払\n¥10,809\n",
+                          "", opts, k);
+    EXPECT_EQ(k["net_amount"], 9981) << k["warnings"].dump();
+    EXPECT_EQ(k["total_tax_amount"], 828) << k["warnings"].dump();
 }
 
 TEST(JapanesePostChecks, TotalThatThePaymentLineConfirms) {

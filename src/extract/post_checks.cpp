@@ -376,7 +376,7 @@ void apply_post_checks(const std::string& text, const std::string& target, const
     }
     const auto& currency = f["currency"];
     const bool yen = currency.is_string() && currency_without_minor_units(currency.get<std::string>());
-    const std::optional<double> labelled_tax = labelled_tax_total(text);  // the 外税 amounts, read once
+    std::optional<double> labelled_tax = labelled_tax_total(text);  // the 外税 amounts, read once
     std::optional<double> yen_subtotal, yen_total;  // the keyword readings, read once for the checks below
     // A Japanese receipt's phone number that is not printed becomes the one printed after a phone label
     // (extract/japanese_phone.h).
@@ -420,6 +420,13 @@ void apply_post_checks(const std::string& text, const std::string& target, const
                 total_from = "payment";
             }
         }
+        // The 外税 amounts are taxes: more than a quarter (the bound of the tax_implausible warning; Japan's rates
+        // are 8 % and 10 %) of the largest total read (the keyword's or payment line's, the model's total or net)
+        // is another box that OCR moved after a tax label ("外税8%" / "小計 ¥9,981"), not read as a tax.
+        double largest = yen_total.value_or(0);
+        for (const char* key : {"total_amount", "net_amount"})
+            if (f[key].is_number()) largest = std::max(largest, f[key].get<double>());
+        if (labelled_tax && largest > 0 && *labelled_tax > 0.25 * largest) labelled_tax.reset();
         if (yen_total) take("total_amount", yen_total, total_from);
         bool subtotal_printed = false;
         yen_subtotal = keyword_subtotal(text, &subtotal_printed);
