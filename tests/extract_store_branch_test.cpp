@@ -25,6 +25,21 @@ TEST(StoreBranch, AppendsTheBranchLineUnderTheChain) {
               "日高屋 恵比寿南口店");
 }
 
+TEST(StoreBranch, BranchLineThatLostItsMark) {
+    // OCR dropped the branch's 店: the line under the chain is a place the address prints, with branch words.
+    EXPECT_EQ(ex::name_with_branch("丸亀製麺\n西新宿南\n株式会社ミド商事\n〒160-4545 東京都新宿区\n西新宿7-15-18\n", "丸亀製麺",
+                                   4, "東京都新宿区 西新宿7-15-18"),
+              "丸亀製麺 西新宿南店");
+    EXPECT_EQ(ex::name_with_branch("日高屋\n八王子\n〒192-2494\n東京都八王子市\n", "日高屋", 4, "東京都八王子市 旭町4丁目2番23号"),
+              "日高屋 八王子店");
+    EXPECT_EQ(ex::name_with_branch("サミット\n紺屋町駅西口\n静岡県静岡市葵区\n", "サミット", 4, "静岡県静岡市葵区 紺屋町3-35-26"),
+              "サミット 紺屋町駅西口店");
+    // Not an address line (an address unit at its end), not a line the address does not start, not other words.
+    EXPECT_EQ(ex::name_with_branch("日高屋\n東京都八王子市\n", "日高屋", 4, "東京都八王子市 旭町4丁目2番23号"), std::nullopt);
+    EXPECT_EQ(ex::name_with_branch("日高屋\nいらっしゃいませ\n", "日高屋", 4, "東京都八王子市 旭町4丁目2番23号"), std::nullopt);
+    EXPECT_EQ(ex::name_with_branch("日高屋\n八王子ビル\n", "日高屋", 4, "東京都八王子市 旭町4丁目2番23号"), std::nullopt);
+}
+
 TEST(StoreBranch, KeepsTheNameOtherwise) {
     const std::string text = "ナチュラルローソン\n巣鴨ショッピングセンター店\n";
     // Already with its branch, not a printed line, or a branch beyond the lines looked at.

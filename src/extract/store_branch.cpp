@@ -24,6 +24,39 @@ int utf8_chars(const std::string& s) {
     return n;
 }
 
+// True when `line` (spaces aside) is a branch line that lost its 店 to OCR: kanji and kana only (2 to
+// kMaxBranchChars characters), a place that `address` (spaces aside) prints, at least its first two characters,
+// followed only by the words that name a branch after its place (駅, 前, 口, 東西南北, 中央, 本, 丁目 with a kanji
+// number, ショッピングセンター), not ending in an address unit (都 道 府 県 市 区 町 村 郡), and no company line.
+bool branch_without_mark(const std::string& line, const std::string& address) {
+    const std::optional<std::vector<uint32_t>> cps = code_points(line);
+    if (!cps || cps->size() < 2 || cps->size() > size_t(kMaxBranchChars) || address.empty() ||
+        japanese_company_line(line))
+        return false;
+    for (uint32_t c : *cps)
+        if (!((c >= 0x3041 && c <= 0x30FF) || (c >= 0x4E00 && c <= 0x9FFF))) return false;  // kana, kanji
+    for (const char* unit : {"都", "道", "府", "県", "市", "区", "町", "村", "郡", "店"})
+        if (ends_with(line, unit)) return false;
+    // The longest leading part (two characters or more) that the address prints: the place.
+    size_t place = 0;
+    for (size_t n = 2; n <= cps->size(); ++n)
+        if (address.find(utf8_of(*cps, 0, n)) != std::string::npos)
+            place = n;
+    if (place == 0) return false;
+    std::string rest = utf8_of(*cps, place);
+    for (bool again = true; again && !rest.empty();) {
+        again = false;
+        for (const char* w : {"ショッピングセンター", "駅", "前", "口", "東", "西", "南", "北", "中央", "本", "丁目", "一",
+                              "二", "三", "四", "五", "六", "七", "八", "九", "十"})
+            if (rest.rfind(w, 0) == 0) {
+                rest = rest.substr(std::string(w).size());
+                again = true;
+                break;
+            }
+    }
+    return rest.empty();
+}
+
 }  // namespace
 
 std::optional<std::string> name_with_branch(const std::string& text, const std::string& name, int max_lines,
@@ -78,6 +111,9 @@ std::optional<std::string> name_with_branch(const std::string& text, const std::
         if (is_branch(branch)) return trim(name) + " " + branch;
         // OCR put the branch box above the chain, as the receipt's first line ("川崎市中原中央店" / "ローソン").
         if (k == 1 && is_branch(lines[0])) return trim(name) + " " + lines[0];
+        // OCR dropped the branch's 店 ("丸亀製麺" / "西新宿南" / "〒160-4545 東京都新宿区" / "西新宿7-15-18").
+        if (e + 1 < lines.size() && branch_without_mark(strip_spaces(lines[e + 1]), addr))
+            return trim(name) + " " + strip_spaces(lines[e + 1]) + "店";
         return std::nullopt;
     }
     return std::nullopt;

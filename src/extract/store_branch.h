@@ -20,7 +20,9 @@ inline constexpr int kMaxBranchChars = 24;
 // line and its branch line ("サミット" / "千葉県千葉市中央区" / "富士見二丁目店"), also with the postcode in front
 // ("〒150-2574 東京都渋谷区..."), and so may a postcode line (with or without its 〒 mark) or the operating
 // company's line ("株式会社セブン商事"). A branch line printed as the first line, right above the chain line, is the branch
-// too (OCR moved its box: "川崎市中原中央店" / "ローソン").
+// too (OCR moved its box: "川崎市中原中央店" / "ローソン"). A line right under the chain that lost its 店 to OCR is the
+// branch with 店 put back: kanji and kana only, a place the address prints followed only by branch words (駅, 口,
+// 東西南北, 中央, 本, ...; "西新宿南" -> "西新宿南店"), not ending in an address unit (都 道 府 県 市 区 町 村 郡).
 std::optional<std::string> name_with_branch(const std::string& text, const std::string& name, int max_lines,
                                             const std::string& address = "");
 
