@@ -37,6 +37,16 @@ TEST(PrintedItems, ReceiptsWithoutMoneySignsTakeTheLastNumber) {
     EXPECT_EQ(m.amount("りんご"), 450);  // a count before the marked amount stays a count
 }
 
+TEST(PrintedItems, YenAmountBeforeAnXThatEndsTheLine) {
+    // "\89 X": OCR read the tax mark ※ as X; the amount is no count. "2 x" before a unit price still is one.
+    ex::PrintedItems p("ミネラルウォーター 2L\n\\89 X\nパン\n2 x\n@150\n\\300\n");
+    EXPECT_EQ(p.amount("ミネラルウォーター 2L"), 89);
+    const auto r = p.row("パン");
+    ASSERT_TRUE(r);
+    EXPECT_EQ(r->quantity, 2);
+    EXPECT_EQ(r->amount, 300);
+}
+
 TEST(PrintedItems, NothingToReadOrAnotherRow) {
     ex::PrintedItems p("卵 10個入 * 1 254円\n国産豚こま切れ *\n1\nｺﾞﾐ袋 45L\n1\n234円");
     EXPECT_EQ(p.amount("卵"), std::nullopt);                // "卵" is only part of a printed description

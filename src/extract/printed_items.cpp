@@ -9,6 +9,7 @@
 #include "extract/dropped_digit.h"
 #include "extract/name_constraint.h"
 #include "extract/printed_amounts.h"
+#include "extract/utf8.h"
 
 namespace receipt::extract {
 
@@ -65,8 +66,12 @@ NumberRole number_role(const std::string& line, const PrintedNumber& n) {
         if (ends_with_at(line, b, w)) return NumberRole::kUnitPrice;
     for (const char* w : {"コ", "個", "点"})  // "(2コ 180)": a unit price after a count that lost its X
         if (ends_with_at(line, b, w)) return NumberRole::kUnitPrice;
-    for (const char* w : {"x", "X", "×"})  // "2 x", a count before the sign
-        if (starts_with_at(line, a, w)) return NumberRole::kQuantity;
+    // "2 x", a count before the sign; not a yen amount with an X that ends the line ("\89 X": OCR read the tax
+    // mark ※ as X).
+    const bool yen_before = ends_with_at(line, b, "¥") || ends_with_at(line, b, "\\");
+    for (const char* w : {"x", "X", "×"})
+        if (starts_with_at(line, a, w) && !(yen_before && trim(line.substr(a + std::string(w).size())).empty()))
+            return NumberRole::kQuantity;
     return NumberRole::kOther;
 }
 
