@@ -63,6 +63,11 @@ TEST(PrintedTimes, EveryTimeOfEveryLine) {
     // An hour after a look-alike is read whole only: "I0:07:42" is 10:07, not also 00:07.
     EXPECT_EQ(ex::printed_times("2025年8月10日 日曜日 I0:07:42"), (V{"10:07"}));
     EXPECT_TRUE(ex::printed_times("TOTAL 12.50\n").empty());
+    // A time that lost its colon: after the date line's weekday, or alone on the line after a date line.
+    EXPECT_EQ(ex::printed_times("2024年12月日 火曜日 0902\nレジ#6\n"), (V{"09:02"}));
+    EXPECT_EQ(ex::printed_times("2023年12月19日 火曜日\n1104\nレジ#6\n"), (V{"11:04"}));
+    // Not four digits elsewhere, nor ones that make no time.
+    EXPECT_TRUE(ex::printed_times("店\n1104\n2023年12月19日 火曜日\n2575\n").empty());
 }
 
 TEST(PrintedTimeFor, KeepsPrintedTimesAndRepairsOthers) {

@@ -77,6 +77,31 @@ std::vector<std::string> printed_times(std::string_view text) {
             if (t && std::find(out.begin(), out.end(), *t) == out.end()) out.push_back(*t);
         }
     });
+    // A time that lost its colon to OCR ("1104", "火曜日 0902"): four digits that make a time, ending a date line
+    // after its weekday or on the line right after a date line.
+    try {
+        static const std::regex after_weekday(R"((曜日|曜|\))\s*(\d{4})\s*$)");
+        static const std::regex alone(R"(^\s*(\d{4})\s*$)");
+        std::string prev;
+        for (size_t i = 0; i <= text.size();) {
+            const size_t j = std::min(text.find('\n', i), text.size());
+            const std::string line = fold_fullwidth(sanitize_utf8(utf8_prefix(text.substr(i, j - i), kMaxTimeBytes)));
+            i = j + 1;
+            const bool dated = normalize_date(line).has_value() || contains(line, "曜");
+            std::smatch m;
+            std::string hhmm;
+            if (dated && std::regex_search(line, m, after_weekday)) hhmm = m[2];
+            else if (!prev.empty() && (normalize_date(prev) || contains(prev, "曜")) && std::regex_search(line, m, alone))
+                hhmm = m[1];
+            prev = line;
+            if (hhmm.empty()) continue;
+            const int hour = std::stoi(hhmm.substr(0, 2)), minute = std::stoi(hhmm.substr(2));
+            if (hour > 23 || minute > 59) continue;
+            const std::string t = hhmm.substr(0, 2) + ":" + hhmm.substr(2);
+            if (std::find(out.begin(), out.end(), t) == out.end()) out.push_back(t);
+        }
+    } catch (...) {  // std::regex giving up on a line: the times read so far
+    }
     return out;
 }
 

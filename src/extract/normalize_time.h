@@ -16,7 +16,9 @@ std::optional<std::string> normalize_time(std::string_view text);
 // Every time printed in a receipt text as "HH:MM", first printed first, without repeats: each line on its own,
 // as printed and with OCR look-alikes next to digits read as digits (extract/ocr_digits.h); a time as printed
 // whose hour follows a look-alike ("I0:07:42") is only read whole (10:07, not 00:07); a semicolon between two
-// digits is read as the colon OCR took it for ("13;17:15" is 13:17). Never throws.
+// digits is read as the colon OCR took it for ("13;17:15" is 13:17); four digits that make a time after a date
+// line's weekday ("火曜日 0902") or alone on the line after a date line ("1104") are a time that lost its colon,
+// read after the others. Never throws.
 std::vector<std::string> printed_times(std::string_view text);
 
 }  // namespace receipt::extract
