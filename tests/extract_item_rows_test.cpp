@@ -394,6 +394,10 @@ TEST(ItemRows, DiscountsWithoutTheirWordOrSignAndHeaderLinesInARow) {
                                                                         {"見切値引", -30},
                                                                         {"ﾏﾖﾈｰｽﾞ 450g", 350},
                                                                         {"生鮭 切身", 231}}));
+    // A line with an amount of its own is no discount label, whatever minus amount follows it.
+    const auto rows2 = ex::read_item_rows("店\n2024/03/30\nおにぎり ¥120\n-¥20\nパン\n¥100\n小計\n200\n");
+    ASSERT_TRUE(rows2);
+    EXPECT_EQ(pairs(*rows2), (std::vector<std::pair<std::string, double>>{{"おにぎり", 120}, {"パン", 100}}));
 }
 
 TEST(ItemRows, DiscountRateInABoxOfItsOwn) {

@@ -283,9 +283,9 @@ std::optional<std::vector<ItemRow>> read_item_rows(const std::string& text) {
         const std::string short_d = description_at(i);  // without a trailing amount part
         // A discount's amount on its line or the next; else in the box above it when OCR moved it there ("-¥100" /
         // "クーポン値引"), unless that box is the amount of a discount label above it.
-        // A line that OCR took the discount word from ("クーポ", "引 30%") is a discount when a minus amount
-        // follows it alone (and is no box moved above a discount label after it); a discount whose minus sign
-        // OCR lost ("見切値引" / "30円") is still negative.
+        // A line without an amount of its own that OCR took the discount word from ("クーポ", "引 30%") is a
+        // discount when a minus amount follows it alone (and is no box moved above a discount label after it); a
+        // discount whose minus sign OCR lost ("見切値引" / "30円") is still negative.
         std::optional<double> discount;
         if (discount_line(line)) {
             discount = discount_amount(line, short_d.size(), next);
@@ -300,7 +300,8 @@ std::optional<std::vector<ItemRow>> read_item_rows(const std::string& text) {
             if (!discount)
                 if (const std::optional<PrintedItemRow> r = rows.row(short_d); r && r->amount && *r->amount > 0)
                     discount = -*r->amount;
-        } else if (minus_amount_line(next) && !(i + 2 < end && discount_line(lines[i + 2]))) {
+        } else if (short_d == trim(line) && minus_amount_line(next) &&
+                   !(i + 2 < end && discount_line(lines[i + 2]))) {
             discount = discount_amount(std::string(), 0, next);
         }
         if (discount) {
@@ -374,7 +375,7 @@ std::optional<std::vector<ItemRow>> read_item_rows(const std::string& text) {
             // boxes ("あんまん" / "担当者 佐藤" / "¥150軽"): the row is read without it.
             std::vector<std::string> row_lines{line};
             for (size_t k = i + 2; k < end && k <= i + 1 + size_t(kItemRowLines); ++k) row_lines.push_back(lines[k]);
-            r = PrintedItems(std::move(row_lines)).row(d);
+            if (std::optional<PrintedItemRow> r3 = PrintedItems(std::move(row_lines)).row(d); r3 && r3->amount) r = r3;
         }
         if (!r || !r->amount)
             if (const std::optional<PrintedItemRow> b = broken_group_row(lines, i + 1, end, r)) r = b;
