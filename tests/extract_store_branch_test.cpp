@@ -69,6 +69,17 @@ TEST(StoreBranch, PlaceSpelledAsTheAddressPrintsIt) {
     EXPECT_EQ(ex::branch_place_from_address("CoCo壱番屋 町本店", "福岡県北九州市小倉北区魚町6-17-10"), "CoCo壱番屋 魚町本店");
     EXPECT_EQ(ex::branch_place_from_address("デイリーヤマザキ 池袋本店", "東京都豊島区 西池袋6-34-24"),
               "デイリーヤマザキ 西池袋本店");
+    // The last character dropped: the address prints the place right after the ward with one more character and
+    // its house number; the kanji repeat mark 々 counts as a kanji inside a place.
+    EXPECT_EQ(ex::branch_place_from_address("エディオン 日本駅東口店", "大阪府大阪市中央区日本橋3-27-29"),
+              "エディオン 日本橋駅東口店");
+    EXPECT_EQ(ex::branch_place_from_address("デイリーヤマザキ 呉服北口店", "静岡県静岡市葵区呉服町1-4-24 呉服町センタービル 7F"),
+              "デイリーヤマザキ 呉服町北口店");
+    EXPECT_EQ(ex::branch_place_from_address("ココカラファイン 代木駅前店", "東京都渋谷区代々木1-34-16"),
+              "ココカラファイン 代々木駅前店");
+    // Not when a longer leading part starts a place of the address ("名古屋市" of 名古屋市中村区, whatever 名駅 is).
+    EXPECT_EQ(ex::branch_place_from_address("ローソン 名古屋市中村駅前店", "愛知県名古屋市中村区名駅3-7-2"),
+              std::nullopt);
 }
 
 TEST(StoreBranch, PlaceKeptWhenPrintedOrNotOneCharacterAway) {

@@ -190,7 +190,8 @@ std::optional<std::string> japanese_header_name_line(const std::string& text, in
 namespace {
 
 bool kanji_or_kana(uint32_t c) {
-    return (c >= 0x3041 && c <= 0x30FF) || (c >= 0x4E00 && c <= 0x9FFF) || (c >= 0x3400 && c <= 0x4DBF);
+    return (c >= 0x3041 && c <= 0x30FF) || (c >= 0x4E00 && c <= 0x9FFF) || (c >= 0x3400 && c <= 0x4DBF) ||
+           c == 0x3005;  // 々, the kanji repeat mark ("代々木")
 }
 
 // True when `hay` holds `needle` (code points) starting at `at`.
@@ -245,6 +246,41 @@ std::optional<std::string> branch_place_from_address(const std::string& name, co
             if (!added) continue;
             if (several) return std::nullopt;
             return n.substr(0, sp + 1) + utf8_of(std::vector<uint32_t>{*added}, 0, 1) + utf8_of(branch, 0, branch.size());
+        }
+    }
+    // OCR dropped the last character of the place: a leading part B that the address prints only as the start of
+    // a place (right after 都 道 府 県 市 区 郡 村 or the start) followed by one kanji or kana X (none of those marks)
+    // and a house number ("日本橋3-27-29" for the branch "日本駅東口店", "芝浦6丁目" for "芝店"), and never followed
+    // by a house number itself, is B X; the longest such B, and one X only. A longer B that starts a place of the
+    // address without such an X ends the search (the place is printed as written, "名古屋市" of 名古屋市中村区).
+    {
+        auto delimiter = [](uint32_t c) {  // 都 道 府 県 市 区 郡 村
+            for (const uint32_t d : {0x90FDu, 0x9053u, 0x5E9Cu, 0x770Cu, 0x5E02u, 0x533Au, 0x90E1u, 0x6751u})
+                if (c == d) return true;
+            return false;
+        };
+        auto ascii_digit = [](uint32_t c) { return c >= '0' && c <= '9'; };
+        for (size_t len = branch.size() - 1; len >= 1; --len) {
+            const std::vector<uint32_t> part(branch.begin(), branch.begin() + std::ptrdiff_t(len));
+            std::optional<uint32_t> added;
+            bool whole = false, several = false, starts = false;
+            for (size_t at = 0; at + len < addr.size(); ++at) {
+                if (!matches_at(addr, at, part) || (at > 0 && !delimiter(addr[at - 1]))) continue;
+                starts = true;
+                whole |= ascii_digit(addr[at + len]);
+                const uint32_t x = addr[at + len];
+                if (kanji_or_kana(x) && !delimiter(x) && x != branch[len] && at + len + 1 < addr.size() &&
+                    ascii_digit(addr[at + len + 1])) {
+                    several |= added && *added != x;
+                    added = x;
+                }
+            }
+            if (whole) break;  // the address prints the place as written
+            if (!added && starts) break;  // a longer place starts with B ("名古屋市" of 名古屋市中村区): not B's
+            if (!added) continue;
+            if (several) return std::nullopt;
+            return n.substr(0, sp + 1) + utf8_of(part, 0, len) + utf8_of(std::vector<uint32_t>{*added}, 0, 1) +
+                   utf8_of(branch, len, branch.size());
         }
     }
     // A leading part the address prints as it is: the branch's place is printed as written ("千葉市中央中央店"

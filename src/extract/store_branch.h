@@ -57,7 +57,9 @@ std::optional<std::string> japanese_header_name_line(const std::string& text, in
 // put back too ("田町二丁目店" with "大阪府大阪市北区角田町3-5-10" -> "角田町二丁目店"), where the address prints the
 // longest leading part that it prints at all only as the end of a place: one kanji or kana before it (no 都 道 府
 // 県 市 区 郡 村 itself) right after one of those marks, and a house number digit right after it; not where it also
-// prints it otherwise ("新宿" in "東京都新宿区西新宿"). nullopt otherwise (keep the name).
+// prints it otherwise ("新宿" in "東京都新宿区西新宿"). A last character dropped is put back too ("日本駅東口店" with
+// "大阪府大阪市中央区日本橋3-27-29" -> "日本橋駅東口店"): the address prints the leading part only as the start of a
+// place (after a ward mark), followed by one kanji or kana and its house number. nullopt otherwise (keep the name).
 std::optional<std::string> branch_place_from_address(const std::string& name, const std::string& address);
 
 // The name with a space where the receipt prints a line break or a space inside it, when the name has no space and
