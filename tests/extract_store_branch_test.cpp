@@ -150,3 +150,16 @@ TEST(StoreBranch, JapaneseHeaderNameLine) {
     EXPECT_TRUE(ex::japanese_company_line("有限会社ヒカリ商事"));
     EXPECT_FALSE(ex::japanese_company_line("ヒカリ薬局"));
 }
+
+TEST(StoreBranch, BranchWordThatOcrDamaged) {
+    EXPECT_EQ(ex::branch_word_restored("マルエツ 北沢ショッピグセター店"), "マルエツ 北沢ショッピングセンター店");
+    EXPECT_EQ(ex::branch_word_restored("ナチュラルローソン 三国ヶ丘御幸通ョッピングセンター店"),
+              "ナチュラルローソン 三国ヶ丘御幸通ショッピングセンター店");
+    EXPECT_EQ(ex::branch_word_restored("ココカラファイン 花園央店"), "ココカラファイン 花園中央店");
+    // Spelled whole, no place before the word, more than two characters lost, or no branch: kept.
+    EXPECT_EQ(ex::branch_word_restored("東急ストア 花園ショッピングセンター店"), std::nullopt);
+    EXPECT_EQ(ex::branch_word_restored("東急ストア ショッピングセター店"), std::nullopt);
+    EXPECT_EQ(ex::branch_word_restored("東急ストア 花園ショッピセター店"), std::nullopt);
+    EXPECT_EQ(ex::branch_word_restored("ココカラファイン 中央店"), std::nullopt);
+    EXPECT_EQ(ex::branch_word_restored("ココカラファイン"), std::nullopt);
+}

@@ -224,6 +224,13 @@ void apply_post_checks(const std::string& text, const std::string& target, const
                                     *fixed);
             f["supplier_name"] = *fixed;
         }
+    // A branch word that OCR damaged ("ショッピングセター店", "央店") is spelled whole (extract/store_branch.h).
+    if (options.copy_name && f["supplier_name"].is_string() && has_cjk(f["supplier_name"].get<std::string>()))
+        if (auto fixed = branch_word_restored(f["supplier_name"].get<std::string>())) {
+            f["warnings"].push_back("supplier_name_branch_word: the receipt prints the branch as " +
+                                    f["supplier_name"].get<std::string>() + ", read as " + *fixed);
+            f["supplier_name"] = *fixed;
+        }
     // Japanese text copied from the printed receipt carries the OCR's katakana / kanji look-alikes ("東急ス卜ア");
     // their neighbours tell which they are (extract/kana_lookalikes.h). OCR also joins a quantity to the word
     // before it ("牛乳200ml"): the space goes back; and merges the date line into the first item row ("20/01/04

@@ -312,6 +312,38 @@ std::optional<std::string> branch_place_from_address(const std::string& name, co
     return std::nullopt;
 }
 
+std::optional<std::string> branch_word_restored(const std::string& name) {
+    const std::string n = trim(sanitize_utf8(name));
+    const size_t sp = n.rfind(' ');
+    if (sp == std::string::npos || !ends_with(n, "店")) return std::nullopt;
+    const std::optional<std::vector<uint32_t>> cps = code_points(n.substr(sp + 1, n.size() - sp - 1 - std::string("店").size()));
+    if (!cps || cps->size() < 2) return std::nullopt;
+    const std::vector<uint32_t>& b = *cps;  // the branch without its 店
+    const std::string head = n.substr(0, sp + 1);
+    // 中央 that lost its 中: "央" ends the branch after a place of two characters or more.
+    if (b.back() == 0x592E && b.size() >= 3 && b[b.size() - 2] != 0x4E2D)  // 央, 中
+        return head + utf8_of(b, 0, b.size() - 1) + "中央店";
+    const std::vector<uint32_t> word = code_points("ショッピングセンター").value_or(std::vector<uint32_t>());
+    if (b.size() >= word.size() && std::equal(word.begin(), word.end(), b.end() - std::ptrdiff_t(word.size())))
+        return std::nullopt;  // spelled whole
+    // A suffix of the branch of |word| - 1 or - 2 characters that is `word` with those characters dropped (a
+    // subsequence of it that starts within its first three and ends at its end), after a place of two or more.
+    for (size_t drop = 1; drop <= 2; ++drop) {
+        const size_t len = word.size() - drop;
+        if (b.size() < len + 2) continue;
+        const size_t from = b.size() - len;
+        size_t m = 0, first = word.size();
+        for (size_t w = 0; w < word.size() && m < len; ++w)
+            if (word[w] == b[from + m]) {
+                if (m == 0) first = w;
+                ++m;
+            }
+        if (m == len && first <= 2 && b.back() == word.back())
+            return head + utf8_of(b, 0, from) + utf8_of(word, 0, word.size()) + "店";
+    }
+    return std::nullopt;
+}
+
 std::optional<std::string> name_spaced_as_printed(const std::string& text, const std::string& name, int max_lines) {
     const std::string n = trim(sanitize_utf8(name));
     if (n.empty() || n.find(' ') != std::string::npos || n.find("\xE3\x80\x80") != std::string::npos)

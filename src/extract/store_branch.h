@@ -62,6 +62,12 @@ std::optional<std::string> japanese_header_name_line(const std::string& text, in
 // place (after a ward mark), followed by one kanji or kana and its house number. nullopt otherwise (keep the name).
 std::optional<std::string> branch_place_from_address(const std::string& name, const std::string& address);
 
+// The name with its branch's closing word spelled whole when OCR dropped characters of it: a branch (the name after
+// its last space, ending in 店, with a place before the word) ending in ショッピングセンター with one or two of its
+// characters lost ("北沢ショッピグセター店" -> "北沢ショッピングセンター店"), or in 央 without the 中 of 中央 ("花園央店" ->
+// "花園中央店"). nullopt otherwise (keep the name).
+std::optional<std::string> branch_word_restored(const std::string& name);
+
 // The name with a space where the receipt prints a line break or a space inside it, when the name has no space and
 // is printed (spaces aside) within the first `max_lines` lines from a printed word start to a word end
 // ("ジョーシン港本店" printed as "ジョーシン" / "港本店" -> "ジョーシン 港本店"): copy the name as printed. nullopt when
