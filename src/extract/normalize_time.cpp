@@ -91,7 +91,8 @@ std::vector<std::string> printed_times(std::string_view text) {
             std::smatch m;
             std::string hhmm;
             if (dated && std::regex_search(line, m, after_weekday)) hhmm = m[2];
-            else if (!prev.empty() && (normalize_date(prev) || contains(prev, "曜")) && std::regex_search(line, m, alone))
+            else if (!prev.empty() && (normalize_date(prev) || contains(prev, "曜")) &&
+                     std::regex_search(line, m, alone))
                 hhmm = m[1];
             prev = line;
             if (hhmm.empty()) continue;

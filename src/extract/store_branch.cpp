@@ -194,6 +194,15 @@ bool kanji_or_kana(uint32_t c) {
            c == 0x3005;  // 々, the kanji repeat mark ("代々木")
 }
 
+// An address unit that ends a place name in an address: 都 道 府 県 市 区 郡 村.
+bool address_unit(uint32_t c) {
+    for (const uint32_t d : {0x90FDu, 0x9053u, 0x5E9Cu, 0x770Cu, 0x5E02u, 0x533Au, 0x90E1u, 0x6751u})
+        if (c == d) return true;
+    return false;
+}
+
+bool ascii_digit(uint32_t c) { return c >= '0' && c <= '9'; }
+
 // True when `hay` holds `needle` (code points) starting at `at`.
 bool matches_at(const std::vector<uint32_t>& hay, size_t at, const std::vector<uint32_t>& needle) {
     if (at + needle.size() > hay.size()) return false;
@@ -220,20 +229,14 @@ std::optional<std::string> branch_place_from_address(const std::string& name, co
     // start, and a house number right after it: "魚町6-17-10" for the branch "町本店", "角田町3-5-10" for
     // "田町二丁目店") is X B. Not when the address also prints B otherwise ("新宿" in "東京都新宿区西新宿").
     {
-        auto delimiter = [](uint32_t c) {  // 都 道 府 県 市 区 郡 村
-            for (const uint32_t d : {0x90FDu, 0x9053u, 0x5E9Cu, 0x770Cu, 0x5E02u, 0x533Au, 0x90E1u, 0x6751u})
-                if (c == d) return true;
-            return false;
-        };
-        auto ascii_digit = [](uint32_t c) { return c >= '0' && c <= '9'; };
         for (size_t len = branch.size() - 1; len >= 1; --len) {
             const std::vector<uint32_t> part(branch.begin(), branch.begin() + std::ptrdiff_t(len));
             std::optional<uint32_t> added;
             bool otherwise = false, several = false;
             for (size_t at = 0; at + len <= addr.size(); ++at) {
                 if (!matches_at(addr, at, part)) continue;
-                const bool place_end = at >= 1 && kanji_or_kana(addr[at - 1]) && !delimiter(addr[at - 1]) &&
-                                       (at == 1 || delimiter(addr[at - 2])) &&
+                const bool place_end = at >= 1 && kanji_or_kana(addr[at - 1]) && !address_unit(addr[at - 1]) &&
+                                       (at == 1 || address_unit(addr[at - 2])) &&
                                        at + len < addr.size() && ascii_digit(addr[at + len]);
                 if (!place_end) {
                     otherwise = true;
@@ -250,26 +253,21 @@ std::optional<std::string> branch_place_from_address(const std::string& name, co
     }
     // OCR dropped the last character of the place: a leading part B that the address prints only as the start of
     // a place (right after 都 道 府 県 市 区 郡 村 or the start) followed by one kanji or kana X (none of those marks)
-    // and a house number ("日本橋3-27-29" for the branch "日本駅東口店", "芝浦6丁目" for "芝店"), and never followed
-    // by a house number itself, is B X; the longest such B, and one X only. A longer B that starts a place of the
-    // address without such an X ends the search (the place is printed as written, "名古屋市" of 名古屋市中村区).
+    // and a house number ("日本橋3-27-29" for the branch "日本駅東口店", "呉服町1-4-24" for "呉服北口店"), and never
+    // followed by a house number itself, is B X; the longest such B, and one X only. A longer B that starts a place
+    // of the address without such an X ends the search (the place is printed as written, "名古屋市" of
+    // 名古屋市中村区).
     {
-        auto delimiter = [](uint32_t c) {  // 都 道 府 県 市 区 郡 村
-            for (const uint32_t d : {0x90FDu, 0x9053u, 0x5E9Cu, 0x770Cu, 0x5E02u, 0x533Au, 0x90E1u, 0x6751u})
-                if (c == d) return true;
-            return false;
-        };
-        auto ascii_digit = [](uint32_t c) { return c >= '0' && c <= '9'; };
         for (size_t len = branch.size() - 1; len >= 1; --len) {
             const std::vector<uint32_t> part(branch.begin(), branch.begin() + std::ptrdiff_t(len));
             std::optional<uint32_t> added;
             bool whole = false, several = false, starts = false;
             for (size_t at = 0; at + len < addr.size(); ++at) {
-                if (!matches_at(addr, at, part) || (at > 0 && !delimiter(addr[at - 1]))) continue;
+                if (!matches_at(addr, at, part) || (at > 0 && !address_unit(addr[at - 1]))) continue;
                 starts = true;
                 whole |= ascii_digit(addr[at + len]);
                 const uint32_t x = addr[at + len];
-                if (kanji_or_kana(x) && !delimiter(x) && x != branch[len] && at + len + 1 < addr.size() &&
+                if (kanji_or_kana(x) && !address_unit(x) && x != branch[len] && at + len + 1 < addr.size() &&
                     ascii_digit(addr[at + len + 1])) {
                     several |= added && *added != x;
                     added = x;
@@ -316,7 +314,8 @@ std::optional<std::string> branch_word_restored(const std::string& name) {
     const std::string n = trim(sanitize_utf8(name));
     const size_t sp = n.rfind(' ');
     if (sp == std::string::npos || !ends_with(n, "店")) return std::nullopt;
-    const std::optional<std::vector<uint32_t>> cps = code_points(n.substr(sp + 1, n.size() - sp - 1 - std::string("店").size()));
+    const size_t mark = std::string("店").size();
+    const std::optional<std::vector<uint32_t>> cps = code_points(n.substr(sp + 1, n.size() - sp - 1 - mark));
     if (!cps || cps->size() < 2) return std::nullopt;
     const std::vector<uint32_t>& b = *cps;  // the branch without its 店
     const std::string head = n.substr(0, sp + 1);
