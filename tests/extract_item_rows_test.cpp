@@ -472,3 +472,13 @@ TEST(ItemRows, TwoDescriptionsOverTwoAmountsBeforeADiscount) {
     EXPECT_EQ(pairs(*rows), (std::vector<std::pair<std::string, double>>{
                                 {"炊飯器 5.5合", 29800}, {"microSD 128GB", 2480}, {"割引 10%", -248}}));
 }
+
+TEST(ItemRows, MoneyBoxMovedBelowTheNextRow) {
+    // "198円軽" is the box of "ポテトサラダ", moved below the next row, which prints its own amount.
+    const std::string text = "店\n2022年5月4日\nポテトサラダ\nきゅうり 3本 178円軽\n198円軽\n米 コシヒカリ 5kg\n"
+                             "2,238円軽\n小計\n2,614円\n";
+    const auto rows = ex::read_item_rows(text);
+    ASSERT_TRUE(rows);
+    EXPECT_EQ(pairs(*rows), (std::vector<std::pair<std::string, double>>{
+                                {"ポテトサラダ", 198}, {"きゅうり 3本", 178}, {"米 コシヒカリ 5kg", 2238}}));
+}

@@ -356,6 +356,15 @@ std::optional<std::vector<ItemRow>> read_item_rows(const std::string& text) {
                 continue;
             }
         }
+        // OCR moved a row's money box below the next row, which prints its own amount ("ポテトサラダ" / "きゅうり 3本
+        // 178円軽" / "198円軽" / "米 コシヒカリ 5kg"): the lone money line after that row is this one's.
+        if ((!r || !r->amount) && next_starts_item && !discount_line(line) && i + 3 < end &&
+            description_at(i + 1) != trim(next) && is_item_row_continuation(lines[i + 2]) &&
+            !is_item_row_continuation(lines[i + 3]))
+            if (const std::optional<double> a = rows.line_amount(i + 2); a && *a > 0) {
+                out.push_back(ItemRow{as_printed(clean_description(d), first, 1), 1.0, *a, *a});
+                continue;
+            }
         if ((!r || !r->amount) && next_starts_item && !discount_line(line)) {
             // OCR split the description over two lines: "じゃがいも" / "袋" / "275軽".
             const std::string joined = d + " " + description_at(i + 1);
