@@ -265,8 +265,7 @@ std::optional<std::string> normalize_date(std::string_view text, const DateHints
     return std::nullopt;  // std::regex may throw (complexity / stack); treat as "no date"
 }
 
-// A Japanese address line: its house number ("本通6-1-25", "御幸通5-8-29") is no numeric date.
-static bool address_line(const std::string& line) {
+bool japanese_address_line(std::string_view line) {
     for (const char* k : {"都", "道", "府", "県", "市", "区", "町", "村", "丁目", "番地", "〒"})
         if (line.find(k) != std::string::npos) return true;
     return false;
@@ -305,7 +304,7 @@ std::vector<std::string> printed_dates(std::string_view text, const DateHints& h
     std::vector<std::string> out;
     for_each_line_reading(text, kMaxDateBytes, [&](const std::string& printed) {
         const std::string line = read_date_mark_confusions(date_apart_from_time(printed));
-        const bool address = address_line(line);
+        const bool address = japanese_address_line(line);
         for (const Candidate& c : scan(line, hints, true)) {
             if (address && c.priority == 3) continue;
             const std::string d = iso(c.ymd);
@@ -321,7 +320,7 @@ std::vector<std::string> dates_with_year_digit_lost(std::string_view text) {
         R"((?:^|[^0-9])([0-9]{3}) ?(?:/ ?([0-9]{1,2}) ?/ ?([0-9]{1,2})|年 ?([0-9]{1,2}) ?月 ?([0-9]{1,2}) ?日)(?![0-9]))");
     std::vector<std::string> out;
     for_each_line_reading(text, kMaxDateBytes, [&](const std::string& line) {
-        if (address_line(line)) return;
+        if (japanese_address_line(line)) return;
         for (auto it = std::sregex_iterator(line.begin(), line.end(), kShortYear); it != std::sregex_iterator();
              ++it) {
             const std::smatch& m = *it;
@@ -363,7 +362,7 @@ std::vector<std::string> dates_with_digit_lost(std::string_view text) {
     int lines_tried = 0;  // each try scans the line once per position and digit: a few lines at most
     for_each_line_reading(joined, kMaxDateBytes, [&](const std::string& printed) {
         const std::string full = date_apart_from_time(printed);
-        if (address_line(full) || !printed_weekday(full) || ++lines_tried > 2 * kMaxWeekdayLines) return;
+        if (japanese_address_line(full) || !printed_weekday(full) || ++lines_tried > 2 * kMaxWeekdayLines) return;
         // The date before the weekday: from a few bytes before its first digit (an era name, 令和) to the weekday
         // mark, at most kMaxDateSpan bytes.
         size_t mark = full.size();
@@ -409,7 +408,7 @@ std::vector<std::string> dates_with_day_digit_lost(std::string_view text) {
     static const std::regex kShortDay(R"((?:^|[^0-9])([0-9]{4}|[0-9]{2})([/.-])([0-9]{2})\2([0-9])(?![0-9:]))");
     std::vector<std::string> out;
     for_each_line_reading(text, kMaxDateBytes, [&](const std::string& line) {
-        if (address_line(line)) return;
+        if (japanese_address_line(line)) return;
         for (auto it = std::sregex_iterator(line.begin(), line.end(), kShortDay); it != std::sregex_iterator(); ++it) {
             const std::smatch& m = *it;
             const int year = expand_year(m[1].str()), month = to_int(m[3].str());

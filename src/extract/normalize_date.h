@@ -73,6 +73,10 @@ std::vector<std::string> dates_with_digit_lost(std::string_view text);
 // The caller keeps a model date among them over the printed one (the model read the day whole). Never throws.
 std::vector<std::string> dates_with_day_digit_lost(std::string_view text);
 
+// Whether `line` is a Japanese address line (都 道 府 県 市 区 町 村 丁目 番地 〒): its house number ("本通6-1-25",
+// "御幸通5-8-29") is no numeric date.
+bool japanese_address_line(std::string_view line);
+
 // The weekday of an ISO date "YYYY-MM-DD", 0 = Sunday .. 6 = Saturday; nullopt when it is no valid date.
 std::optional<int> weekday_of(const std::string& iso);
 

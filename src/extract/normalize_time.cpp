@@ -72,6 +72,10 @@ std::vector<std::string> printed_times(std::string_view text) {
             // A time whose hour follows an OCR look-alike of a digit ("I0:07" as printed gives 0:07) is a piece of
             // the time that the look-alike reading gives whole (10:07).
             if (const size_t at = size_t(it->position(2)); at > 0 && read[at - 1] != line[at - 1]) continue;
+            // Nor is the end of a colon chain that OCR cut short ("15:4:18" is 15:0?:18, not 4:18).
+            if (const size_t at = size_t(it->position(2));
+                at >= 2 && line[at - 1] == ':' && std::isdigit(static_cast<unsigned char>(line[at - 2])))
+                continue;
             // Each time with the rest of its line (AM / PM follow it).
             const auto t = normalize_time(std::string_view(line).substr(size_t(it->position(2))));
             if (t && std::find(out.begin(), out.end(), *t) == out.end()) out.push_back(*t);

@@ -11,6 +11,7 @@
 #include "extract/address_block.h"
 #include "extract/company_name.h"
 #include "extract/copy_constraint.h"
+#include "extract/date_checks.h"
 #include "extract/discount_rate.h"
 #include "extract/field_edits.h"
 #include "extract/item_checks.h"
@@ -92,18 +93,6 @@ bool name_in_address(const std::string& name, const std::string& address) {
 
 void apply_post_checks(const std::string& text, const std::string& target, const ExtractOptions& options,
                        nlohmann::ordered_json& f) {
-    // A date or time that is not printed on the receipt becomes the printed one closest to it
-    // (extract/printed_value.h).
-    auto check = [&](const char* key, const std::vector<std::string>& printed, auto&& closest) {
-        auto& v = f[key];
-        const std::optional<std::string> wrote =
-            v.is_string() ? std::optional<std::string>(v.get<std::string>()) : std::nullopt;
-        const std::optional<std::string> fixed = closest(printed, wrote);
-        if (!fixed) return;
-        v = *fixed;
-        f["warnings"].push_back(std::string(key) + "_not_printed: the model wrote " + wrote.value_or("none") +
-                                ", the receipt prints " + *fixed);
-    };
     // A receipt that prints its registered company (SDN BHD) near the top is supplied by that company
     // (extract/company_name.h), unless the name already is a company; a company name that is the end of the
     // printed company line, or the line without its spaces, becomes the whole line as printed; a trailing
@@ -247,96 +236,7 @@ void apply_post_checks(const std::string& text, const std::string& target, const
             if (f[key].is_string()) f[key] = fix_kana_lookalikes(f[key].get<std::string>());
         fix_item_lookalikes();
     }
-    if (options.copy_date) {
-        DateHints date_hints;
-        date_hints.japanese = has_cjk(text);  // year first on every line of a Japanese receipt
-        const std::vector<std::string> dates = printed_dates(text, date_hints);
-        const std::optional<std::string> model_date =
-            f["receipt_date"].is_string() ? std::optional<std::string>(f["receipt_date"].get<std::string>())
-                                          : std::nullopt;
-        check("receipt_date", dates, printed_date_for);
-        auto& date = f["receipt_date"];
-        // A Japanese date printed with a padded month and a one-digit day ("2022-12-2") lost a day digit to OCR:
-        // the model's date that puts one back stands (extract/normalize_date.h).
-        bool day_restored = false;
-        if (has_cjk(text) && model_date && !(date.is_string() && date.get<std::string>() == *model_date)) {
-            const std::vector<std::string> restored = dates_with_day_digit_lost(text);
-            if (std::find(restored.begin(), restored.end(), *model_date) != restored.end()) {
-                f["warnings"].push_back("receipt_date_day_digit_lost: the receipt prints the date with a one-digit "
-                                        "day after a padded month; the model's " + *model_date +
-                                        " puts the lost digit back");
-                date = *model_date;
-                day_restored = true;
-            }
-        }
-        // Still a date that is not printed (nothing printed close to it): the date printed by a date label.
-        if (date.is_string() && !day_restored) {
-            if (std::find(dates.begin(), dates.end(), date.get<std::string>()) == dates.end()) {
-                const std::vector<std::string> labelled = labelled_dates(text);
-                if (!labelled.empty()) {
-                    f["warnings"].push_back("receipt_date_not_printed: the model wrote " +
-                                            date.get<std::string>() + ", the date label prints " + labelled[0]);
-                    date = labelled[0];
-                } else if (const auto sole = sole_printed_date(text, date_hints)) {
-                    // No label either: the date of the receipt's only date line (on a Japanese receipt read year
-                    // first: "8-27-16" and "1-4-1" are house numbers, not dates; the fifth round left Japanese
-                    // receipts out when they were read as dates).
-                    f["warnings"].push_back("receipt_date_not_printed: the model wrote " +
-                                            date.get<std::string>() + ", the receipt's only date line prints " +
-                                            *sole);
-                    date = *sole;
-                }
-            }
-        }
-        // The weekday printed by the date ("202/09/14(土)") tells a date the model read through OCR damage from the
-        // printed one that replaced it: the model's date is kept when it falls on that weekday and the other not
-        // (extract/normalize_date.h).
-        if (model_date && date.is_string() && date.get<std::string>() != *model_date)
-            if (const auto wd = printed_weekday(text);
-                wd && weekday_of(*model_date) == wd && weekday_of(date.get<std::string>()) != wd) {
-                f["warnings"].push_back("receipt_date_weekday: the receipt's weekday is that of the model's " +
-                                        *model_date + ", not of " + date.get<std::string>());
-                date = *model_date;
-            }
-        // Still off the printed weekday, and the printed date lost a digit of its year ("202/09/14(土)", read as
-        // 2022-09-14): the year that puts it on that weekday, the closest to the date's year (within 10; the same
-        // weekday comes back every 5, 6 or 11 years), when one is closest.
-        if (date.is_string())
-            if (const auto wd = printed_weekday(text); wd && weekday_of(date.get<std::string>()) != wd) {
-                const int year = std::atoi(date.get<std::string>().substr(0, 4).c_str());
-                std::optional<std::string> only;
-                int best = 11;
-                bool several = false;
-                for (const std::string& d : dates_with_year_digit_lost(text)) {
-                    const int away = std::abs(std::atoi(d.substr(0, 4).c_str()) - year);
-                    if (weekday_of(d) != wd || away > best || d == only) continue;
-                    several = away == best;
-                    best = away;
-                    only = d;
-                }
-                if (only && !several) {
-                    f["warnings"].push_back("receipt_date_year_digit_lost: the receipt prints the date with a "
-                                            "three-digit year; " + *only + " falls on its weekday, " +
-                                            date.get<std::string>() + " does not");
-                    date = *only;
-                }
-            }
-        // Still off the printed weekday: the printed date lost a digit of its month or day ("2020/08/7(木)" for
-        // 08/27, "2024年月7日 木曜日"); the one date that a digit put back puts on that weekday, when only one does.
-        if (has_cjk(text) && date.is_string())
-            if (const auto wd = printed_weekday(text); wd && weekday_of(date.get<std::string>()) != wd) {
-                std::vector<std::string> on_weekday;
-                for (const std::string& d : dates_with_digit_lost(text))
-                    if (weekday_of(d) == wd) on_weekday.push_back(d);
-                if (on_weekday.size() == 1) {
-                    f["warnings"].push_back("receipt_date_digit_lost: " + on_weekday[0] +
-                                            " falls on the printed weekday with one digit put back, " +
-                                            date.get<std::string>() + " does not");
-                    date = on_weekday[0];
-                }
-            }
-        check("purchase_time", printed_times(text), printed_time_for);
-    }
+    if (options.copy_date) check_date_and_time(text, f);
     // No valid total (the model wandered off in the total field), or a total without cents on a receipt whose
     // total lines print cents (the model copied a piece of a number: "55" of 27.55, a quantity): the largest
     // amount with cents printed near a total keyword (extract/copy_constraint.h, total_fallback).

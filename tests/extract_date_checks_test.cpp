@@ -1,0 +1,125 @@
+// Dates and times that lost a digit to OCR (extract/unreadable_date_time.h) and the date / time checks that
+// report none for them (extract/date_checks.h).
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "extract/date_checks.h"
+#include "extract/normalize_time.h"
+#include "extract/unreadable_date_time.h"
+
+namespace ex = receipt::extract;
+
+namespace {
+
+nlohmann::ordered_json fields(const char* date, const char* time) {
+    nlohmann::ordered_json f = {{"receipt_date", nullptr}, {"purchase_time", nullptr},
+                                {"warnings", nlohmann::ordered_json::array()}};
+    if (date) f["receipt_date"] = date;
+    if (time) f["purchase_time"] = time;
+    return f;
+}
+
+bool warned(const nlohmann::ordered_json& f, const std::string& code) {
+    return f["warnings"].dump().find(code) != std::string::npos;
+}
+
+}  // namespace
+
+TEST(TimeWithLostDigit, MinuteOrHourCutToOneDigit) {
+    EXPECT_EQ(ex::time_with_lost_digit("ローソン\n15:4\n"), "15:4");
+    EXPECT_EQ(ex::time_with_lost_digit("2022-06-27 20:2"), "20:2");
+    EXPECT_EQ(ex::time_with_lost_digit("2020/08/7(木) 21:0:25"), "21:0");
+    EXPECT_EQ(ex::time_with_lost_digit("21/03/09 21時6分"), "21時6分");
+    EXPECT_EQ(ex::time_with_lost_digit("g時2分"), "g時2分");  // an hour look-alike: still the minute's loss
+    EXPECT_EQ(ex::time_with_lost_digit("2022年08月19日(金) 2:59:11"), "2:59:11");
+    EXPECT_EQ(ex::time_with_lost_digit("1:43"), "1:43");
+    // Whole times, and the pieces of longer numbers or colon chains, are not.
+    for (const char* whole : {"14:05", "14:05:33", "14時05分", "2時59分", "12:05:3", "15:2404", "1時25分",
+                              "I0:07:42", "S7:42", "午後2:05", "2:05 PM", "TEL 03-1234-5678", "48:5"})
+        EXPECT_FALSE(ex::time_with_lost_digit(whole)) << whole;
+}
+
+TEST(TimeWithLostDigit, UnpaddedMinuteReading) {
+    EXPECT_TRUE(ex::unpadded_minute_reading("14時7分", "14:07"));
+    EXPECT_TRUE(ex::unpadded_minute_reading("9時2分", "09:02"));
+    EXPECT_FALSE(ex::unpadded_minute_reading("14時7分", "14:47"));
+    EXPECT_FALSE(ex::unpadded_minute_reading("15:4", "15:04"));  // a colon time is printed padded
+}
+
+TEST(TimeWithLostDigit, TimesKeptWhole) {
+    EXPECT_EQ(ex::times_kept_whole("店\n2022-06-27 20:2\n12:30 受付\n"), "店\n12:30 受付\n");
+    // "15:4:18" is a time whose minute was cut, not 4:18.
+    EXPECT_TRUE(ex::printed_times("15:4:18").empty());
+}
+
+TEST(DateWithLostDigit, PartsThatLostADigit) {
+    auto d = ex::date_with_lost_digit("電話03-1234-5678\n23/0/12 15:18\n");
+    ASSERT_TRUE(d);
+    EXPECT_EQ(d->printed, "23/0/12");
+    EXPECT_EQ(d->readings.size(), 10u);  // 2023-01-12 .. 2023-10-12
+    d = ex::date_with_lost_digit("令和2年月31日");
+    ASSERT_TRUE(d);
+    EXPECT_EQ(d->printed, "2年月31日");
+    EXPECT_EQ(d->readings.size(), 5u);  // one digit: the months 1-9 of 31 days
+    d = ex::date_with_lost_digit("24/04/1");
+    ASSERT_TRUE(d);
+    EXPECT_GT(d->readings.size(), 1u);
+    d = ex::date_with_lost_digit("2024年3月日 木曜日");
+    ASSERT_TRUE(d);
+    EXPECT_EQ(d->readings.size(), 9u);  // 2024-03-01 .. 09
+    // One digit put back gives one date only: month 9 is 09.
+    d = ex::date_with_lost_digit("2024-9-09");
+    ASSERT_TRUE(d);
+    EXPECT_EQ(d->readings, std::vector<std::string>{"2024-09-09"});
+    d = ex::date_with_lost_digit("24/2/05");
+    ASSERT_TRUE(d);
+    EXPECT_EQ(d->readings, (std::vector<std::string>{"2024-02-05", "2024-12-05"}));
+    // Whole dates, look-alikes (read elsewhere), unpadded dates, house numbers: none.
+    for (const char* whole : {"2024/04/15(月)", "令和6年4月15日", "2024年3月5日 火曜日", "2021-04-2B", "22/05/1I",
+                              "21/10/I7", "2023-05-0l 22:56", "南2条西5-13-15", "東京都港区赤坂2-2-07", "2022-12-2"})
+        EXPECT_FALSE(ex::date_with_lost_digit(whole)) << whole;
+}
+
+TEST(DateChecks, TimeThatLostADigitIsNone) {
+    auto f = fields(nullptr, "15:31");
+    ex::check_date_and_time("ローソン 新宿店\n2024/03/05(火)\n15:4:18\n合計 ¥500\n", f);
+    EXPECT_TRUE(f["purchase_time"].is_null());
+    EXPECT_TRUE(warned(f, "purchase_time_digit_lost")) << f["warnings"].dump();
+    // The printed one-digit-hour time is no reading of it either.
+    auto g = fields(nullptr, "23:59");
+    ex::check_date_and_time("ローソン 新宿店\n2022年08月19日(金) 2:59:11\n合計 ¥500\n", g);
+    EXPECT_TRUE(g["purchase_time"].is_null()) << g.dump();
+    // 14時7分 read as 14:07 stands; a time printed whole elsewhere stands.
+    auto h = fields(nullptr, "14:07");
+    ex::check_date_and_time("ローソン\n14時7分\n", h);
+    EXPECT_EQ(h["purchase_time"], "14:07");
+    auto k = fields(nullptr, "12:30");
+    ex::check_date_and_time("ローソン\n20:2\n12:30\n", k);
+    EXPECT_EQ(k["purchase_time"], "12:30");
+    // Not on a Latin receipt: "9:05" is printed so.
+    auto e = fields(nullptr, "09:05");
+    ex::check_date_and_time("TESCO\n9:05\n", e);
+    EXPECT_EQ(e["purchase_time"], "09:05");
+}
+
+TEST(DateChecks, DateThatLostADigitIsNoneUnlessItsWeekdayOrItsOnlyReadingTells) {
+    auto f = fields("2023-01-21", nullptr);
+    ex::check_date_and_time("ファミリーマート\n23/0/12 15:18\n合計 ¥500\n", f);
+    EXPECT_TRUE(f["receipt_date"].is_null()) << f.dump();
+    EXPECT_TRUE(warned(f, "receipt_date_digit_unreadable")) << f["warnings"].dump();
+    // The printed weekday confirms the model's date: it stands.
+    auto g = fields("2024-03-07", nullptr);
+    ex::check_date_and_time("ファミリーマート\n2024年月7日 木曜日\n", g);
+    EXPECT_EQ(g["receipt_date"], "2024-03-07");
+    // One digit put back gives one date: that date.
+    auto h = fields("2024-09-29", nullptr);
+    ex::check_date_and_time("ファミリーマート\n2024-9-09\n", h);
+    EXPECT_EQ(h["receipt_date"], "2024-09-09");
+    // A whole date line printing the model's date: it stands.
+    auto k = fields("2024-04-15", nullptr);
+    ex::check_date_and_time("ファミリーマート\n2024/04/15\n有効期限 2024年月30日\n", k);
+    EXPECT_EQ(k["receipt_date"], "2024-04-15");
+}
