@@ -60,3 +60,16 @@ TEST(JapaneseAddress, HouseNumberOfAnotherShapeAndLinesOutOfOrder) {
     // A bare floor is not matched on its own (another floor printed elsewhere).
     EXPECT_EQ(ex::address_as_printed("東京都港区\n芝浦1-2-3 5F\nビル 3F\n", "芝浦1-2-3 ビル 1F"), std::nullopt);
 }
+
+TEST(JapaneseAddress, HouseNumberLookAlikesReadAsDigits) {
+    // "6-b-21": b is 6; the model's swapped digits give way to the print read so.
+    EXPECT_EQ(ex::address_as_printed("〒420-6549 静岡県静岡市葵区呉服町6-b-21\n呉服町駅ビル 4F\n",
+                                     "静岡県静岡市葵区呉服町6-6-12 呉服町駅ビル 4F"),
+              "静岡県静岡市葵区呉服町6-6-21 呉服町駅ビル 4F");
+    // "4-15-IS" is 4-15-15, which has more digits than the model's 4-1-5.
+    EXPECT_EQ(ex::address_as_printed("沖縄県那覇市\n松山4-15-IS\n松山ステーションビル 1F\n",
+                                     "沖縄県那覇市 松山4-1-5 松山ステーションビル 1F"),
+              "沖縄県那覇市 松山4-15-15 松山ステーションビル 1F");
+    // Between two digits a look-alike may stand for a lost hyphen as well: the model's house number stands.
+    EXPECT_EQ(ex::address_as_printed("大阪府堺市堺区\n中瓦町6-7Z9\n", "大阪府堺市堺区 中瓦町6-7-29"), std::nullopt);
+}

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "extract/name_constraint.h"
+#include "extract/ocr_digits.h"
 #include "extract/utf8.h"
 
 namespace receipt::extract {
@@ -82,6 +83,48 @@ std::string keep_floor_spaces(const std::string& model, std::string printed) {
     return printed;
 }
 
+// `line` with the OCR look-alikes of digits inside a house number read as digits ("6-b-21" -> "6-6-21", "4-15-IS"
+// -> "4-15-15", "三宮町Z丁目" -> "三宮町2丁目", "24番I号" -> "24番1号"): a look-alike with a digit, '-', 丁目, 番 or 号
+// on its left (or any CJK character when 丁目 or 番 follows) and a digit, a look-alike, '-', 丁目, 番, 号, a space or
+// the line end on its right, not between two digits. Same length.
+std::string read_house_number_confusions(std::string line) {
+    auto at = [&](size_t i, const char* mark) { return line.compare(i, std::string(mark).size(), mark) == 0; };
+    auto ends = [&](size_t i, const char* mark) {
+        const size_t n = std::string(mark).size();
+        return i >= n && line.compare(i - n, n, mark) == 0;
+    };
+    for (size_t i = 0; i < line.size(); ++i) {
+        if (!confusion_digit(line[i])) continue;
+        const size_t r = i + 1;
+        const bool counter_after = at(r, "丁目") || at(r, "番");
+        const bool right = r == line.size() || digit(line[r]) || confusion_digit(line[r]) || line[r] == '-' ||
+                           line[r] == ' ' || counter_after || at(r, "号");
+        const bool cjk_before = i > 0 && (static_cast<unsigned char>(line[i - 1]) & 0x80);
+        const bool left = i > 0 && (digit(line[i - 1]) || line[i - 1] == '-' || ends(i, "丁目") || ends(i, "番") ||
+                                    ends(i, "号") || (counter_after && cjk_before));
+        // Not between two digits: "6-7Z9" may be a hyphen lost as well ("6-7-29"), which the digit count misses.
+        const bool between_digits = i > 0 && digit(line[i - 1]) && r < line.size() && digit(line[r]);
+        if (left && right && !between_digits) line[i] = confusion_digit(line[i]);
+    }
+    return line;
+}
+
+// `text` with each line that holds a house number ("6-b-21", "2丁目", "9番3号") read by read_house_number_confusions.
+std::string house_numbers_read(const std::string& text) {
+    std::string out;
+    for (size_t i = 0; i <= text.size();) {
+        const size_t j = std::min(text.find('\n', i), text.size());
+        std::string line = text.substr(i, j - i);
+        if (line.find("丁目") != std::string::npos || line.find("番") != std::string::npos ||
+            line.find('-') != std::string::npos)
+            line = read_house_number_confusions(line);
+        out += line;
+        if (j < text.size()) out += '\n';
+        i = j + 1;
+    }
+    return out;
+}
+
 }  // namespace
 
 namespace {
@@ -109,7 +152,7 @@ std::optional<std::string> address_as_printed(const std::string& text, const std
     const std::string a = trim(sanitize_utf8(address));
     const std::string v = strip_spaces(a);
     if (v.empty()) return std::nullopt;
-    const CompactText c = compact_text(sanitize_utf8(text));
+    const CompactText c = compact_text(house_numbers_read(sanitize_utf8(text)));
     std::optional<std::string> out = printed_match(c, v);
     // Not printed as one span (OCR put the address lines out of order: "南2条西3丁目4番18号" /
     // "北海道札幌市中央区"): each of the model's words that holds a digit and a kanji or kana, matched on its own.

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "extract/address_block.h"
+#include "extract/building_line.h"
 #include "extract/company_name.h"
 #include "extract/copy_constraint.h"
 #include "extract/date_checks.h"
@@ -171,6 +172,15 @@ void apply_post_checks(const std::string& text, const std::string& target, const
             f["warnings"].push_back("supplier_address_as_printed: the model wrote " +
                                     f["supplier_address"].get<std::string>() + ", the receipt prints " + *printed);
             f["supplier_address"] = *printed;
+        }
+    // A building line that OCR damaged ("一番町プザ 2F") is read whole, and the model's own building of that place
+    // gives way to it (extract/building_line.h).
+    if (options.copy_address && has_cjk(text) && f["supplier_address"].is_string())
+        if (auto fixed = address_with_printed_building(text, f["supplier_address"].get<std::string>())) {
+            f["warnings"].push_back("supplier_address_building_as_printed: the model wrote " +
+                                    f["supplier_address"].get<std::string>() + ", the receipt's building line is " +
+                                    *fixed);
+            f["supplier_address"] = *fixed;
         }
     // A Japanese name that ran on from the chain into the next printed line, the operating company ("ジョーシン
     // (株)セブン商事") or a piece of the address with its house number ("丸亀製麺 大阪府堺市...5丁目14番19号"), is

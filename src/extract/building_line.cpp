@@ -1,0 +1,125 @@
+// The building of a Japanese address as printed (extract/building_line.h).
+#include "extract/building_line.h"
+
+#include <regex>
+#include <vector>
+
+#include "extract/utf8.h"
+
+namespace receipt::extract {
+
+namespace {
+
+constexpr size_t kBuildingLines = 16;  // lines of the header read for the building line
+constexpr size_t kMaxLineBytes = 200;
+
+// Building words, longest first where one ends another.
+const std::vector<std::u32string>& building_words() {
+    static const std::vector<std::u32string> kWords = {
+        U"ステーションビル", U"ビルディング", U"センタービル", U"第一ビル", U"第二ビル", U"駅ビル", U"スクエア",
+        U"プラザ", U"タワー", U"ハイツ", U"ヒルズ", U"ガーデン", U"テラス", U"会館", U"ビル"};
+    return kWords;
+}
+
+// Whether printed character p may be OCR's reading of c (itself, or a look-alike).
+bool reads_as(char32_t p, char32_t c) {
+    if (p == c) return true;
+    static const std::vector<std::pair<char32_t, char32_t>> kLookalikes = {
+        {U'夕', U'タ'}, {U'口', U'ロ'}, {U'力', U'カ'}, {U'工', U'エ'}, {U'二', U'ニ'}, {U'八', U'ハ'},
+        {U'卜', U'ト'}, {U'-', U'ー'}, {U'一', U'ー'}, {U'－', U'ー'}};
+    for (const auto& [look, real] : kLookalikes)
+        if (p == look && c == real) return true;
+    return false;
+}
+
+// The length of the end of `body` that reads as `word` (look-alikes allowed; a word of 3 or more characters may
+// have lost one), or 0.
+size_t damaged_suffix(const std::u32string& body, const std::u32string& word) {
+    auto ends_as = [&](size_t n, size_t skip) {  // the last n characters read as word without word[skip]
+        if (n > body.size()) return false;
+        const size_t start = body.size() - n;
+        for (size_t i = 0, k = 0; k < word.size(); ++k) {
+            if (k == skip) continue;
+            if (!reads_as(body[start + i], word[k])) return false;
+            ++i;
+        }
+        return true;
+    };
+    if (ends_as(word.size(), word.size())) return word.size();
+    if (word.size() >= 3)
+        for (size_t skip = 0; skip < word.size(); ++skip)
+            if (ends_as(word.size() - 1, skip)) return word.size() - 1;
+    return 0;
+}
+
+std::u32string to_u32(const std::string& s) {
+    const auto cps = code_points(s);
+    return cps ? std::u32string(cps->begin(), cps->end()) : std::u32string();
+}
+
+std::string to_utf8(const std::u32string& s) { return utf8_of(std::vector<uint32_t>(s.begin(), s.end())); }
+
+bool floor_word(const std::string& w) {
+    static const std::regex kFloor(R"([0-9]{1,2}(F|階))");
+    return std::regex_match(w, kFloor);
+}
+
+std::vector<std::string> words_of(const std::string& s) {
+    std::vector<std::string> out;
+    for (size_t i = 0; i <= s.size();) {
+        const size_t j = std::min(s.find(' ', i), s.size());
+        if (j > i) out.push_back(s.substr(i, j - i));
+        i = j + 1;
+    }
+    return out;
+}
+
+}  // namespace
+
+std::optional<std::string> address_with_printed_building(const std::string& text, const std::string& address) try {
+    const std::vector<std::string> model = words_of(collapse_whitespace(sanitize_utf8(address)));
+    for (const std::string& raw : first_lines(text, kBuildingLines, kMaxLineBytes)) {
+        // The line: a place and a building word as its last word, then a floor if printed.
+        std::vector<std::string> words = words_of(collapse_whitespace(fold_fullwidth(sanitize_utf8(raw))));
+        if (words.empty()) continue;
+        std::string floor;
+        if (words.size() >= 2 && floor_word(words.back())) {
+            floor = words.back();
+            words.pop_back();
+        }
+        const std::u32string body = to_u32(words.back());
+        for (const std::u32string& word : building_words()) {
+            const size_t n = damaged_suffix(body, word);
+            if (n == 0) continue;
+            const std::u32string place = body.substr(0, body.size() - n);
+            if (place.empty() || !has_cjk(to_utf8(place))) break;
+            const std::string building = to_utf8(place + word);
+            const std::string place8 = to_utf8(place);
+            // The model's word of that place, and its floor.
+            for (size_t i = 0; i < model.size(); ++i) {
+                if (model[i].size() <= place8.size() || model[i].compare(0, place8.size(), place8) != 0) continue;
+                const std::string rest = model[i].substr(place8.size());
+                if (!has_cjk(rest) || has_ascii_digit(rest)) continue;  // a house number ("6丁目9番7号"), not a building
+                const bool has_floor = i + 1 < model.size() && floor_word(model[i + 1]);
+                const std::string wrote = model[i] + (has_floor ? " " + model[i + 1] : "");
+                const std::string printed = building + (floor.empty() ? "" : " " + floor);
+                if (wrote == printed || (floor.empty() && model[i] == building)) return std::nullopt;
+                std::string out;
+                for (size_t k = 0; k < model.size(); ++k) {
+                    if (k == i + 1 && has_floor) continue;
+                    out += (out.empty() ? "" : " ") + (k == i ? (floor.empty() && has_floor
+                                                                     ? building + " " + model[i + 1]
+                                                                     : printed)
+                                                              : model[k]);
+                }
+                return out;
+            }
+            break;
+        }
+    }
+    return std::nullopt;
+} catch (...) {
+    return std::nullopt;  // std::regex giving up: the address as the model wrote it
+}
+
+}  // namespace receipt::extract

@@ -1,0 +1,20 @@
+// The building of a Japanese address as the receipt prints it. An address ends with a building and its floor on a
+// line of their own ("一番町プラザ 2F"); OCR drops a character of the building word ("一番町プザ", "巣鴨駅ル",
+// "西新宿ター 3F") or reads a katakana as its kanji look-alike ("万代夕ワ-"), and the model, reading the damaged
+// line, writes a building of its own ("一番町ステーションビル") or another floor.
+#pragma once
+
+#include <optional>
+#include <string>
+
+namespace receipt::extract {
+
+// The receipt's building line, read whole: a line (of the first 16) that ends with a building word ("ビル",
+// "駅ビル", "センタービル", "ステーションビル", "第一ビル", "タワー", "プラザ", "スクエア", "ハイツ", "ヒルズ", "会館", ...)
+// after a place, then its floor if printed ("2F", "3階"); a word of three characters or more may have lost one
+// character or be read with look-alikes (夕 for タ, '-' or 一 for ー). Returns `address` with its building word
+// (a word that starts with that place; with the floor token after it) replaced by that line, when they differ;
+// nullopt otherwise (no building line printed, or the model wrote no building of that place).
+std::optional<std::string> address_with_printed_building(const std::string& text, const std::string& address);
+
+}  // namespace receipt::extract
