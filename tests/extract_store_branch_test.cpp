@@ -163,3 +163,15 @@ TEST(StoreBranch, BranchWordThatOcrDamaged) {
     EXPECT_EQ(ex::branch_word_restored("ココカラファイン 中央店"), std::nullopt);
     EXPECT_EQ(ex::branch_word_restored("ココカラファイン"), std::nullopt);
 }
+
+TEST(StoreBranch, ChainRunPastItsFinalN) {
+    // One character past a printed chain that ends in ン: the printed chain, with the branch kept.
+    EXPECT_EQ(ex::chain_run_past_final_n("ココカラファイン\n〒590-6468\n", "ココカラファインラ", 4), "ココカラファイン");
+    EXPECT_EQ(ex::chain_run_past_final_n("ココカラファイン\n博多駅前店\n", "ココカラファインン 博多駅前店", 4),
+              "ココカラファイン 博多駅前店");
+    // A chain completed past another printed end stands ("ローソ" -> "ローソン"), as does a printed word.
+    EXPECT_EQ(ex::chain_run_past_final_n("ローソ\n〒590-6468\n", "ローソン", 4), std::nullopt);
+    EXPECT_EQ(ex::chain_run_past_final_n("ココカラファインラ\n", "ココカラファインラ", 4), std::nullopt);
+    // The printed word must be there.
+    EXPECT_EQ(ex::chain_run_past_final_n("ツルハドラッグ\n", "ココカラファインラ", 4), std::nullopt);
+}

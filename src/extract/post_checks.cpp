@@ -223,6 +223,14 @@ void apply_post_checks(const std::string& text, const std::string& target, const
                                     *fixed);
             f["supplier_name"] = *fixed;
         }
+    // A chain the model ran one character past its printed final ン ("ココカラファインラ") is the printed chain
+    // (extract/store_branch.h).
+    if (options.copy_name && has_cjk(text) && f["supplier_name"].is_string())
+        if (auto cut = chain_run_past_final_n(text, f["supplier_name"].get<std::string>(), kNameLines)) {
+            f["warnings"].push_back("supplier_name_run_past_chain: the model wrote " +
+                                    f["supplier_name"].get<std::string>() + ", the receipt prints the chain " + *cut);
+            f["supplier_name"] = *cut;
+        }
     // A branch word that OCR damaged ("ショッピングセター店", "央店") is spelled whole (extract/store_branch.h).
     if (options.copy_name && f["supplier_name"].is_string() && has_cjk(f["supplier_name"].get<std::string>()))
         if (auto fixed = branch_word_restored(f["supplier_name"].get<std::string>())) {

@@ -139,6 +139,27 @@ std::optional<std::string> name_without_run_on(const std::string& name, const st
     return chain;
 }
 
+std::optional<std::string> chain_run_past_final_n(const std::string& text, const std::string& name, int max_lines) {
+    const std::string n = trim(sanitize_utf8(name));
+    const size_t sp = std::min(n.find(' '), n.size());
+    const auto word = code_points(n.substr(0, sp));
+    if (!word || word->size() < 4 || (*word)[word->size() - 2] != U'ン') return std::nullopt;
+    const std::string cut = utf8_of(*word, 0, word->size() - 1);
+    bool cut_printed = false;
+    for (const std::string& line : first_lines(text, size_t(std::max(max_lines, 0)))) {
+        const std::string l = fold_fullwidth(sanitize_utf8(line));
+        for (size_t i = 0; i <= l.size();) {
+            const size_t j = std::min(l.find(' ', i), l.size());
+            const std::string w = l.substr(i, j - i);
+            if (w == n.substr(0, sp)) return std::nullopt;  // the whole word is printed
+            cut_printed = cut_printed || w == cut;
+            i = j + 1;
+        }
+    }
+    if (!cut_printed) return std::nullopt;
+    return cut + n.substr(sp);
+}
+
 namespace {
 
 // A line that can name a chain: no digit, no postcode or phone label, no company form, no document title; no

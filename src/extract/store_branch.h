@@ -32,6 +32,13 @@ std::optional<std::string> name_with_branch(const std::string& text, const std::
 // otherwise.
 std::optional<std::string> name_without_run_on(const std::string& name, const std::string& address);
 
+// The chain as printed when the model ran one character past a printed chain word that ends in ン
+// ("ココカラファインラ", "ココカラファインン" for the printed "ココカラファイン"): the moraic nasal ends a word, and on the
+// development sets every name so written was the model's run-on, while names completed past another printed end
+// ("ファミリーマー" -> "ファミリーマート", "ローソ" -> "ローソン") were right. `name` with its first word cut so, when
+// that word is not printed itself (a word of the first `max_lines` lines); nullopt otherwise.
+std::optional<std::string> chain_run_past_final_n(const std::string& text, const std::string& name, int max_lines);
+
 // The chain printed before a branch that the model wrote alone ("東塩小路町二丁目店"): when `name` (spaces aside)
 // ends in 店, has no space, and is printed within the first `max_lines` lines as the last word of a line after
 // other words, or as a whole line under a chain line, the name with those words or that line before it
