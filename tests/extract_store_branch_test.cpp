@@ -175,3 +175,17 @@ TEST(StoreBranch, ChainRunPastItsFinalN) {
     // The printed word must be there.
     EXPECT_EQ(ex::chain_run_past_final_n("ツルハドラッグ\n", "ココカラファインラ", 4), std::nullopt);
 }
+
+TEST(StoreBranch, BranchAfterTheChainThatLostIts店) {
+    // The name's own branch word without 店: a place the address prints, then branch words only.
+    EXPECT_EQ(ex::name_with_branch("コスモス薬品 新宿本\n〒160-4474 東京都新宿区新宿3-28-26\n", "コスモス薬品 新宿本", 4,
+                                   "東京都新宿区新宿3-28-26"),
+              "コスモス薬品 新宿本店");
+    EXPECT_EQ(ex::name_with_branch("東急ストア 牧志二丁目\n沖縄県那覇市牧志2-3-4\n", "東急ストア 牧志二丁目", 4,
+                                   "沖縄県那覇市牧志2-3-4"),
+              "東急ストア 牧志二丁目店");
+    // Not a place of the address, or an address unit: unchanged.
+    EXPECT_EQ(ex::name_with_branch("コスモス薬品 渋谷本\n", "コスモス薬品 渋谷本", 4, "東京都新宿区新宿3-28-26"),
+              std::nullopt);
+    EXPECT_EQ(ex::name_with_branch("ローソン 新宿区\n", "ローソン 新宿区", 4, "東京都新宿区新宿3-28-26"), std::nullopt);
+}

@@ -63,6 +63,10 @@ std::optional<std::string> name_with_branch(const std::string& text, const std::
                                             const std::string& address) {
     const std::string want = strip_spaces(fold_fullwidth(sanitize_utf8(name)));
     if (want.empty() || ends_with(want, "店")) return std::nullopt;
+    // The branch written after the chain, its 店 lost ("コスモス薬品 新宿本"): 店 put back.
+    if (const std::string n = trim(fold_fullwidth(sanitize_utf8(name))); n.rfind(' ') != std::string::npos)
+        if (branch_without_mark(n.substr(n.rfind(' ') + 1), strip_spaces(fold_fullwidth(sanitize_utf8(address)))))
+            return n + "店";
     std::vector<std::string> lines = first_lines(text, size_t(std::max(max_lines, 0)) + 1);
     for (std::string& line : lines) line = trim(fold_fullwidth(line));
     auto is_branch = [](const std::string& b) {

@@ -22,7 +22,8 @@ inline constexpr int kMaxBranchChars = 24;
 // company's line ("株式会社セブン商事"). A branch line printed as the first line, right above the chain line, is the branch
 // too (OCR moved its box: "川崎市中原中央店" / "ローソン"). A line right under the chain that lost its 店 to OCR is the
 // branch with 店 put back: kanji and kana only, a place the address prints followed only by branch words (駅, 口,
-// 東西南北, 中央, 本, ...; "西新宿南" -> "西新宿南店"), not ending in an address unit (都 道 府 県 市 区 町 村 郡).
+// 東西南北, 中央, 本, ...; "西新宿南" -> "西新宿南店"), not ending in an address unit (都 道 府 県 市 区 町 村 郡); so is
+// such a branch that the name itself ends with after its chain ("コスモス薬品 新宿本" -> "コスモス薬品 新宿本店").
 std::optional<std::string> name_with_branch(const std::string& text, const std::string& name, int max_lines,
                                             const std::string& address = "");
 
