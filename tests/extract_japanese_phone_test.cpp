@@ -76,3 +76,22 @@ TEST(JapanesePhone, PostCheckOnYenReceipts) {
     EXPECT_EQ(f["supplier_phone"], "03-7114-3764");
     EXPECT_NE(f["warnings"].dump().find("supplier_phone_not_printed"), std::string::npos) << f["warnings"].dump();
 }
+
+TEST(JapanesePhone, FirstHyphenLost) {
+    // Six digits before the subscriber's four: the area code of three digits (two for 03 and 06) split off.
+    EXPECT_EQ(ex::labelled_phone_for("TEL048829-9239\n", "048829-9239"), "048-829-9239");
+    EXPECT_EQ(ex::labelled_phone_for("電話:031234-5678\n", ""), "03-1234-5678");
+    // After an opening bracket the closing one was lost.
+    EXPECT_EQ(ex::labelled_phone_for("TEL (072214-7620\n", ""), "(072)214-7620");
+    EXPECT_EQ(ex::labelled_phone_for("☎(06I786-1239\n", "(06)176"), "(06)1786-1239");
+}
+
+TEST(JapanesePhone, DigitGuessedIntoANumberThatLostOne) {
+    // Nine digits printed, the model's ten put one back: a guess.
+    EXPECT_TRUE(ex::phone_with_guessed_digit("TEL:043-18-4935\n", "043-185-4935"));
+    EXPECT_TRUE(ex::phone_with_guessed_digit("電話\n011-50-7156\n", "011-504-7156"));
+    // Printed whole, another number, or a leading 0 dropped (which leaves no doubt): no guess.
+    EXPECT_FALSE(ex::phone_with_guessed_digit("TEL:043-185-4935\n", "043-185-4935"));
+    EXPECT_FALSE(ex::phone_with_guessed_digit("TEL:043-18-4935\n", "045-111-2222"));
+    EXPECT_FALSE(ex::phone_with_guessed_digit("TEL:48-447-5774\n", "048-447-5774"));
+}

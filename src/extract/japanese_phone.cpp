@@ -39,10 +39,13 @@ struct LinePhone {
 // The phone numbers on `line`. Two OCR slips are read through, as their digits leave no doubt:
 //   * the leading 0 dropped ("48-447-5774": nine digits, the first not 0; every Japanese number starts with 0);
 //   * the last hyphen dropped ("03-17646052", "022-6697022": ten digits in two groups, the second longer than the
-//     subscriber number's four: the hyphen goes back before the last four).
+//     subscriber number's four: the hyphen goes back before the last four);
+//   * the first hyphen dropped ("048829-9239": six digits, then the subscriber's four): the hyphen goes back after
+//     the area code, two digits for 03 and 06, else three (the large cities' codes: 011, 045, 048, 052, 072, ...);
+//     after an opening bracket the closing one is what was lost ("(072214-7620" -> "(072)214-7620").
 std::vector<LinePhone> phones_on(const std::string& line) {
     static const std::regex phone(
-        R"((\(0\d{1,4}\)\s?\d{1,4}-\d{3,4}|\(0\d{1,4}\)\s?\d{5,8}|\([1-9]\d{0,3}\)\s?\d{1,4}-\d{3,4}|0\d{1,4}-\d{1,4}-\d{3,4}|[1-9]\d{0,3}-\d{1,4}-\d{3,4}|0\d{1,4}-\d{5,8}))");
+        R"((\(0\d{1,4}\)\s?\d{1,4}-\d{3,4}|\(0\d{1,4}\)\s?\d{5,8}|\([1-9]\d{0,3}\)\s?\d{1,4}-\d{3,4}|0\d{1,4}-\d{1,4}-\d{3,4}|[1-9]\d{0,3}-\d{1,4}-\d{3,4}|0\d{1,4}-\d{5,8}|0\d{5}-\d{4}))");
     std::vector<LinePhone> out;
     const std::string s = line.substr(0, kMaxLineBytes);
     for (auto it = std::sregex_iterator(s.begin(), s.end(), phone); it != std::sregex_iterator(); ++it) {
@@ -62,6 +65,16 @@ std::vector<LinePhone> phones_on(const std::string& line) {
         }
         if (p[0] == '(' && p[1] != '0') {  // the leading 0 dropped inside the brackets: "(3)3557-0419"
             if (digits.size() == 9) out.push_back({p, "(0" + p.substr(1)});
+            continue;
+        }
+        if (p[0] == '0' && hyphens == 1 && p.find('-') == 6) {  // the first hyphen dropped: "048829-9239"
+            // 03 and 06 (Tokyo, Osaka) are the two-digit area codes; the other large cities' have three digits.
+            // After a bracket, the closing one was lost: "(072214-7620" is (072)214-7620.
+            const size_t area = (p.compare(0, 2, "03") == 0 || p.compare(0, 2, "06") == 0) ? 2 : 3;
+            if (it->position() > 0 && s[size_t(it->position()) - 1] == '(')
+                out.push_back({"(" + p, "(" + p.substr(0, area) + ")" + p.substr(area)});
+            else
+                out.push_back({p, p.substr(0, area) + "-" + p.substr(area)});
             continue;
         }
         if ((p[0] == '0' && hyphens == 1) || (p[0] == '(' && hyphens == 0)) {  // the last hyphen dropped
@@ -115,6 +128,39 @@ std::optional<std::string> labelled_phone_for(const std::string& text, const std
         !model_phone.empty() && phone_digits(model_phone) <= 11 && text.find(model_phone) != std::string::npos;
     if (model_phone == p || (printed && p.rfind(model_phone, 0) != 0 && !model_is_damaged_print)) return std::nullopt;
     return p;
+}
+
+bool phone_with_guessed_digit(const std::string& text, const std::string& model_phone) {
+    if (model_phone.empty() || text.find(model_phone) != std::string::npos) return false;
+    std::string model_digits;
+    for (char c : model_phone)
+        if (c >= '0' && c <= '9') model_digits += c;
+    std::vector<std::string> lines = printed_lines_as_is(text);
+    for (std::string& line : lines) line = read_digit_confusions(fold_dashes(line, true));
+    // The digit runs of a number (digits, '-', brackets, spaces between) on a line.
+    auto numbers_on = [](const std::string& line) {
+        std::vector<std::string> out;
+        std::string cur;
+        for (size_t i = 0; i <= line.size(); ++i) {
+            const char c = i < line.size() ? line[i] : '\n';
+            if (c >= '0' && c <= '9') cur += c;
+            else if (c == '-' || c == '(' || c == ')' || (c == ' ' && !cur.empty())) continue;
+            else {
+                if (!cur.empty()) out.push_back(cur);
+                cur.clear();
+            }
+        }
+        return out;
+    };
+    for (size_t i = 0; i < lines.size(); ++i) {
+        if (!phone_label(lines[i])) continue;
+        for (size_t k = i > 0 ? i - 1 : 0; k <= i + 1 && k < lines.size(); ++k)
+            for (const std::string& d : numbers_on(lines[k]))
+                if (d.size() == 9 && d[0] == '0' && model_digits.size() == 10)
+                    for (size_t at = 0; at < model_digits.size(); ++at)
+                        if (model_digits.substr(0, at) + model_digits.substr(at + 1) == d) return true;
+    }
+    return false;
 }
 
 size_t phone_digits(const std::string& phone) {

@@ -23,6 +23,11 @@ namespace receipt::extract {
 // above; nullopt otherwise (the model's value stands).
 std::optional<std::string> labelled_phone_for(const std::string& text, const std::string& model_phone);
 
+// Whether `model_phone` (the model's value) is not printed and is a number that the receipt prints after a phone
+// label with one digit lost, that digit put back: nine digits from a leading 0 ("043-30-8626", the model's
+// 043-305-8626). The model chose the lost digit by guessing (the development sets: 6 such numbers, none right).
+bool phone_with_guessed_digit(const std::string& text, const std::string& model_phone);
+
 // The ASCII digits of `phone`.
 size_t phone_digits(const std::string& phone);
 // Whether `phone` has as many digits as a Japanese number: 10 (landlines, 0120, 0570), or 11 (mobile and 050

@@ -316,6 +316,12 @@ void apply_post_checks(const std::string& text, const std::string& target, const
         // A Japanese phone number has 10 digits (11 for mobile and 050 numbers). One with fewer or more is a
         // number that OCR cut short (every 9-digit value on the development sets was) or one the model ran on
         // ("078-9690-9690559"): no number, with the value kept in the warning.
+        // A number printed with a digit lost ("043-30-8626") that the model wrote whole: the digit is a guess.
+        if (phone.is_string() && phone_with_guessed_digit(text, phone.get<std::string>())) {
+            f["warnings"].push_back("supplier_phone_digit_guessed: the receipt prints " + phone.get<std::string>() +
+                                    " with a digit lost");
+            phone = nullptr;
+        }
         if (phone.is_string() && !japanese_phone_length_ok(phone.get<std::string>())) {
             f["warnings"].push_back("supplier_phone_incomplete: " + phone.get<std::string>() + " has " +
                                     std::to_string(phone_digits(phone.get<std::string>())) +
