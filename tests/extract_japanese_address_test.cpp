@@ -73,3 +73,11 @@ TEST(JapaneseAddress, HouseNumberLookAlikesReadAsDigits) {
     // Between two digits a look-alike may stand for a lost hyphen as well: the model's house number stands.
     EXPECT_EQ(ex::address_as_printed("大阪府堺市堺区\n中瓦町6-7Z9\n", "大阪府堺市堺区 中瓦町6-7-29"), std::nullopt);
 }
+
+TEST(JapaneseAddress, ChomeMarkThatLostACharacter) {
+    // "2目35番12号": 丁 lost; the model's garbled house number gives way to the print read whole.
+    EXPECT_EQ(ex::address_as_printed("東京都八王子市\n明神町2目35番12号\n", "東京都八王子市 明神町5丁目32番1号"),
+              "東京都八王子市 明神町2丁目35番12号");
+    EXPECT_EQ(ex::address_as_printed("東京都豊島区\n東池袋8丁33番3号\n", "東京都豊島区 東池袋8丁目38番3号"),
+              "東京都豊島区 東池袋8丁目33番3号");
+}

@@ -109,7 +109,25 @@ std::string read_house_number_confusions(std::string line) {
     return line;
 }
 
-// `text` with each line that holds a house number ("6-b-21", "2丁目", "9番3号") read by read_house_number_confusions.
+// `line` with a 丁目 that lost one of its two characters between digits put back whole ("明神町2目35番12号",
+// "池袋8丁33番3号" -> "2丁目35番", "8丁目33番"): a digit, then 目 or 丁 alone, then a digit.
+std::string lost_chome_mark_restored(const std::string& line) {
+    const size_t n = std::string("丁").size();  // 丁 and 目: three bytes each
+    std::string out;
+    for (size_t i = 0; i < line.size(); ++i) {
+        const bool half = line.compare(i, n, "丁") == 0 || line.compare(i, n, "目") == 0;
+        if (half && i > 0 && digit(line[i - 1]) && i + n < line.size() && digit(line[i + n])) {
+            out += "丁目";
+            i += n - 1;
+        } else {
+            out += line[i];
+        }
+    }
+    return out;
+}
+
+// `text` with each line that holds a house number ("6-b-21", "2丁目", "9番3号") read by read_house_number_confusions
+// and lost_chome_mark_restored.
 std::string house_numbers_read(const std::string& text) {
     std::string out;
     for (size_t i = 0; i <= text.size();) {
@@ -117,7 +135,7 @@ std::string house_numbers_read(const std::string& text) {
         std::string line = text.substr(i, j - i);
         if (line.find("丁目") != std::string::npos || line.find("番") != std::string::npos ||
             line.find('-') != std::string::npos)
-            line = read_house_number_confusions(line);
+            line = lost_chome_mark_restored(read_house_number_confusions(line));
         out += line;
         if (j < text.size()) out += '\n';
         i = j + 1;
