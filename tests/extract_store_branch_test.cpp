@@ -189,3 +189,24 @@ TEST(StoreBranch, BranchAfterTheChainThatLostIts店) {
               std::nullopt);
     EXPECT_EQ(ex::name_with_branch("ローソン 新宿区\n", "ローソン 新宿区", 4, "東京都新宿区新宿3-28-26"), std::nullopt);
 }
+
+TEST(StoreBranch, AddressPlaceFromTheBranch) {
+    // The printed place lost a character; the model wrote another place: the branch's place.
+    EXPECT_EQ(ex::address_place_from_branch("ココカラファイン 中洲二丁目店\n〒812-9833\n福岡県福岡市博多区中4丁目19番11号\n",
+                                            "ココカラファイン 中洲二丁目店", "福岡県福岡市博多区博多駅前4丁目19番11号"),
+              "福岡県福岡市博多区中洲4丁目19番11号");
+    EXPECT_EQ(ex::address_place_from_branch("CoCo壱番屋\n則武中央店\n〒450-2385 愛知県名古屋市中村区則6-36-15\n",
+                                            "CoCo壱番屋 則武中央店", "愛知県名古屋市中村区椿町6-36-15"),
+              "愛知県名古屋市中村区則武6-36-15");
+    // Printed whole under another spelling of the city.
+    EXPECT_EQ(ex::address_place_from_branch("ジョーシン\n花園北口店\n新潟県新潟中央区花園7-3ー6\n", "ジョーシン 花園北口店",
+                                            "新潟県新潟市中央区万代7-3-6"),
+              "新潟県新潟市中央区花園7-3-6");
+    // The model's place printed with the house number, or the branch's place already in the address: unchanged.
+    EXPECT_EQ(ex::address_place_from_branch("ローソン 中洲店\n福岡県福岡市博多区博多駅前4丁目19番11号\n", "ローソン 中洲店",
+                                            "福岡県福岡市博多区博多駅前4丁目19番11号"),
+              std::nullopt);
+    EXPECT_EQ(ex::address_place_from_branch("ローソン 中洲店\n福岡県福岡市博多区中洲4-1-1\n", "ローソン 中洲店",
+                                            "福岡県福岡市博多区中洲4-1-1"),
+              std::nullopt);
+}

@@ -45,7 +45,8 @@ struct LinePhone {
 //     after an opening bracket the closing one is what was lost ("(072214-7620" -> "(072)214-7620").
 std::vector<LinePhone> phones_on(const std::string& line) {
     static const std::regex phone(
-        R"((\(0\d{1,4}\)\s?\d{1,4}-\d{3,4}|\(0\d{1,4}\)\s?\d{5,8}|\([1-9]\d{0,3}\)\s?\d{1,4}-\d{3,4}|0\d{1,4}-\d{1,4}-\d{3,4}|[1-9]\d{0,3}-\d{1,4}-\d{3,4}|0\d{1,4}-\d{5,8}|0\d{5}-\d{4}))");
+        R"((\(0\d{1,4}\)\s?\d{1,4}-\d{3,4}|\(0\d{1,4}\)\s?\d{5,8}|\([1-9]\d{0,3}\)\s?\d{1,4}-\d{3,4}|)"
+        R"(0\d{1,4}-\d{1,4}-\d{3,4}|[1-9]\d{0,3}-\d{1,4}-\d{3,4}|0\d{1,4}-\d{5,8}|0\d{5}-\d{4}))");
     std::vector<LinePhone> out;
     const std::string s = line.substr(0, kMaxLineBytes);
     for (auto it = std::sregex_iterator(s.begin(), s.end(), phone); it != std::sregex_iterator(); ++it) {

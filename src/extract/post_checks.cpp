@@ -238,6 +238,15 @@ void apply_post_checks(const std::string& text, const std::string& target, const
                                     f["supplier_name"].get<std::string>() + ", read as " + *fixed);
             f["supplier_name"] = *fixed;
         }
+    // The place of a house number that the model wrote other than the branch's place, printed with a character
+    // lost ("中4丁目19番11号" under "中洲二丁目店"), is the branch's (extract/store_branch.h).
+    if (options.copy_address && has_cjk(text) && f["supplier_address"].is_string() && f["supplier_name"].is_string())
+        if (auto fixed = address_place_from_branch(text, f["supplier_name"].get<std::string>(),
+                                                   f["supplier_address"].get<std::string>())) {
+            f["warnings"].push_back("supplier_address_place_from_branch: the model wrote " +
+                                    f["supplier_address"].get<std::string>() + ", the branch's place gives " + *fixed);
+            f["supplier_address"] = *fixed;
+        }
     // Japanese text copied from the printed receipt carries the OCR's katakana / kanji look-alikes ("東急ス卜ア");
     // their neighbours tell which they are (extract/kana_lookalikes.h). OCR also joins a quantity to the word
     // before it ("牛乳200ml"): the space goes back; and merges the date line into the first item row ("20/01/04

@@ -1,12 +1,16 @@
 // Store name + branch line (extract/store_branch.h).
 #include "extract/store_branch.h"
 
+#include <regex>
+
 #include <algorithm>
 #include <cctype>
 #include <cstdint>
+#include <regex>
 #include <vector>
 
 #include "extract/name_constraint.h"
+#include "extract/normalize_phone.h"
 #include "extract/utf8.h"
 
 namespace receipt::extract {
@@ -378,6 +382,66 @@ std::optional<std::string> name_spaced_as_printed(const std::string& text, const
     std::string out = c.spaced(span->first, span->second);
     if (out == n) return std::nullopt;  // printed as one word
     return out;
+}
+
+std::optional<std::string> address_place_from_branch(const std::string& text, const std::string& name,
+                                                     const std::string& address) try {
+    // The branch's place: the last word without 店 and the branch words after the place.
+    const std::string n = trim(fold_fullwidth(sanitize_utf8(name)));
+    if (n.rfind(' ') == std::string::npos || !ends_with(n, "店")) return std::nullopt;
+    std::string place = n.substr(n.rfind(' ') + 1);
+    place = place.substr(0, place.size() - std::string("店").size());
+    for (bool again = true; again;) {
+        again = false;
+        for (const char* w : {"ショッピングセンター", "駅", "前", "口", "東", "西", "南", "北", "中央", "本", "丁目", "一",
+                              "二", "三", "四", "五", "六", "七", "八", "九", "十"})
+            if (place.size() > std::string(w).size() && ends_with(place, w)) {
+                place = place.substr(0, place.size() - std::string(w).size());
+                again = true;
+                break;
+            }
+    }
+    const auto pcs = code_points(place);
+    if (!pcs || pcs->size() < 2 || !has_cjk(place)) return std::nullopt;
+    for (uint32_t c : *pcs)
+        if (!kanji_or_kana(c) || address_unit(c)) return std::nullopt;
+    const std::string a = trim(fold_fullwidth(sanitize_utf8(address)));
+    if (strip_spaces(a).find(place) != std::string::npos) return std::nullopt;
+    // The model's place and house number: the text after the last address unit or space, up to the first digit.
+    static const std::regex kHouse(R"(([0-9]+(?:丁目[0-9]+番(?:地)?(?:[0-9]+号?)?|(?:-[0-9]+)+)))");
+    std::smatch m;
+    if (!std::regex_search(a, m, kHouse)) return std::nullopt;
+    const std::string house = m[1].str();
+    const size_t house_at = size_t(m.position(1));
+    size_t place_at = 0;
+    for (const char* unit : {"都", "道", "府", "県", "市", "区", "郡", " "})
+        if (const size_t u = a.rfind(unit, house_at); u != std::string::npos && u < house_at)
+            place_at = std::max(place_at, u + std::string(unit).size());
+    const std::string wrote = a.substr(place_at, house_at - place_at);
+    if (wrote.empty() || wrote == place) return std::nullopt;
+    const std::string printed = strip_spaces(fold_dashes(fold_fullwidth(sanitize_utf8(text)), true));
+    if (printed.find(wrote + house) != std::string::npos) return std::nullopt;  // the model's place is printed
+    // The branch's place printed before the house number, whole or with one character lost.
+    // ... where a place starts: at the text's start, or after an address unit or a character that is no kanji/kana.
+    auto place_starts = [&](size_t at) {
+        if (at == 0) return true;
+        size_t b = at - 1;
+        while (b > 0 && (static_cast<unsigned char>(printed[b]) & 0xC0) == 0x80) --b;
+        const auto before = code_points(printed.substr(b, at - b));
+        return !before || before->empty() || !kanji_or_kana(before->back()) || address_unit(before->back());
+    };
+    bool found = printed.find(place + house) != std::string::npos;
+    for (size_t k = 0; !found && k < pcs->size(); ++k) {
+        std::vector<uint32_t> lost = *pcs;
+        lost.erase(lost.begin() + std::ptrdiff_t(k));
+        const std::string p = utf8_of(lost) + house;
+        for (size_t at = printed.find(p); !found && at != std::string::npos; at = printed.find(p, at + 1))
+            found = place_starts(at);
+    }
+    if (!found) return std::nullopt;
+    return a.substr(0, place_at) + place + a.substr(house_at);
+} catch (...) {
+    return std::nullopt;  // std::regex giving up: the address as written
 }
 
 }  // namespace receipt::extract

@@ -33,6 +33,15 @@ std::optional<std::string> name_with_branch(const std::string& text, const std::
 // otherwise.
 std::optional<std::string> name_without_run_on(const std::string& name, const std::string& address);
 
+// The model's `address` with the place of its house number spelled as the store's branch names it, when the model
+// wrote another place there and OCR dropped a character of the printed one: the branch's place (the name's last
+// word without 店 and its branch words: "中洲二丁目店" -> 中洲, "則武中央店" -> 則武; two characters or more) is not in
+// the address, whose place before the house number ("博多駅前" of "...博多区博多駅前4丁目19番11号") is not printed
+// with it, while `text` prints the branch's place, or it with one character lost, right before that house number
+// ("中4丁目19番11号", "則6-36-15"). nullopt otherwise.
+std::optional<std::string> address_place_from_branch(const std::string& text, const std::string& name,
+                                                     const std::string& address);
+
 // The chain as printed when the model ran one character past a printed chain word that ends in ン
 // ("ココカラファインラ", "ココカラファインン" for the printed "ココカラファイン"): the moraic nasal ends a word, and on the
 // development sets every name so written was the model's run-on, while names completed past another printed end
