@@ -62,7 +62,7 @@ TEST(DateWithLostDigit, PartsThatLostADigit) {
     EXPECT_EQ(d->readings.size(), 10u);  // 2023-01-12 .. 2023-10-12
     d = ex::date_with_lost_digit("令和2年月31日");
     ASSERT_TRUE(d);
-    EXPECT_EQ(d->printed, "2年月31日");
+    EXPECT_EQ(d->printed, "令和2年月31日");
     EXPECT_EQ(d->readings.size(), 5u);  // one digit: the months 1-9 of 31 days
     d = ex::date_with_lost_digit("24/04/1");
     ASSERT_TRUE(d);
@@ -122,4 +122,16 @@ TEST(DateChecks, DateThatLostADigitIsNoneUnlessItsWeekdayOrItsOnlyReadingTells) 
     auto k = fields("2024-04-15", nullptr);
     ex::check_date_and_time("ファミリーマート\n2024/04/15\n有効期限 2024年月30日\n", k);
     EXPECT_EQ(k["receipt_date"], "2024-04-15");
+}
+
+TEST(DateWithLostDigit, EraYears) {
+    auto d = ex::date_with_lost_digit("令和6年9月09日");
+    ASSERT_TRUE(d);
+    EXPECT_EQ(d->readings, std::vector<std::string>{"2024-09-09"});
+    d = ex::date_with_lost_digit("平成30年9月09日");
+    ASSERT_TRUE(d);
+    EXPECT_EQ(d->readings, std::vector<std::string>{"2018-09-09"});
+    d = ex::date_with_lost_digit("24年9月09日");  // no era name: 2024
+    ASSERT_TRUE(d);
+    EXPECT_EQ(d->readings, std::vector<std::string>{"2024-09-09"});
 }

@@ -67,7 +67,7 @@ std::optional<DateWithLostDigit> date_with_lost_digit(std::string_view text) {
     // Year first: four or two digits, then month and day with one kind of separator; or 年 月 日 (an era year too).
     static const std::regex kNumeric(
         R"((?:^|[^0-9])(([0-9]{4}|[0-9]{2})([/.-])([0-9]{0,2})\3([0-9]{0,2}))(?![0-9A-Za-z:]))");
-    static const std::regex kKanji(R"((?:^|[^0-9])((平成)?([0-9]{1,4}|元)年 ?([0-9]{0,2}) ?月 ?([0-9]{0,2}) ?日))");
+    static const std::regex kKanji(R"((?:^|[^0-9])((令和|平成)?([0-9]{1,4}|元)年 ?([0-9]{0,2}) ?月 ?([0-9]{0,2}) ?日))");
     std::optional<DateWithLostDigit> found;
     for_each_line_reading(text, kMaxLineBytes, [&](const std::string& line) {
         if (found || japanese_address_line(line)) return;
@@ -82,7 +82,8 @@ std::optional<DateWithLostDigit> date_with_lost_digit(std::string_view text) {
         } else if (std::regex_search(line, m, kKanji) && parts_lost_digit(m[4].str(), m[5].str())) {
             const std::string y = m[3].str();
             const int n = y == "元" ? 1 : std::stoi(y);
-            year = y.size() == 4 ? n : (m[2].matched ? 1988 : 2018) + n;  // 平成 / 令和 year
+            const std::string era = m[2].str();
+            year = y.size() == 4 ? n : era == "平成" ? 1988 + n : era == "令和" || y == "元" ? 2018 + n : 2000 + n;
             month = m[4].str();
             day = m[5].str();
         } else {
