@@ -1,8 +1,6 @@
 // Store name + branch line (extract/store_branch.h).
 #include "extract/store_branch.h"
 
-#include <regex>
-
 #include <algorithm>
 #include <cctype>
 #include <cstdint>
@@ -16,6 +14,10 @@
 namespace receipt::extract {
 
 namespace {
+
+// The words that name a branch after its place (駅前店, 東口店, 中央店, 本店, 二丁目店, ショッピングセンター店).
+constexpr const char* kBranchWords[] = {"ショッピングセンター", "駅", "前", "口", "東", "西", "南", "北", "中央", "本",
+                                        "丁目", "一", "二", "三", "四", "五", "六", "七", "八", "九", "十"};
 
 bool ends_with(const std::string& s, const std::string& suffix) {
     return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
@@ -50,8 +52,7 @@ bool branch_without_mark(const std::string& line, const std::string& address) {
     std::string rest = utf8_of(*cps, place);
     for (bool again = true; again && !rest.empty();) {
         again = false;
-        for (const char* w : {"ショッピングセンター", "駅", "前", "口", "東", "西", "南", "北", "中央", "本", "丁目", "一",
-                              "二", "三", "四", "五", "六", "七", "八", "九", "十"})
+        for (const char* w : kBranchWords)
             if (rest.rfind(w, 0) == 0) {
                 rest = rest.substr(std::string(w).size());
                 again = true;
@@ -393,8 +394,7 @@ std::optional<std::string> address_place_from_branch(const std::string& text, co
     place = place.substr(0, place.size() - std::string("店").size());
     for (bool again = true; again;) {
         again = false;
-        for (const char* w : {"ショッピングセンター", "駅", "前", "口", "東", "西", "南", "北", "中央", "本", "丁目", "一",
-                              "二", "三", "四", "五", "六", "七", "八", "九", "十"})
+        for (const char* w : kBranchWords)
             if (place.size() > std::string(w).size() && ends_with(place, w)) {
                 place = place.substr(0, place.size() - std::string(w).size());
                 again = true;
