@@ -124,6 +124,16 @@ TEST(DateChecks, DateThatLostADigitIsNoneUnlessItsWeekdayOrItsOnlyReadingTells) 
     EXPECT_EQ(k["receipt_date"], "2024-04-15");
 }
 
+TEST(DateWithLostDigit, EraYearLost) {
+    auto d = ex::date_with_lost_digit("令和年2月21日");
+    ASSERT_TRUE(d);
+    EXPECT_TRUE(d->readings.empty());
+    auto f = fields("2021-02-21", nullptr);
+    ex::check_date_and_time("店\n令和年2月21日\n", f);
+    EXPECT_TRUE(f["receipt_date"].is_null());
+    EXPECT_FALSE(ex::date_with_lost_digit("令和6年2月21日"));
+}
+
 TEST(DateWithLostDigit, EraYears) {
     auto d = ex::date_with_lost_digit("令和6年9月09日");
     ASSERT_TRUE(d);

@@ -90,6 +90,9 @@ TEST(JapanesePhone, DigitGuessedIntoANumberThatLostOne) {
     // Nine digits printed, the model's ten put one back: a guess.
     EXPECT_TRUE(ex::phone_with_guessed_digit("TEL:043-18-4935\n", "043-185-4935"));
     EXPECT_TRUE(ex::phone_with_guessed_digit("電話\n011-50-7156\n", "011-504-7156"));
+    // A damaged label: a header line.
+    EXPECT_TRUE(ex::phone_with_guessed_digit("店\nTE (045)12-5433\n2024/01/02\n", "(045)127-5433"));
+    EXPECT_FALSE(ex::phone_with_guessed_digit("店\n2024/01/02\n合計\n(045)12-5433\n", "(045)127-5433"));
     // Printed whole, another number, or a leading 0 dropped (which leaves no doubt): no guess.
     EXPECT_FALSE(ex::phone_with_guessed_digit("TEL:043-185-4935\n", "043-185-4935"));
     EXPECT_FALSE(ex::phone_with_guessed_digit("TEL:043-18-4935\n", "045-111-2222"));

@@ -1,6 +1,7 @@
 // The phone number of a Japanese receipt as printed (extract/japanese_phone.h).
 #include "extract/japanese_phone.h"
 
+#include <algorithm>
 #include <regex>
 #include <set>
 #include <vector>
@@ -154,7 +155,11 @@ bool phone_with_guessed_digit(const std::string& text, const std::string& model_
         return out;
     };
     for (size_t i = 0; i < lines.size(); ++i) {
-        if (!phone_label(lines[i])) continue;
+        // After a phone label (its line and the lines around it), or a header line: OCR damages labels too
+        // ("電043-30-8626", "TE (045)12-5433").
+        const bool header = i < kHeaderLines && lines[i].find("〒") == std::string::npos &&
+                            std::none_of(lines.begin(), lines.begin() + std::ptrdiff_t(i + 1), header_ends);
+        if (!phone_label(lines[i]) && !header) continue;
         for (size_t k = i > 0 ? i - 1 : 0; k <= i + 1 && k < lines.size(); ++k)
             for (const std::string& d : numbers_on(lines[k]))
                 if (d.size() == 9 && d[0] == '0' && model_digits.size() == 10)

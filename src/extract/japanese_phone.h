@@ -24,8 +24,9 @@ namespace receipt::extract {
 std::optional<std::string> labelled_phone_for(const std::string& text, const std::string& model_phone);
 
 // Whether `model_phone` (the model's value) is not printed and is a number that the receipt prints after a phone
-// label with one digit lost, that digit put back: nine digits from a leading 0 ("043-30-8626", the model's
-// 043-305-8626). The model chose the lost digit by guessing (the development sets: 6 such numbers, none right).
+// label (or in a header line, above the first date or amount line: OCR damages labels too) with one digit lost,
+// that digit put back: nine digits from a leading 0 ("043-30-8626", the model's 043-305-8626). The model chose the
+// lost digit by guessing (the development sets: 4 such numbers, none right).
 bool phone_with_guessed_digit(const std::string& text, const std::string& model_phone);
 
 // The ASCII digits of `phone`.

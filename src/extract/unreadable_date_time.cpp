@@ -68,6 +68,8 @@ std::optional<DateWithLostDigit> date_with_lost_digit(std::string_view text) {
     static const std::regex kNumeric(
         R"((?:^|[^0-9])(([0-9]{4}|[0-9]{2})([/.-])([0-9]{0,2})\3([0-9]{0,2}))(?![0-9A-Za-z:]))");
     static const std::regex kKanji(R"((?:^|[^0-9])((令和|平成)?([0-9]{1,4}|元)年 ?([0-9]{0,2}) ?月 ?([0-9]{0,2}) ?日))");
+    // An era name right before 年: the era year lost ("令和年2月21日").
+    static const std::regex kEraYearLost(R"(((?:令和|平成)年 ?[0-9]{1,2} ?月 ?[0-9]{1,2} ?日))");
     std::optional<DateWithLostDigit> found;
     for_each_line_reading(text, kMaxLineBytes, [&](const std::string& line) {
         if (found || japanese_address_line(line)) return;
@@ -86,6 +88,9 @@ std::optional<DateWithLostDigit> date_with_lost_digit(std::string_view text) {
             year = y.size() == 4 ? n : era == "平成" ? 1988 + n : era == "令和" || y == "元" ? 2018 + n : 2000 + n;
             month = m[4].str();
             day = m[5].str();
+        } else if (std::regex_search(line, m, kEraYearLost)) {
+            found = DateWithLostDigit{m[1].str(), {}};  // any year of the era: no one reading
+            return;
         } else {
             return;
         }
