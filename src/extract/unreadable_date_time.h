@@ -41,9 +41,9 @@ struct DateWithLostDigit {
 // "2024年3月日", "24//12"), a month or day of 0 ("23/0/12"), or one part of one digit beside a zero-padded other
 // ("24/04/1", "2024年03月1日", "2024-9-09"), or an era year lost ("令和年2月21日": no reading); a part followed by
 // a letter is a look-alike, not a lost digit ("2021-04-2B"). Its readings put one digit into the damaged part:
-// "2024-9-09" gives only 2024-09-09, "24/2/05" gives 2024-02-05 and 2024-12-05. Japanese address lines (house numbers "本通6-1-25") hold no dates; a year of
-// one or two digits before 年 is a 令和 or 平成 year after its era name (元 is 1), else 20YY. nullopt when there is
-// none. Never throws.
+// "2024-9-09" gives only 2024-09-09, "24/2/05" gives 2024-02-05 and 2024-12-05. Japanese address lines (house
+// numbers "本通6-1-25") hold no dates; a year of one or two digits before 年 is a 令和 or 平成 year after its era
+// name (元 is 1), else 20YY. nullopt when there is none. Never throws.
 std::optional<DateWithLostDigit> date_with_lost_digit(std::string_view text);
 
 // `text` without its lines that print a date with a lost digit (date_with_lost_digit): the dates it still prints
