@@ -64,23 +64,13 @@ bool floor_word(const std::string& w) {
     return std::regex_match(w, kFloor);
 }
 
-std::vector<std::string> words_of(const std::string& s) {
-    std::vector<std::string> out;
-    for (size_t i = 0; i <= s.size();) {
-        const size_t j = std::min(s.find(' ', i), s.size());
-        if (j > i) out.push_back(s.substr(i, j - i));
-        i = j + 1;
-    }
-    return out;
-}
-
 }  // namespace
 
 std::optional<std::string> address_with_printed_building(const std::string& text, const std::string& address) try {
-    const std::vector<std::string> model = words_of(collapse_whitespace(sanitize_utf8(address)));
+    const std::vector<std::string> model = space_words(collapse_whitespace(sanitize_utf8(address)));
     for (const std::string& raw : first_lines(text, kBuildingLines, kMaxLineBytes)) {
         // The line: a place and a building word as its last word, then a floor if printed.
-        std::vector<std::string> words = words_of(collapse_whitespace(fold_fullwidth(sanitize_utf8(raw))));
+        std::vector<std::string> words = space_words(collapse_whitespace(fold_fullwidth(sanitize_utf8(raw))));
         if (words.empty()) continue;
         std::string floor;
         if (words.size() >= 2 && floor_word(words.back())) {

@@ -27,6 +27,7 @@ void check_date_and_time(const std::string& text, nlohmann::ordered_json& f) {
         f["warnings"].push_back(std::string(key) + "_not_printed: the model wrote " + wrote.value_or("none") +
                                 ", the receipt prints " + *fixed);
     };
+    const std::optional<int> wd = printed_weekday(text);  // the weekday printed with the date, read once
     DateHints date_hints;
     date_hints.japanese = has_cjk(text);  // year first on every line of a Japanese receipt
     const std::vector<std::string> dates = printed_dates(text, date_hints);
@@ -71,8 +72,7 @@ void check_date_and_time(const std::string& text, nlohmann::ordered_json& f) {
     // printed one that replaced it: the model's date is kept when it falls on that weekday and the other not
     // (extract/normalize_date.h).
     if (model_date && date.is_string() && date.get<std::string>() != *model_date)
-        if (const auto wd = printed_weekday(text);
-            wd && weekday_of(*model_date) == wd && weekday_of(date.get<std::string>()) != wd) {
+        if (wd && weekday_of(*model_date) == wd && weekday_of(date.get<std::string>()) != wd) {
             f["warnings"].push_back("receipt_date_weekday: the receipt's weekday is that of the model's " +
                                     *model_date + ", not of " + date.get<std::string>());
             date = *model_date;
@@ -81,7 +81,7 @@ void check_date_and_time(const std::string& text, nlohmann::ordered_json& f) {
     // 2022-09-14): the year that puts it on that weekday, the closest to the date's year (within 10; the same
     // weekday comes back every 5, 6 or 11 years), when one is closest.
     if (date.is_string())
-        if (const auto wd = printed_weekday(text); wd && weekday_of(date.get<std::string>()) != wd) {
+        if (wd && weekday_of(date.get<std::string>()) != wd) {
             const int year = std::atoi(date.get<std::string>().substr(0, 4).c_str());
             std::optional<std::string> only;
             int best = 11;
@@ -103,7 +103,7 @@ void check_date_and_time(const std::string& text, nlohmann::ordered_json& f) {
     // Still off the printed weekday: the printed date lost a digit of its month or day ("2020/08/7(木)" for
     // 08/27, "2024年月7日 木曜日"); the one date that a digit put back puts on that weekday, when only one does.
     if (has_cjk(text) && date.is_string())
-        if (const auto wd = printed_weekday(text); wd && weekday_of(date.get<std::string>()) != wd) {
+        if (wd && weekday_of(date.get<std::string>()) != wd) {
             std::vector<std::string> on_weekday;
             for (const std::string& d : dates_with_digit_lost(text))
                 if (weekday_of(d) == wd) on_weekday.push_back(d);
@@ -119,10 +119,11 @@ void check_date_and_time(const std::string& text, nlohmann::ordered_json& f) {
     // prints and that no printed weekday confirms is a guess: none.
     if (has_cjk(text) && date.is_string()) {
         const std::string d = date.get<std::string>();
-        const auto wd = printed_weekday(text);
-        const std::vector<std::string> whole = printed_dates(dates_kept_whole(text), date_hints);
-        if (!(wd && weekday_of(d) == wd) && std::find(whole.begin(), whole.end(), d) == whole.end())
-            if (const auto damaged = date_with_lost_digit(text)) {
+        // The damaged print first: most receipts have none, and then the whole lines need no reading.
+        const auto damaged = date_with_lost_digit(text);
+        if (damaged && !(wd && weekday_of(d) == wd))
+            if (const std::vector<std::string> whole = printed_dates(dates_kept_whole(text), date_hints);
+                std::find(whole.begin(), whole.end(), d) == whole.end()) {
                 if (damaged->readings.size() == 1) {
                     if (damaged->readings[0] != d) {
                         f["warnings"].push_back("receipt_date_digit_lost: the receipt prints " + damaged->printed +
@@ -143,9 +144,9 @@ void check_date_and_time(const std::string& text, nlohmann::ordered_json& f) {
     auto& time = f["purchase_time"];
     if (has_cjk(text) && time.is_string()) {
         const std::string t = time.get<std::string>();
-        const std::vector<std::string> whole = printed_times(times_kept_whole(text));
-        if (std::find(whole.begin(), whole.end(), t) == whole.end())
-            if (const auto damaged = time_with_lost_digit(text); damaged && !unpadded_minute_reading(*damaged, t)) {
+        if (const auto damaged = time_with_lost_digit(text); damaged && !unpadded_minute_reading(*damaged, t))
+            if (const std::vector<std::string> whole = printed_times(times_kept_whole(text));
+                std::find(whole.begin(), whole.end(), t) == whole.end()) {
                 f["warnings"].push_back("purchase_time_digit_lost: the receipt prints " + *damaged +
                                         ", a digit of its hour or minute lost; the time " + t + " is a guess");
                 time = nullptr;

@@ -1,7 +1,6 @@
 // The phone number of a Japanese receipt as printed (extract/japanese_phone.h).
 #include "extract/japanese_phone.h"
 
-#include <algorithm>
 #include <regex>
 #include <set>
 #include <vector>
@@ -154,11 +153,12 @@ bool phone_with_guessed_digit(const std::string& text, const std::string& model_
         }
         return out;
     };
+    bool in_header = true;  // no line so far ends the header (header_ends)
     for (size_t i = 0; i < lines.size(); ++i) {
         // After a phone label (its line and the lines around it), or a header line: OCR damages labels too
         // ("電043-30-8626", "TE (045)12-5433").
-        const bool header = i < kHeaderLines && lines[i].find("〒") == std::string::npos &&
-                            std::none_of(lines.begin(), lines.begin() + std::ptrdiff_t(i + 1), header_ends);
+        in_header = in_header && !header_ends(lines[i]);
+        const bool header = in_header && i < kHeaderLines && lines[i].find("〒") == std::string::npos;
         if (!phone_label(lines[i]) && !header) continue;
         for (size_t k = i > 0 ? i - 1 : 0; k <= i + 1 && k < lines.size(); ++k)
             for (const std::string& d : numbers_on(lines[k]))

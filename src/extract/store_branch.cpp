@@ -156,13 +156,9 @@ std::optional<std::string> chain_run_past_final_n(const std::string& text, const
     const std::string cut = utf8_of(*word, 0, word->size() - 1);
     bool cut_printed = false;
     for (const std::string& line : first_lines(text, size_t(std::max(max_lines, 0)))) {
-        const std::string l = fold_fullwidth(sanitize_utf8(line));
-        for (size_t i = 0; i <= l.size();) {
-            const size_t j = std::min(l.find(' ', i), l.size());
-            const std::string w = l.substr(i, j - i);
+        for (const std::string& w : space_words(fold_fullwidth(sanitize_utf8(line)))) {
             if (w == n.substr(0, sp)) return std::nullopt;  // the whole word is printed
             cut_printed = cut_printed || w == cut;
-            i = j + 1;
         }
     }
     if (!cut_printed) return std::nullopt;

@@ -192,6 +192,16 @@ std::string ascii_lower(std::string_view s) {
     return out;
 }
 
+std::vector<std::string> space_words(std::string_view s) {
+    std::vector<std::string> out;
+    for (size_t i = 0; i <= s.size();) {
+        const size_t j = std::min(s.find(' ', i), s.size());
+        if (j > i) out.emplace_back(s.substr(i, j - i));
+        i = j + 1;
+    }
+    return out;
+}
+
 std::vector<std::string> first_lines(std::string_view text, size_t n, size_t max_bytes) {
     std::vector<std::string> lines;
     for (size_t i = 0; i <= text.size() && lines.size() < n;) {

@@ -30,6 +30,9 @@ std::string trim(std::string_view s);
 // Trims and replaces every run of whitespace (ASCII whitespace, U+3000) with a single ' '.
 std::string collapse_whitespace(std::string_view s);
 
+// The words of `s` between single spaces (' '), empty ones left out.
+std::vector<std::string> space_words(std::string_view s);
+
 // The longest prefix of `s` that is at most `max_bytes` long and does not split a UTF-8 sequence.
 std::string_view utf8_prefix(std::string_view s, size_t max_bytes);
 
