@@ -18,6 +18,7 @@
 #include "extract/item_checks.h"
 #include "extract/japanese_address.h"
 #include "extract/japanese_phone.h"
+#include "extract/latin_header.h"
 #include "extract/kana_lookalikes.h"
 #include "extract/normalize_currency.h"
 #include "extract/normalize_date.h"
@@ -124,6 +125,23 @@ void apply_post_checks(const std::string& text, const std::string& target, const
             !has_company_suffix(name.get<std::string>()) &&
             name_in_address(name.get<std::string>(), addr.get<std::string>()))
             if (const auto header = header_name_line(text)) name = *header;
+        // A Latin-script name that ran on from its header line into the address below it ("WAITROSE 186 Market
+        // Street") is that line; one that names no shop (a document title, a house number or, within an OCR slip,
+        // a piece of the address) becomes the first header line outside the address (extract/latin_header.h).
+        if (name.is_string() && addr.is_string() && !has_cjk(text) && !has_company_suffix(name.get<std::string>())) {
+            const std::string nm = name.get<std::string>(), a = addr.get<std::string>();
+            if (const auto line = name_without_address_run_on(text, nm, a)) {
+                f["warnings"].push_back("supplier_name_run_on: the model wrote " + nm +
+                                        ", which runs on from the header line " + *line + " into the address");
+                name = *line;
+            } else if (name_names_no_shop(nm, a)) {
+                if (const auto header = header_name_line_outside(text, a); header && *header != nm) {
+                    f["warnings"].push_back("supplier_name_not_a_name: the model wrote " + nm +
+                                            ", the receipt's first name line is " + *header);
+                    name = *header;
+                }
+            }
+        }
     }
     // An address printed as whole lines loses the store name or a registration number printed as its first line,
     // and gets the state and branch-code lines printed below it (extract/address_block.h).
@@ -336,6 +354,17 @@ void apply_post_checks(const std::string& text, const std::string& target, const
                                     std::to_string(phone_digits(phone.get<std::string>())) +
                                     " digits, a Japanese number 10 or 11");
             phone = nullptr;
+        }
+    }
+    // A Latin-script receipt's phone number that is not printed becomes the one printed after its phone label
+    // (extract/latin_header.h).
+    if (options.copy_numbers && !has_cjk(text)) {
+        auto& phone = f["supplier_phone"];
+        const std::string wrote = phone.is_string() ? phone.get<std::string>() : "";
+        if (const auto printed = latin_labelled_phone_for(text, wrote)) {
+            f["warnings"].push_back("supplier_phone_not_printed: the model wrote " + (wrote.empty() ? "none" : wrote) +
+                                    ", the receipt prints " + *printed + " after its phone label");
+            phone = *printed;
         }
     }
     if (options.copy_numbers && yen) {

@@ -1,0 +1,183 @@
+// Latin-script store names and phone numbers as printed (extract/latin_header.h).
+#include "extract/latin_header.h"
+
+#include <algorithm>
+#include <regex>
+#include <vector>
+
+#include "extract/name_constraint.h"
+#include "extract/printed_value.h"
+#include "extract/utf8.h"
+
+namespace receipt::extract {
+
+namespace {
+
+constexpr size_t kNameHeaderLines = 6;    // lines a store name is looked for in
+constexpr size_t kPhoneHeaderLines = 12;  // lines a labelled phone number is looked for in
+constexpr size_t kMaxLineBytes = 200;     // bytes of a line the regexes look at (bounds std::regex's recursion)
+
+// Upper case without spaces: how names, lines and addresses are compared.
+std::string canon(const std::string& s) { return strip_spaces(ascii_upper(s)); }
+
+// Whether `piece` (canon) lies in `hay` (canon) within one edit in eight characters (at least one).
+bool fuzzy_piece_of(const std::string& piece, const std::string& hay) {
+    if (piece.empty() || hay.empty()) return false;
+    const int allowed = std::max<int>(1, int(piece.size() / 8));
+    return substring_edit_distance(piece, hay) <= allowed;
+}
+
+// A document title, phone, tax or registration line, upper-cased ("TAX INVOICE", "TEL:", "(65351-M)").
+bool title_or_id(const std::string& upper) {
+    static const std::regex not_name(
+        R"(\b(INVOICE|RECEIPT|BILL|TEL|FAX|PHONE|GST|SST|VAT|REG|CO\.? ?NO)\b|^\(.*\)$)");
+    try {
+        return std::regex_search(upper, not_name);
+    } catch (...) {
+        return true;
+    }
+}
+
+// Document titles without spaces; a name within one edit of one (OCR drops letters: "TAXINOICE") is a title.
+bool damaged_title(const std::string& c) {
+    static const char* const titles[] = {"TAXINVOICE", "SIMPLIFIEDTAXINVOICE", "RECEIPT", "SALESRECEIPT",
+                                         "OFFICIALRECEIPT", "CASHBILL", "CASHSALE", "INVOICE"};
+    for (const char* t : titles) {
+        const std::string title(t);
+        if (c == title || (c.size() >= 6 && edit_distance(c, title) <= 1)) return true;
+    }
+    return false;
+}
+
+// A character OCR reads for a digit ("0Z0" for "020"), as that digit; 0 when it is none.
+char digit_lookalike(char c) {
+    switch (c) {
+        case 'O': case 'o': case 'D': return '0';
+        case 'l': case 'I': case 'i': case '|': return '1';
+        case 'Z': case 'z': return '2';
+        case 'S': case 's': return '5';
+        case 'B': return '8';
+        case 'g': return '9';
+        default: return 0;
+    }
+}
+
+bool is_digit(char c) { return c >= '0' && c <= '9'; }
+
+// `s` with each digit look-alike that touches a digit (or another look-alike touching one) read as that digit.
+std::string read_lookalikes(const std::string& s) {
+    std::string out = s;
+    bool changed = true;
+    while (changed) {
+        changed = false;
+        for (size_t i = 0; i < out.size(); ++i) {
+            const char d = digit_lookalike(out[i]);
+            if (!d) continue;
+            const bool left = i > 0 && is_digit(out[i - 1]), right = i + 1 < out.size() && is_digit(out[i + 1]);
+            if (left || right) {
+                out[i] = d;
+                changed = true;
+            }
+        }
+    }
+    return out;
+}
+
+std::string digits_of(const std::string& s) {
+    std::string d;
+    for (char c : s)
+        if (is_digit(c)) d += c;
+    return d;
+}
+
+}  // namespace
+
+std::optional<std::string> name_without_address_run_on(const std::string& text, const std::string& name,
+                                                        const std::string& address) {
+    if (has_cjk(name) || address.empty()) return std::nullopt;
+    const std::string n = canon(name), a = canon(address);
+    const std::vector<std::string> lines = first_lines(text, kNameHeaderLines + 2, kMaxLineBytes);
+    for (size_t i = 0; i + 1 < lines.size() && i < kNameHeaderLines; ++i) {
+        const std::string l = canon(lines[i]);
+        if (l.size() < 2 || !has_ascii_letter(l) || n.size() <= l.size() || n.compare(0, l.size(), l) != 0) continue;
+        const std::string rest = n.substr(l.size());
+        std::string next;  // the following lines, joined
+        for (size_t j = i + 1; j < lines.size() && next.size() < rest.size(); ++j) next += canon(lines[j]);
+        if (next.compare(0, rest.size(), rest) != 0) continue;
+        if (fuzzy_piece_of(rest, a)) return lines[i];
+    }
+    return std::nullopt;
+}
+
+bool name_names_no_shop(const std::string& name, const std::string& address) {
+    if (has_cjk(name)) return false;
+    const std::string upper = ascii_upper(trim(name)), c = canon(name);
+    if (c.empty()) return false;
+    if (title_or_id(upper) || damaged_title(c)) return true;
+    static const std::regex house(R"(^(NO|LOT)\s*[.:]?\s*\d)");
+    try {
+        if (std::regex_search(upper, house)) return true;
+    } catch (...) {
+    }
+    // An address that starts with the name ran on from the name line above it (address_without_name_lines
+    // mends the address); the name stands.
+    const std::string a = canon(address);
+    if (a.compare(0, c.size(), c) == 0) return false;
+    return c.size() >= 4 && fuzzy_piece_of(c, a);
+}
+
+std::optional<std::string> header_name_line_outside(const std::string& text, const std::string& address) {
+    const std::string a = canon(address);
+    for (const std::string& line : first_lines(text, kNameHeaderLines, kMaxLineBytes)) {
+        const std::string upper = ascii_upper(line), c = canon(line);
+        if (!has_ascii_letter(upper) || title_or_id(upper) || damaged_title(c)) continue;
+        if (!a.empty() && fuzzy_piece_of(c, a)) continue;
+        return line;
+    }
+    return std::nullopt;
+}
+
+std::optional<std::string> latin_labelled_phone_for(const std::string& text, const std::string& model_phone) {
+    if (has_cjk(text)) return std::nullopt;
+    static const std::regex label(R"(\b(TEL|PHONE|PH|T)\b\.?\s*(NO\.?)?\s*[:.]?\s*)", std::regex::icase);
+    const std::vector<std::string> lines = first_lines(text, kPhoneHeaderLines, kMaxLineBytes);
+    std::vector<std::string> found;
+    std::vector<std::string> line_digits;
+    for (const std::string& line : lines) {
+        const std::string read = read_lookalikes(line);
+        line_digits.push_back(digits_of(read));
+        std::smatch m;
+        try {
+            if (!std::regex_search(read, m, label)) continue;
+        } catch (...) {
+            continue;
+        }
+        // The number: brackets, digits, spaces, hyphens and dots after the label, up to anything else.
+        const std::string rest = m.suffix().str();
+        size_t end = 0;
+        while (end < rest.size() && (is_digit(rest[end]) || std::string("()+- .").find(rest[end]) != std::string::npos))
+            ++end;
+        std::string number = trim(rest.substr(0, end));
+        while (!number.empty() && (number.back() == '-' || number.back() == '.' || number.back() == '('))
+            number.pop_back();
+        number = trim(number);
+        const size_t n_digits = digits_of(number).size();
+        const bool starts_number = !number.empty() && (is_digit(number[0]) || number[0] == '(' || number[0] == '+');
+        if (n_digits < 9 || n_digits > 12 || !starts_number) continue;
+        // "512) 555-9385": the opening bracket lost.
+        const size_t close = number.find(')');
+        if (close != std::string::npos && number.find('(') == std::string::npos && close <= 4 &&
+            digits_of(number.substr(0, close)).size() == close)
+            number = "(" + number;
+        if (std::find(found.begin(), found.end(), number) == found.end()) found.push_back(number);
+    }
+    if (found.size() != 1) return std::nullopt;
+    const std::string wrote = digits_of(model_phone);
+    if (!wrote.empty())
+        for (const std::string& d : line_digits)
+            if (d.find(wrote) != std::string::npos) return std::nullopt;
+    if (found[0] == model_phone) return std::nullopt;
+    return found[0];
+}
+
+}  // namespace receipt::extract
