@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "extract/name_constraint.h"
+#include "extract/ocr_digits.h"
 #include "extract/printed_value.h"
 #include "extract/utf8.h"
 
@@ -49,39 +50,7 @@ bool damaged_title(const std::string& c) {
     return false;
 }
 
-// A character OCR reads for a digit ("0Z0" for "020"), as that digit; 0 when it is none.
-char digit_lookalike(char c) {
-    switch (c) {
-        case 'O': case 'o': case 'D': return '0';
-        case 'l': case 'I': case 'i': case '|': return '1';
-        case 'Z': case 'z': return '2';
-        case 'S': case 's': return '5';
-        case 'B': return '8';
-        case 'g': return '9';
-        default: return 0;
-    }
-}
-
 bool is_digit(char c) { return c >= '0' && c <= '9'; }
-
-// `s` with each digit look-alike that touches a digit (or another look-alike touching one) read as that digit.
-std::string read_lookalikes(const std::string& s) {
-    std::string out = s;
-    bool changed = true;
-    while (changed) {
-        changed = false;
-        for (size_t i = 0; i < out.size(); ++i) {
-            const char d = digit_lookalike(out[i]);
-            if (!d) continue;
-            const bool left = i > 0 && is_digit(out[i - 1]), right = i + 1 < out.size() && is_digit(out[i + 1]);
-            if (left || right) {
-                out[i] = d;
-                changed = true;
-            }
-        }
-    }
-    return out;
-}
 
 std::string digits_of(const std::string& s) {
     std::string d;
@@ -144,7 +113,7 @@ std::optional<std::string> latin_labelled_phone_for(const std::string& text, con
     std::vector<std::string> found;
     std::vector<std::string> line_digits;
     for (const std::string& line : lines) {
-        const std::string read = read_lookalikes(line);
+        const std::string read = read_digit_confusions(line);
         line_digits.push_back(digits_of(read));
         std::smatch m;
         try {

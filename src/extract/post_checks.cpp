@@ -18,6 +18,7 @@
 #include "extract/item_checks.h"
 #include "extract/japanese_address.h"
 #include "extract/japanese_phone.h"
+#include "extract/latin_address.h"
 #include "extract/latin_header.h"
 #include "extract/kana_lookalikes.h"
 #include "extract/normalize_currency.h"
@@ -154,6 +155,13 @@ void apply_post_checks(const std::string& text, const std::string& target, const
         if (auto longer = address_with_lines_below(text, addr.get<std::string>())) addr = *longer;
         if (!has_cjk(addr.get<std::string>()))
             if (auto longer = address_with_house_number_above(text, addr.get<std::string>())) addr = *longer;
+        // A Latin-script house number the model garbled ("NO.183" for the printed "NO.138") is read from the print
+        // before the same street (extract/latin_address.h).
+        if (auto fixed = house_number_as_printed(text, addr.get<std::string>())) {
+            f["warnings"].push_back("supplier_address_house_number: the model wrote " + addr.get<std::string>() +
+                                    ", the receipt prints the house number of " + *fixed);
+            addr = *fixed;
+        }
     }
     // A Japanese name written as one word where the receipt prints it over two lines or words ("ジョーシン" /
     // "港本店") gets a space at the printed break (extract/store_branch.h). Not Latin names: SROIE's labels space

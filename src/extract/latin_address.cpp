@@ -1,0 +1,80 @@
+// Latin-script house numbers as printed (extract/latin_address.h).
+#include "extract/latin_address.h"
+
+#include <cctype>
+#include <regex>
+#include <vector>
+
+#include "extract/name_constraint.h"
+#include "extract/ocr_digits.h"
+#include "extract/utf8.h"
+
+namespace receipt::extract {
+
+namespace {
+
+constexpr size_t kAddressHeaderLines = 12;  // lines an address is looked for in
+constexpr size_t kMaxLineBytes = 200;       // bytes of a line the regexes look at (bounds std::regex's recursion)
+constexpr size_t kStreetKey = 6;            // letters and digits after a house number that identify its street
+
+// The first `n` letters and digits of `s`, upper-cased.
+std::string alnum_key(const std::string& s, size_t n) {
+    std::string k;
+    for (char c : s) {
+        if (k.size() == n) break;
+        if ((c >= '0' && c <= '9') || (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z'))
+            k += char(c >= 'a' && c <= 'z' ? c - 'a' + 'A' : c);
+    }
+    return k;
+}
+
+}  // namespace
+
+std::optional<std::string> house_number_as_printed(const std::string& text, const std::string& address) {
+    if (has_cjk(address)) return std::nullopt;
+    // A leading house number: digits with an optional letter, after an optional NO. / LOT.
+    static const std::regex lead(R"(^\s*((?:NO|LOT)\s*[.:]?\s*)?(\d+[A-Za-z]?)\b)", std::regex::icase);
+    std::smatch m;
+    try {
+        if (!std::regex_search(address, m, lead)) return std::nullopt;
+    } catch (...) {
+        return std::nullopt;
+    }
+    const std::string wrote = m[2].str();
+    const std::string key = alnum_key(m.suffix().str(), kStreetKey);
+    if (key.size() < 4) return std::nullopt;
+    // Printed numbers followed by the same street words, on their line or the next.
+    const std::vector<std::string> lines = first_lines(text, kAddressHeaderLines, kMaxLineBytes);
+    static const std::regex number(R"((^|[^0-9A-Za-z])((?:NO|LOT)\s*[.:]?\s*)?(\d+[A-Za-z]?)(?![0-9]))",
+                                   std::regex::icase);
+    std::optional<std::string> printed;
+    for (size_t i = 0; i < 2 * lines.size(); ++i) {
+        // Each line as printed, then with digit look-alikes read as digits.
+        const size_t li = i / 2;
+        const std::string line = i % 2 ? read_digit_confusions(lines[li]) : lines[li];
+        try {
+            for (std::sregex_iterator it(line.begin(), line.end(), number), end; it != end; ++it) {
+                const std::smatch& pm = *it;
+                std::string p = pm[3].str();
+                std::string after = pm.suffix().str();
+                // "529Station": a letter glued to the number starts the street when the rest spells it.
+                if (!p.empty() && std::isalpha(static_cast<unsigned char>(p.back())) &&
+                    alnum_key(std::string(1, p.back()) + after, kStreetKey) == key) {
+                    after = std::string(1, p.back()) + after;
+                    p.pop_back();
+                }
+                if (li + 1 < lines.size()) after += " " + lines[li + 1];
+                if (alnum_key(after, kStreetKey) != key) continue;
+                if (p == wrote) return std::nullopt;
+                if (printed && *printed != p) return std::nullopt;  // two numbers before the street: undecided
+                printed = p;
+            }
+        } catch (...) {
+            return std::nullopt;
+        }
+    }
+    if (!printed) return std::nullopt;
+    return address.substr(0, size_t(m.position(2))) + *printed + address.substr(size_t(m.position(2) + m.length(2)));
+}
+
+}  // namespace receipt::extract

@@ -1,0 +1,34 @@
+// Latin-script house numbers as printed (extract/latin_address.h).
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "extract/latin_address.h"
+
+namespace ex = receipt::extract;
+
+TEST(LatinAddress, GarbledHouseNumberIsReadFromThePrint) {
+    EXPECT_EQ(ex::house_number_as_printed("SHOP\n529Station Road\nSpringfield, IL 62704\n",
+                                          "259 Station Road Springfield, IL 62704"),
+              "529 Station Road Springfield, IL 62704");
+    EXPECT_EQ(ex::house_number_as_printed("AEON CO. (M) BHD\n(664386-H)\nNO.138, JALAN SS 2/24, TAMAN UNIVERSITI,\n",
+                                          "NO.183, JALAN SS 2/24, TAMAN UNIVERSITI,"),
+              "NO.138, JALAN SS 2/24, TAMAN UNIVERSITI,");
+    // Digit look-alikes in the print; the street on the next line.
+    EXPECT_EQ(ex::house_number_as_printed("SAFEWAY\n8B86 Station Road\n", "8868 Station Road Columbus, OH 43215"),
+              "8886 Station Road Columbus, OH 43215");
+    EXPECT_EQ(ex::house_number_as_printed("JOE'S\n6823 Main\nSt\n", "6283 Main St Springfield, IL 62704"),
+              "6823 Main St Springfield, IL 62704");
+    EXPECT_EQ(ex::house_number_as_printed("SHOP\nLOT 12A JALAN BESAR\n", "LOT 21A JALAN BESAR"), "LOT 12A JALAN BESAR");
+}
+
+TEST(LatinAddress, NumberLeftAlone) {
+    const std::string text = "SHOP\n124 Market Street\nGlasgow G1 3SL\n";
+    EXPECT_EQ(ex::house_number_as_printed(text, "124 Market Street Glasgow G1 3SL"), std::nullopt);  // printed
+    EXPECT_EQ(ex::house_number_as_printed(text, "Market Street Glasgow"), std::nullopt);  // no house number
+    EXPECT_EQ(ex::house_number_as_printed(text, "124 High Street Glasgow"), std::nullopt);  // another street
+    // Two printed numbers before the same street: undecided.
+    EXPECT_EQ(ex::house_number_as_printed("SHOP\n12 Market Street\nHQ: 14 Market Street\n", "21 Market Street"),
+              std::nullopt);
+    EXPECT_EQ(ex::house_number_as_printed("店\n新宿1-2-3\n", "新宿1-2-4"), std::nullopt);
+}
