@@ -1,0 +1,154 @@
+// Printed subtotal, tax and total that add up (extract/latin_totals.h).
+#include "extract/latin_totals.h"
+
+#include <cmath>
+#include <regex>
+#include <vector>
+
+#include "extract/printed_amounts.h"
+#include "extract/utf8.h"
+
+namespace receipt::extract {
+
+namespace {
+
+constexpr size_t kMaxLineBytes = 200;  // bytes of a line the regexes look at (bounds std::regex's recursion)
+
+// The first amount with cents of lines[i] from byte `at` on (no rate, usable), else the one number of the next line
+// when it is such an amount.
+std::optional<double> cents_amount_at(const std::vector<std::string>& lines, size_t i, size_t at) {
+    for (const PrintedNumber& n : printed_numbers(lines[i]))
+        if (n.begin >= at && n.usable && !n.percent) return n.cents ? std::optional<double>(n.value) : std::nullopt;
+    if (i + 1 >= lines.size()) return std::nullopt;
+    const std::vector<PrintedNumber> below = printed_numbers(lines[i + 1]);
+    if (below.size() != 1 || !below[0].usable || below[0].percent || !below[0].cents) return std::nullopt;
+    return below[0].value;
+}
+
+// Where the keyword of `re` ends on `line` (its first 200 bytes), or nullopt when it does not match.
+std::optional<size_t> keyword_end(const std::string& line, const std::regex& re) {
+    const std::string head(utf8_prefix(line, kMaxLineBytes));
+    std::smatch m;
+    try {
+        if (!std::regex_search(head, m, re)) return std::nullopt;
+    } catch (...) {
+        return std::nullopt;
+    }
+    return size_t(m.position(0) + m.length(0));
+}
+
+// The subtotal keyword: SUBTOTAL, SUB TOTAL, SUB-TOTAL (its S read as 5 by OCR), TOTAL SALES (EXCLUDING ...).
+const std::regex& subtotal_re() {
+    static const std::regex re(R"(\b[S5]UB\s*-?\s*TOT\w*|\bTOTAL\s+SALES\s*\(?\s*E?XCL\w*[^)]*\)?)", std::regex::icase);
+    return re;
+}
+
+// A tax line: the tax word first (TAX with a letter lost too) and a rate in % (skipped as a percent), or a total
+// of the tax.
+const std::regex& tax_re() {
+    static const std::regex re(R"(^\s*(SALES\s+)?(TAX|TA|VAT|SST|GST|TX)\b[^%]*%|^\s*TOTAL\s+(GST|TAX|SST|VAT)\b)",
+                               std::regex::icase);
+    return re;
+}
+
+// The rate in % a tax line prints ("GST SR@0%" -> 0, "TX @8.875%" -> 8.875), or nullopt.
+std::optional<double> printed_rate(const std::string& line) {
+    static const std::regex rate(R"((\d+(?:\.\d+)?)\s*%)");
+    const std::string head(utf8_prefix(line, kMaxLineBytes));
+    std::smatch m;
+    try {
+        if (std::regex_search(head, m, rate)) return std::stod(m[1].str());
+    } catch (...) {
+    }
+    return std::nullopt;
+}
+
+// Whether `tax` is `rate` % of an amount with cents printed in `lines` (tax added to a net amount) or of one
+// that includes it (VAT included in a total), within kRateSlack.
+bool tax_of_printed_amount(const std::vector<std::string>& lines, double tax, double rate) {
+    constexpr double kRateSlack = 0.015;
+    for (const std::string& line : lines)
+        for (const PrintedNumber& n : printed_numbers(line))
+            if (n.usable && !n.percent && n.cents &&
+                (std::fabs(n.value * rate / 100 - tax) <= kRateSlack ||
+                 std::fabs(n.value * rate / (100 + rate) - tax) <= kRateSlack))
+                return true;
+    return false;
+}
+
+// Whether `line` prints `value` as an amount with cents, or with a comma for the decimal point ("$320,15").
+bool prints_cents_amount(const std::string& line, double value) {
+    for (const PrintedNumber& n : printed_numbers(line))
+        if (n.usable && !n.percent && n.cents && std::fabs(n.value - value) < 0.005) return true;
+    static const std::regex comma_cents(R"((^|[^0-9,.])(\d{1,6}),(\d\d)(?![0-9]))");
+    const std::string head(utf8_prefix(line, kMaxLineBytes));
+    try {
+        for (std::sregex_iterator it(head.begin(), head.end(), comma_cents), end; it != end; ++it)
+            if (std::fabs(std::stod((*it)[2].str() + "." + (*it)[3].str()) - value) < 0.005) return true;
+    } catch (...) {
+    }
+    return false;
+}
+
+// The one amount with cents that lines[i] holds, alone or beside a currency sign or code; nullopt otherwise.
+std::optional<double> lone_cents_amount(const std::string& line) {
+    const std::vector<PrintedNumber> nums = printed_numbers(line);
+    if (nums.size() != 1 || !nums[0].usable || nums[0].percent || !nums[0].cents) return std::nullopt;
+    return nums[0].value;
+}
+
+}  // namespace
+
+std::optional<double> printed_tax_line_amount(const std::string& text) {
+    if (has_cjk(text)) return std::nullopt;
+    const std::vector<std::string> lines = printed_lines(text);
+    std::optional<double> found;
+    for (size_t i = 0; i < lines.size(); ++i) {
+        const auto at = keyword_end(lines[i], tax_re());
+        if (!at) continue;
+        const auto v = cents_amount_at(lines, i, *at);
+        if (!v) return std::nullopt;  // a tax line whose amount is not read: undecided
+        // A rate's amount must be that rate of a printed amount: "GST 6%" / "15.00" in a tax summary is the amount
+        // taxed, "GST SR@0%" / "7.16" the amount taxed at 0%.
+        if (const auto rate = printed_rate(lines[i]); rate && !(*rate > 0 && tax_of_printed_amount(lines, *v, *rate)))
+            continue;
+        if (found && std::fabs(*found - *v) >= 0.005) return std::nullopt;
+        found = v;
+    }
+    if (found && *found <= 0) return std::nullopt;
+    return found;
+}
+
+std::optional<PrintedTotals> printed_totals_that_add_up(const std::string& text) {
+    if (has_cjk(text)) return std::nullopt;
+    const std::vector<std::string> lines = printed_lines(text);
+    std::optional<size_t> tax_line;
+    std::optional<double> net, tax_amount;
+    for (size_t i = 0; i < lines.size() && !tax_line; ++i) {
+        const auto at = keyword_end(lines[i], subtotal_re());
+        if (!at) continue;
+        net = cents_amount_at(lines, i, *at);
+        if (!net && i + 3 < lines.size() && keyword_end(lines[i + 1], tax_re())) {
+            // "SUB TOTAL" / "SST 6%" / "RM38.95" / "RM2.34": the two keywords, then their amounts.
+            net = lone_cents_amount(lines[i + 2]);
+            tax_amount = lone_cents_amount(lines[i + 3]);
+            tax_line = i + 3;
+            break;
+        }
+        if (!net) return std::nullopt;
+        for (size_t j = i + 1; j < lines.size(); ++j)
+            if (const auto tat = keyword_end(lines[j], tax_re())) {
+                tax_line = j;
+                tax_amount = cents_amount_at(lines, j, *tat);
+                break;
+            }
+        break;
+    }
+    if (!net || !tax_amount || *tax_amount <= 0) return std::nullopt;
+    const double sum = std::round((*net + *tax_amount) * 100) / 100;
+    for (size_t i = *tax_line + 1; i < lines.size(); ++i)
+        if (prints_cents_amount(lines[i], sum)) return PrintedTotals{*net, *tax_amount, sum};
+    return std::nullopt;
+}
+
+}  // namespace receipt::extract

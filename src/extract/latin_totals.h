@@ -1,0 +1,35 @@
+// The subtotal, tax and total of a receipt with cents (US, UK and Malaysian receipts) read from its printed total
+// lines when they add up. On layouts it has not seen, the model often writes a garbled number ("60,9.55"), the
+// net amount for the total, or the tax rate for the tax; a printed subtotal S, a tax line T and an amount S + T
+// printed below them are a reading that checks itself.
+#pragma once
+
+#include <optional>
+#include <string>
+
+namespace receipt::extract {
+
+// A receipt's printed subtotal, total tax and total, which add up (net + tax = total within half a cent).
+struct PrintedTotals {
+    double net = 0;    // the amount with cents after the first subtotal keyword (SUBTOTAL, SUB TOTAL, SUB-TOTAL,
+                       // TOTAL SALES (EXCLUDING ...)), on its line or alone on the next
+    double tax = 0;    // the amount with cents after the first tax line (TAX, VAT, SST, GST or TX with a rate in %,
+                       // or TOTAL GST / TAX / SST / VAT) below the subtotal, not its rate
+    double total = 0;  // net + tax, printed as an amount with cents on a later line
+};
+
+// The printed totals of `text` when it prints a subtotal, a tax line below it and their sum below that (one
+// reading each: the first subtotal and the first tax line; a sum printed with a comma for the decimal point
+// counts); nullopt otherwise, and for texts in CJK script. Keywords as OCR damages them count too ("5UB TOTAL",
+// "TA @6.25%"), and so do two keyword lines followed by their two amounts ("SUB TOTAL" / "SST 6%" / "RM38.95" /
+// "RM2.34").
+std::optional<PrintedTotals> printed_totals_that_add_up(const std::string& text);
+
+// The amount with cents of the receipt's tax lines (a tax word first and a rate in %, or TOTAL GST / TAX / SST /
+// VAT; on the line after the keyword or alone on the next line) when every such line prints the same positive
+// amount ("VAT 20%" / "£5.44"); nullopt when there is none, when one has no amount read, or when they differ. A
+// line's amount counts only when it is its rate of an amount with cents the receipt prints (a net it is added
+// to, or a total that includes it; within 1.5 cents): a tax summary's "GST 6%" / "15.00" is the amount taxed.
+std::optional<double> printed_tax_line_amount(const std::string& text);
+
+}  // namespace receipt::extract

@@ -1,0 +1,55 @@
+// Printed subtotal, tax and total that add up, and the tax line's amount (extract/latin_totals.h).
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "extract/latin_totals.h"
+
+namespace ex = receipt::extract;
+
+TEST(LatinTotals, SubtotalTaxAndTheirSum) {
+    const auto t = ex::printed_totals_that_add_up(
+        "SHOP\n1x MILO 1KG\n$23.95\nSUB TOTAL\n$284.78\nTAX 10.1%\n$28.76\nGRAND TOTAL\n$33.54\nAMEX\n$313.54\n");
+    ASSERT_TRUE(t);
+    EXPECT_DOUBLE_EQ(t->net, 284.78);
+    EXPECT_DOUBLE_EQ(t->tax, 28.76);
+    EXPECT_DOUBLE_EQ(t->total, 313.54);
+    // Keywords as OCR damages them, and the sum printed with a comma for the point.
+    const auto d = ex::printed_totals_that_add_up("5UB TOTAL\n$290.78\nTA @10.1%\n$29.37\nBLANC DUE\n$320,15\n");
+    ASSERT_TRUE(d);
+    EXPECT_DOUBLE_EQ(d->total, 320.15);
+    // Two keyword lines, then their two amounts.
+    const auto c = ex::printed_totals_that_add_up("SUB TOTAL\nSST 6%\nRM38.95\nRM2.34\nTotal (Inclusive GST)\nRM41.29\n");
+    ASSERT_TRUE(c);
+    EXPECT_DOUBLE_EQ(c->net, 38.95);
+    EXPECT_DOUBLE_EQ(c->tax, 2.34);
+    EXPECT_DOUBLE_EQ(c->total, 41.29);
+    const auto e = ex::printed_totals_that_add_up("TOTAL SALES (EXCLUDING GST)\n128.03\nTAX 8.875%\n$11.36\nTotal\n$139.39\n");
+    ASSERT_TRUE(e);
+    EXPECT_DOUBLE_EQ(e->net, 128.03);
+}
+
+TEST(LatinTotals, NoReadingThatDoesNotAddUp) {
+    EXPECT_FALSE(ex::printed_totals_that_add_up("SUB TOTAL\n$284.78\nTAX 10.1%\n$28.76\nTOTAL\n$313.55\n"));
+    EXPECT_FALSE(ex::printed_totals_that_add_up("SUB TOTAL\n$284.78\nTOTAL\n$284.78\n"));  // no tax line
+    EXPECT_FALSE(ex::printed_totals_that_add_up("SUB TOTAL\n284\nTAX 10%\n28.40\nTOTAL\n312.40\n"));  // no cents
+    // The sum must be printed below the tax line.
+    EXPECT_FALSE(ex::printed_totals_that_add_up("$313.54\nSUB TOTAL\n$284.78\nTAX 10.1%\n$28.76\n"));
+    EXPECT_FALSE(ex::printed_totals_that_add_up("小計\n1,000\n消費税 10%\n100\n合計\n1,100\n"));
+}
+
+TEST(LatinTotals, TaxLineAmount) {
+    // VAT included in the total: 32.65 x 20 / 120 = 5.44.
+    EXPECT_EQ(ex::printed_tax_line_amount("VAT 20%\n£5.44\nTotal (Inclusive GST)\n£32.65\n"), 5.44);
+    // Tax added to the net: 94.33 x 6% = 5.66.
+    EXPECT_EQ(ex::printed_tax_line_amount("SUB TOTAL\n94.33\nSST @6%\n5.66\nTOTAL\n99.99\n"), 5.66);
+    EXPECT_EQ(ex::printed_tax_line_amount("GST @6% INCLUDED IN TOTAL\nRM 0.70\nTOTAL\n12.30\n"), 0.70);
+    // A tax summary's amount taxed and a 0% line are no tax; a line without a rate is taken as printed.
+    EXPECT_EQ(ex::printed_tax_line_amount("TOTAL\n15.00\nGST 6%\n15.00\n"), std::nullopt);
+    EXPECT_EQ(ex::printed_tax_line_amount("GST SR@0%\n7.16\n"), std::nullopt);
+    EXPECT_EQ(ex::printed_tax_line_amount("TOTAL GST\n2.37\n"), 2.37);
+    // Two tax lines that differ, or one whose amount is not read: undecided.
+    EXPECT_EQ(ex::printed_tax_line_amount("TOTAL GST\n2.37\nTOTAL TAX\n2.40\n"), std::nullopt);
+    EXPECT_EQ(ex::printed_tax_line_amount("TOTAL GST\nTHANK YOU\n"), std::nullopt);
+    EXPECT_EQ(ex::printed_tax_line_amount("消費税 10%\n100円\n"), std::nullopt);
+}
