@@ -19,8 +19,8 @@
 #include "extract/japanese_address.h"
 #include "extract/japanese_phone.h"
 #include "extract/latin_address.h"
+#include "extract/latin_checks.h"
 #include "extract/latin_header.h"
-#include "extract/latin_totals.h"
 #include "extract/kana_lookalikes.h"
 #include "extract/normalize_currency.h"
 #include "extract/normalize_date.h"
@@ -127,23 +127,8 @@ void apply_post_checks(const std::string& text, const std::string& target, const
             !has_company_suffix(name.get<std::string>()) &&
             name_in_address(name.get<std::string>(), addr.get<std::string>()))
             if (const auto header = header_name_line(text)) name = *header;
-        // A Latin-script name that ran on from its header line into the address below it ("WAITROSE 186 Market
-        // Street") is that line; one that names no shop (a document title, a house number or, within an OCR slip,
-        // a piece of the address) becomes the first header line outside the address (extract/latin_header.h).
-        if (name.is_string() && addr.is_string() && !has_cjk(text) && !has_company_suffix(name.get<std::string>())) {
-            const std::string nm = name.get<std::string>(), a = addr.get<std::string>();
-            if (const auto line = name_without_address_run_on(text, nm, a)) {
-                f["warnings"].push_back("supplier_name_run_on: the model wrote " + nm +
-                                        ", which runs on from the header line " + *line + " into the address");
-                name = *line;
-            } else if (name_names_no_shop(nm, a)) {
-                if (const auto header = header_name_line_outside(text, a); header && *header != nm) {
-                    f["warnings"].push_back("supplier_name_not_a_name: the model wrote " + nm +
-                                            ", the receipt's first name line is " + *header);
-                    name = *header;
-                }
-            }
-        }
+        // Latin-script names that ran on into the address or name no shop (extract/latin_checks.h).
+        if (!has_cjk(text)) check_latin_name(text, f);
     }
     // An address printed as whole lines loses the store name or a registration number printed as its first line,
     // and gets the state and branch-code lines printed below it (extract/address_block.h).
@@ -306,41 +291,8 @@ void apply_post_checks(const std::string& text, const std::string& target, const
             revalidate(f);
         }
     }
-    // A printed subtotal, tax line and their sum printed below them (extract/latin_totals.h) stand over the
-    // model's net, tax and total when those do not add up (a garbled or missing number, the net written as the
-    // total).
-    if (options.copy_numbers && !has_cjk(text))
-        if (const auto printed = printed_totals_that_add_up(text)) {
-            const auto num = [&](const char* key) -> std::optional<double> {
-                return f[key].is_number() ? std::optional<double>(f[key].get<double>()) : std::nullopt;
-            };
-            const auto net = num("net_amount"), tax = num("total_tax_amount"), tot = num("total_amount");
-            if (!(net && tax && tot && std::fabs(*net + *tax - *tot) < 0.005)) {
-                for (const auto& [key, v] : {std::pair<const char*, double>{"net_amount", printed->net},
-                                             {"total_tax_amount", printed->tax},
-                                             {"total_amount", printed->total}}) {
-                    if (const auto had = num(key); had && std::fabs(*had - v) < 0.005) continue;
-                    f["warnings"].push_back(std::string(key) + "_from_printed_totals: the model wrote " +
-                                            written(f[key]) + ", the receipt prints " + json_amount(printed->net).dump() +
-                                            " + " + json_amount(printed->tax).dump() + " = " +
-                                            json_amount(printed->total).dump());
-                    f[key] = json_amount(v);
-                }
-                revalidate(f);
-            }
-        }
-    // The tax of a receipt with cents that prints one tax amount (every tax line the same: "VAT 20%" / "£5.44") is
-    // that amount (extract/latin_totals.h); the model writes the rate, an item's price or nothing.
-    if (options.copy_numbers && !has_cjk(text))
-        if (const auto printed = printed_tax_line_amount(text)) {
-            auto& tax = f["total_tax_amount"];
-            if (!(tax.is_number() && std::fabs(tax.get<double>() - *printed) < 0.005)) {
-                f["warnings"].push_back("total_tax_amount_from_tax_line: the model wrote " + written(tax) +
-                                        ", the receipt's tax line prints " + json_amount(*printed).dump());
-                tax = json_amount(*printed);
-                revalidate(f);
-            }
-        }
+    // Net, tax and total of a receipt with cents from its printed total lines (extract/latin_checks.h).
+    if (options.copy_numbers && !has_cjk(text)) check_latin_totals(text, f);
     // The total becomes `v` unless it is within `tol` of it; the warning "<code>: the model wrote X, <what> V".
     auto replace_total = [&](const std::optional<double>& v, double tol, const char* code, const char* what) {
         if (!options.copy_numbers || !v || (total.is_number() && std::fabs(total.get<double>() - *v) < tol)) return;

@@ -1,0 +1,66 @@
+// Post-check steps for Latin-script receipts (extract/latin_checks.h).
+#include "extract/latin_checks.h"
+
+#include <cmath>
+#include <optional>
+#include <utility>
+
+#include "extract/company_name.h"
+#include "extract/field_edits.h"
+#include "extract/latin_header.h"
+#include "extract/latin_totals.h"
+
+namespace receipt::extract {
+
+void check_latin_name(const std::string& text, nlohmann::ordered_json& f) {
+    auto& name = f["supplier_name"];
+    const auto& addr = f["supplier_address"];
+    if (name.is_string() && addr.is_string() && !has_company_suffix(name.get<std::string>())) {
+        const std::string nm = name.get<std::string>(), a = addr.get<std::string>();
+        if (const auto line = name_without_address_run_on(text, nm, a)) {
+            f["warnings"].push_back("supplier_name_run_on: the model wrote " + nm +
+                                    ", which runs on from the header line " + *line + " into the address");
+            name = *line;
+        } else if (name_names_no_shop(nm, a)) {
+            if (const auto header = header_name_line_outside(text, a); header && *header != nm) {
+                f["warnings"].push_back("supplier_name_not_a_name: the model wrote " + nm +
+                                        ", the receipt's first name line is " + *header);
+                name = *header;
+            }
+        }
+    }
+}
+
+void check_latin_totals(const std::string& text, nlohmann::ordered_json& f) {
+    const auto num = [&](const char* key) -> std::optional<double> {
+        return f[key].is_number() ? std::optional<double>(f[key].get<double>()) : std::nullopt;
+    };
+    // A printed subtotal, tax line and their sum printed below them stand over the model's net, tax and total when
+    // those do not add up.
+    if (const auto printed = printed_totals_that_add_up(text)) {
+        const auto net = num("net_amount"), tax = num("total_tax_amount"), tot = num("total_amount");
+        if (!(net && tax && tot && std::fabs(*net + *tax - *tot) < 0.005)) {
+            for (const auto& [key, v] : {std::pair<const char*, double>{"net_amount", printed->net},
+                                         {"total_tax_amount", printed->tax},
+                                         {"total_amount", printed->total}}) {
+                if (const auto had = num(key); had && std::fabs(*had - v) < 0.005) continue;
+                f["warnings"].push_back(std::string(key) + "_from_printed_totals: the model wrote " + written(f[key]) +
+                                        ", the receipt prints " + json_amount(printed->net).dump() + " + " +
+                                        json_amount(printed->tax).dump() + " = " + json_amount(printed->total).dump());
+                f[key] = json_amount(v);
+            }
+            revalidate(f);
+        }
+    }
+    // One tax amount printed on the tax lines ("VAT 20%" / "£5.44") is the tax; the model writes the rate, an item's
+    // price or nothing.
+    if (const auto printed = printed_tax_line_amount(text)) {
+        if (const auto had = num("total_tax_amount"); had && std::fabs(*had - *printed) < 0.005) return;
+        f["warnings"].push_back("total_tax_amount_from_tax_line: the model wrote " + written(f["total_tax_amount"]) +
+                                ", the receipt's tax line prints " + json_amount(*printed).dump());
+        f["total_tax_amount"] = json_amount(*printed);
+        revalidate(f);
+    }
+}
+
+}  // namespace receipt::extract
