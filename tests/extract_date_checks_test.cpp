@@ -42,6 +42,19 @@ TEST(TimeWithLostDigit, MinuteOrHourCutToOneDigit) {
         EXPECT_FALSE(ex::time_with_lost_digit(whole)) << whole;
 }
 
+TEST(TimeWithLostDigit, LatinScriptTimes) {
+    // Hours are printed unpadded; a minute cut to one digit, a lost hour and a 12-hour hour 0 are damage.
+    EXPECT_EQ(ex::time_with_lost_digit("TAMAN\n15:0\n", false), "15:0");
+    EXPECT_EQ(ex::time_with_lost_digit("10:3AM", false), "10:3");
+    EXPECT_EQ(ex::time_with_lost_digit(":39:56 PM", false), ":39:56 PM");
+    EXPECT_EQ(ex::time_with_lost_digit("4/5/2O17 :23:09 AM", false), ":23:09 AM");
+    EXPECT_EQ(ex::time_with_lost_digit("17/7/2023 0:14PM", false), "0:14PM");
+    for (const char* whole : {"7:39", "1:33AM", "12:2Z:56 PM", "TIME :12:30", "2:05 PM", "14:05:33", "RATIO 1:25"})
+        EXPECT_FALSE(ex::time_with_lost_digit(whole, false)) << whole;
+    // A minute digit before a digit look-alike is no cut minute on either kind of receipt.
+    EXPECT_FALSE(ex::time_with_lost_digit("09:1g:36"));
+}
+
 TEST(TimeWithLostDigit, UnpaddedMinuteReading) {
     EXPECT_TRUE(ex::unpadded_minute_reading("14時7分", "14:07"));
     EXPECT_TRUE(ex::unpadded_minute_reading("9時2分", "09:02"));

@@ -109,6 +109,11 @@ TEST(NormalizeTime, Forms) {
     EXPECT_EQ(t("14:75"), "<none>");
     EXPECT_EQ(t("13:00 AM"), "<none>");
     EXPECT_EQ(t("noon"), "<none>");
+    // A lone P or A ending the line: OCR lost the M. Hour 0 on a 12-hour clock is a misread hour.
+    EXPECT_EQ(t("1:09:37 P"), "13:09");
+    EXPECT_EQ(t("11:09 A"), "11:09");
+    EXPECT_EQ(t("1:09 PARK"), "01:09");
+    EXPECT_EQ(t("0:14PM"), "<none>");
 }
 
 TEST(NormalizeAmount, Japanese) {

@@ -139,13 +139,14 @@ void check_date_and_time(const std::string& text, nlohmann::ordered_json& f) {
             }
     }
     check("purchase_time", printed_times(text), printed_time_for);
-    // A Japanese time that lost a digit ("15:4", "14時7分", "2:59:11"): a time that no whole time line prints is a
-    // guess: none.
+    // A time that lost a digit ("15:4", "14時7分", Japanese "2:59:11"; ":39:56 PM", "0:14PM" in Latin script): a time
+    // that no whole time line prints is a guess: none.
     auto& time = f["purchase_time"];
-    if (has_cjk(text) && time.is_string()) {
+    if (time.is_string()) {
         const std::string t = time.get<std::string>();
-        if (const auto damaged = time_with_lost_digit(text); damaged && !unpadded_minute_reading(*damaged, t))
-            if (const std::vector<std::string> whole = printed_times(times_kept_whole(text));
+        const bool padded = has_cjk(text);  // Japanese receipts pad colon times; others print hours unpadded
+        if (const auto damaged = time_with_lost_digit(text, padded); damaged && !unpadded_minute_reading(*damaged, t))
+            if (const std::vector<std::string> whole = printed_times(times_kept_whole(text, padded));
                 std::find(whole.begin(), whole.end(), t) == whole.end()) {
                 f["warnings"].push_back("purchase_time_digit_lost: the receipt prints " + *damaged +
                                         ", a digit of its hour or minute lost; the time " + t + " is a guess");

@@ -37,12 +37,18 @@ std::optional<std::string> normalize_time(std::string_view text) try {
     static const std::regex kPm("(^|[^a-z])p\\.?m\\.?(?![a-z])");
     static const std::regex kAm("(^|[^a-z])a\\.?m\\.?(?![a-z])");
     const std::string lower = ascii_lower(s);
-    const bool pm = std::regex_search(lower, kPm) || contains(s, "\xE5\x8D\x88\xE5\xBE\x8C");
-    const bool am = std::regex_search(lower, kAm) || contains(s, "\xE5\x8D\x88\xE5\x89\x8D");
+    // A time ending its line with a lone P or A ("1:09:37 P"): OCR lost the M.
+    static const std::regex kPmCut("^\\d{1,2}:\\d{2}(:\\d{2})? ?p$"), kAmCut("^\\d{1,2}:\\d{2}(:\\d{2})? ?a$");
+    const std::string rest = trim(lower.substr(size_t(m.position(2))));
+    const bool pm = std::regex_search(lower, kPm) || std::regex_search(rest, kPmCut) ||
+                    contains(s, "\xE5\x8D\x88\xE5\xBE\x8C");
+    const bool am = std::regex_search(lower, kAm) || std::regex_search(rest, kAmCut) ||
+                    contains(s, "\xE5\x8D\x88\xE5\x89\x8D");
     if (pm != am) {
-        // 12-hour clock: 12 AM is midnight, 12 PM is noon. "14:05 PM" is tolerated as 14:05.
+        // 12-hour clock: 12 AM is midnight, 12 PM is noon. "14:05 PM" is tolerated as 14:05; "0:14 PM" is no time
+        // (a digit of its hour lost or misread).
         if (hour == 0 || hour > 12) {
-            if (am || hour > 23) return std::nullopt;
+            if (am || hour > 23 || hour == 0) return std::nullopt;
         } else if (pm && hour != 12) {
             hour += 12;
         } else if (am && hour == 12) {

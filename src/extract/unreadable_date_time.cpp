@@ -25,18 +25,33 @@ bool parts_lost_digit(const std::string& month, const std::string& day) {
 
 }  // namespace
 
-std::optional<std::string> time_with_lost_digit(std::string_view text) {
+std::optional<std::string> time_with_lost_digit(std::string_view text, bool padded_hours) {
     // hour, ':' or 時, one minute digit; after a colon then the line end, a non-digit or ":SS"; after 時, 分.
-    static const std::regex kMinute(R"((?:^|[^0-9:])(([0-9]{1,2}):([0-9]))(?=$|:[0-9]{2}(?![0-9])|[^0-9:]))");
+    // Not a minute digit followed by a digit look-alike ("12:2Z:56"): the reading with look-alikes read has it whole.
+    static const std::regex kMinute(
+        R"((?:^|[^0-9:])(([0-9]{1,2}):([0-9]))(?=$|:[0-9]{2}(?![0-9])|[^0-9:OoDlI|ZSbBg]))");
     static const std::regex kKanji(R"((?:^|[^0-9A-Za-z])(([0-9A-Za-z]{1,2})時([0-9])分))");
     // one hour digit, not after a letter (a look-alike) or a digit, then a two-digit minute.
     static const std::regex kHour(R"((?:^|[^0-9A-Za-z:])(([0-9]):[0-9]{2}(?::[0-9]{2})?)(?![0-9:]))");
     static const std::regex kTwelveHour(R"(午(?:前|後) ?$)");
     static const std::regex kAmPm(R"(^ ?[AaPp]\.?[Mm])");
+    // The hour lost: ":MM[:SS]" at the line start or after a date, ending the line (AM / PM aside).
+    static const std::regex kHourLost(R"((?:^|[0-9] +)(:[0-9]{2}(?::[0-9]{2})?(?: ?[AaPp]\.?[Mm]\.?)?) *$)");
+    // A 12-hour time with hour 0: a digit of the hour read as 0 or lost ("0:14PM").
+    static const std::regex kZeroHour(R"((?:^|[^0-9:])(0?0:[0-9]{2}(?::[0-9]{2})? ?[AaPp]\.?[Mm]))");
     std::optional<std::string> found;
     for_each_line_reading(text, kMaxLineBytes, [&](const std::string& line) {
         if (found) return;
         std::smatch m;
+        if (!padded_hours) {
+            for (const std::regex* re : {&kMinute, &kHourLost, &kZeroHour})
+                if (std::regex_search(line, m, *re)) {
+                    if (re == &kMinute && std::stoi(m[2].str()) > 23) continue;
+                    found = m[1].str();
+                    return;
+                }
+            return;
+        }
         for (const std::regex* re : {&kMinute, &kKanji})
             if (std::regex_search(line, m, *re)) {
                 const std::string hour = m[2].str();
@@ -143,8 +158,8 @@ std::string dates_kept_whole(std::string_view text) {
     return lines_without(text, [](std::string_view line) { return date_with_lost_digit(line).has_value(); });
 }
 
-std::string times_kept_whole(std::string_view text) {
-    return lines_without(text, [](std::string_view line) { return time_with_lost_digit(line).has_value(); });
+std::string times_kept_whole(std::string_view text, bool padded_hours) {
+    return lines_without(text, [&](std::string_view line) { return time_with_lost_digit(line, padded_hours).has_value(); });
 }
 
 }  // namespace receipt::extract

@@ -21,15 +21,19 @@ namespace receipt::extract {
 // clock's hour (午後2:05, 2:05 PM), which is printed unpadded; an hour of 0-23 when it is digits. Returns the first
 // such time as printed (full-width folded, look-alikes next to digits read), nullopt when there is none. Never
 // throws.
-std::optional<std::string> time_with_lost_digit(std::string_view text);
+// With `padded_hours` false (receipts in Latin script, which print hours unpadded: "7:39"), a one-digit hour is no
+// damage; instead a time whose hour was lost (":39:56 PM" at a line start or after a date, ending the line) and a
+// 12-hour time with hour 0 ("0:14PM") are.
+std::optional<std::string> time_with_lost_digit(std::string_view text, bool padded_hours = true);
 
 // Whether `time` ("HH:MM") is the reading of `printed` (a time_with_lost_digit value) as an unpadded minute:
 // "14時7分" -> 14:07, which a receipt may print. A colon time is never printed so ("15:4" is damage).
 bool unpadded_minute_reading(const std::string& printed, const std::string& time);
 
-// `text` without its lines that print a time with a lost digit (time_with_lost_digit): the times it still prints
+// `text` without its lines that print a time with a lost digit (time_with_lost_digit, `padded_hours` as there): the
+// times it still prints
 // whole are those of printed_times(times_kept_whole(text)).
-std::string times_kept_whole(std::string_view text);
+std::string times_kept_whole(std::string_view text, bool padded_hours = true);
 
 // A year-first date printed with a lost digit of its month or day.
 struct DateWithLostDigit {
