@@ -96,6 +96,23 @@ TEST(DateWithLostDigit, PartsThatLostADigit) {
         EXPECT_FALSE(ex::date_with_lost_digit(whole)) << whole;
 }
 
+TEST(DateChecks, UsReceiptsPrintTheMonthFirst) {
+    auto f = fields("2016-08-02", nullptr);
+    f["currency"] = "USD";
+    ex::check_date_and_time("SAFEWAY\nAustin, TX 78701\n2/8/16\n$2.14\n", f);
+    EXPECT_EQ(f["receipt_date"], "2016-02-08");
+    EXPECT_TRUE(warned(f, "receipt_date_month_first")) << f["warnings"].dump();
+    // Pounds: day first stands; a date with one valid reading stands.
+    auto g = fields("2016-08-02", nullptr);
+    g["currency"] = "GBP";
+    ex::check_date_and_time("WAITROSE\n2/8/16\n", g);
+    EXPECT_EQ(g["receipt_date"], "2016-08-02");
+    auto h = fields("2016-08-25", nullptr);
+    h["currency"] = "USD";
+    ex::check_date_and_time("SAFEWAY\n8/25/16\n", h);
+    EXPECT_EQ(h["receipt_date"], "2016-08-25");
+}
+
 TEST(DateChecks, TimeThatLostADigitIsNone) {
     auto f = fields(nullptr, "15:31");
     ex::check_date_and_time("ローソン 新宿店\n2024/03/05(火)\n15:4:18\n合計 ¥500\n", f);
@@ -112,10 +129,13 @@ TEST(DateChecks, TimeThatLostADigitIsNone) {
     auto k = fields(nullptr, "12:30");
     ex::check_date_and_time("ローソン\n20:2\n12:30\n", k);
     EXPECT_EQ(k["purchase_time"], "12:30");
-    // Not on a Latin receipt: "9:05" is printed so.
+    // Not on a Latin receipt: "9:05" is printed so; but a lost hour is damage there too.
     auto e = fields(nullptr, "09:05");
     ex::check_date_and_time("TESCO\n9:05\n", e);
     EXPECT_EQ(e["purchase_time"], "09:05");
+    auto l = fields(nullptr, "22:39");
+    ex::check_date_and_time("TESCO\n:39:56 PM\n", l);
+    EXPECT_TRUE(l["purchase_time"].is_null()) << l.dump();
 }
 
 TEST(DateChecks, DateThatLostADigitIsNoneUnlessItsWeekdayOrItsOnlyReadingTells) {

@@ -8,11 +8,18 @@
 
 #include "extract/normalize_date.h"
 #include "extract/normalize_time.h"
+#include "extract/ocr_digits.h"
 #include "extract/printed_value.h"
 #include "extract/unreadable_date_time.h"
 #include "extract/utf8.h"
 
 namespace receipt::extract {
+
+namespace {
+
+constexpr size_t kMaxDateLineBytes = 200;  // bytes of a line the date readers look at
+
+}  // namespace
 
 void check_date_and_time(const std::string& text, nlohmann::ordered_json& f) {
     // A date or time that is not printed on the receipt becomes the printed one closest to it
@@ -66,6 +73,23 @@ void check_date_and_time(const std::string& text, nlohmann::ordered_json& f) {
                                         *sole);
                 date = *sole;
             }
+        }
+    }
+    // A US receipt (dollars) prints its numeric dates month first: the model's day-first reading of an ambiguous
+    // date ("2/8/16" read as 2016-08-02) is its month-first one (2016-02-08).
+    if (date.is_string() && f["currency"].is_string() && f["currency"].get<std::string>() == "USD" && !has_cjk(text)) {
+        const std::string d = date.get<std::string>();
+        std::optional<std::string> month_first;
+        for_each_line_reading(text, kMaxDateLineBytes, [&](const std::string& line) {
+            if (month_first) return;
+            const auto day_first = normalize_date(line);
+            const auto us = normalize_date(line, DateHints{false, true});
+            if (day_first == d && us && *us != d) month_first = us;
+        });
+        if (month_first) {
+            f["warnings"].push_back("receipt_date_month_first: the model wrote " + d +
+                                    ", a US receipt prints the month first: " + *month_first);
+            date = *month_first;
         }
     }
     // The weekday printed by the date ("202/09/14(土)") tells a date the model read through OCR damage from the
