@@ -58,3 +58,19 @@ TEST(CompanyName, HeaderNameLine) {
     EXPECT_EQ(ex::header_name_line("12345\nTEL 03-1234\n"), std::nullopt);
     EXPECT_EQ(ex::header_name_line(""), std::nullopt);
 }
+
+TEST(CompanyName, SuffixAloneOnTheNextLine) {
+    EXPECT_EQ(ex::company_line("POPULAR BOOK CO. (M)\nSDN BHD\n(201139-H)\nNO.97, JALAN SAGU 18,"),
+              "POPULAR BOOK CO. (M) SDN BHD");
+    // A bare suffix after a title or an address line joins nothing.
+    EXPECT_EQ(ex::company_line("TAX INVOICE\nSDN BHD\n"), std::nullopt);
+}
+
+TEST(CompanyName, SpacedAsPrinted) {
+    EXPECT_EQ(ex::company_name_spaced("POPULAR BOOK CO.(M)SDN BHD"), "POPULAR BOOK CO. (M) SDN BHD");
+    EXPECT_EQ(ex::company_name_spaced("GARDENIA BAKERIES(KL) SDN BHD"), "GARDENIA BAKERIES (KL) SDN BHD");
+    EXPECT_EQ(ex::company_name_spaced("GARDENIA BAKERIES (KL) SDNBHD"), "GARDENIA BAKERIES (KL) SDN BHD");
+    EXPECT_EQ(ex::company_name_spaced("AEON CO. (M) BHD"), "AEON CO. (M) BHD");  // no suffix: as written
+    EXPECT_EQ(ex::company_name_spaced("SHOP(1)"), "SHOP(1)");
+}
+

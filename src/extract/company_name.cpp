@@ -53,12 +53,17 @@ std::optional<std::string> company_line(const std::string& text) {
     static const std::regex label(R"(^.*\bBY\s*:\s*)");
     const std::vector<std::string> lines = first_lines(text, kCompanyLines + 1, kMaxLineBytes);
     static const std::regex split_sdn(R"(\bSDN\.?\s*$)"), starts_bhd(R"(^\s*BHD\b)");
+    static const std::regex suffix_alone(R"(^\s*(SDN\.?\s*BHD\.?|S/B|BERHAD)\s*$)");
     for (size_t k = 0; k < lines.size() && int(k) < kCompanyLines; ++k) {
         std::string line = lines[k];
         try {
             // "SUBANG HEALTHCARE SDN" / "BHD": the suffix broken over two lines.
             if (k + 1 < lines.size() && std::regex_search(ascii_upper(line), split_sdn) &&
                 std::regex_search(ascii_upper(lines[k + 1]), starts_bhd))
+                line = trim(line) + " " + trim(lines[k + 1]);
+            // "POPULAR BOOK CO. (M)" / "SDN BHD": the suffix alone on the next line.
+            else if (k + 1 < lines.size() && name_like_line(line) && !std::regex_search(ascii_upper(line), suffix_re()) &&
+                     std::regex_search(ascii_upper(lines[k + 1]), suffix_alone))
                 line = trim(line) + " " + trim(lines[k + 1]);
             std::smatch m;
             const std::string upper = ascii_upper(line);
@@ -103,6 +108,19 @@ std::string without_registration_number(const std::string& name) {
     static const std::regex reg_no(R"(\s*\(\s*\d{3,}-[A-Za-z]\s*\)\s*$)");
     try {
         return std::regex_replace(name, reg_no, "");
+    } catch (...) {
+        return name;
+    }
+}
+
+std::string company_name_spaced(const std::string& name) {
+    if (!has_company_suffix(name) || has_cjk(name)) return name;
+    static const std::regex before_paren(R"(([A-Za-z.])\()"), after_paren(R"(\)([A-Za-z]))"),
+        joined_suffix(R"(\bSDNBHD\b)", std::regex::icase);
+    try {
+        std::string out = std::regex_replace(name, before_paren, "$1 (");
+        out = std::regex_replace(out, after_paren, ") $1");
+        return std::regex_replace(out, joined_suffix, "SDN BHD");
     } catch (...) {
         return name;
     }

@@ -29,6 +29,11 @@ std::optional<std::string> header_name_line(const std::string& text);
 // `name` without a trailing company registration number ("YONG SOON FATT S/B (81497-P)" -> "YONG SOON FATT S/B").
 std::string without_registration_number(const std::string& name);
 
+// A company name (one with a company suffix; Latin script) spaced as such names are printed: a space before an
+// opening and after a closing bracket that OCR joined to a word ("POPULAR BOOK CO.(M)SDN BHD" -> "POPULAR BOOK CO.
+// (M) SDN BHD", "BAKERIES(KL)"), and SDN BHD as two words ("SDNBHD"). `name` unchanged otherwise.
+std::string company_name_spaced(const std::string& name);
+
 // The company line of `text` when `name` (spaces aside, any case) is its end: the model copied only the end of the
 // line ("TELECOMMUNICATIONS SDN BHD" of "DIGI TELECOMMUNICATIONS SDN BHD") or dropped its spaces ("MR. D.I.Y."
 // for "MR. D. I. Y."); nullopt otherwise.

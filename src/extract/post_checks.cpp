@@ -109,7 +109,7 @@ void apply_post_checks(const std::string& text, const std::string& target, const
         } else if (const auto whole = company_line_ending_with(text, wrote)) {
             name = *whole;
         }
-        if (name.is_string()) name = without_registration_number(name.get<std::string>());
+        if (name.is_string()) name = company_name_spaced(without_registration_number(name.get<std::string>()));
         // A Latin-script name still not printed (the name pass found nothing to copy: the model wrote a memorised
         // name of another shop) becomes the first header line that can name a shop. A company name read from the
         // company line above may span more lines than the name pass copies.
