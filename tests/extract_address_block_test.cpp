@@ -98,3 +98,16 @@ TEST(AddressBlock, HouseNumberLineAboveAPrintedAddress) {
     EXPECT_FALSE(ex::address_with_house_number_above(text, "NO. 1 JALAN EURO 1").has_value());
     EXPECT_FALSE(ex::address_with_house_number_above(text, "NOT PRINTED").has_value());
 }
+
+TEST(AddressBlock, StreetLineAboveAUsAddress) {
+    // OCR moved the street box above the store name.
+    const std::string text = "7051 Market St\nWHOLE FOODS MARKET\nSan Jose, CA 95113\nTEL.(408) 555-1219\n";
+    EXPECT_EQ(ex::address_with_street_line_above(text, "San Jose, CA 95113", "WHOLE FOODS MARKET"),
+              "7051 Market St San Jose, CA 95113");
+    EXPECT_EQ(ex::address_with_street_line_above("CVS\n25 Main Street\nSeattle, WA 98101\n", "Seattle, WA 98101", ""),
+              "25 Main Street Seattle, WA 98101");
+    // An address with its house number, a line above that is no street, or another name between: unchanged.
+    EXPECT_FALSE(ex::address_with_street_line_above(text, "7051 Market St San Jose, CA 95113", "WHOLE FOODS MARKET"));
+    EXPECT_FALSE(ex::address_with_street_line_above("SHOP\n12 ITEMS\nSan Jose, CA 95113\n", "San Jose, CA 95113", ""));
+    EXPECT_FALSE(ex::address_with_street_line_above(text, "San Jose, CA 95113", "OTHER NAME"));
+}

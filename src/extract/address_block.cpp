@@ -2,6 +2,7 @@
 #include "extract/address_block.h"
 
 #include <algorithm>
+#include <cctype>
 #include <regex>
 #include <utility>
 #include <vector>
@@ -165,6 +166,28 @@ std::optional<std::string> address_with_house_number_above(const std::string& te
         if (above.empty() || other_line(above) || !std::regex_search(ascii_upper(above), house_number))
             return std::nullopt;
         return collapse_whitespace(above + " " + addr);
+    } catch (...) {
+    }
+    return std::nullopt;
+}
+
+std::optional<std::string> address_with_street_line_above(const std::string& text, const std::string& addr,
+                                                          const std::string& name) {
+    const std::vector<std::string> lines = first_lines(text, kAddressSearchLines, 200);
+    // A house number, then the street and a street word ending the line: "7051 Market St", "25 Main Street".
+    static const std::regex street(
+        R"(^\s*\d+[A-Z]?\s+[A-Z][A-Z .'-]*\b(ST|STREET|AVE|AVENUE|RD|ROAD|LN|LANE|BLVD|DR|DRIVE|WAY|HWY)\.?\s*$)");
+    try {
+        const std::string addr_upper = ascii_upper(addr);
+        if (addr_upper.empty() || std::isdigit(static_cast<unsigned char>(trim(addr_upper)[0]))) return std::nullopt;
+        const auto at = printed_lines_of(lines, strip_spaces(addr_upper));
+        if (!at || at->first == 0) return std::nullopt;
+        size_t above = at->first - 1;
+        // The store name may stand between (OCR moved the street box above it).
+        if (above > 0 && !name.empty() && strip_spaces(ascii_upper(lines[above])) == strip_spaces(ascii_upper(name)))
+            --above;
+        if (!std::regex_search(ascii_upper(lines[above]), street)) return std::nullopt;
+        return collapse_whitespace(trim(lines[above]) + " " + addr);
     } catch (...) {
     }
     return std::nullopt;

@@ -46,6 +46,13 @@ std::optional<std::string> address_with_lines_below(const std::string& text, con
 // house number itself, and the line above starts with NO / LOT / UNIT and a digit. nullopt when nothing is added.
 std::optional<std::string> address_with_house_number_above(const std::string& text, const std::string& addr);
 
+// `addr` with the US / UK street line printed above it ("7051 Market St" above "San Jose, CA 95113"): when `addr` is
+// printed as whole consecutive lines among the first kAddressSearchLines and does not start with a digit, and the
+// line above it, or the one above the store name `name` right above it (OCR moves boxes), is a house number, a
+// street and a street word (ST, STREET, AVE, ROAD, LANE, ...). nullopt when nothing is added.
+std::optional<std::string> address_with_street_line_above(const std::string& text, const std::string& addr,
+                                                          const std::string& name);
+
 // `addr` without the store name printed as its first whole line(s): "BHPETROL SUBANG AIRPORT JALAN LAPANGAN ..." for
 // the name "BHPETROL SUBANG AIRPORT" printed on its own line above the address. A name that is only the start of
 // a line ("DOMINO'S PIZZA" of "DOMINO'S PIZZA TAMAN UNIVERSITI", a branch line) is kept. nullopt when nothing

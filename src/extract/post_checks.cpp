@@ -139,8 +139,13 @@ void apply_post_checks(const std::string& text, const std::string& target, const
                 addr = *cut;
         if (auto cut = address_without_registration_line(text, addr.get<std::string>())) addr = *cut;
         if (auto longer = address_with_lines_below(text, addr.get<std::string>())) addr = *longer;
-        if (!has_cjk(addr.get<std::string>()))
+        if (!has_cjk(addr.get<std::string>())) {
             if (auto longer = address_with_house_number_above(text, addr.get<std::string>())) addr = *longer;
+            const auto& name = f["supplier_name"];
+            if (auto longer = address_with_street_line_above(text, addr.get<std::string>(),
+                                                             name.is_string() ? name.get<std::string>() : ""))
+                addr = *longer;
+        }
         // A Latin-script house number the model garbled ("NO.183" for the printed "NO.138") is read from the print
         // before the same street (extract/latin_address.h).
         if (auto fixed = house_number_as_printed(text, addr.get<std::string>())) {
