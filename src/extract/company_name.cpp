@@ -21,7 +21,15 @@ const std::regex& suffix_re() {
     return re;
 }
 
-// A document title, phone, tax or registration line of an upper-cased header ("TAX INVOICE", "(65351-M)").
+// A header line that can be (part of) a store name: letters, no digits, not a title, phone, tax or
+// registration line.
+bool name_like_line(const std::string& line) {
+    const std::string upper = ascii_upper(line);
+    return has_ascii_letter(upper) && !has_ascii_digit(line) && !title_or_id_line(upper);
+}
+
+}  // namespace
+
 bool title_or_id_line(const std::string& upper) {
     static const std::regex not_name(
         R"(\b(INVOICE|RECEIPT|BILL|TEL|FAX|PHONE|GST|SST|VAT|REG|CO\.? ?NO)\b|^\(.*\)$)");
@@ -31,15 +39,6 @@ bool title_or_id_line(const std::string& upper) {
         return true;
     }
 }
-
-// A header line that can be (part of) a store name: letters, no digits, not a title, phone, tax or
-// registration line.
-bool name_like_line(const std::string& line) {
-    const std::string upper = ascii_upper(line);
-    return has_ascii_letter(upper) && !has_ascii_digit(line) && !title_or_id_line(upper);
-}
-
-}  // namespace
 
 bool has_company_suffix(const std::string& name) {
     try {

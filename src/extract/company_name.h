@@ -12,6 +12,10 @@ namespace receipt::extract {
 // Lines from the top of a receipt in which the company line is looked for.
 inline constexpr int kCompanyLines = 6;
 
+// True when the upper-cased header line `upper` is a document title, phone, tax or registration line ("TAX
+// INVOICE", "TEL: 03-1234", "(65351-M)"): no store name.
+bool title_or_id_line(const std::string& upper);
+
 // True when `name` holds a company suffix: SDN BHD (SDN. BHD., SDN.BHD), S/B or BERHAD, in any case.
 bool has_company_suffix(const std::string& name);
 

@@ -5,6 +5,7 @@
 #include <regex>
 #include <vector>
 
+#include "extract/company_name.h"
 #include "extract/name_constraint.h"
 #include "extract/ocr_digits.h"
 #include "extract/printed_value.h"
@@ -28,17 +29,6 @@ bool fuzzy_piece_of(const std::string& piece, const std::string& hay) {
     return substring_edit_distance(piece, hay) <= allowed;
 }
 
-// A document title, phone, tax or registration line, upper-cased ("TAX INVOICE", "TEL:", "(65351-M)").
-bool title_or_id(const std::string& upper) {
-    static const std::regex not_name(
-        R"(\b(INVOICE|RECEIPT|BILL|TEL|FAX|PHONE|GST|SST|VAT|REG|CO\.? ?NO)\b|^\(.*\)$)");
-    try {
-        return std::regex_search(upper, not_name);
-    } catch (...) {
-        return true;
-    }
-}
-
 // Document titles without spaces; a name within one edit of one (OCR drops letters: "TAXINOICE") is a title.
 bool damaged_title(const std::string& c) {
     static const char* const titles[] = {"TAXINVOICE", "SIMPLIFIEDTAXINVOICE", "RECEIPT", "SALESRECEIPT",
@@ -50,8 +40,10 @@ bool damaged_title(const std::string& c) {
     return false;
 }
 
+// Whether `c` is an ASCII digit.
 bool is_digit(char c) { return c >= '0' && c <= '9'; }
 
+// The ASCII digits of `s`, in order.
 std::string digits_of(const std::string& s) {
     std::string d;
     for (char c : s)
@@ -82,7 +74,7 @@ bool name_names_no_shop(const std::string& name, const std::string& address) {
     if (has_cjk(name)) return false;
     const std::string upper = ascii_upper(trim(name)), c = canon(name);
     if (c.empty()) return false;
-    if (title_or_id(upper) || damaged_title(c)) return true;
+    if (title_or_id_line(upper) || damaged_title(c)) return true;
     static const std::regex house(R"(^(NO|LOT)\s*[.:]?\s*\d)");
     try {
         if (std::regex_search(upper, house)) return true;
@@ -99,7 +91,7 @@ std::optional<std::string> header_name_line_outside(const std::string& text, con
     const std::string a = canon(address);
     for (const std::string& line : first_lines(text, kNameHeaderLines, kMaxLineBytes)) {
         const std::string upper = ascii_upper(line), c = canon(line);
-        if (!has_ascii_letter(upper) || title_or_id(upper) || damaged_title(c)) continue;
+        if (!has_ascii_letter(upper) || title_or_id_line(upper) || damaged_title(c)) continue;
         if (!a.empty() && fuzzy_piece_of(c, a)) continue;
         return line;
     }
