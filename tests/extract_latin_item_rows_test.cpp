@@ -83,6 +83,18 @@ TEST(LatinItemRows, ProductCodesCountsBeforeTheRowAndATaxLineThatEndsThem) {
     EXPECT_EQ(rows_of(titled->rows), (std::vector<Row>{{"MILO 1KG", 1, 24.95, 24.95}}));
 }
 
+TEST(LatinItemRows, TaxCodesAfterAmountsAndDamagedHeaderLabels) {
+    // "2.85 T": the amount with its tax code; "OERATOR 59874": a header label OCR damaged, with its number.
+    const auto r = ex::read_latin_item_rows(
+        "SAFEWAY\n4/11/16 11:29AM\nOERATOR 59874\n1x SUGAR 1KG\n2.85 T\nMEMBER DISC\n-0.83\n"
+        "1x MILO 1KG\n24.07 SR\nSUBTOTAL\n26.09\n");
+    ASSERT_TRUE(r);
+    EXPECT_EQ(rows_of(r->rows), (std::vector<Row>{{"SUGAR 1KG", 1, 2.85, 2.85},
+                                                  {"MEMBER DISC", -1, -1, -0.83},
+                                                  {"MILO 1KG", 1, 24.07, 24.07}}));
+    EXPECT_EQ(r->end_amount, 26.09);
+}
+
 TEST(LatinItemRows, NothingWhenALineCannotBePlaced) {
     // No subtotal or total line.
     EXPECT_FALSE(ex::read_latin_item_rows("SHOP\n12/01/2020\nMILO 1KG\n24.95\nTHANK YOU\n"));

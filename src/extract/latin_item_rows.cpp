@@ -44,8 +44,10 @@ bool is_header_line(const std::string& upper) {
     static const std::regex month(R"(\b(JAN|FEB|MAR|APR|MAY|JUN|JUL|AUG|SEP|OCT|NOV|DEC)[A-Z]*\.?\s+\d{1,2},?\s+\d{4}\b)");
     static const std::regex label(
         R"(^(QTY|DESC|DESCRIPTION|PRICE|AMOUNT|AMT|ITEM|ITEMS|CASHIER|OPERATOR|SERVED\s+BY|TRANS|TXN|TABLE|RECEIPT|TAX\s+INVOICE|INVOICE|CASH\s+BILL|BILL|DATE|TIME)\b|^(RM|MYR|USD|GBP|EUR)$)");
+    // A label that OCR damaged, with the number after it ("OERATOR 59874", "SERVED Y: 36806").
+    static const std::regex label_number(R"(^[A-Z][A-Z .]{2,}:?\s*#?\d{4,}$)");
     return std::regex_search(upper, time) || std::regex_search(upper, date) || std::regex_search(upper, month) ||
-           std::regex_search(upper, label);
+           std::regex_search(upper, label) || std::regex_match(upper, label_number);
 }
 
 }  // namespace
@@ -55,9 +57,16 @@ std::optional<LatinItemRows> read_latin_item_rows(const std::string& text) {
     const std::vector<std::string> as_is = printed_lines_as_is(text);  // descriptions
     if (read.size() != as_is.size() || read.size() > kMaxItemRowLines) return std::nullopt;
     std::vector<std::string> lines, printed, upper;
+    // A tax code after an amount ("2.85 T", "41.95 SR") marks the item's tax rate: the amount alone is read.
+    static const std::regex tax_code(R"(^(.*\d[.,]\d{2})\s+(T|S|SR|ZR|Z|E|N|X|\*)$)");
     for (size_t i = 0; i < read.size(); ++i) {
         lines.push_back(trim(read[i].substr(0, kMaxLineBytes)));
         printed.push_back(trim(as_is[i].substr(0, kMaxLineBytes)));
+        std::smatch code;
+        if (std::regex_match(lines.back(), code, tax_code) && lines.back().size() == printed.back().size()) {
+            lines.back() = code[1].str();
+            printed.back() = printed.back().substr(0, lines.back().size());
+        }
         upper.push_back(ascii_upper(printed.back()));
     }
     // The rows end at the first subtotal / total line; they start after the last header line above it.

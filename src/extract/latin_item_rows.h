@@ -29,8 +29,9 @@ struct LatinItemRows {
 // The item rows of `text` (printed_lines: OCR look-alikes next to digits read as digits, "23.S2" = 23.52), from the
 // line after the last header line (a date or time, a cashier / operator / transaction label with the number after
 // it, a QTY / DESC / PRICE / AMOUNT table heading) above the first subtotal or total line (SUBTOTAL, SUB TOTAL,
-// Sub-Total, TOTAL..., BALANCE DUE, GRAND TOTAL, AMOUNT DUE, or a tax line: TAX 7%, VAT 20%) to that line. Product
-// codes (6-14 digits alone on a line) are skipped. Amounts have two decimals (a comma
+// Sub-Total, TOTAL..., BALANCE DUE, GRAND TOTAL, AMOUNT DUE, or a tax line: TAX 7%, VAT 20%) to that line; a
+// header label that OCR damaged counts when its number follows it ("OERATOR 59874"). Product codes (6-14 digits
+// alone on a line) are skipped, and so is a tax code after an amount ("2.85 T", "41.95 SR"). Amounts have two decimals (a comma
 // for the point is read too, "7,75"), an optional currency sign ($, £, €, RM) and sign. A description split over
 // lines is joined with a space. May throw std::regex_error on a pathological line (check_latin_items catches it).
 // nullopt when no such total line is printed, when a line cannot be placed (an
