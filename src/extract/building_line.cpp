@@ -4,6 +4,7 @@
 #include <regex>
 #include <vector>
 
+#include "extract/kana_lookalikes.h"
 #include "extract/utf8.h"
 
 namespace receipt::extract {
@@ -21,17 +22,6 @@ const std::vector<std::u32string>& building_words() {
     return kWords;
 }
 
-// Whether printed character p may be OCR's reading of c (itself, or a look-alike).
-bool reads_as(char32_t p, char32_t c) {
-    if (p == c) return true;
-    static const std::vector<std::pair<char32_t, char32_t>> kLookalikes = {
-        {U'夕', U'タ'}, {U'口', U'ロ'}, {U'力', U'カ'}, {U'工', U'エ'}, {U'二', U'ニ'}, {U'八', U'ハ'},
-        {U'卜', U'ト'}, {U'-', U'ー'}, {U'一', U'ー'}, {U'－', U'ー'}};
-    for (const auto& [look, real] : kLookalikes)
-        if (p == look && c == real) return true;
-    return false;
-}
-
 // The length of the end of `body` that reads as `word` (look-alikes allowed; a word of 3 or more characters may
 // have lost one), or 0.
 size_t damaged_suffix(const std::u32string& body, const std::u32string& word) {
@@ -40,7 +30,7 @@ size_t damaged_suffix(const std::u32string& body, const std::u32string& word) {
         const size_t start = body.size() - n;
         for (size_t i = 0, k = 0; k < word.size(); ++k) {
             if (k == skip) continue;
-            if (!reads_as(body[start + i], word[k])) return false;
+            if (!reads_as_katakana(body[start + i], word[k])) return false;
             ++i;
         }
         return true;

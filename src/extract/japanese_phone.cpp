@@ -8,6 +8,7 @@
 #include "extract/normalize_phone.h"
 #include "extract/ocr_digits.h"
 #include "extract/printed_amounts.h"
+#include "extract/utf8.h"
 
 namespace receipt::extract {
 
@@ -133,9 +134,7 @@ std::optional<std::string> labelled_phone_for(const std::string& text, const std
 
 bool phone_with_guessed_digit(const std::string& text, const std::string& model_phone) {
     if (model_phone.empty() || text.find(model_phone) != std::string::npos) return false;
-    std::string model_digits;
-    for (char c : model_phone)
-        if (c >= '0' && c <= '9') model_digits += c;
+    const std::string model_digits = ascii_digits(model_phone);
     std::vector<std::string> lines = printed_lines_as_is(text);
     for (std::string& line : lines) line = read_digit_confusions(fold_dashes(line, true));
     // The digit runs of a number (digits, '-', brackets, spaces between) on a line.
@@ -169,11 +168,7 @@ bool phone_with_guessed_digit(const std::string& text, const std::string& model_
     return false;
 }
 
-size_t phone_digits(const std::string& phone) {
-    size_t n = 0;
-    for (char c : phone) n += c >= '0' && c <= '9';
-    return n;
-}
+size_t phone_digits(const std::string& phone) { return ascii_digits(phone).size(); }
 
 bool japanese_phone_length_ok(const std::string& phone) {
     const size_t n = phone_digits(phone);

@@ -23,6 +23,14 @@ bool kanji(char32_t c) { return (c >= 0x4E00 && c <= 0x9FFF) || (c >= 0x3400 && 
 
 }  // namespace
 
+bool reads_as_katakana(char32_t printed, char32_t kana) {
+    if (printed == kana) return true;
+    if ((printed == U'-' || printed == U'－') && kana == U'ー') return true;
+    for (const Pair& p : kPairs)
+        if (printed == p.kanji && kana == p.kana) return true;
+    return false;
+}
+
 std::string fix_kana_lookalikes(const std::string& s) {
     std::optional<std::vector<uint32_t>> decoded = code_points(s);
     if (!decoded) return s;

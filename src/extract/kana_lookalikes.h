@@ -17,4 +17,8 @@ namespace receipt::extract {
 // Other text is left as it is; invalid UTF-8 is returned unchanged.
 std::string fix_kana_lookalikes(const std::string& s);
 
+// Whether the printed character `printed` may be OCR's reading of the katakana (or long-vowel mark) `kana`: itself,
+// one of the kanji look-alikes above (卜 for ト, 一 for ー, ...), or a hyphen ('-', '－') for ー.
+bool reads_as_katakana(char32_t printed, char32_t kana);
+
 }  // namespace receipt::extract

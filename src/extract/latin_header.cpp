@@ -43,14 +43,6 @@ bool damaged_title(const std::string& c) {
 // Whether `c` is an ASCII digit.
 bool is_digit(char c) { return c >= '0' && c <= '9'; }
 
-// The ASCII digits of `s`, in order.
-std::string digits_of(const std::string& s) {
-    std::string d;
-    for (char c : s)
-        if (is_digit(c)) d += c;
-    return d;
-}
-
 }  // namespace
 
 std::optional<std::string> name_without_address_run_on(const std::string& text, const std::string& name,
@@ -106,7 +98,7 @@ std::optional<std::string> latin_labelled_phone_for(const std::string& text, con
     std::vector<std::string> line_digits;
     for (const std::string& line : lines) {
         const std::string read = read_digit_confusions(line);
-        line_digits.push_back(digits_of(read));
+        line_digits.push_back(ascii_digits(read));
         std::smatch m;
         try {
             if (!std::regex_search(read, m, label)) continue;
@@ -122,18 +114,18 @@ std::optional<std::string> latin_labelled_phone_for(const std::string& text, con
         while (!number.empty() && (number.back() == '-' || number.back() == '.' || number.back() == '('))
             number.pop_back();
         number = trim(number);
-        const size_t n_digits = digits_of(number).size();
+        const size_t n_digits = ascii_digits(number).size();
         const bool starts_number = !number.empty() && (is_digit(number[0]) || number[0] == '(' || number[0] == '+');
         if (n_digits < 9 || n_digits > 12 || !starts_number) continue;
         // "512) 555-9385": the opening bracket lost.
         const size_t close = number.find(')');
         if (close != std::string::npos && number.find('(') == std::string::npos && close <= 4 &&
-            digits_of(number.substr(0, close)).size() == close)
+            ascii_digits(number.substr(0, close)).size() == close)
             number = "(" + number;
         if (std::find(found.begin(), found.end(), number) == found.end()) found.push_back(number);
     }
     if (found.size() != 1) return std::nullopt;
-    const std::string wrote = digits_of(model_phone);
+    const std::string wrote = ascii_digits(model_phone);
     if (!wrote.empty())
         for (const std::string& d : line_digits)
             if (d.find(wrote) != std::string::npos) return std::nullopt;

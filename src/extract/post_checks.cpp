@@ -331,12 +331,13 @@ void apply_post_checks(const std::string& text, const std::string& target, const
     const bool yen = currency.is_string() && currency_without_minor_units(currency.get<std::string>());
     std::optional<double> labelled_tax = labelled_tax_total(text);  // the 外税 amounts, read once
     std::optional<double> yen_subtotal, yen_total;  // the keyword readings, read once for the checks below
-    // A Japanese receipt's phone number that is not printed becomes the one printed after a phone label
-    // (extract/japanese_phone.h).
-    if (options.copy_numbers && yen && has_cjk(text)) {
+    // A phone number that is not printed becomes the one printed after a phone label: on a Japanese receipt
+    // (yen) as extract/japanese_phone.h reads it, on a Latin-script one as extract/latin_header.h does.
+    const bool japanese = has_cjk(text);
+    if (options.copy_numbers && (yen || !japanese)) {
         auto& phone = f["supplier_phone"];
         const std::string wrote = phone.is_string() ? phone.get<std::string>() : "";
-        if (const auto printed = labelled_phone_for(text, wrote)) {
+        if (const auto printed = japanese ? labelled_phone_for(text, wrote) : latin_labelled_phone_for(text, wrote)) {
             f["warnings"].push_back("supplier_phone_not_printed: the model wrote " + (wrote.empty() ? "none" : wrote) +
                                     ", the receipt prints " + *printed + " after its phone label");
             phone = *printed;
@@ -345,27 +346,16 @@ void apply_post_checks(const std::string& text, const std::string& target, const
         // number that OCR cut short (every 9-digit value on the development sets was) or one the model ran on
         // ("078-9690-9690559"): no number, with the value kept in the warning.
         // A number printed with a digit lost ("043-30-8626") that the model wrote whole: the digit is a guess.
-        if (phone.is_string() && phone_with_guessed_digit(text, phone.get<std::string>())) {
+        if (japanese && phone.is_string() && phone_with_guessed_digit(text, phone.get<std::string>())) {
             f["warnings"].push_back("supplier_phone_digit_guessed: the receipt prints " + phone.get<std::string>() +
                                     " with a digit lost");
             phone = nullptr;
         }
-        if (phone.is_string() && !japanese_phone_length_ok(phone.get<std::string>())) {
+        if (japanese && phone.is_string() && !japanese_phone_length_ok(phone.get<std::string>())) {
             f["warnings"].push_back("supplier_phone_incomplete: " + phone.get<std::string>() + " has " +
                                     std::to_string(phone_digits(phone.get<std::string>())) +
                                     " digits, a Japanese number 10 or 11");
             phone = nullptr;
-        }
-    }
-    // A Latin-script receipt's phone number that is not printed becomes the one printed after its phone label
-    // (extract/latin_header.h).
-    if (options.copy_numbers && !has_cjk(text)) {
-        auto& phone = f["supplier_phone"];
-        const std::string wrote = phone.is_string() ? phone.get<std::string>() : "";
-        if (const auto printed = latin_labelled_phone_for(text, wrote)) {
-            f["warnings"].push_back("supplier_phone_not_printed: the model wrote " + (wrote.empty() ? "none" : wrote) +
-                                    ", the receipt prints " + *printed + " after its phone label");
-            phone = *printed;
         }
     }
     if (options.copy_numbers && yen) {

@@ -218,6 +218,13 @@ bool has_ascii_digit(std::string_view s) {
     return false;
 }
 
+std::string ascii_digits(std::string_view s) {
+    std::string out;
+    for (char c : s)
+        if (c >= '0' && c <= '9') out += c;
+    return out;
+}
+
 bool has_ascii_letter(std::string_view s) {
     for (char c : s)
         if ((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z')) return true;

@@ -44,6 +44,8 @@ std::string ascii_upper(std::string_view s);
 
 // True when `s` holds an ASCII digit.
 bool has_ascii_digit(std::string_view s);
+// The ASCII digits of `s`, in order ("03-1234" -> "031234").
+std::string ascii_digits(std::string_view s);
 // True when `s` holds an ASCII letter (A-Z, a-z).
 bool has_ascii_letter(std::string_view s);
 
