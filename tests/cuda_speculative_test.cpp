@@ -171,10 +171,8 @@ TEST_F(CudaSpeculative, DraftsByDeviceAreThreeOnTheGpu) {
     receipt::GenerationOptions o;
     o.max_new_tokens = 40;
     auto cpu = engine(model, receipt::Device::kCpu, DType::kF32, false, 4, receipt::kDraftTokensByDevice, dir_);
-    EXPECT_EQ(cpu->describe().find("draft"), std::string::npos) << cpu->describe();
     expect_same(cpu->generate({inputs[1]}, o), gpu->generate({inputs[1]}, o), "by device, batch 1");
     EXPECT_GT(gpu->speculation_stats().steps, 0);
-    EXPECT_EQ(cpu->speculation_stats().steps, 0);
 }
 
 // The shipped receipt model on its example receipts, fp16-a32 (the CLI's default precision) at serving sizes:

@@ -91,7 +91,8 @@ TEST(SpeculativeGreedyCpu, SameTokensAsGreedyOnTinyGoldens) {
         for (const auto& [label, options] : {std::pair<const char*, receipt::GenerationOptions>{"plain", plain},
                                              {"min_new_tokens", min_new},
                                              {"processor", processed}}) {
-            for (int max_batch : {16, 2}) {
+            // Chunks of 2 and 1 sequences: the CPU runs drafts for calls of at most kMaxHostSpeculativeBatch.
+            for (int max_batch : {receipt::kMaxHostSpeculativeBatch, 1}) {
                 const auto base = cpu_engine(model, max_batch, 0)->generate(inputs, options);
                 for (int drafts : {1, 3, 7}) {
                     auto e = cpu_engine(model, max_batch, drafts);
@@ -128,16 +129,22 @@ TEST(SpeculativeGreedyCpu, RejectsTooManyDrafts) {
     EXPECT_THROW(cpu_engine(model, 4, receipt::kDraftTokensByDevice - 1), receipt::Error);
 }
 
-// kDraftTokensByDevice (the CLI's and the server's default) means no drafts on the CPU, where they do not pay.
-TEST(SpeculativeGreedyCpu, DraftsByDeviceAreOffOnTheCpu) {
+// kDraftTokensByDevice (the CLI's and the server's default) is kCpuDraftTokens on the CPU, used for calls of at
+// most kMaxHostSpeculativeBatch sequences; a larger call decodes one token per step.
+TEST(SpeculativeGreedyCpu, DraftsByDeviceRunForSmallCallsOnTheCpu) {
     auto model = receipt::Model::load(std::string(RECEIPT_SOURCE_DIR) + "/tests/golden/t5-tiny-v10");
     const auto inputs = receipt::test::load_golden("t5-tiny-v10")["input_ids"].get<std::vector<std::vector<int>>>();
-    auto e = cpu_engine(model, 4, receipt::kDraftTokensByDevice);
-    EXPECT_EQ(e->describe().find("draft"), std::string::npos) << e->describe();
+    ASSERT_GT(inputs.size(), size_t(receipt::kMaxHostSpeculativeBatch));
     receipt::GenerationOptions o;
     o.max_new_tokens = 12;
-    expect_same(cpu_engine(model, 4, 0)->generate(inputs, o), e->generate(inputs, o), "by device");
+    auto e = cpu_engine(model, 16, receipt::kDraftTokensByDevice);
+    EXPECT_NE(e->describe().find(std::to_string(receipt::kCpuDraftTokens) + " draft tokens"), std::string::npos)
+        << e->describe();
+    expect_same(cpu_engine(model, 16, 0)->generate(inputs, o), e->generate(inputs, o), "by device, whole batch");
     EXPECT_EQ(e->speculation_stats().steps, 0);
+    const std::vector<std::vector<int>> one{inputs[1]};
+    expect_same(cpu_engine(model, 16, 0)->generate(one, o), e->generate(one, o), "by device, one sequence");
+    EXPECT_GT(e->speculation_stats().steps, 0);
 }
 
 // The shipped model with the extraction's constraints (logits processors, extra passes): identical JSON and raw

@@ -50,19 +50,20 @@ struct EngineOptions {
     // sequence, proposed by prompt lookup (what followed the latest earlier occurrence of the last tokens in
     // GenerationOptions::draft_context, the source and the output so far; src/generate/prompt_lookup.h). Outputs are unchanged (a draft counts only
     // where it equals greedy search's choice, logits processor included); a step emits 1 + the drafts accepted.
-    // The CPU engine feeds drafts only when the lookup finds one; the CUDA engine, for calls of at most
-    // kMaxSpeculativeBatch sequences (kMaxHostSpeculativeBatch with a logits processor), always feeds
-    // 1 + draft_tokens rows per sequence and preallocates decoder rows for them. 0 = off; at most kMaxDraftTokens;
-    // kDraftTokensByDevice = kCudaDraftTokens on CUDA (where they save time at batch 1-2), 0 on the CPU (where a
-    // step of 1 + N rows costs about what the drafts save).
+    // The CPU engine, for calls of at most kMaxHostSpeculativeBatch sequences, feeds drafts only when the lookup
+    // finds one; the CUDA engine, for calls of at most kMaxSpeculativeBatch sequences (kMaxHostSpeculativeBatch
+    // with a logits processor), always feeds 1 + draft_tokens rows per sequence and preallocates decoder rows for
+    // them. Larger calls decode one token per step. 0 = off; at most kMaxDraftTokens; kDraftTokensByDevice =
+    // kCudaDraftTokens on CUDA, kCpuDraftTokens on the CPU (both save time at batch 1-2).
     int draft_tokens = 0;
 };
 
 // Largest batch (sequences) that speculative greedy decoding (EngineOptions::draft_tokens) runs for; larger
 // batches decode one token per step.
 constexpr int kMaxSpeculativeBatch = 8;
-// The same on CUDA when a logits processor makes the host check the drafts: calls of at most this many sequences
-// (measured: drafts save ~10% of extraction time at batch 1-2 and cost 8-40% at batch 4-8).
+// The same where the host checks the drafts (the CPU engine, and CUDA with a logits processor): calls of at most
+// this many sequences (measured on CUDA: drafts save ~10% of extraction time at batch 1-2 and cost 8-40% at batch
+// 4-8; on a 2-core CPU: 26% / 11% less at batch 1 / 2, 3% at 4, 40% more at 8).
 constexpr int kMaxHostSpeculativeBatch = 2;
 // Largest EngineOptions::draft_tokens.
 constexpr int kMaxDraftTokens = 31;
@@ -71,8 +72,12 @@ constexpr int kDraftTokensByDevice = -1;
 // What kDraftTokensByDevice means on CUDA: 3 drafts, about 20% less extraction time at batch 1 on an H200
 // (docs/benchmarks.md, "Drafts with a logits processor").
 constexpr int kCudaDraftTokens = 3;
+// What kDraftTokensByDevice means on the CPU: 3 drafts. A decoder step streams every decoder weight from memory
+// once for all its rows, so checking 3 drafts costs little more than one token (docs/benchmarks.md, "Drafts on
+// the CPU").
+constexpr int kCpuDraftTokens = 3;
 // The drafts an engine on `device` (kCpu or kCuda) runs for EngineOptions::draft_tokens: kDraftTokensByDevice
-// becomes kCudaDraftTokens on CUDA and 0 on the CPU, other values stay. Throws InvalidInput outside
+// becomes kCudaDraftTokens on CUDA and kCpuDraftTokens on the CPU, other values stay. Throws InvalidInput outside
 // kDraftTokensByDevice .. kMaxDraftTokens.
 int resolve_draft_tokens(int draft_tokens, Device device);
 

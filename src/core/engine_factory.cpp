@@ -27,8 +27,7 @@ int resolve_draft_tokens(int draft_tokens, Device device) {
     RECEIPT_CHECK(draft_tokens >= kDraftTokensByDevice && draft_tokens <= kMaxDraftTokens, InvalidInput,
                   "EngineOptions: draft_tokens must be 0 .. " + std::to_string(kMaxDraftTokens) +
                       ", or kDraftTokensByDevice (-1)");
-    // On the CPU a step of 1 + N rows costs about what the drafts save (docs/benchmarks.md): by device = off.
-    if (draft_tokens == kDraftTokensByDevice) return device == Device::kCuda ? kCudaDraftTokens : 0;
+    if (draft_tokens == kDraftTokensByDevice) return device == Device::kCuda ? kCudaDraftTokens : kCpuDraftTokens;
     return draft_tokens;
 }
 

@@ -120,7 +120,9 @@ std::vector<GenerationResult> CpuT5Engine::generate_chunk(const std::vector<std:
     encode(inputs, enc_out_, S);  // once per request
     std::vector<int> lengths;
     for (const auto& in : inputs) lengths.push_back(static_cast<int>(in.size()));
-    const bool speculative = options.num_beams == 1 && options_.draft_tokens > 0;
+    // Drafts for calls of at most kMaxHostSpeculativeBatch sources (where they pay; engine.h).
+    const bool speculative = options.num_beams == 1 && options_.draft_tokens > 0 &&
+                             inputs.size() <= static_cast<size_t>(kMaxHostSpeculativeBatch);
     decoder_.reset(enc_out_.data(), lengths, S, options.num_beams, options.max_new_tokens,
                    speculative ? 1 + options_.draft_tokens : 1);
     SearchTokens tokens{c.decoder_start_token_id, c.eos_token_id, c.pad_token_id};

