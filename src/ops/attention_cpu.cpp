@@ -25,6 +25,12 @@ inline float dot(const float* a, const float* b, int n) {
     return d;
 }
 
+// Decoder attention (self and cross) splits over threads from this many multiply-adds (rows x heads x positions x
+// head size) per call. A decode step's attention reads K/V that are mostly out of cache, so even ~64k is worth a
+// fork-join: with 1 << 19 a batch-1 step's cross-attention over a 300-token receipt ran on one thread while the
+// other waited, and one receipt took 7-14% longer on 2 cores (docs/benchmarks.md, "Drafts on the CPU").
+constexpr int64_t kAttentionThreadWork = int64_t(1) << 16;
+
 }  // namespace
 
 void encoder_attention_cpu(const float* q, const float* k, const float* v, const float* bias, const int* lengths,
@@ -76,9 +82,9 @@ static void self_attention_head(const float* qh, const float* kh, const float* v
 void decoder_self_attention_cpu(const float* q, const float* k_cache, const float* v_cache, const float* bias_by_dist,
                                 int N, int H, int K, int T_max, int t, float* out) {
     const int64_t HK = int64_t(H) * K;
-    // Threads only from ~512k multiply-adds (see linear_cpu.cpp): a batch-1 step runs serially.
+    // Threads only from kAttentionThreadWork multiply-adds: an early batch-1 step runs serially.
 #pragma omp parallel for collapse(2) num_threads(cpu_threads()) schedule(static) \
-    if (int64_t(N) * H * (t + 1) * K >= (1 << 19))
+    if (int64_t(N) * H * (t + 1) * K >= kAttentionThreadWork)
     for (int n = 0; n < N; ++n)
         for (int h = 0; h < H; ++h)
             self_attention_head(q + n * HK + h * K, k_cache + (int64_t(n) * H + h) * T_max * K,
@@ -92,7 +98,7 @@ void decoder_self_attention_rows_cpu(const float* q, const float* k_cache, const
     const int64_t HK = int64_t(H) * K;
     int64_t work = 0;
     for (int m = 0; m < M; ++m) work += int64_t(H) * (pos[m] + 1) * K;
-#pragma omp parallel for collapse(2) num_threads(cpu_threads()) schedule(static) if (work >= (1 << 19))
+#pragma omp parallel for collapse(2) num_threads(cpu_threads()) schedule(static) if (work >= kAttentionThreadWork)
     for (int m = 0; m < M; ++m)
         for (int h = 0; h < H; ++h)
             self_attention_head(q + m * HK + h * K, k_cache + (int64_t(cache_row[m]) * H + h) * T_max * K,
@@ -127,7 +133,7 @@ static void cross_attention_row(const float* q, const float* kb, const float* vb
 void cross_attention_cpu(const float* q, const float* k, const float* v, const int* row_src, const int* lengths,
                          int N, int S, int H, int K, float* out) {
     const int64_t HK = int64_t(H) * K;
-    const bool big = int64_t(N) * H * S * K >= (1 << 19);  // threads only from ~512k multiply-adds, as above
+    const bool big = int64_t(N) * H * S * K >= kAttentionThreadWork;  // threads only from so much work, as above
     if (N >= cpu_threads() || !big) {
         // A row per task: all heads of a row read the same source rows.
 #pragma omp parallel for num_threads(cpu_threads()) schedule(static) if (big)
