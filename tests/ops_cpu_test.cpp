@@ -5,11 +5,12 @@
 
 #include <cmath>
 #include <cstdint>
+#include <tuple>
 #include <vector>
 
+#include "model/safetensors.h"
 #include "ops/attention.h"
 #include "ops/elementwise.h"
-#include "model/safetensors.h"
 #include "ops/linear.h"
 #include "test_random.h"
 
@@ -111,43 +112,49 @@ TEST(AttentionCpu, EncoderWithBiasAndPadding) {
     for (int i = lengths[1]; i < S; ++i) EXPECT_EQ(ctx[int64_t(1) * S * HK + i * HK], 0.0f) << "padding row " << i;
 }
 
+// K = 13 and t = 6 take the one-key-at-a-time loops; K = 64 (every T5 size) and t = 20 the 8-key score blocks and
+// the register-held weighted sum, with a tail of 5 keys.
 TEST(AttentionCpu, DecoderSelfAttentionOverCache) {
-    const int N = 3, H = 2, K = 13, T = 9, t = 6;
-    auto q = randn(N * H * K, 21), kc = randn(size_t(N) * H * T * K, 22), vc = randn(size_t(N) * H * T * K, 23);
-    auto bias = randn(size_t(H) * T, 24);
-    std::vector<float> out(N * H * K);
-    decoder_self_attention_cpu(q.data(), kc.data(), vc.data(), bias.data(), N, H, K, T, t, out.data());
-    for (int n = 0; n < N; ++n)
-        for (int h = 0; h < H; ++h) {
-            std::vector<float> b(t + 1);
-            for (int j = 0; j <= t; ++j) b[j] = bias[size_t(h) * T + (t - j)];  // bias by distance t - j
-            const int64_t c = (int64_t(n) * H + h) * T * K;
-            auto want = attend(q.data() + (n * H + h) * K, kc.data() + c, vc.data() + c, K, t + 1, K, b.data());
-            std::vector<float> got(out.begin() + (n * H + h) * K, out.begin() + (n * H + h + 1) * K);
-            EXPECT_LT(max_rel_err(got, want), 1e-5f);
-        }
+    for (auto [K, T, t] : {std::tuple{13, 9, 6}, std::tuple{64, 24, 20}}) {
+        const int N = 3, H = 2;
+        auto q = randn(N * H * K, 21), kc = randn(size_t(N) * H * T * K, 22), vc = randn(size_t(N) * H * T * K, 23);
+        auto bias = randn(size_t(H) * T, 24);
+        std::vector<float> out(N * H * K);
+        decoder_self_attention_cpu(q.data(), kc.data(), vc.data(), bias.data(), N, H, K, T, t, out.data());
+        for (int n = 0; n < N; ++n)
+            for (int h = 0; h < H; ++h) {
+                std::vector<float> b(t + 1);
+                for (int j = 0; j <= t; ++j) b[j] = bias[size_t(h) * T + (t - j)];  // bias by distance t - j
+                const int64_t c = (int64_t(n) * H + h) * T * K;
+                auto want = attend(q.data() + (n * H + h) * K, kc.data() + c, vc.data() + c, K, t + 1, K, b.data());
+                std::vector<float> got(out.begin() + (n * H + h) * K, out.begin() + (n * H + h + 1) * K);
+                EXPECT_LT(max_rel_err(got, want), 1e-5f) << "K=" << K << " t=" << t;
+            }
+    }
 }
 
 TEST(AttentionCpu, CrossAttentionRowsAndHeads) {
     set_cpu_threads(2);
-    const int B = 2, S = 23, H = 3, K = 9;
-    const int64_t HK = H * K;
-    auto k = randn(B * S * HK, 31), v = randn(B * S * HK, 32);
-    const int lengths[B] = {23, 5};
-    for (int N : {1, 4}) {  // fewer rows than threads, and more
-        auto q = randn(N * HK, 33 + N);
-        std::vector<int> row_src(N);
-        for (int n = 0; n < N; ++n) row_src[n] = n % B;
-        std::vector<float> out(N * HK);
-        cross_attention_cpu(q.data(), k.data(), v.data(), row_src.data(), lengths, N, S, H, K, out.data());
-        for (int n = 0; n < N; ++n)
-            for (int h = 0; h < H; ++h) {
-                const int b = row_src[n];
-                auto want = attend(q.data() + n * HK + h * K, k.data() + b * S * HK + h * K,
-                                   v.data() + b * S * HK + h * K, HK, lengths[b], K, nullptr);
-                std::vector<float> got(out.begin() + n * HK + h * K, out.begin() + n * HK + (h + 1) * K);
-                EXPECT_LT(max_rel_err(got, want), 1e-5f) << "N=" << N << " n=" << n << " h=" << h;
-            }
+    for (int K : {9, 64}) {  // one key at a time; 8-key blocks (23 = 2 x 8 + 7) and the register-held sum
+        const int B = 2, S = 23, H = 3;
+        const int64_t HK = H * K;
+        auto k = randn(B * S * HK, 31), v = randn(B * S * HK, 32);
+        const int lengths[B] = {23, 5};
+        for (int N : {1, 4}) {  // fewer rows than threads, and more
+            auto q = randn(N * HK, 33 + N);
+            std::vector<int> row_src(N);
+            for (int n = 0; n < N; ++n) row_src[n] = n % B;
+            std::vector<float> out(N * HK);
+            cross_attention_cpu(q.data(), k.data(), v.data(), row_src.data(), lengths, N, S, H, K, out.data());
+            for (int n = 0; n < N; ++n)
+                for (int h = 0; h < H; ++h) {
+                    const int b = row_src[n];
+                    auto want = attend(q.data() + n * HK + h * K, k.data() + b * S * HK + h * K,
+                                       v.data() + b * S * HK + h * K, HK, lengths[b], K, nullptr);
+                    std::vector<float> got(out.begin() + n * HK + h * K, out.begin() + n * HK + (h + 1) * K);
+                    EXPECT_LT(max_rel_err(got, want), 1e-5f) << "K=" << K << " N=" << N << " n=" << n << " h=" << h;
+                }
+        }
     }
 }
 
