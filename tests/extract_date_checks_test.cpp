@@ -8,6 +8,7 @@
 
 #include "extract/date_checks.h"
 #include "extract/normalize_time.h"
+#include "extract/ocr_digits.h"
 #include "extract/unreadable_date_time.h"
 
 namespace ex = receipt::extract;
@@ -40,6 +41,13 @@ TEST(TimeWithLostDigit, MinuteOrHourCutToOneDigit) {
     for (const char* whole : {"14:05", "14:05:33", "14時05分", "2時59分", "12:05:3", "15:2404", "1時25分",
                               "I0:07:42", "S7:42", "午後2:05", "2:05 PM", "TEL 03-1234-5678", "48:5"})
         EXPECT_FALSE(ex::time_with_lost_digit(whole)) << whole;
+}
+
+// The look-alike string that the time reader's regex uses names exactly the letters confusion_digit reads.
+TEST(OcrDigits, LookalikeStringIsWhatConfusionDigitReads) {
+    for (int c = 1; c < 128; ++c)
+        EXPECT_EQ(ex::kDigitLookalikes.find(char(c)) != std::string_view::npos, ex::confusion_digit(char(c)) != 0)
+            << "character " << c;
 }
 
 TEST(TimeWithLostDigit, LatinScriptTimes) {

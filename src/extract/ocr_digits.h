@@ -12,6 +12,9 @@ namespace receipt::extract {
 // The digit an OCR look-alike stands for (O/o/D -> 0, l/I/| -> 1, Z -> 2, S -> 5, b -> 6, B -> 8, g -> 9), or 0.
 char confusion_digit(char c);
 
+// The letters confusion_digit reads, as one string (for regex character classes).
+inline constexpr std::string_view kDigitLookalikes = "OoDlI|ZSbBg";
+
 // `s` with every look-alike that stands next to an ASCII digit replaced by its digit, read left to right (a
 // look-alike after one so read counts as after a digit: "1,5OO" -> "1,500"), and one right before a thousands
 // group after no letter ("Z,416" -> "2,416", "¥l.790" -> "¥1.790"); same length.

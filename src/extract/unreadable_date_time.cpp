@@ -28,8 +28,8 @@ bool parts_lost_digit(const std::string& month, const std::string& day) {
 std::optional<std::string> time_with_lost_digit(std::string_view text, bool padded_hours) {
     // hour, ':' or 時, one minute digit; after a colon then the line end, a non-digit or ":SS"; after 時, 分.
     // Not a minute digit followed by a digit look-alike ("12:2Z:56"): the reading with look-alikes read has it whole.
-    static const std::regex kMinute(
-        R"((?:^|[^0-9:])(([0-9]{1,2}):([0-9]))(?=$|:[0-9]{2}(?![0-9])|[^0-9:OoDlI|ZSbBg]))");
+    static const std::regex kMinute(R"((?:^|[^0-9:])(([0-9]{1,2}):([0-9]))(?=$|:[0-9]{2}(?![0-9])|[^0-9:)" +
+                                    std::string(kDigitLookalikes) + "])");
     static const std::regex kKanji(R"((?:^|[^0-9A-Za-z])(([0-9A-Za-z]{1,2})時([0-9])分))");
     // one hour digit, not after a letter (a look-alike) or a digit, then a two-digit minute.
     static const std::regex kHour(R"((?:^|[^0-9A-Za-z:])(([0-9]):[0-9]{2}(?::[0-9]{2})?)(?![0-9:]))");
