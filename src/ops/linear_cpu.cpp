@@ -8,10 +8,32 @@
 
 #include "ops/linear.h"
 
+// OpenBLAS's pthread build (Debian's default) starts a thread pool when the library loads, and an idle worker
+// spins on sched_yield for about 2^28 cycles (~0.1 s) before it sleeps: on 2 cores it took ~80 ms from every
+// one-receipt `receipt extract` (about 8,000 yields; 0.43 -> 0.35 s with OPENBLAS_NUM_THREADS=1). OpenBLAS runs
+// single-threaded here (set_cpu_threads), so the pool is stopped with the call OpenBLAS's own fork handler uses.
+// A weak reference: in a serial or OpenMP build, or another BLAS, the symbol may be missing and nothing happens.
+extern "C" int blas_thread_shutdown_(void) __attribute__((weak));
+
 namespace receipt::ops {
 
 namespace {
 int g_threads = 0;
+
+// OpenBLAS on one thread, its pool stopped; once per process (openblas_set_num_threads() starts a stopped pool
+// again, as after a fork, so it is not called a second time).
+void single_threaded_blas() {
+    static const bool done = [] {
+        openblas_set_num_threads(1);
+        if (blas_thread_shutdown_) blas_thread_shutdown_();
+        return true;
+    }();
+    (void)done;
+}
+
+// At program start (OpenBLAS's constructor has run by then, as the library is loaded first), so the pool does not
+// spin while the model loads.
+const bool g_blas_single = (single_threaded_blas(), true);
 
 // Threads worth using for a GEMM of m*n*k multiply-adds that is split into `slices` independent pieces.
 int gemm_threads(int64_t m, int64_t n, int64_t k, int64_t slices) {
@@ -32,7 +54,7 @@ void set_cpu_threads(int n) {
     if (n <= 0) n = static_cast<int>(std::thread::hardware_concurrency());
     if (n <= 0) n = 1;
     g_threads = n;
-    openblas_set_num_threads(1);
+    single_threaded_blas();
     omp_set_num_threads(n);
 }
 
