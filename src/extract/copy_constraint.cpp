@@ -15,8 +15,6 @@ namespace receipt::extract {
 
 namespace {
 
-bool is_digit(char c) { return c >= '0' && c <= '9'; }
-
 // Full-width digits (U+FF10..U+FF19), comma (U+FF0C) and full stop (U+FF0E) -> ASCII; other bytes unchanged.
 std::string fold_fullwidth(const std::string& s) {
     std::string out;
@@ -48,7 +46,7 @@ std::string fold_fullwidth(const std::string& s) {
 void collect_runs(const std::string& s, std::vector<std::string>& runs) {
     size_t i = 0;
     while (i < s.size()) {
-        if (!is_digit(s[i])) {
+        if (!is_ascii_digit(s[i])) {
             ++i;
             continue;
         }
@@ -56,7 +54,7 @@ void collect_runs(const std::string& s, std::vector<std::string>& runs) {
         char last_sep = 0;
         while (true) {
             size_t j = i;
-            while (j < s.size() && is_digit(s[j])) ++j;
+            while (j < s.size() && is_ascii_digit(s[j])) ++j;
             const std::string group = s.substr(i, j - i);
             runs.push_back(group);
             if (last_sep == '.') {
@@ -67,7 +65,7 @@ void collect_runs(const std::string& s, std::vector<std::string>& runs) {
             if (joined != group) runs.push_back(joined);
             prev_joined = joined;
             prev_group = group;
-            if (j + 1 < s.size() && (s[j] == ',' || s[j] == '.') && is_digit(s[j + 1])) {
+            if (j + 1 < s.size() && (s[j] == ',' || s[j] == '.') && is_ascii_digit(s[j + 1])) {
                 last_sep = s[j];
                 i = j + 1;
                 continue;
@@ -137,8 +135,9 @@ std::shared_ptr<const CopyConstraint::Vocab> CopyConstraint::make_vocab(const To
         const std::string& text = v->texts[id];
         t.space = !text.empty() && text[0] == ' ';
         const std::string body = t.space ? text.substr(1) : text;
-        if (!body.empty() && std::all_of(body.begin(), body.end(), is_digit)) t.digits = body;
-        if (!body.empty() && std::all_of(body.begin(), body.end(), [](char c) { return is_digit(c) || c == '.'; })) {
+        if (!body.empty() && std::all_of(body.begin(), body.end(), is_ascii_digit)) t.digits = body;
+        if (!body.empty() &&
+            std::all_of(body.begin(), body.end(), [](char c) { return is_ascii_digit(c) || c == '.'; })) {
             t.number = body;
             v->number_ids.push_back(int(id));
         }

@@ -40,9 +40,6 @@ bool damaged_title(const std::string& c) {
     return false;
 }
 
-// Whether `c` is an ASCII digit.
-bool is_digit(char c) { return c >= '0' && c <= '9'; }
-
 }  // namespace
 
 std::optional<std::string> name_without_address_run_on(const std::string& text, const std::string& name,
@@ -108,14 +105,16 @@ std::optional<std::string> latin_labelled_phone_for(const std::string& text, con
         // The number: brackets, digits, spaces, hyphens and dots after the label, up to anything else.
         const std::string rest = m.suffix().str();
         size_t end = 0;
-        while (end < rest.size() && (is_digit(rest[end]) || std::string("()+- .").find(rest[end]) != std::string::npos))
+        while (end < rest.size() &&
+               (is_ascii_digit(rest[end]) || std::string("()+- .").find(rest[end]) != std::string::npos))
             ++end;
         std::string number = trim(rest.substr(0, end));
         while (!number.empty() && (number.back() == '-' || number.back() == '.' || number.back() == '('))
             number.pop_back();
         number = trim(number);
         const size_t n_digits = ascii_digits(number).size();
-        const bool starts_number = !number.empty() && (is_digit(number[0]) || number[0] == '(' || number[0] == '+');
+        const bool starts_number =
+            !number.empty() && (is_ascii_digit(number[0]) || number[0] == '(' || number[0] == '+');
         if (n_digits < 9 || n_digits > 12 || !starts_number) continue;
         // "512) 555-9385": the opening bracket lost.
         const size_t close = number.find(')');

@@ -12,7 +12,6 @@ namespace {
 
 constexpr size_t kMaxAmountBytes = 256;
 
-bool is_digit(char c) { return c >= '0' && c <= '9'; }
 bool is_alpha(char c) { return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z'); }
 
 bool starts_with(std::string_view s, size_t i, std::string_view p) { return s.substr(i, p.size()) == p; }
@@ -94,14 +93,14 @@ std::string canonical_digits(std::string_view core) {
     const std::string_view frac_part = dec_pos == std::string_view::npos ? "" : core.substr(dec_pos + 1);
     if (decimal && frac_part.empty()) return "";
     for (char c : frac_part) {
-        if (!is_digit(c)) return "";
+        if (!is_ascii_digit(c)) return "";
     }
     std::string digits;
     size_t group_len = 0;
     bool grouped = false;
     for (size_t i = 0; i < int_part.size(); ++i) {
         const char c = int_part[i];
-        if (is_digit(c)) {
+        if (is_ascii_digit(c)) {
             digits += c;
             ++group_len;
             continue;
@@ -160,18 +159,19 @@ std::optional<double> normalize_amount(std::string_view text) {
     const size_t core_begin = i;
     while (i < s.size()) {
         const char c = s[i];
-        if (is_digit(c) ||
-            ((c == ',' || c == '.' || c == '\'') && i > core_begin && i + 1 < s.size() && is_digit(s[i + 1]))) {
+        if (is_ascii_digit(c) ||
+            ((c == ',' || c == '.' || c == '\'') && i > core_begin && i + 1 < s.size() && is_ascii_digit(s[i + 1]))) {
             ++i;
-        } else if (c == ' ' && i > core_begin && i + 3 < s.size() && is_digit(s[i + 1]) && is_digit(s[i + 2]) &&
-                   is_digit(s[i + 3]) && (i + 4 == s.size() || !is_digit(s[i + 4]))) {
+        } else if (c == ' ' && i > core_begin && i + 3 < s.size() && is_ascii_digit(s[i + 1]) &&
+                   is_ascii_digit(s[i + 2]) && is_ascii_digit(s[i + 3]) &&
+                   (i + 4 == s.size() || !is_ascii_digit(s[i + 4]))) {
             ++i;
         } else {
             break;
         }
     }
     std::string core(s.substr(core_begin, i - core_begin));
-    if (core.empty() || !is_digit(core[0])) return std::nullopt;
+    if (core.empty() || !is_ascii_digit(core[0])) return std::nullopt;
     std::string cleaned;
     for (char c : core) {
         if (c == '\'' || c == ' ') c = '_';  // Swiss apostrophe / French space: always thousands separators
@@ -218,10 +218,10 @@ std::optional<double> normalize_quantity(std::string_view text) {
     bool seen_decimal = false;
     for (; i < s.size(); ++i) {
         const char c = s[i];
-        if (is_digit(c)) {
+        if (is_ascii_digit(c)) {
             digits += c;
         } else if ((c == '.' || c == ',') && !seen_decimal && !digits.empty() && i + 1 < s.size() &&
-                   is_digit(s[i + 1])) {
+                   is_ascii_digit(s[i + 1])) {
             digits += '.';
             seen_decimal = true;
         } else {
@@ -231,7 +231,7 @@ std::optional<double> normalize_quantity(std::string_view text) {
     if (digits.empty()) return std::nullopt;
     // The rest is a unit or counter word ("個", "pcs", "kg"); a second number makes the text ambiguous.
     for (; i < s.size(); ++i) {
-        if (is_digit(s[i])) return std::nullopt;
+        if (is_ascii_digit(s[i])) return std::nullopt;
     }
     return to_double(digits, negative, kMaxAbsQuantity);
 }

@@ -9,8 +9,6 @@ namespace {
 constexpr size_t kMaxPhoneBytes = 200;
 constexpr int kMinDigits = 4;
 
-bool is_digit(char c) { return c >= '0' && c <= '9'; }
-
 }  // namespace
 
 std::string fold_dashes(const std::string& s, bool between_digits) {
@@ -30,7 +28,8 @@ std::string fold_dashes(const std::string& s, bool between_digits) {
         bool replaced = false;
         for (std::string_view d : kDashes) {
             if (s.compare(i, d.size(), d) != 0) continue;
-            if (between_digits && !(i > 0 && is_digit(s[i - 1]) && i + d.size() < s.size() && is_digit(s[i + d.size()])))
+            if (between_digits &&
+                !(i > 0 && is_ascii_digit(s[i - 1]) && i + d.size() < s.size() && is_ascii_digit(s[i + d.size()])))
                 break;
             out += '-';
             i += d.size();
@@ -46,7 +45,7 @@ std::string normalize_phone(std::string_view text) {
     const std::string s = fold_dashes(fold_fullwidth(sanitize_utf8(utf8_prefix(text, kMaxPhoneBytes))));
     // The number starts at the first digit, or at a '+' / '(' directly before one.
     size_t begin = 0;
-    while (begin < s.size() && !is_digit(s[begin])) ++begin;
+    while (begin < s.size() && !is_ascii_digit(s[begin])) ++begin;
     if (begin == s.size()) return "";
     while (begin > 0 && (s[begin - 1] == '+' || s[begin - 1] == '(')) --begin;
 
@@ -54,11 +53,11 @@ std::string normalize_phone(std::string_view text) {
     int n_digits = 0, depth = 0;
     for (size_t i = begin; i < s.size(); ++i) {
         const char c = s[i];
-        if (is_digit(c)) {
+        if (is_ascii_digit(c)) {
             ++n_digits;
         } else if (c == '(') {
             // Only a parenthesis that opens digits ("(03)"), not a note such as "(代)".
-            if (i + 1 >= s.size() || !is_digit(s[i + 1])) break;
+            if (i + 1 >= s.size() || !is_ascii_digit(s[i + 1])) break;
             ++depth;
         } else if (c == ')') {
             if (depth == 0) break;
@@ -76,7 +75,7 @@ std::string normalize_phone(std::string_view text) {
         out.pop_back();
         if (c == '(') --depth;
     }
-    while (!out.empty() && !is_digit(out.back()) && out.back() != ')') out.pop_back();
+    while (!out.empty() && !is_ascii_digit(out.back()) && out.back() != ')') out.pop_back();
     if (n_digits < kMinDigits) return "";
     return collapse_whitespace(out);
 }

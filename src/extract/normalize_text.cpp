@@ -12,21 +12,19 @@ namespace {
 
 constexpr std::string_view kPostalMark = "\xE3\x80\x92";  // 〒
 
-bool is_digit(char c) { return c >= '0' && c <= '9'; }
-
 // Length of a postal code "NNN-NNNN" / "NNNNNNN" at s[i] (dash look-alikes already folded), or 0.
 size_t postal_code_length(std::string_view s, size_t i) {
     size_t n = 0;
     auto digits = [&](int count) {
         for (int k = 0; k < count; ++k, ++n) {
-            if (i + n >= s.size() || !is_digit(s[i + n])) return false;
+            if (i + n >= s.size() || !is_ascii_digit(s[i + n])) return false;
         }
         return true;
     };
     if (!digits(3)) return 0;
     if (i + n < s.size() && s[i + n] == '-') ++n;
     if (!digits(4)) return 0;
-    if (i + n < s.size() && is_digit(s[i + n])) return 0;
+    if (i + n < s.size() && is_ascii_digit(s[i + n])) return 0;
     return n;
 }
 
@@ -68,9 +66,9 @@ std::string space_before_quantity(const std::string& d) {
     out.reserve(d.size() + 8);
     for (size_t i = 0; i < d.size(); ++i) {
         // A digit run starting at i right after a non-ASCII byte (the last byte of a multi-byte character).
-        if (is_digit(d[i]) && i > 0 && static_cast<unsigned char>(d[i - 1]) >= 0x80) {
+        if (is_ascii_digit(d[i]) && i > 0 && static_cast<unsigned char>(d[i - 1]) >= 0x80) {
             size_t k = i;
-            while (k < d.size() && is_digit(d[k])) ++k;
+            while (k < d.size() && is_ascii_digit(d[k])) ++k;
             if (k - i <= 4)
                 for (const char* u : kUnits) {
                     const size_t n = std::string_view(u).size();

@@ -4,10 +4,6 @@
 
 namespace receipt::extract {
 
-namespace {
-bool is_digit(char c) { return c >= '0' && c <= '9'; }
-}  // namespace
-
 char confusion_digit(char c) {
     switch (c) {
         case 'O': case 'o': case 'D': return '0';
@@ -26,12 +22,13 @@ std::string read_digit_confusions(const std::string& s) {
     for (size_t i = 0; i < s.size(); ++i) {
         const char d = confusion_digit(s[i]);
         if (!d) continue;
-        const bool prev = i > 0 && is_digit(out[i - 1]);  // "1,5OO": the second O follows the first, read as 0
-        const bool next = i + 1 < s.size() && is_digit(s[i + 1]);
+        const bool prev = i > 0 && is_ascii_digit(out[i - 1]);  // "1,5OO": the second O follows the first, read as 0
+        const bool next = i + 1 < s.size() && is_ascii_digit(s[i + 1]);
         // The first digit of an amount before its thousands group ("Z,416", "¥l.790"), not a word's last letter
         // ("No.123").
-        const bool group = i + 4 < s.size() && (s[i + 1] == ',' || s[i + 1] == '.') && is_digit(s[i + 2]) &&
-                           is_digit(s[i + 3]) && is_digit(s[i + 4]) && (i + 5 >= s.size() || !is_digit(s[i + 5])) &&
+        const bool group = i + 4 < s.size() && (s[i + 1] == ',' || s[i + 1] == '.') && is_ascii_digit(s[i + 2]) &&
+                           is_ascii_digit(s[i + 3]) && is_ascii_digit(s[i + 4]) &&
+                           (i + 5 >= s.size() || !is_ascii_digit(s[i + 5])) &&
                            !(i > 0 && std::isalpha(static_cast<unsigned char>(s[i - 1])));
         if (prev || next || group) out[i] = d;
     }
@@ -44,9 +41,9 @@ std::string read_sign_confusions(const std::string& s) {
         const std::string_view before = std::string_view(s).substr(0, i);
         const bool starts = i == 0 || s[i - 1] == ' ' || s[i - 1] == '-' || before.ends_with("ー") ||
                             before.ends_with("▲");  // an amount's start, a discount's minus sign
-        if (s[i] == 'Y' && starts && i + 1 < s.size() && is_digit(s[i + 1])) {
+        if (s[i] == 'Y' && starts && i + 1 < s.size() && is_ascii_digit(s[i + 1])) {
             size_t e = i + 1;
-            while (e < s.size() && (is_digit(s[e]) || s[e] == ',')) ++e;
+            while (e < s.size() && (is_ascii_digit(s[e]) || s[e] == ',')) ++e;
             const std::string_view rest = std::string_view(s).substr(e);
             bool ends = rest.empty() || rest[0] == ' ';
             for (const char* mark : {"軽", "※", "*", "＊", "内", "外"})
@@ -54,7 +51,8 @@ std::string read_sign_confusions(const std::string& s) {
             if (ends) out[i] = '\\';
         }
         // 門 (E9 96 80) after a digit: 円 (E5 86 86), the same three bytes long.
-        if (i > 0 && is_digit(s[i - 1]) && s.compare(i, 3, "\xE9\x96\x80") == 0) out.replace(i, 3, "\xE5\x86\x86");
+        if (i > 0 && is_ascii_digit(s[i - 1]) && s.compare(i, 3, "\xE9\x96\x80") == 0)
+            out.replace(i, 3, "\xE5\x86\x86");
     }
     return out;
 }

@@ -14,16 +14,10 @@
 
 namespace receipt::extract {
 
-namespace {
-
-bool is_digit(char c) { return c >= '0' && c <= '9'; }
-
-}  // namespace
-
 std::vector<PrintedNumber> printed_numbers(const std::string& s) {
     std::vector<PrintedNumber> out;
     for (size_t i = 0; i < s.size();) {
-        if (!is_digit(s[i]) || (i > 0 && (is_digit(s[i - 1]) || s[i - 1] == '.' || s[i - 1] == ','))) {
+        if (!is_ascii_digit(s[i]) || (i > 0 && (is_ascii_digit(s[i - 1]) || s[i - 1] == '.' || s[i - 1] == ','))) {
             ++i;
             continue;
         }
@@ -35,14 +29,14 @@ std::vector<PrintedNumber> printed_numbers(const std::string& s) {
         // comma as OCR read it.
         const bool yen_sign = (i >= 1 && s[i - 1] == '\\') || (i >= 2 && s.compare(i - 2, 2, "\xC2\xA5") == 0);
         auto group_of_three = [&](size_t at) {
-            return at + 3 < s.size() && is_digit(s[at + 1]) && is_digit(s[at + 2]) && is_digit(s[at + 3]) &&
-                   (at + 4 >= s.size() || !is_digit(s[at + 4]));
+            return at + 3 < s.size() && is_ascii_digit(s[at + 1]) && is_ascii_digit(s[at + 2]) &&
+                   is_ascii_digit(s[at + 3]) && (at + 4 >= s.size() || !is_ascii_digit(s[at + 4]));
         };
         auto yen_after = [&](size_t at) {  // the '.' group at `at` ends the number and 円 follows
             return group_of_three(at) && s.compare(at + 4, 3, "円") == 0;
         };
         while (j < s.size()) {
-            if (is_digit(s[j])) {
+            if (is_ascii_digit(s[j])) {
                 digits += s[j++];
             } else if (s[j] == ',' && group_of_three(j)) {
                 j += 1;  // thousands separator: exactly three digits follow
@@ -54,16 +48,16 @@ std::vector<PrintedNumber> printed_numbers(const std::string& s) {
             }
         }
         size_t int_digits = digits.size();
-        if (j + 2 < s.size() && s[j] == '.' && is_digit(s[j + 1]) && is_digit(s[j + 2]) &&
-            (j + 3 >= s.size() || !is_digit(s[j + 3]))) {
+        if (j + 2 < s.size() && s[j] == '.' && is_ascii_digit(s[j + 1]) && is_ascii_digit(s[j + 2]) &&
+            (j + 3 >= s.size() || !is_ascii_digit(s[j + 3]))) {
             digits += '.';
             digits += s.substr(j + 1, 2);
             n.cents = true;
             j += 3;
-        } else if (j + 1 < s.size() && s[j] == '.' && is_digit(s[j + 1])) {
+        } else if (j + 1 < s.size() && s[j] == '.' && is_ascii_digit(s[j + 1])) {
             // one or 3+ decimals: a rate ("8.875%") or not an amount
             size_t k = j + 1;
-            while (k < s.size() && is_digit(s[k])) ++k;
+            while (k < s.size() && is_ascii_digit(s[k])) ++k;
             digits += s.substr(j, k - j);
             n.usable = false;
             j = k;
@@ -79,7 +73,7 @@ std::vector<PrintedNumber> printed_numbers(const std::string& s) {
             after == '-' || int_digits > 9)
             n.usable = false;
         // A broken thousands group ("8,75" of 8,745 with a digit lost) is no amount.
-        if ((after == ',' || after == '.') && j + 1 < s.size() && is_digit(s[j + 1])) n.usable = false;
+        if ((after == ',' || after == '.') && j + 1 < s.size() && is_ascii_digit(s[j + 1])) n.usable = false;
         // A count: "(18点)", "2個", "3品", "248P" (points).
         for (const char* unit : {"点", "個", "品", "P"})
             if (s.compare(k, std::string(unit).size(), unit) == 0) n.usable = false;
@@ -88,7 +82,6 @@ std::vector<PrintedNumber> printed_numbers(const std::string& s) {
     }
     return out;
 }
-
 
 int printed_count(const std::vector<std::string>& lines, size_t from, double value) {
     int count = 0;
@@ -192,7 +185,7 @@ std::optional<double> keyword_subtotal(const std::string& text, bool* printed) {
         for (const std::string head : {"小(", "計("}) {
             if (s.rfind(head, 0) != 0) continue;
             size_t k = head.size();
-            while (k < s.size() && is_digit(s[k])) ++k;
+            while (k < s.size() && is_ascii_digit(s[k])) ++k;
             if (k > head.size() && s.compare(k, std::string("点").size(), "点") == 0)
                 line = "小計 " + line.substr(line.find('('));
         }

@@ -214,14 +214,14 @@ std::vector<std::string> first_lines(std::string_view text, size_t n, size_t max
 
 bool has_ascii_digit(std::string_view s) {
     for (char c : s)
-        if (c >= '0' && c <= '9') return true;
+        if (is_ascii_digit(c)) return true;
     return false;
 }
 
 std::string ascii_digits(std::string_view s) {
     std::string out;
     for (char c : s)
-        if (c >= '0' && c <= '9') out += c;
+        if (is_ascii_digit(c)) out += c;
     return out;
 }
 

@@ -42,6 +42,8 @@ std::string ascii_lower(std::string_view s);
 // ASCII upper-casing (other bytes unchanged).
 std::string ascii_upper(std::string_view s);
 
+// True when `c` is an ASCII digit ('0'-'9').
+inline bool is_ascii_digit(char c) { return c >= '0' && c <= '9'; }
 // True when `s` holds an ASCII digit.
 bool has_ascii_digit(std::string_view s);
 // The ASCII digits of `s`, in order ("03-1234" -> "031234").
