@@ -1,7 +1,8 @@
-// Greedy generation entirely on the GPU: one CUDA graph per batch-size bucket replays
-//   decoder step -> EOS mask / argmax / log-prob, and the step advance in the same kernel
+// Greedy generation entirely on the GPU: a CUDA graph per batch-size bucket replays
+//   (decoder step -> EOS mask / argmax / log-prob, and the step advance in the same kernel) x graph_steps_
 // with no host synchronisation inside the loop; an "all finished" flag is copied to pinned memory every
-// kCheckEvery steps and read one check later, so the host never waits on the step it just queued.
+// kCheckEvery steps and read one check later, so the host never waits on the steps it just queued. Several steps
+// per graph keep Programmatic Dependent Launch between the steps (no launch overlap crosses a graph boundary).
 #include <algorithm>
 #include <functional>
 #include <map>
@@ -27,16 +28,20 @@ void CudaT5Engine::greedy_step(int R) {
     });
 }
 
-void CudaT5Engine::run_until_finished(int max_steps, const std::function<void()>& step) {
+void CudaT5Engine::run_until_finished(int max_steps, const std::function<void(int n)>& steps) {
     Buffers& b = *buf_;
     int* flags = b.h_flags.as<int>();
     flags[0] = flags[1] = 0;
     bool pending[2] = {false, false};
     const auto* d_state = b.state.as<DecodeState>();
-    for (int t = 0; t < max_steps; ++t) {
-        step();
-        if ((t + 1) % kCheckEvery != 0 || t + 1 >= max_steps) continue;
-        const int slot = ((t + 1) / kCheckEvery) & 1, prev = slot ^ 1;
+    // Steps per graph divide kCheckEvery, so every check falls between two graphs.
+    const int per_graph = graph_steps_ >= 1 && kCheckEvery % graph_steps_ == 0 ? graph_steps_ : 1;
+    for (int t = 0; t < max_steps;) {
+        const int n = t % per_graph == 0 && t + per_graph <= max_steps ? per_graph : 1;
+        steps(n);
+        t += n;
+        if (t % kCheckEvery != 0 || t >= max_steps) continue;
+        const int slot = (t / kCheckEvery) & 1, prev = slot ^ 1;
         if (pending[prev]) {
             RECEIPT_CUDA_CHECK(cudaEventSynchronize(b.flag_event[prev]));  // the check queued kCheckEvery steps ago
             pending[prev] = false;
@@ -49,8 +54,13 @@ void CudaT5Engine::run_until_finished(int max_steps, const std::function<void()>
     }
 }
 
-void CudaT5Engine::run_greedy_step(int R_bucket) {
-    run_graph(graphs_, R_bucket, [&] { greedy_step(R_bucket); }, R_bucket);
+void CudaT5Engine::run_greedy_steps(int R_bucket, int n) {
+    run_graph(
+        graphs_, steps_key(R_bucket, n),
+        [&] {
+            for (int i = 0; i < n; ++i) greedy_step(R_bucket);
+        },
+        R_bucket);
 }
 
 void CudaT5Engine::run_forward(int R) {
@@ -114,7 +124,7 @@ std::vector<GenerationResult> CudaT5Engine::generate_greedy(const std::vector<st
     RECEIPT_CUDA_CHECK(cudaMemsetAsync(b.scores.get(), 0, size_t(R) * 4, stream_));
     upload_state(0, options.min_new_tokens);
 
-    run_until_finished(options.max_new_tokens, [&] { run_greedy_step(R); });
+    run_until_finished(options.max_new_tokens, [&](int n) { run_greedy_steps(R, n); });
 
     const int n_tok = options.max_new_tokens;
     int* h_tokens = b.h_tokens.as<int>();

@@ -75,8 +75,13 @@ std::vector<GenerationResult> CudaT5Engine::generate_greedy_speculative(const st
     int* seq = b.h_rows.as<int>() + 3 * R_max_;  // positions read back into [B_bucket, 2 B_bucket)
     const SpecActive active(*this);
     // Every step emits at least one token per running sequence, so max_new_tokens steps always suffice.
-    run_until_finished(options.max_new_tokens, [&] {
-        run_graph(spec_graphs_, B_bucket, [&] { speculative_step(B_bucket); }, R);
+    run_until_finished(options.max_new_tokens, [&](int n) {
+        run_graph(
+            spec_graphs_, steps_key(B_bucket, n),
+            [&] {
+                for (int i = 0; i < n; ++i) speculative_step(B_bucket);
+            },
+            R);
     });
 
     int* h_tokens = b.h_tokens.as<int>();

@@ -58,6 +58,7 @@ CudaT5Engine::CudaT5Engine(std::shared_ptr<const Model> model, const EngineOptio
     S_max_ = options.max_input_tokens;
     T_max_ = options.max_total_tokens;
     if (const char* g = std::getenv("RECEIPT_CUDA_GRAPHS")) use_graphs_ = std::string(g) != "0";
+    if (const char* g = std::getenv("RECEIPT_CUDA_GRAPH_STEPS")) graph_steps_ = std::atoi(g);
     if (const char* f = std::getenv("RECEIPT_CUDA_FUSE_NORM")) fuse_norm_ = std::string(f) != "0";
     if (const char* f = std::getenv("RECEIPT_CUDA_MMA_NORM")) mma_norm_ = std::string(f) != "0";
     if (const char* f = std::getenv("RECEIPT_CUDA_MMA_GATE")) mma_gate_ = std::string(f) != "0";

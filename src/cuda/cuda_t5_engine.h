@@ -137,10 +137,14 @@ private:
     void decoder_forward(int R);
     // decoder_forward + greedy selection + step advance (the body of the captured graph).
     void greedy_step(int R);
-    void run_greedy_step(int R_bucket);
-    // Enqueues step() up to max_steps times without waiting on it: every kCheckEvery steps state->all_finished is
-    // copied to pinned memory and the copy queued one check earlier is read; stops once it says all rows ended.
-    void run_until_finished(int max_steps, const std::function<void()>& step);
+    // n greedy_steps of R_bucket rows as one replayed graph (n = 1 or graph_steps_).
+    void run_greedy_steps(int R_bucket, int n);
+    // Enqueues steps(n), n steps at a time (graph_steps_ at once where they fit, else 1), max_steps in all,
+    // without waiting on them: every kCheckEvery steps state->all_finished is copied to pinned memory and the
+    // copy queued one check earlier is read; stops once it says all rows ended.
+    void run_until_finished(int max_steps, const std::function<void(int n)>& steps);
+    // Key of the graph of n steps of bucket key `key` in a graph map (n = 1: key itself).
+    static int steps_key(int key, int n) { return key + (n - 1) * (1 << 20); }
     // decoder_forward for R rows as a replayed CUDA graph of its batch bucket (the rows past R compute on stale
     // but valid inputs and are never read): the decoder of the host-driven searches (beam, greedy with a
     // logits processor). Eager when graphs are off.
@@ -227,11 +231,11 @@ private:
     int R_max_ = 0, S_max_ = 0, T_max_ = 0;  // rows, source length, decoder positions
     int S_ = 0;                              // padded source length of the current request
     std::vector<int> buckets_;
-    std::map<int, cudaGraphExec_t> graphs_;          // greedy step per batch bucket
+    std::map<int, cudaGraphExec_t> graphs_;          // greedy steps per (batch bucket, steps per graph)
     std::map<int, cudaGraphExec_t> forward_graphs_;  // decoder forward per (batch bucket, cache buffer): run_forward
     std::map<int, cudaGraphExec_t> guess_graphs_;    // greedy_step per (batch bucket, cache buffer): pipelined host loop
     bool cache_swapped_ = false;                     // Buffers::cache and cache_tmp exchanged (odd number of swaps)
-    std::map<int, cudaGraphExec_t> spec_graphs_;     // speculative_step per sequence bucket
+    std::map<int, cudaGraphExec_t> spec_graphs_;     // speculative steps per (sequence bucket, steps per graph)
     std::map<int, cudaGraphExec_t> spec_forward_graphs_;  // its decoder_forward alone (host-checked drafts)
     // Rows per sequence of a speculative step (1 + EngineOptions::draft_tokens; 1 = off) and whether
     // decoder_forward is running one (its rows are then B x spec_q_, sequence b's cache row b).
@@ -245,6 +249,9 @@ private:
     };
     SpeculationStats spec_stats_;
     bool use_graphs_ = true;
+    // Device-side decode steps per graph launch in the graph loops (greedy, speculative): a divisor of
+    // kCheckEvery; RECEIPT_CUDA_GRAPH_STEPS=1 launches one graph per step.
+    int graph_steps_ = 4;
     bool fuse_norm_ = true;             // decoder LayerNorms inside the small-M GEMMs (normed_gemm)
     bool mma_norm_ = true;              // deferred norm between tensor-core GEMMs (residual_gemm, normed_gemm)
     bool mma_gate_ = true;              // gated FFN activation in the tensor-core wi GEMM (normed_gemm)
