@@ -96,7 +96,6 @@ cudaGraphExec_t CudaT5Engine::capture_graph(const std::function<void()>& body, i
         throw;
     }
     RECEIPT_CUDA_CHECK(cudaStreamEndCapture(stream_, &graph));
-    apply_l2_window(graph, l2_window_);
     cudaGraphExec_t exec = nullptr;
     const cudaError_t err = cudaGraphInstantiate(&exec, graph, 0);
     cudaGraphDestroy(graph);

@@ -94,12 +94,6 @@ CudaT5Engine::CudaT5Engine(std::shared_ptr<const Model> model, const EngineOptio
     gemm_ = std::make_unique<GemmLt>();
     if (enc_a32_ || dec_a32_ || !cross_attention_absorbed_supports(dt_, cfg_.d_model, cfg_.d_kv)) absorb_min_rows_ = 0;
     w_ = CudaT5Weights::upload(*model_, wdt_, stream_, absorb_min_rows_ > 0);
-    // The lm_head's weights persist in L2 across steps (l2_persistence.h); RECEIPT_CUDA_L2_PERSIST=0 turns it off.
-    if (const char* p = std::getenv("RECEIPT_CUDA_L2_PERSIST"); !p || std::string(p) != "0") {
-        l2_window_ =
-            l2_persisting_window(device_id_, w_.lm_weight(), size_t(cfg_.vocab_size) * cfg_.d_model * dtype_size(wdt_));
-        apply_l2_window(stream_, l2_window_);
-    }
     for (int b = 1; b < R_max_; b *= 2) buckets_.push_back(b);
     buckets_.push_back(R_max_);
     alloc_buffers();
@@ -253,9 +247,10 @@ std::string CudaT5Engine::skipped_ops_note() const {
 
 std::string CudaT5Engine::describe() const {
     return "cuda " + precision() + " " + gpu_name_ + " (GPU " + std::to_string(device_id_) + ", cc " +
-           std::to_string(cc_major_) + "." + std::to_string(cc_minor_) + "), " + std::to_string(n_device_bytes_ >> 20) +
-           " MiB, plan " + plan_status_ + (use_graphs_ ? "" : ", graphs off") +
-           (gemm_->use_gemv() ? "" : ", small-M gemv off") + (gemm_->use_mma() ? "" : ", tensor-core decode GEMM off") +
+           std::to_string(cc_major_) + "." + std::to_string(cc_minor_) + "), " +
+           std::to_string(n_device_bytes_ >> 20) + " MiB, plan " + plan_status_ +
+           (use_graphs_ ? "" : ", graphs off") + (gemm_->use_gemv() ? "" : ", small-M gemv off") +
+           (gemm_->use_mma() ? "" : ", tensor-core decode GEMM off") +
            (cdt_ != dt_ ? std::string(", cross K/V ") + dtype_name(cdt_) : std::string()) +
            (fuse_norm_ ? "" : ", norm fusion off") + (mma_norm_ ? "" : ", deferred norm off") +
            (mma_gate_ ? "" : ", fused gate off") + (host_pipeline_ ? "" : ", host greedy pipeline off") +
@@ -272,18 +267,15 @@ std::string CudaT5Engine::describe() const {
            (buf_->attn_split.stream_single_row ? ", single-row cross-attention streamed (plan)" : "") +
            (n_routes_moved_ == 0 ? ""
                                  : ", " + std::to_string(n_routes_moved_) + " decode GEMM shapes rerouted (plan)") +
-           (cross_attention_pipelined_level() == 2   ? ""
+           (cross_attention_pipelined_level() == 2 ? ""
             : cross_attention_pipelined_level() == 0 ? std::string(", streaming cross-attention off")
             : cross_attention_pipelined_level() == 1 ? std::string(", streaming cross-attention in wide steps")
                                                      : std::string(", streaming cross-attention in every step")) +
-           (self_attention_pipelined_level() == 1   ? ""
+           (self_attention_pipelined_level() == 1 ? ""
             : self_attention_pipelined_level() == 0 ? std::string(", streaming self-attention off")
                                                     : std::string(", streaming self-attention in every step")) +
            (pdl_ ? "" : ", PDL off") + skipped_ops_note() +
-           (l2_window_.bytes == 0
-                ? std::string(", lm_head L2 persistence off")
-                : ", lm_head L2-persisting " + std::to_string(int(l2_window_.hit_ratio * 100.0f + 0.5f)) + "%") +
-           (prefetch_level() == 3  ? ""
+           (prefetch_level() == 3 ? ""
             : prefetch_level() > 0 ? ", prefetch " + std::to_string(prefetch_level())
                                    : std::string(", prefetch off")) +
            (buf_->attn_split.n_split_max <= 1 || buf_->attn_split.n_split_max == kDefaultAttnSplits

@@ -21,7 +21,6 @@
 #include "cuda/device_buffer.h"
 #include "cuda/engine_plan.h"
 #include "cuda/gemm_lt.h"
-#include "cuda/l2_persistence.h"
 #include "cuda/op_profiler.h"
 #include "ops/t5_ops_cuda.h"
 #include "receipt/engine.h"
@@ -268,7 +267,6 @@ private:
     static constexpr int kAbsorbSplits = 8;  // most key ranges per row of the absorbed cross-attention
     int absorb_min_rows_ = kAbsorbMinRows;
     bool absorb_split_ = true;  // its key ranges (RECEIPT_CUDA_CROSS_ABSORB_SPLIT=0: one pass per row)
-    L2Window l2_window_;        // the lm_head's persisting L2 window (empty: none)
     bool pdl_ = false;                  // our kernels use Programmatic Dependent Launch (pdl_enabled())
     std::unique_ptr<OpProfiler> prof_;  // null unless RECEIPT_CUDA_PROFILE=1
     std::set<std::string> skip_ops_;    // RECEIPT_CUDA_SKIP_OPS: op names never enqueued (timing ablation)
