@@ -130,6 +130,15 @@ TEST_F(BrokenModel, BadConfig) {
     cfg["feed_forward_proj"] = "swiglu";
     write((dir_ / "config.json").string(), cfg.dump());
     expect_error({"feed_forward_proj"});
+    // An absurd layer count is an error at once (not billions of expected tensor names).
+    cfg = nlohmann::json::parse(read_file(kTiny + "/config.json"));
+    cfg["num_layers"] = 2147483647;
+    write((dir_ / "config.json").string(), cfg.dump());
+    expect_error({"num_layers 2147483647", "tensors"});
+    cfg = nlohmann::json::parse(read_file(kTiny + "/config.json"));
+    cfg["num_decoder_layers"] = 2147483647;
+    write((dir_ / "config.json").string(), cfg.dump());
+    expect_error({"num_decoder_layers 2147483647"});
 }
 
 TEST(HalfConversion, ExactValues) {

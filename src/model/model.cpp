@@ -134,6 +134,14 @@ std::shared_ptr<const Model> Model::load(const std::string& dir) {
     // transformers 5.x: a stored lm_head is used as is; without one the head is the shared table.
     if (!w.count("lm_head.weight")) alias["lm_head.weight"] = shared;
 
+    // Every layer needs tensors of its own: an absurd layer count in config.json (2^31 - 1) must be a clear error,
+    // not a list of billions of expected names.
+    const size_t n_stored = m->impl_->file->tensors().size();
+    RECEIPT_CHECK(size_t(m->config_.num_layers) <= n_stored && size_t(m->config_.num_decoder_layers) <= n_stored,
+                  ModelError,
+                  weights_path + " holds " + std::to_string(n_stored) + " tensors, too few for the num_layers " +
+                      std::to_string(m->config_.num_layers) + " / num_decoder_layers " +
+                      std::to_string(m->config_.num_decoder_layers) + " of config.json");
     for (const auto& [name, shape] : expected_tensors(m->config_)) {
         RECEIPT_CHECK(m->has_weight(name), ModelError,
                       weights_path + ": missing tensor '" + name + "' required by config.json");
