@@ -211,6 +211,21 @@ TEST(ServerHttp, BadRequests) {
     expect_error(c->Post("/predict", vertex_body({"a", "b", "c", "d", "e"}), "application/json"), 400,
                  "too_many_instances");
     expect_error(c->Get("/nope"), 404, "not_found");
+    // A known path under another method: 405 and the methods it serves.
+    auto wrong = c->Get("/predict");
+    expect_error(wrong, 405, "method_not_allowed");
+    EXPECT_EQ(wrong->get_header_value("Allow"), "POST");
+    wrong = c->Post("/health", "{}", "application/json");
+    expect_error(wrong, 405, "method_not_allowed");
+    EXPECT_EQ(wrong->get_header_value("Allow"), "GET, HEAD");
+    expect_error(c->Delete("/v1/models/receipt-t5:predict"), 405, "method_not_allowed");
+    wrong = c->Post("/metrics", "", "text/plain");
+    expect_error(wrong, 405, "method_not_allowed");
+    wrong = c->Get("/v2/models/receipt-t5/infer");
+    ASSERT_TRUE(wrong);
+    EXPECT_EQ(wrong->status, 405);
+    EXPECT_EQ(parse(wrong->body)["code"], "method_not_allowed");
+    EXPECT_EQ(wrong->get_header_value("Allow"), "POST");
     // Every one of those left the predictor untouched (only the warm-up call happened).
     EXPECT_EQ(s.log->calls.size(), 1u);
     // The server is still fine.

@@ -62,6 +62,25 @@ void handle_prediction(const RouteEnv& env, const httplib::Request& req, httplib
     }
 }
 
+void RouteTable::get(httplib::Server& http, const std::string& pattern, httplib::Server::Handler handler) {
+    http.Get(pattern, std::move(handler));
+    routes_.emplace_back(std::regex(pattern), "GET, HEAD");
+}
+
+void RouteTable::post(httplib::Server& http, const std::string& pattern, httplib::Server::Handler handler) {
+    http.Post(pattern, std::move(handler));
+    routes_.emplace_back(std::regex(pattern), "POST");
+}
+
+std::string RouteTable::allowed_methods(const std::string& path) const {
+    std::string allowed;
+    for (const auto& [re, methods] : routes_) {
+        if (!std::regex_match(path, re) || allowed.find(methods) != std::string::npos) continue;
+        allowed += (allowed.empty() ? "" : ", ") + methods;
+    }
+    return allowed;
+}
+
 std::string regex_escape(const std::string& s) {
     static const std::string kSpecial = R"(\^$.|?*+()[]{}-)";
     std::string out;

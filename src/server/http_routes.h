@@ -5,7 +5,9 @@
 
 #include <functional>
 #include <nlohmann/json.hpp>
+#include <regex>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "receipt/server.h"
@@ -15,12 +17,28 @@ namespace receipt::server {
 
 class Metrics;
 
+// The routes a server answers, by path pattern (httplib's: a regex the whole path must match) and method, so that a
+// known path asked with another method gets 405 and an Allow header instead of 404. Filled before the server starts,
+// read-only after.
+class RouteTable {
+  public:
+    // http.Get / http.Post, recorded (GET routes also answer HEAD: httplib serves HEAD through them).
+    void get(httplib::Server& http, const std::string& pattern, httplib::Server::Handler handler);
+    void post(httplib::Server& http, const std::string& pattern, httplib::Server::Handler handler);
+    // The methods served at `path`, e.g. "GET, HEAD" or "POST"; "" when no route matches it.
+    std::string allowed_methods(const std::string& path) const;
+
+  private:
+    std::vector<std::pair<std::regex, std::string>> routes_;  // pattern, methods
+};
+
 // What every route handler may use. Outlives the HTTP server.
 struct RouteEnv {
     const ServerOptions& options;
     Metrics& metrics;
     PredictionService& service;
     const ServerState& state;
+    RouteTable& routes;  // where add_*_routes register
 };
 
 // Error bodies: Vertex AI / KServe v1 use {"error": {"code", "message"}}; the Open Inference Protocol (v2)

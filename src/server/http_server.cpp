@@ -13,6 +13,9 @@ namespace receipt::server {
 using nlohmann::json;
 
 struct HttpServer::RouteEnvHolder {
+    RouteEnvHolder(const ServerOptions& o, Metrics& m, PredictionService& s, const ServerState& st)
+        : env{o, m, s, st, routes} {}
+    RouteTable routes;  // before env, which refers to it
     RouteEnv env;
 };
 
@@ -44,6 +47,8 @@ static bool is_probe_path(const std::string& path, const ServerOptions& o) {
 static FailureReason reason_of_status(int status) {
     switch (status) {
         case 400:
+        case 404:  // another model's name on a prediction route
+        case 405:  // a prediction route asked with GET
             return FailureReason::kBadRequest;
         case 401:
             return FailureReason::kUnauthorized;
@@ -68,7 +73,7 @@ HttpServer::HttpServer(const ServerOptions& options, Metrics& metrics, Predictio
       metrics_(metrics),
       service_(service),
       state_(state),
-      env_(new RouteEnvHolder{RouteEnv{options, metrics, service, state}}),
+      env_(std::make_unique<RouteEnvHolder>(options, metrics, service, state)),
       http_(std::make_unique<ConnectionServer>([this](Exchange& ex) { finish_exchange(ex); })) {
     const int n_threads = options.http_threads;
     http_->new_task_queue = [n_threads] { return new httplib::ThreadPool(static_cast<size_t>(n_threads)); };
@@ -120,19 +125,27 @@ void HttpServer::install_routes() {
     add_vertex_routes(*http_, env);
     add_kserve_routes(*http_, env);
 
-    http_->Get("/metrics", [this](const httplib::Request&, httplib::Response& res) {
+    env_->routes.get(*http_, "/metrics", [this](const httplib::Request&, httplib::Response& res) {
         res.status = 200;
         res.set_content(metrics_.render(), "text/plain; version=0.0.4; charset=utf-8");
     });
 
-    // Errors raised inside httplib (404 route, 413 body, 400 unparsable request) get a JSON body too.
+    // Errors raised inside httplib (404 route, 413 body, 400 unparsable request) get a JSON body too; a known path
+    // asked with another method is 405 with the methods it serves.
+    const RouteTable& routes = env_->routes;
     http_->set_error_handler(
-        httplib::Server::HandlerWithResponse([&o](const httplib::Request& req, httplib::Response& res) {
+        httplib::Server::HandlerWithResponse([&o, &routes](const httplib::Request& req, httplib::Response& res) {
             if (!res.body.empty()) return httplib::Server::HandlerResponse::Unhandled;
             const ErrorStyle style = req.path.rfind("/v2", 0) == 0 ? ErrorStyle::kV2 : ErrorStyle::kObject;
             switch (res.status) {
                 case 404:
-                    send_error(res, o, style, 404, "not_found", "no route " + req.method + " " + req.path);
+                    if (const std::string allowed = routes.allowed_methods(req.path); !allowed.empty()) {
+                        res.set_header("Allow", allowed);
+                        send_error(res, o, style, 405, "method_not_allowed",
+                                   req.method + " is not served at " + req.path + " (allowed: " + allowed + ")");
+                    } else {
+                        send_error(res, o, style, 404, "not_found", "no route " + req.method + " " + req.path);
+                    }
                     break;
                 case 413:
                     send_error(res, o, style, 413, "payload_too_large",

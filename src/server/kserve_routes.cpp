@@ -19,23 +19,26 @@ static bool check_model(const RouteEnv& env, const httplib::Request& req, httpli
 }
 
 static void add_v1_routes(httplib::Server& http, const RouteEnv& env) {
-    http.Get("/v1/models", [&env](const httplib::Request&, httplib::Response& res) {
+    env.routes.get(http, "/v1/models", [&env](const httplib::Request&, httplib::Response& res) {
         send_json(res, 200, json{{"models", json::array({env.options.model_name})}});
     });
-    http.Get(R"(/v1/models/([^/:]+))", [&env](const httplib::Request& req, httplib::Response& res) {
+    env.routes.get(http, R"(/v1/models/([^/:]+))", [&env](const httplib::Request& req, httplib::Response& res) {
         if (!check_model(env, req, res, ErrorStyle::kObject)) return;
         const bool ready = is_ready(env);
         send_json(res, ready ? 200 : 503, json{{"name", env.options.model_name}, {"ready", ready}});
     });
-    http.Post(R"(/v1/models/([^/:]+):predict)", [&env](const httplib::Request& req, httplib::Response& res) {
-        if (!check_model(env, req, res, ErrorStyle::kObject)) return;
-        handle_prediction(
-            env, req, res, ErrorStyle::kObject,
-            [&env](const httplib::Request& r) {
-                return parse_instances_body(r.body, r.get_header_value("Content-Type"), env.service.limits());
-            },
-            [](const PredictionInput&, std::vector<PredictOutcome>& outcomes) { return predictions_body(outcomes); });
-    });
+    env.routes.post(
+        http, R"(/v1/models/([^/:]+):predict)", [&env](const httplib::Request& req, httplib::Response& res) {
+            if (!check_model(env, req, res, ErrorStyle::kObject)) return;
+            handle_prediction(
+                env, req, res, ErrorStyle::kObject,
+                [&env](const httplib::Request& r) {
+                    return parse_instances_body(r.body, r.get_header_value("Content-Type"), env.service.limits());
+                },
+                [](const PredictionInput&, std::vector<PredictOutcome>& outcomes) {
+                    return predictions_body(outcomes);
+                });
+        });
 }
 
 static json v2_model_metadata(const RouteEnv& env) {
@@ -47,28 +50,28 @@ static json v2_model_metadata(const RouteEnv& env) {
 }
 
 static void add_v2_routes(httplib::Server& http, const RouteEnv& env) {
-    http.Get("/v2", [](const httplib::Request&, httplib::Response& res) {
+    env.routes.get(http, "/v2", [](const httplib::Request&, httplib::Response& res) {
         send_json(res, 200, json{{"name", "receipt-engine"}, {"version", "0.1.0"}, {"extensions", json::array()}});
     });
-    http.Get("/v2/health/live", [](const httplib::Request&, httplib::Response& res) {
+    env.routes.get(http, "/v2/health/live", [](const httplib::Request&, httplib::Response& res) {
         send_json(res, 200, json{{"live", true}});
     });
-    http.Get("/v2/health/ready", [&env](const httplib::Request&, httplib::Response& res) {
+    env.routes.get(http, "/v2/health/ready", [&env](const httplib::Request&, httplib::Response& res) {
         const bool ready = is_ready(env);
         if (!ready) res.set_header("Retry-After", std::to_string(env.options.retry_after_s));
         send_json(res, ready ? 200 : 503, json{{"ready", ready}});
     });
     const std::string model = R"(/v2/models/([^/]+)(?:/versions/[^/]+)?)";
-    http.Get(model, [&env](const httplib::Request& req, httplib::Response& res) {
+    env.routes.get(http, model, [&env](const httplib::Request& req, httplib::Response& res) {
         if (!check_model(env, req, res, ErrorStyle::kV2)) return;
         send_json(res, 200, v2_model_metadata(env));
     });
-    http.Get(model + "/ready", [&env](const httplib::Request& req, httplib::Response& res) {
+    env.routes.get(http, model + "/ready", [&env](const httplib::Request& req, httplib::Response& res) {
         if (!check_model(env, req, res, ErrorStyle::kV2)) return;
         const bool ready = is_ready(env);
         send_json(res, ready ? 200 : 503, json{{"name", env.options.model_name}, {"ready", ready}});
     });
-    http.Post(model + "/infer", [&env](const httplib::Request& req, httplib::Response& res) {
+    env.routes.post(http, model + "/infer", [&env](const httplib::Request& req, httplib::Response& res) {
         if (!check_model(env, req, res, ErrorStyle::kV2)) return;
         handle_prediction(
             env, req, res, ErrorStyle::kV2,
