@@ -3,10 +3,10 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <exception>
 #include <filesystem>
-#include <numeric>
-
 #include <nlohmann/json.hpp>
+#include <numeric>
 
 #include "extract/address_block.h"
 #include "extract/copy_constraint.h"
@@ -16,6 +16,7 @@
 #include "extract/target_format.h"
 #include "extract/target_tokens.h"
 #include "extract/utf8.h"
+#include "ops/linear.h"
 #include "receipt/errors.h"
 #include "receipt/model.h"
 #include "receipt/receipt_schema.h"
@@ -300,11 +301,21 @@ std::vector<Extraction> Extractor::extract(const std::vector<std::string>& texts
             }
         }
     }
-    for (size_t i = 0; i < n; ++i) {
-        nlohmann::ordered_json& f = fields[i];
-        extract::apply_post_checks(texts[i], out[i].target_text, options, f);
-        out[i].fields_json = f.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    // The post-checks (a few ms of regular expressions per receipt) run on every CPU thread, a receipt each: on a
+    // GPU they were the largest host cost of a wide batch (docs/server.md). They share only read-only state.
+    std::vector<std::exception_ptr> failed(n);
+#pragma omp parallel for num_threads(ops::cpu_threads()) schedule(dynamic) if (n > 1)
+    for (long i = 0; i < long(n); ++i) {
+        try {
+            nlohmann::ordered_json& f = fields[size_t(i)];
+            extract::apply_post_checks(texts[size_t(i)], out[size_t(i)].target_text, options, f);
+            out[size_t(i)].fields_json = f.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+        } catch (...) {
+            failed[size_t(i)] = std::current_exception();  // no exception may leave an OpenMP region
+        }
     }
+    for (const std::exception_ptr& e : failed)
+        if (e) std::rethrow_exception(e);
     return out;
 }
 
