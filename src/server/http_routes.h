@@ -57,6 +57,9 @@ using RespondFn = std::function<nlohmann::ordered_json(const PredictionInput&, s
 void handle_prediction(const RouteEnv& env, const httplib::Request& req, httplib::Response& res, ErrorStyle style,
                        const ParseFn& parse, const RespondFn& respond);
 
+// The Vertex AI / KServe v1 prediction: an {"instances": [...]} body in, predictions_body out.
+void handle_instances_prediction(const RouteEnv& env, const httplib::Request& req, httplib::Response& res);
+
 // {"predictions": [{...fields..., "warnings": [...]}, ...]}: the Vertex AI and KServe v1 response body.
 nlohmann::ordered_json predictions_body(std::vector<PredictOutcome>& outcomes);
 

@@ -27,18 +27,10 @@ static void add_v1_routes(httplib::Server& http, const RouteEnv& env) {
         const bool ready = is_ready(env);
         send_json(res, ready ? 200 : 503, json{{"name", env.options.model_name}, {"ready", ready}});
     });
-    env.routes.post(
-        http, R"(/v1/models/([^/:]+):predict)", [&env](const httplib::Request& req, httplib::Response& res) {
-            if (!check_model(env, req, res, ErrorStyle::kObject)) return;
-            handle_prediction(
-                env, req, res, ErrorStyle::kObject,
-                [&env](const httplib::Request& r) {
-                    return parse_instances_body(r.body, r.get_header_value("Content-Type"), env.service.limits());
-                },
-                [](const PredictionInput&, std::vector<PredictOutcome>& outcomes) {
-                    return predictions_body(outcomes);
-                });
-        });
+    env.routes.post(http, R"(/v1/models/([^/:]+):predict)",
+                    [&env](const httplib::Request& req, httplib::Response& res) {
+                        if (check_model(env, req, res, ErrorStyle::kObject)) handle_instances_prediction(env, req, res);
+                    });
 }
 
 static json v2_model_metadata(const RouteEnv& env) {

@@ -11,6 +11,15 @@ nlohmann::ordered_json predictions_body(std::vector<PredictOutcome>& outcomes) {
     return nlohmann::ordered_json{{"predictions", std::move(predictions)}};
 }
 
+void handle_instances_prediction(const RouteEnv& env, const httplib::Request& req, httplib::Response& res) {
+    handle_prediction(
+        env, req, res, ErrorStyle::kObject,
+        [&env](const httplib::Request& r) {
+            return parse_instances_body(r.body, r.get_header_value("Content-Type"), env.service.limits());
+        },
+        [](const PredictionInput&, std::vector<PredictOutcome>& outcomes) { return predictions_body(outcomes); });
+}
+
 void add_vertex_routes(httplib::Server& http, const RouteEnv& env) {
     env.routes.get(http, regex_escape(env.options.health_route),
                    [&env](const httplib::Request&, httplib::Response& res) {
@@ -26,16 +35,8 @@ void add_vertex_routes(httplib::Server& http, const RouteEnv& env) {
                    });
 
     env.routes.post(
-        http, regex_escape(env.options.predict_route), [&env](const httplib::Request& req, httplib::Response& res) {
-            handle_prediction(
-                env, req, res, ErrorStyle::kObject,
-                [&env](const httplib::Request& r) {
-                    return parse_instances_body(r.body, r.get_header_value("Content-Type"), env.service.limits());
-                },
-                [](const PredictionInput&, std::vector<PredictOutcome>& outcomes) {
-                    return predictions_body(outcomes);
-                });
-        });
+        http, regex_escape(env.options.predict_route),
+        [&env](const httplib::Request& req, httplib::Response& res) { handle_instances_prediction(env, req, res); });
 }
 
 }  // namespace receipt::server
