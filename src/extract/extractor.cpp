@@ -5,8 +5,9 @@
 #include <cstdlib>
 #include <exception>
 #include <filesystem>
-#include <nlohmann/json.hpp>
 #include <numeric>
+
+#include <nlohmann/json.hpp>
 
 #include "extract/address_block.h"
 #include "extract/copy_constraint.h"
