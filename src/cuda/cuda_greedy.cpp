@@ -37,7 +37,7 @@ void CudaT5Engine::run_until_finished(int max_steps, const std::function<void(in
     // Steps per graph divide kCheckEvery, so every check falls between two graphs.
     const int per_graph = graph_steps_ >= 1 && kCheckEvery % graph_steps_ == 0 ? graph_steps_ : 1;
     for (int t = 0; t < max_steps;) {
-        const int n = t % per_graph == 0 && t + per_graph <= max_steps ? per_graph : 1;
+        const int n = t + per_graph <= max_steps ? per_graph : 1;  // whole graphs, then the last steps one by one
         steps(n);
         t += n;
         if (t % kCheckEvery != 0 || t >= max_steps) continue;
@@ -54,11 +54,12 @@ void CudaT5Engine::run_until_finished(int max_steps, const std::function<void(in
     }
 }
 
-void CudaT5Engine::run_greedy_steps(int R_bucket, int n) {
+void CudaT5Engine::run_steps(std::map<int, cudaGraphExec_t>& graphs, int key, int n, const std::function<void()>& step,
+                             int R_bucket) {
     run_graph(
-        graphs_, steps_key(R_bucket, n),
+        graphs, key + (n - 1) * (1 << 20),
         [&] {
-            for (int i = 0; i < n; ++i) greedy_step(R_bucket);
+            for (int i = 0; i < n; ++i) step();
         },
         R_bucket);
 }
@@ -124,7 +125,10 @@ std::vector<GenerationResult> CudaT5Engine::generate_greedy(const std::vector<st
     RECEIPT_CUDA_CHECK(cudaMemsetAsync(b.scores.get(), 0, size_t(R) * 4, stream_));
     upload_state(0, options.min_new_tokens);
 
-    run_until_finished(options.max_new_tokens, [&](int n) { run_greedy_steps(R, n); });
+    run_until_finished(options.max_new_tokens, [&](int n) {
+        run_steps(
+            graphs_, R, n, [&] { greedy_step(R); }, R);
+    });
 
     const int n_tok = options.max_new_tokens;
     int* h_tokens = b.h_tokens.as<int>();

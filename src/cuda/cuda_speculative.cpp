@@ -76,12 +76,8 @@ std::vector<GenerationResult> CudaT5Engine::generate_greedy_speculative(const st
     const SpecActive active(*this);
     // Every step emits at least one token per running sequence, so max_new_tokens steps always suffice.
     run_until_finished(options.max_new_tokens, [&](int n) {
-        run_graph(
-            spec_graphs_, steps_key(B_bucket, n),
-            [&] {
-                for (int i = 0; i < n; ++i) speculative_step(B_bucket);
-            },
-            R);
+        run_steps(
+            spec_graphs_, B_bucket, n, [&] { speculative_step(B_bucket); }, R);
     });
 
     int* h_tokens = b.h_tokens.as<int>();

@@ -137,14 +137,14 @@ private:
     void decoder_forward(int R);
     // decoder_forward + greedy selection + step advance (the body of the captured graph).
     void greedy_step(int R);
-    // n greedy_steps of R_bucket rows as one replayed graph (n = 1 or graph_steps_).
-    void run_greedy_steps(int R_bucket, int n);
     // Enqueues steps(n), n steps at a time (graph_steps_ at once where they fit, else 1), max_steps in all,
     // without waiting on them: every kCheckEvery steps state->all_finished is copied to pinned memory and the
     // copy queued one check earlier is read; stops once it says all rows ended.
     void run_until_finished(int max_steps, const std::function<void(int n)>& steps);
-    // Key of the graph of n steps of bucket key `key` in a graph map (n = 1: key itself).
-    static int steps_key(int key, int n) { return key + (n - 1) * (1 << 20); }
+    // n calls of step() as one replayed graph (see run_graph), kept in graphs under key + (n - 1) * 2^20: n = 1 is
+    // key itself, the one-step graph (the speculative host loop replays spec_graphs_[key] too).
+    void run_steps(std::map<int, cudaGraphExec_t>& graphs, int key, int n, const std::function<void()>& step,
+                   int R_bucket);
     // decoder_forward for R rows as a replayed CUDA graph of its batch bucket (the rows past R compute on stale
     // but valid inputs and are never read): the decoder of the host-driven searches (beam, greedy with a
     // logits processor). Eager when graphs are off.
