@@ -56,6 +56,10 @@ struct EngineOptions {
     // them. Larger calls decode one token per step. 0 = off; at most kMaxDraftTokens; kDraftTokensByDevice =
     // kCudaDraftTokens on CUDA, kCpuDraftTokens on the CPU (both save time at batch 1-2).
     int draft_tokens = 0;
+    // CPU: MiB of encoder outputs kept from earlier generate() calls, keyed by the source's token ids, so that a
+    // source decoded again (the extractor's name and address passes) skips the encoder. The output is the one the
+    // source got when it was first encoded. 0 = off.
+    int encoder_cache_mib = 64;
 };
 
 // Largest batch (sequences) that speculative greedy decoding (EngineOptions::draft_tokens) runs for; larger

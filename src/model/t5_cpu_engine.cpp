@@ -16,7 +16,11 @@
 namespace receipt {
 
 CpuT5Engine::CpuT5Engine(std::shared_ptr<const Model> model, const EngineOptions& options)
-    : model_(std::move(model)), options_(options), weights_(*model_), decoder_(*model_, weights_) {
+    : model_(std::move(model)),
+      options_(options),
+      weights_(*model_),
+      decoder_(*model_, weights_),
+      cache_(size_t(std::max(0, options.encoder_cache_mib)) << 20) {
     options_.draft_tokens = resolve_draft_tokens(options.draft_tokens, Device::kCpu);
     ops::set_cpu_threads(options.n_threads);
 }
@@ -113,11 +117,41 @@ std::vector<float> CpuT5Engine::first_step_logits(const std::vector<std::vector<
     return logits;
 }
 
+void CpuT5Engine::encode_cached(const std::vector<std::vector<int>>& inputs, int& S) {
+    const int B = static_cast<int>(inputs.size());
+    const int D = model_->config().d_model;
+    std::vector<const float*> found(B);
+    std::vector<int> miss;  // indices of the sources to encode
+    for (int b = 0; b < B; ++b)
+        if (!(found[b] = cache_.find(inputs[b]))) miss.push_back(b);
+    if (int(miss.size()) == B) {  // nothing cached (a first pass): encode as one batch, as without the cache
+        encode(inputs, enc_out_, S);
+        for (int b = 0; b < B; ++b) cache_.put(inputs[b], enc_out_.data() + int64_t(b) * S * D, D);
+        return;
+    }
+    S = 0;
+    for (const auto& in : inputs) S = std::max(S, static_cast<int>(in.size()));
+    enc_out_.assign(size_t(B) * S * D, 0.0f);
+    // Copy the hits before put() below may evict them.
+    for (int b = 0; b < B; ++b)
+        if (found[b]) std::memcpy(enc_out_.data() + int64_t(b) * S * D, found[b], sizeof(float) * inputs[b].size() * D);
+    if (miss.empty()) return;
+    std::vector<std::vector<int>> rest;
+    for (int b : miss) rest.push_back(inputs[b]);
+    int S_rest = 0;
+    encode(rest, miss_out_, S_rest);
+    for (size_t j = 0; j < miss.size(); ++j) {
+        const float* rows = miss_out_.data() + int64_t(j) * S_rest * D;
+        std::memcpy(enc_out_.data() + int64_t(miss[j]) * S * D, rows, sizeof(float) * rest[j].size() * D);
+        cache_.put(rest[j], rows, D);
+    }
+}
+
 std::vector<GenerationResult> CpuT5Engine::generate_chunk(const std::vector<std::vector<int>>& inputs,
                                                           const GenerationOptions& options, int first) {
     const auto& c = model_->config();
     int S = 0;
-    encode(inputs, enc_out_, S);  // once per request
+    encode_cached(inputs, S);  // once per request, or not at all for a source encoded before
     std::vector<int> lengths;
     for (const auto& in : inputs) lengths.push_back(static_cast<int>(in.size()));
     // Drafts for calls of at most kMaxHostSpeculativeBatch sources (where they pay; engine.h).

@@ -4,6 +4,7 @@
 #include <memory>
 #include <vector>
 
+#include "model/encoder_cache.h"
 #include "model/t5_cpu_decoder.h"
 #include "model/t5_weights.h"
 #include "receipt/engine.h"
@@ -33,10 +34,15 @@ public:
                                          std::vector<std::vector<float>>* decoder_hidden = nullptr);
 
     const Model& model() const { return *model_; }
+    // The encoder-output cache (EngineOptions::encoder_cache_mib): its hits and misses, entries, bytes.
+    const EncoderCache& encoder_cache() const { return cache_; }
 
-private:
+  private:
     void validate(const std::vector<std::vector<int>>& inputs, const GenerationOptions* options) const;
     // One chunk of at most max_batch_size rows; first = index of inputs[0] in the generate() call.
+    // Encoder output [B, S, D] of inputs into enc_out_ (S = longest): rows of sources in the cache are copied from
+    // it, the others encoded together and stored. Rows past a source's length are zero.
+    void encode_cached(const std::vector<std::vector<int>>& inputs, int& S);
     std::vector<GenerationResult> generate_chunk(const std::vector<std::vector<int>>& inputs,
                                                  const GenerationOptions& options, int first);
 
@@ -44,7 +50,8 @@ private:
     EngineOptions options_;
     T5Weights weights_;
     T5CpuDecoder decoder_;
-    std::vector<float> enc_out_;
+    std::vector<float> enc_out_, miss_out_;
+    EncoderCache cache_;
     SpeculationStats spec_stats_;
     std::vector<float> x_, h_, q_, k_, v_, ctx_, ff_a_, ff_b_, bias_, scratch_;
 };
