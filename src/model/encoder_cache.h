@@ -12,7 +12,7 @@ namespace receipt {
 // Least-recently-used store of encoder outputs: for a source of L token ids, its rows [L, D] (fp32). Holds at most
 // capacity_bytes of rows; an output larger than that is not stored. Not thread-safe (one per engine).
 class EncoderCache {
-  public:
+public:
     explicit EncoderCache(size_t capacity_bytes) : capacity_(capacity_bytes) {}
 
     // The stored rows [ids.size(), D] of `ids`, or nullptr. A hit becomes the most recently used entry.
@@ -26,7 +26,7 @@ class EncoderCache {
     long long hits() const { return hits_; }      // find() calls that returned rows, since construction
     long long misses() const { return misses_; }  // find() calls that returned nullptr
 
-  private:
+private:
     struct Entry {
         uint64_t hash;
         std::vector<int> ids;
