@@ -50,6 +50,11 @@ void add_serve_command(CLI::App& app) {
                     "calls of 1-2 receipts on the CPU, up to 8 on a GPU)")
         ->check(CLI::Range(receipt::kDraftTokensByDevice, receipt::kMaxDraftTokens))
         ->capture_default_str();
+    cmd->add_option("--encoder-cache-mib", o.encoder_cache_mib,
+                    "CPU: MiB of encoder outputs each engine keeps, so that the name and address passes of a "
+                    "receipt skip the encoder (0 = off)")
+        ->check(CLI::Range(0, 1 << 20))
+        ->capture_default_str();
     cmd->add_option("--workers", o.n_workers,
                     "Engines sharing the queue; 0 = two per GPU on a GPU (GPUs taken in turn), else 1")
         ->capture_default_str();

@@ -37,6 +37,7 @@ struct ServerOptions {
     float fp32_recheck_margin = 0.0f;
     int n_threads = 0;            // CPU threads per engine; 0 = all cores divided among the workers
     int draft_tokens = kDraftTokensByDevice;  // greedy: prompt-lookup drafts per decode step (EngineOptions)
+    int encoder_cache_mib = 64;  // CPU engines: MiB of encoder outputs each keeps for second passes (EngineOptions)
     // Engines (one Extractor each) sharing the queue; 0 = by device: kWorkersPerGpu per GPU on a GPU (worker i
     // on GPU i mod cuda_device_count()), else 1.
     int n_workers = 0;

@@ -66,6 +66,7 @@ std::vector<std::unique_ptr<Predictor>> make_extractor_predictors(const ServerOp
     set_precision(engine, options.dtype);
     engine.fp32_recheck_margin = options.fp32_recheck_margin;
     engine.draft_tokens = options.draft_tokens;
+    engine.encoder_cache_mib = options.encoder_cache_mib;
     const int n_cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
     engine.n_threads = options.n_threads > 0 ? options.n_threads : std::max(1, n_cores / options.n_workers);
     engine.max_batch_size = options.max_batch_size;
