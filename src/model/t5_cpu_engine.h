@@ -37,12 +37,12 @@ public:
     // The encoder-output cache (EngineOptions::encoder_cache_mib): its hits and misses, entries, bytes.
     const EncoderCache& encoder_cache() const { return cache_; }
 
-  private:
+private:
     void validate(const std::vector<std::vector<int>>& inputs, const GenerationOptions* options) const;
-    // One chunk of at most max_batch_size rows; first = index of inputs[0] in the generate() call.
     // Encoder output [B, S, D] of inputs into enc_out_ (S = longest): rows of sources in the cache are copied from
-    // it, the others encoded together and stored. Rows past a source's length are zero.
+    // it, the others encoded together and stored. Rows past a source's length are padding, masked in attention.
     void encode_cached(const std::vector<std::vector<int>>& inputs, int& S);
+    // One chunk of at most max_batch_size rows; first = index of inputs[0] in the generate() call.
     std::vector<GenerationResult> generate_chunk(const std::vector<std::vector<int>>& inputs,
                                                  const GenerationOptions& options, int first);
 
