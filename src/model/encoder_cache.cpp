@@ -1,6 +1,7 @@
 #include "model/encoder_cache.h"
 
 #include <algorithm>
+#include <utility>
 
 namespace receipt {
 
@@ -18,11 +19,9 @@ std::list<EncoderCache::Entry>::iterator EncoderCache::locate(const std::vector<
                         [&](const Entry& e) { return e.hash == hash && e.ids == ids; });
 }
 
+size_t EncoderCache::bytes_of(size_t n_ids, size_t n_floats) { return n_floats * sizeof(float) + n_ids * sizeof(int); }
+
 const float* EncoderCache::find(const std::vector<int>& ids) {
-    if (capacity_ == 0 || entries_.empty()) {
-        ++misses_;
-        return nullptr;
-    }
     auto it = locate(ids, hash_of(ids));
     if (it == entries_.end()) {
         ++misses_;
@@ -35,19 +34,18 @@ const float* EncoderCache::find(const std::vector<int>& ids) {
 
 void EncoderCache::put(const std::vector<int>& ids, const float* rows, int D) {
     const size_t n = ids.size() * size_t(D);
-    const size_t size = n * sizeof(float) + ids.size() * sizeof(int);
+    const size_t size = bytes_of(ids.size(), n);
     if (size > capacity_) return;
-    const uint64_t hash = hash_of(ids);
-    if (auto it = locate(ids, hash); it != entries_.end()) {
-        bytes_ -= it->rows.size() * sizeof(float) + it->ids.size() * sizeof(int);
+    Entry entry{hash_of(ids), ids, std::vector<float>(rows, rows + n)};
+    if (auto it = locate(ids, entry.hash); it != entries_.end()) {
+        bytes_ -= bytes_of(it->ids.size(), it->rows.size());
         entries_.erase(it);
     }
     while (!entries_.empty() && bytes_ + size > capacity_) {
-        const Entry& last = entries_.back();
-        bytes_ -= last.rows.size() * sizeof(float) + last.ids.size() * sizeof(int);
+        bytes_ -= bytes_of(entries_.back().ids.size(), entries_.back().rows.size());
         entries_.pop_back();
     }
-    entries_.push_front(Entry{hash, ids, std::vector<float>(rows, rows + n)});
+    entries_.push_front(std::move(entry));
     bytes_ += size;
 }
 

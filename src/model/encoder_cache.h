@@ -33,6 +33,8 @@ private:
         std::vector<float> rows;  // [ids.size(), D]
     };
     static uint64_t hash_of(const std::vector<int>& ids);
+    // What an entry of n_ids ids and n_floats row values counts against the capacity.
+    static size_t bytes_of(size_t n_ids, size_t n_floats);
     std::list<Entry>::iterator locate(const std::vector<int>& ids, uint64_t hash);
 
     size_t capacity_;
