@@ -73,7 +73,10 @@ std::optional<std::string> printed_time_for(const std::vector<std::string>& prin
                                             const std::optional<std::string>& model_time) {
     if (printed.empty()) return std::nullopt;
     if (!model_time) return printed.size() == 1 ? std::optional<std::string>(printed.front()) : std::nullopt;
-    return closest_printed(printed, *model_time, [](const std::string&, int d) { return d <= kMaxTimeEdits; });
+    const auto near =
+        closest_printed(printed, *model_time, [](const std::string&, int d) { return d <= kMaxTimeEdits; });
+    if (near || printed.size() != 1 || printed.front() == *model_time) return near;
+    return printed.front();  // far from the receipt's only printed time: the model misread that one
 }
 
 }  // namespace receipt::extract

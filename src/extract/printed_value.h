@@ -30,10 +30,11 @@ std::optional<std::string> printed_date_for(const std::vector<std::string>& prin
 inline constexpr int kMaxTimeEdits = 3;
 
 // The time to report for a receipt whose model output has `model_time` ("HH:MM"), given the receipt's printed
-// times (printed_times(text)). nullopt keeps the model's time: it is printed, or none is printed within
-// kMaxTimeEdits edits. Otherwise the closest printed time, the first printed on a tie. When the model wrote none
-// (its output cut short), the receipt's only printed time; none when it prints several (opening hours, a
-// validity time).
+// times (printed_times(text)). nullopt keeps the model's time: it is printed, or the receipt prints several
+// times and none within kMaxTimeEdits edits. Otherwise the closest printed time within kMaxTimeEdits, the first
+// printed on a tie, or the receipt's only printed time however far (the model misread it: "6:02:25" written
+// 20:25, "1時25分" written 12:52). When the model wrote none (its output cut short), the receipt's only printed
+// time; none when it prints several (opening hours, a validity time).
 std::optional<std::string> printed_time_for(const std::vector<std::string>& printed,
                                             const std::optional<std::string>& model_time);
 
