@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "extract/japanese_area_code.h"
 #include "extract/japanese_phone.h"
 #include "extract/post_checks.h"
 #include "receipt/extractor.h"
@@ -97,4 +98,45 @@ TEST(JapanesePhone, DigitGuessedIntoANumberThatLostOne) {
     EXPECT_FALSE(ex::phone_with_guessed_digit("TEL:043-185-4935\n", "043-185-4935"));
     EXPECT_FALSE(ex::phone_with_guessed_digit("TEL:043-18-4935\n", "045-111-2222"));
     EXPECT_FALSE(ex::phone_with_guessed_digit("TEL:48-447-5774\n", "048-447-5774"));
+}
+
+TEST(JapanesePhone, AreaCodeOfTheAddress) {
+    EXPECT_EQ(ex::area_code_of("〒170-4163\n東京都豊島区巣鴨8-7-12\n"), "03");
+    EXPECT_EQ(ex::area_code_of("京都府京都市下京区\n東塩小路町4-22-8\n"), "075");
+    EXPECT_EQ(ex::area_code_of("千葉県千葉市中央区中央5-16-20\n"), "043");
+    // Ward names that other cities share count only after 東京都; a city name that ends another's only after its
+    // prefecture (木更津市 is no 津市).
+    EXPECT_EQ(ex::area_code_of("大阪府大阪市中央区難波1-2-3\n"), "06");
+    EXPECT_EQ(ex::area_code_of("東京都中央区銀座1-2-3\n"), "03");
+    EXPECT_FALSE(ex::area_code_of("千葉県木更津市富士見1-2-3\n").has_value());
+    EXPECT_EQ(ex::area_code_of("三重県津市羽所町1-2\n"), "059");
+    // None named, or two places of different codes.
+    EXPECT_FALSE(ex::area_code_of("店\nTEL 03-1234-5678\n").has_value());
+    EXPECT_FALSE(ex::area_code_of("東京都新宿区西新宿1-1\n横浜市西区南幸2-2\n").has_value());
+}
+
+TEST(JapanesePhone, AreaCodeDigitRestored) {
+    EXPECT_EQ(ex::with_area_code_restored("0-5770-8671", "03"), "03-5770-8671");
+    EXPECT_EQ(ex::with_area_code_restored("03-917-3052", "043"), "043-917-3052");
+    EXPECT_EQ(ex::with_area_code_restored("05-720-0823", "075"), "075-720-0823");
+    EXPECT_EQ(ex::with_area_code_restored("(07)593-7218", "075"), "(075)593-7218");
+    EXPECT_EQ(ex::with_area_code_restored("(0) 5770-8671", "03"), "(03) 5770-8671");
+    // The lost digit is not the area code's: the subscriber groups are short, or the group is no part of the code.
+    EXPECT_FALSE(ex::with_area_code_restored("03-917-3052", "03").has_value());
+    EXPECT_FALSE(ex::with_area_code_restored("043-91-3052", "043").has_value());
+    EXPECT_FALSE(ex::with_area_code_restored("06-917-3052", "043").has_value());
+    EXPECT_FALSE(ex::with_area_code_restored("03-5770-8671", "03").has_value());  // whole already
+    EXPECT_FALSE(ex::with_area_code_restored("0-5770-867", "03").has_value());
+}
+
+TEST(JapanesePhone, LabelledNumberWithTheAreaCodesDigitPutBack) {
+    const std::string tokyo = "店\n〒170-4163\n東京都豊島区巣鴨8-7-12\n0-5770-8671\n2023-07-12\n";
+    EXPECT_EQ(ex::labelled_phone_for(tokyo, ""), "03-5770-8671");  // a header line
+    const std::string chiba = "店\n千葉県千葉市中央区中央5-16-20\nTEL 03-917-3052\n";
+    EXPECT_EQ(ex::labelled_phone_for(chiba, ""), "043-917-3052");
+    // Put back from the address, the digit is no guess; another digit put back is.
+    EXPECT_FALSE(ex::phone_with_guessed_digit(chiba, "043-917-3052"));
+    EXPECT_TRUE(ex::phone_with_guessed_digit(chiba, "03-9177-3052"));
+    // No place named: nine digits stay a number cut short.
+    EXPECT_FALSE(ex::labelled_phone_for("店\nTEL 03-917-3052\n", "").has_value());
 }

@@ -5,6 +5,7 @@
 #include <set>
 #include <vector>
 
+#include "extract/japanese_area_code.h"
 #include "extract/normalize_phone.h"
 #include "extract/ocr_digits.h"
 #include "extract/printed_amounts.h"
@@ -35,6 +36,7 @@ bool header_ends(const std::string& line) {
 struct LinePhone {
     std::string printed;
     std::string number;
+    bool area_restored = false;  // a digit of the area code put back from the address (extract/japanese_area_code.h)
 };
 
 // The phone numbers on `line`. Two OCR slips are read through, as their digits leave no doubt:
@@ -43,11 +45,14 @@ struct LinePhone {
 //     subscriber number's four: the hyphen goes back before the last four);
 //   * the first hyphen dropped ("048829-9239": six digits, then the subscriber's four): the hyphen goes back after
 //     the area code, two digits for 03 and 06, else three (the large cities' codes: 011, 045, 048, 052, 072, ...);
-//     after an opening bracket the closing one is what was lost ("(072214-7620" -> "(072)214-7620").
-std::vector<LinePhone> phones_on(const std::string& line) {
+//     after an opening bracket the closing one is what was lost ("(072214-7620" -> "(072)214-7620");
+//   * with `area`, the area code of the receipt's address: a digit of the area code lost ("0-5770-8671",
+//     "03-917-3052" under a Chiba address, "(07)593-7218"), the rest a whole subscriber number for that code.
+std::vector<LinePhone> phones_on(const std::string& line, const std::optional<std::string>& area) {
     static const std::regex phone(
         R"((\(0\d{1,4}\)\s?\d{1,4}-\d{3,4}|\(0\d{1,4}\)\s?\d{5,8}|\([1-9]\d{0,3}\)\s?\d{1,4}-\d{3,4}|)"
-        R"(0\d{1,4}-\d{1,4}-\d{3,4}|[1-9]\d{0,3}-\d{1,4}-\d{3,4}|0\d{1,4}-\d{5,8}|0\d{5}-\d{4}))");
+        R"(0\d{1,4}-\d{1,4}-\d{3,4}|[1-9]\d{0,3}-\d{1,4}-\d{3,4}|0\d{1,4}-\d{5,8}|0\d{5}-\d{4}|)"
+        R"(0-\d{4}-\d{4}|\(0\)\s?\d{4}-\d{4}))");
     std::vector<LinePhone> out;
     const std::string s = line.substr(0, kMaxLineBytes);
     for (auto it = std::sregex_iterator(s.begin(), s.end(), phone); it != std::sregex_iterator(); ++it) {
@@ -83,8 +88,14 @@ std::vector<LinePhone> phones_on(const std::string& line) {
             if (digits.size() == 10) out.push_back({p, p.substr(0, p.size() - 4) + "-" + p.substr(p.size() - 4)});
             continue;
         }
+        // Nine digits, one of the area code's lost: the address's code puts it back.
+        if (digits.size() == 9 && area)
+            if (auto whole = with_area_code_restored(p, *area)) {
+                out.push_back({p, *whole, true});
+                continue;
+            }
         // A whole Japanese number: 10 digits (landlines, 0120, 0570), or 11 for mobiles and IP phones (090, 080,
-        // 070, 050). One with a digit that OCR dropped is no better than the model's reading.
+        // 070, 050). One with a digit that OCR dropped elsewhere is no better than the model's reading.
         const bool mobile = digits.size() == 11 && digits[2] == '0' && std::string("5789").find(digits[1]) != std::string::npos;
         if (digits.size() == 10 || mobile) out.push_back({p, p});
     }
@@ -98,25 +109,26 @@ std::optional<std::string> labelled_phone_for(const std::string& text, const std
     // ("075ー301-9524"), and digit look-alikes next to digits read as digits ("078-293-21B3").
     std::vector<std::string> lines = printed_lines_as_is(text);
     for (std::string& line : lines) line = read_digit_confusions(fold_dashes(line, true));
+    const std::optional<std::string> area = area_code_of(text);
     std::set<std::string> found;
     bool model_is_damaged_print = false;  // the model copied the printed form that OCR damaged
     try {
         for (size_t i = 0; i < lines.size(); ++i) {
             if (!phone_label(lines[i])) continue;
-            std::vector<LinePhone> on = phones_on(lines[i]);
-            if (on.empty() && i + 1 < lines.size()) on = phones_on(lines[i + 1]);  // the label's box alone
-            if (on.empty() && i > 0) on = phones_on(lines[i - 1]);  // OCR put the number's box above the label
+            std::vector<LinePhone> on = phones_on(lines[i], area);
+            if (on.empty() && i + 1 < lines.size()) on = phones_on(lines[i + 1], area);  // the label's box alone
+            if (on.empty() && i > 0) on = phones_on(lines[i - 1], area);  // OCR put the number's box above the label
             for (const LinePhone& p : on) {
                 found.insert(p.number);
                 model_is_damaged_print |= p.printed != p.number && p.printed == model_phone;
             }
         }
-        // No label read (OCR damaged it: "TE:06-4658-4907", "TE03-7532-5769"): a whole number, as printed, in the
-        // header lines above the first amount or date line.
+        // No label read (OCR damaged it: "TE:06-4658-4907", "TE03-7532-5769"): a whole number, as printed or with
+        // its area code's lost digit put back, in the header lines above the first amount or date line.
         if (found.empty())
             for (size_t i = 0; i < lines.size() && i < kHeaderLines; ++i) {
-                for (const LinePhone& p : phones_on(lines[i]))
-                    if (p.printed == p.number) found.insert(p.number);
+                for (const LinePhone& p : phones_on(lines[i], area))
+                    if (p.printed == p.number || p.area_restored) found.insert(p.number);
                 if (header_ends(lines[i])) break;
             }
     } catch (...) {
@@ -137,6 +149,14 @@ bool phone_with_guessed_digit(const std::string& text, const std::string& model_
     const std::string model_digits = ascii_digits(model_phone);
     std::vector<std::string> lines = printed_lines_as_is(text);
     for (std::string& line : lines) line = read_digit_confusions(fold_dashes(line, true));
+    // A digit of the area code that the address puts back is no guess.
+    if (const std::optional<std::string> area = area_code_of(text)) try {
+            for (const std::string& line : lines)
+                for (const LinePhone& p : phones_on(line, area))
+                    if (p.area_restored && p.number == model_phone) return false;
+        } catch (...) {
+            // std::regex gave up on a line: the digit-count check below decides
+        }
     // The digit runs of a number (digits, '-', brackets, spaces between) on a line.
     auto numbers_on = [](const std::string& line) {
         std::vector<std::string> out;
