@@ -57,6 +57,11 @@ TEST(JapaneseAddress, HouseNumberOfAnotherShapeAndLinesOutOfOrder) {
     EXPECT_EQ(ex::address_as_printed("業務スーパー\n南2条西3丁目4番18号\n〒060-176 北海道札幌市中央区\n",
                                      "北海道札幌市中央区 南2条西3丁目14番8号"),
               "北海道札幌市中央区 南2条西3丁目4番18号");
+    // A printed house number ends its line: the next line's floor ("2F", OCR put it above its building) does not run
+    // on into its last digit group.
+    EXPECT_EQ(ex::address_as_printed("〒950-6541\n新潟県新潟市中央区\n万代8-21-11\n2F\n万代ハイツ\n",
+                                     "新潟県新潟市中央区 万代8-21-12 万代ハイツ 2F"),
+              "新潟県新潟市中央区 万代8-21-11 万代ハイツ 2F");
     // A bare floor is not matched on its own (another floor printed elsewhere).
     EXPECT_EQ(ex::address_as_printed("東京都港区\n芝浦1-2-3 5F\nビル 3F\n", "芝浦1-2-3 ビル 1F"), std::nullopt);
 }

@@ -37,7 +37,13 @@ size_t match_at(const CompactText& c, size_t p, const std::string& v, Runs runs,
     while (k < v.size() && i < c.text.size()) {
         if (runs != Runs::kExact && digit(v[k]) && digit(c.text[i])) {
             k = run_end(v, k, runs);
-            const size_t e = run_end(c.text, i, runs);
+            // The printed run ends at its word's end: the compact text joins "万代8-21-11" to the next line's "2F".
+            size_t e = run_end(c.text, i, runs);
+            for (size_t q = i + 1; q < e; ++q)
+                if (c.word_start(q)) {
+                    e = q;
+                    break;
+                }
             digits += size_t(std::count_if(c.text.begin() + std::ptrdiff_t(i), c.text.begin() + std::ptrdiff_t(e), digit));
             i = e;
             continue;
