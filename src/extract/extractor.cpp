@@ -99,6 +99,18 @@ std::string finished_name(const std::string& target, bool ended) {
     return field_before(target, bar == std::string::npos && ended ? target.size() : bar, "supplier_name");
 }
 
+// Whether `name` is a whole line of `lines` (the receipt's first lines), surrounding spaces aside.
+bool is_whole_line(const std::string& lines, const std::string& name) {
+    const std::string want = extract::trim(name);
+    if (want.empty()) return false;
+    for (size_t i = 0; i <= lines.size();) {
+        const size_t j = std::min(lines.find('\n', i), lines.size());
+        if (extract::trim(lines.substr(i, j - i)) == want) return true;
+        i = j + 1;
+    }
+    return false;
+}
+
 // True when an address is not printed on the receipt, not even up to a few edits: more than
 // kAddressRedoEdits of its bytes (spaces aside) differ from the closest printed text. Below that the model
 // mostly restored punctuation or a letter that OCR lost, which the ground truth of SROIE also does, and copying
@@ -251,7 +263,16 @@ std::vector<Extraction> Extractor::extract(const std::vector<std::string>& texts
                 };
                 const bool ended = !got.empty() && got.back() == tokenizer_->eos_id() &&
                                    std::any_of(got.begin(), got.end(), byte_piece);
-                const std::string name = finished_name(tokenizer_->decode(got), ended);
+                const std::string target = tokenizer_->decode(got);
+                std::string name = finished_name(target, ended);
+                // Ended with EOS after a name in vocabulary pieces: on a Japanese receipt a whole header line stands
+                // (a chain printed above its branch line, "ナチュラルローソン": the post-checks add the branch);
+                // elsewhere such a name was a piece of the address (SROIE validation).
+                const bool eos = !got.empty() && got.back() == tokenizer_->eos_id();
+                if (name.empty() && eos && extract::has_cjk(redo_texts[j])) {
+                    const std::string copied = field_before(target, target.size(), "supplier_name");
+                    if (is_whole_line(redo_texts[j], copied)) name = copied;
+                }
                 if (!name.empty()) fields[order[redo[j]]]["supplier_name"] = name;
             }
         }
