@@ -261,14 +261,13 @@ std::vector<Extraction> Extractor::extract(const std::vector<std::string>& texts
                     return id >= 0 && size_t(id) < t.size() && t[size_t(id)].size() == 1 &&
                            static_cast<unsigned char>(t[size_t(id)][0]) >= 0x80;
                 };
-                const bool ended = !got.empty() && got.back() == tokenizer_->eos_id() &&
-                                   std::any_of(got.begin(), got.end(), byte_piece);
+                const bool eos = !got.empty() && got.back() == tokenizer_->eos_id();
+                const bool ended = eos && std::any_of(got.begin(), got.end(), byte_piece);
                 const std::string target = tokenizer_->decode(got);
                 std::string name = finished_name(target, ended);
                 // Ended with EOS after a name in vocabulary pieces: on a Japanese receipt a whole header line stands
                 // (a chain printed above its branch line, "ナチュラルローソン": the post-checks add the branch);
                 // elsewhere such a name was a piece of the address (SROIE validation).
-                const bool eos = !got.empty() && got.back() == tokenizer_->eos_id();
                 if (name.empty() && eos && extract::has_cjk(redo_texts[j])) {
                     const std::string copied = field_before(target, target.size(), "supplier_name");
                     if (is_whole_line(redo_texts[j], copied)) name = copied;

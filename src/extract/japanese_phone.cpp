@@ -150,13 +150,15 @@ bool phone_with_guessed_digit(const std::string& text, const std::string& model_
     std::vector<std::string> lines = printed_lines_as_is(text);
     for (std::string& line : lines) line = read_digit_confusions(fold_dashes(line, true));
     // A digit of the area code that the address puts back is no guess.
-    if (const std::optional<std::string> area = area_code_of(text)) try {
+    if (const std::optional<std::string> area = area_code_of(text)) {
+        try {
             for (const std::string& line : lines)
                 for (const LinePhone& p : phones_on(line, area))
                     if (p.area_restored && p.number == model_phone) return false;
         } catch (...) {
-            // std::regex gave up on a line: the digit-count check below decides
+            // std::regex gave up on a line: the digit check below decides
         }
+    }
     // The digit runs of a number (digits, '-', brackets, spaces between) on a line.
     auto numbers_on = [](const std::string& line) {
         std::vector<std::string> out;
