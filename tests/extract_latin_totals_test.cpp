@@ -1,8 +1,12 @@
-// Printed subtotal, tax and total that add up, and the tax line's amount (extract/latin_totals.h).
+// Printed subtotal, tax and total that add up, the subtotal and tax lines' amounts (extract/latin_totals.h), and
+// the net amount check that reads the subtotal line (extract/latin_checks.h).
 #include <gtest/gtest.h>
 
 #include <string>
 
+#include <nlohmann/json.hpp>
+
+#include "extract/latin_checks.h"
 #include "extract/latin_totals.h"
 
 namespace ex = receipt::extract;
@@ -52,4 +56,31 @@ TEST(LatinTotals, TaxLineAmount) {
     EXPECT_EQ(ex::printed_tax_line_amount("TOTAL GST\n2.37\nTOTAL TAX\n2.40\n"), std::nullopt);
     EXPECT_EQ(ex::printed_tax_line_amount("TOTAL GST\nTHANK YOU\n"), std::nullopt);
     EXPECT_EQ(ex::printed_tax_line_amount("消費税 10%\n100円\n"), std::nullopt);
+}
+
+TEST(LatinTotals, SubtotalLineAmount) {
+    EXPECT_EQ(ex::printed_subtotal("1x STORAGE BOX\n12.75\nSub-Total\nRM44.85\nBALANCE DUE\nRM44.85\n"), 44.85);
+    EXPECT_EQ(ex::printed_subtotal("SUBTOTAL $23.10\nTAX 8%\n$1.85\n"), 23.10);
+    EXPECT_EQ(ex::printed_subtotal("TOTAL SALES (EXCLUDING GST) :\n80.91\nDISCOUNT :\n0.00\n"), 80.91);
+    // The first subtotal line only; none without an amount with cents after it, none in CJK text.
+    EXPECT_EQ(ex::printed_subtotal("SUB TOTAL\nTHANK YOU\n"), std::nullopt);
+    EXPECT_EQ(ex::printed_subtotal("SUB TOTAL\n21\n"), std::nullopt);
+    EXPECT_EQ(ex::printed_subtotal("TOTAL\n21.00\n"), std::nullopt);
+    EXPECT_EQ(ex::printed_subtotal("小計 SUBTOTAL\n1,000\n"), std::nullopt);
+}
+
+TEST(LatinTotals, NetAmountFromTheSubtotalLine) {
+    auto net_after = [](const std::string& text, nlohmann::ordered_json net) {
+        nlohmann::ordered_json f = {{"net_amount", net}, {"total_tax_amount", nullptr}, {"total_amount", nullptr},
+                                    {"line_items", nlohmann::ordered_json::array()},
+                                    {"warnings", nlohmann::ordered_json::array()}};
+        ex::check_latin_totals(text, f);
+        return f["net_amount"];
+    };
+    const std::string text = "1x STORAGE BOX\n12.75\nSub-Total\nRM44.85\nBALANCE DUE\nRM44.85\n";
+    EXPECT_EQ(net_after(text, 12.75), 44.85);    // an item's amount
+    EXPECT_EQ(net_after(text, nullptr), 44.85);  // none written
+    EXPECT_EQ(net_after(text, 44.85), 44.85);
+    // The printed subtotal lost a digit (3.95 for 34.95): the model's net stands.
+    EXPECT_EQ(net_after("SUB TOTAL\n3.95\nTOTAL\n34.95\n", 34.95), 34.95);
 }

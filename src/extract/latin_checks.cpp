@@ -55,11 +55,26 @@ void check_latin_totals(const std::string& text, nlohmann::ordered_json& f) {
     // One tax amount printed on the tax lines ("VAT 20%" / "£5.44") is the tax; the model writes the rate, an item's
     // price or nothing.
     if (const auto printed = printed_tax_line_amount(text)) {
-        if (const auto had = num("total_tax_amount"); had && std::fabs(*had - *printed) < 0.005) return;
-        f["warnings"].push_back("total_tax_amount_from_tax_line: the model wrote " + written(f["total_tax_amount"]) +
-                                ", the receipt's tax line prints " + json_amount(*printed).dump());
-        f["total_tax_amount"] = json_amount(*printed);
-        revalidate(f);
+        const auto had = num("total_tax_amount");
+        if (!(had && std::fabs(*had - *printed) < 0.005)) {
+            f["warnings"].push_back("total_tax_amount_from_tax_line: the model wrote " +
+                                    written(f["total_tax_amount"]) + ", the receipt's tax line prints " +
+                                    json_amount(*printed).dump());
+            f["total_tax_amount"] = json_amount(*printed);
+            revalidate(f);
+        }
+    }
+    // The amount after the subtotal keyword is the net amount; the model writes an item's amount there, or nothing.
+    // Unless that amount has fewer digits than the model's net: OCR lost one ("3.95" printed for 34.95).
+    if (const auto printed = printed_subtotal(text); printed && *printed > 0) {
+        const auto had = num("net_amount");
+        const auto digits = [](double v) { return std::to_string(std::llround(std::fabs(v) * 100)).size(); };
+        if (!(had && (std::fabs(*had - *printed) < 0.005 || digits(*printed) < digits(*had)))) {
+            f["warnings"].push_back("net_amount_from_subtotal_line: the model wrote " + written(f["net_amount"]) +
+                                    ", the receipt's subtotal line prints " + json_amount(*printed).dump());
+            f["net_amount"] = json_amount(*printed);
+            revalidate(f);
+        }
     }
 }
 

@@ -119,6 +119,14 @@ std::optional<double> printed_tax_line_amount(const std::string& text) {
     return found;
 }
 
+std::optional<double> printed_subtotal(const std::string& text) {
+    if (has_cjk(text)) return std::nullopt;
+    const std::vector<std::string> lines = printed_lines(text);
+    for (size_t i = 0; i < lines.size(); ++i)
+        if (const auto at = keyword_end(lines[i], subtotal_re())) return cents_amount_at(lines, i, *at);
+    return std::nullopt;
+}
+
 std::optional<PrintedTotals> printed_totals_that_add_up(const std::string& text) {
     if (has_cjk(text)) return std::nullopt;
     const std::vector<std::string> lines = printed_lines(text);

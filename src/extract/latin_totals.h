@@ -25,6 +25,11 @@ struct PrintedTotals {
 // "RM2.34").
 std::optional<PrintedTotals> printed_totals_that_add_up(const std::string& text);
 
+// The amount with cents after the receipt's first subtotal keyword (SUBTOTAL, SUB TOTAL, SUB-TOTAL, "5UB TOTAL"),
+// on its line or alone on the next; nullopt when there is none or no such amount is read there, and for texts in
+// CJK script.
+std::optional<double> printed_subtotal(const std::string& text);
+
 // The amount with cents of the receipt's tax lines (a tax word first and a rate in %, or TOTAL GST / TAX / SST /
 // VAT; on the line after the keyword or alone on the next line) when every such line prints the same positive
 // amount ("VAT 20%" / "£5.44"); nullopt when there is none, when one has no amount read, or when they differ. A
