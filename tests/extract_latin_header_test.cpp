@@ -69,3 +69,18 @@ TEST(LatinHeader, LabelledPhoneReplacesOneNotPrinted) {
     // Japanese receipts have their own check.
     EXPECT_EQ(ex::latin_labelled_phone_for("ローソン\nTEL 03-1234-5678\n", "03-1234-9999"), std::nullopt);
 }
+
+TEST(LatinHeader, UnlabelledOrDamagedLabelPhone) {
+    // OCR read TEL as "Tl"; a number alone on a header line (look-alikes read) when no label is read.
+    EXPECT_EQ(ex::latin_labelled_phone_for("SHOP\n185 Church Lane\nTl 0Z0 7920 9775\n", "020 9775 9775"),
+              "020 7920 9775");
+    EXPECT_EQ(ex::latin_labelled_phone_for("AITROSE\n147 High Street\n0Z0 7994 7645\nVAT No. GB 51 9467 35\n",
+                                           "020 9467 9467"),
+              "020 7994 7645");
+    EXPECT_EQ(ex::latin_labelled_phone_for("SWC SDN BHD\n(1125830-V)\nBATANG KALI, SELANGOR\n03-60571377\nGST\n", ""),
+              "03-60571377");
+    // Not a registration number, nor one of two bare numbers, nor a bare number beside a labelled one.
+    EXPECT_EQ(ex::latin_labelled_phone_for("SHOP\n002017808384\n", ""), std::nullopt);
+    EXPECT_EQ(ex::latin_labelled_phone_for("SHOP\n020 7994 7645\n020 7994 7646\n", ""), std::nullopt);
+    EXPECT_EQ(ex::latin_labelled_phone_for("SHOP\n020 7994 7645\nTEL 020 1111 2222\n", ""), "020 1111 2222");
+}

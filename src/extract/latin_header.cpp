@@ -89,7 +89,11 @@ std::optional<std::string> header_name_line_outside(const std::string& text, con
 
 std::optional<std::string> latin_labelled_phone_for(const std::string& text, const std::string& model_phone) {
     if (has_cjk(text)) return std::nullopt;
-    static const std::regex label(R"(\b(TEL|PHONE|PH|T)\b\.?\s*(NO\.?)?\s*[:.]?\s*)", std::regex::icase);
+    static const std::regex label(R"(\b(TEL|PHONE|PH|TL|T)\b\.?\s*(NO\.?)?\s*[:.]?\s*)", std::regex::icase);
+    // A line that is a phone number alone: digits in groups (brackets, spaces, hyphens), 10 or 11 of them, from a 0
+    // or an opening bracket.
+    static const std::regex bare(R"(^\s*(\(\d{3}\)\s?\d{3}-\d{4}|0\d{1,4}[- ]\d{3,4}[- ]?\d{3,4})\s*$)");
+    std::vector<std::string> unlabelled;
     const std::vector<std::string> lines = first_lines(text, kPhoneHeaderLines, kMaxLineBytes);
     std::vector<std::string> found;
     std::vector<std::string> line_digits;
@@ -98,7 +102,11 @@ std::optional<std::string> latin_labelled_phone_for(const std::string& text, con
         line_digits.push_back(ascii_digits(read));
         std::smatch m;
         try {
-            if (!std::regex_search(read, m, label)) continue;
+            if (!std::regex_search(read, m, label)) {
+                if (std::regex_match(read, bare) && ascii_digits(read).size() >= 10 && ascii_digits(read).size() <= 11)
+                    unlabelled.push_back(trim(read));
+                continue;
+            }
         } catch (...) {
             continue;
         }
@@ -123,6 +131,8 @@ std::optional<std::string> latin_labelled_phone_for(const std::string& text, con
             number = "(" + number;
         if (std::find(found.begin(), found.end(), number) == found.end()) found.push_back(number);
     }
+    // No labelled number (OCR damaged the label or printed the number alone): the one header line that is a number.
+    if (found.empty() && unlabelled.size() == 1) found = unlabelled;
     if (found.size() != 1) return std::nullopt;
     const std::string wrote = ascii_digits(model_phone);
     if (!wrote.empty())

@@ -26,10 +26,12 @@ bool name_names_no_shop(const std::string& name, const std::string& address);
 // edit): a letter, not a document title, phone, tax or registration line. nullopt when none.
 std::optional<std::string> header_name_line_outside(const std::string& text, const std::string& address);
 
-// The phone number printed after a phone label (TEL, PHONE, T:) in the header of a Latin-script receipt, with
-// digit look-alikes read as digits ("0Z0 7994 7645" -> "020 7994 7645") and a lost opening bracket put back
-// ("512) 555-9385"), when the receipt prints exactly one such number of 9 to 12 digits and `model_phone` (empty
-// for none) is not printed (its digits are no digit run of a header line); nullopt otherwise.
+// The phone number printed after a phone label (TEL, PHONE, T:, or TL as OCR leaves TEL) in the header of a
+// Latin-script receipt, with digit look-alikes read as digits ("0Z0 7994 7645" -> "020 7994 7645") and a lost
+// opening bracket put back ("512) 555-9385"), when the receipt prints exactly one such number of 9 to 12 digits and
+// `model_phone` (empty for none) is not printed (its digits are no digit run of a header line); with no labelled
+// number, the one header line that is a number alone ("0Z0 7994 7645", "(512) 555-9385", "03-6616 3115": 10 or 11
+// digits in groups); nullopt otherwise.
 std::optional<std::string> latin_labelled_phone_for(const std::string& text, const std::string& model_phone);
 
 }  // namespace receipt::extract
