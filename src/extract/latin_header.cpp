@@ -103,8 +103,8 @@ std::optional<std::string> latin_labelled_phone_for(const std::string& text, con
         std::smatch m;
         try {
             if (!std::regex_search(read, m, label)) {
-                if (std::regex_match(read, bare) && ascii_digits(read).size() >= 10 && ascii_digits(read).size() <= 11)
-                    unlabelled.push_back(trim(read));
+                const size_t n = line_digits.back().size();  // the digits of `read`
+                if (n >= 10 && n <= 11 && std::regex_match(read, bare)) unlabelled.push_back(trim(read));
                 continue;
             }
         } catch (...) {
