@@ -3,6 +3,7 @@
 
 #include <cmath>
 #include <regex>
+#include <utility>
 #include <vector>
 
 #include "extract/printed_amounts.h"
@@ -41,6 +42,13 @@ std::optional<size_t> keyword_end(const std::string& line, const std::regex& re)
 const std::regex& subtotal_re() {
     static const std::regex re(R"(\b[S5]UB\s*-?\s*TOT\w*|\bTOTAL\s+SALES\s*\(?\s*E?XCL\w*[^)]*\)?)", std::regex::icase);
     return re;
+}
+
+// The first line of `lines` that holds the subtotal keyword, and where the keyword ends on it; nullopt when none does.
+std::optional<std::pair<size_t, size_t>> first_subtotal_keyword(const std::vector<std::string>& lines) {
+    for (size_t i = 0; i < lines.size(); ++i)
+        if (const auto at = keyword_end(lines[i], subtotal_re())) return std::make_pair(i, *at);
+    return std::nullopt;
 }
 
 // A tax line: the tax word first (TAX with a letter lost too) and a rate in % (skipped as a percent), or a total
@@ -122,27 +130,26 @@ std::optional<double> printed_tax_line_amount(const std::string& text) {
 std::optional<double> printed_subtotal(const std::string& text) {
     if (has_cjk(text)) return std::nullopt;
     const std::vector<std::string> lines = printed_lines(text);
-    for (size_t i = 0; i < lines.size(); ++i)
-        if (const auto at = keyword_end(lines[i], subtotal_re())) return cents_amount_at(lines, i, *at);
-    return std::nullopt;
+    const auto sub = first_subtotal_keyword(lines);
+    if (!sub) return std::nullopt;
+    return cents_amount_at(lines, sub->first, sub->second);
 }
 
 std::optional<PrintedTotals> printed_totals_that_add_up(const std::string& text) {
     if (has_cjk(text)) return std::nullopt;
     const std::vector<std::string> lines = printed_lines(text);
+    const auto sub = first_subtotal_keyword(lines);
+    if (!sub) return std::nullopt;
+    const size_t i = sub->first;
     std::optional<size_t> tax_line;
-    std::optional<double> net, tax_amount;
-    for (size_t i = 0; i < lines.size() && !tax_line; ++i) {
-        const auto at = keyword_end(lines[i], subtotal_re());
-        if (!at) continue;
-        net = cents_amount_at(lines, i, *at);
-        if (!net && i + 3 < lines.size() && keyword_end(lines[i + 1], tax_re())) {
-            // "SUB TOTAL" / "SST 6%" / "RM38.95" / "RM2.34": the two keywords, then their amounts.
-            net = lone_cents_amount(lines[i + 2]);
-            tax_amount = lone_cents_amount(lines[i + 3]);
-            tax_line = i + 3;
-            break;
-        }
+    std::optional<double> tax_amount;
+    std::optional<double> net = cents_amount_at(lines, i, sub->second);
+    if (!net && i + 3 < lines.size() && keyword_end(lines[i + 1], tax_re())) {
+        // "SUB TOTAL" / "SST 6%" / "RM38.95" / "RM2.34": the two keywords, then their amounts.
+        net = lone_cents_amount(lines[i + 2]);
+        tax_amount = lone_cents_amount(lines[i + 3]);
+        tax_line = i + 3;
+    } else {
         if (!net) return std::nullopt;
         for (size_t j = i + 1; j < lines.size(); ++j)
             if (const auto tat = keyword_end(lines[j], tax_re())) {
@@ -150,12 +157,11 @@ std::optional<PrintedTotals> printed_totals_that_add_up(const std::string& text)
                 tax_amount = cents_amount_at(lines, j, *tat);
                 break;
             }
-        break;
     }
     if (!net || !tax_amount || *tax_amount <= 0) return std::nullopt;
     const double sum = std::round((*net + *tax_amount) * 100) / 100;
-    for (size_t i = *tax_line + 1; i < lines.size(); ++i)
-        if (prints_cents_amount(lines[i], sum)) return PrintedTotals{*net, *tax_amount, sum};
+    for (size_t k = *tax_line + 1; k < lines.size(); ++k)
+        if (prints_cents_amount(lines[k], sum)) return PrintedTotals{*net, *tax_amount, sum};
     return std::nullopt;
 }
 
