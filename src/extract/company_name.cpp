@@ -6,6 +6,7 @@
 #include <regex>
 #include <vector>
 
+#include "extract/latin_lookalikes.h"
 #include "extract/name_constraint.h"
 #include "extract/utf8.h"
 
@@ -50,7 +51,10 @@ bool has_company_suffix(const std::string& name) {
 
 std::optional<std::string> company_line(const std::string& text) {
     static const std::regex label(R"(^.*\bBY\s*:\s*)");
-    const std::vector<std::string> lines = first_lines(text, kCompanyLines + 1, kMaxLineBytes);
+    // Lines with OCR look-alikes in their words and a damaged suffix read back ("POPULAR 8OOK CO. (M) SDN BD").
+    std::vector<std::string> lines = first_lines(text, kCompanyLines + 1, kMaxLineBytes);
+    for (std::string& l : lines)
+        if (!has_cjk(l)) l = repaired_company_suffix(read_letter_confusions(l));
     static const std::regex split_sdn(R"(\bSDN\.?\s*$)"), starts_bhd(R"(^\s*BHD\b)");
     static const std::regex suffix_alone(R"(^\s*(SDN\.?\s*BHD\.?|S/B|BERHAD)\s*$)");
     for (size_t k = 0; k < lines.size() && int(k) < kCompanyLines; ++k) {
@@ -128,7 +132,9 @@ std::string company_name_spaced(const std::string& name) {
 std::optional<std::string> company_line_ending_with(const std::string& text, const std::string& name) {
     const std::optional<std::string> line = company_line(text);
     if (!line) return std::nullopt;
-    const std::string whole = strip_spaces(ascii_upper(*line)), end = strip_spaces(ascii_upper(name));
+    // The line is read with its look-alikes fixed (company_line); so is the name.
+    const std::string whole = strip_spaces(ascii_upper(*line)),
+                      end = strip_spaces(ascii_upper(repaired_company_suffix(read_letter_confusions(name))));
     if (end.empty() || end.size() > whole.size() || whole.compare(whole.size() - end.size(), end.size(), end) != 0)
         return std::nullopt;
     return line;

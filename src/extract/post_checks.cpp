@@ -21,6 +21,7 @@
 #include "extract/kana_lookalikes.h"
 #include "extract/latin_address.h"
 #include "extract/latin_checks.h"
+#include "extract/latin_lookalikes.h"
 #include "extract/latin_header.h"
 #include "extract/normalize_currency.h"
 #include "extract/normalize_date.h"
@@ -128,7 +129,18 @@ void apply_post_checks(const std::string& text, const std::string& target, const
             name_in_address(name.get<std::string>(), addr.get<std::string>()))
             if (const auto header = header_name_line(text)) name = *header;
         // Latin-script names that ran on into the address or name no shop (extract/latin_checks.h).
-        if (!has_cjk(text)) check_latin_name(text, f);
+        if (!has_cjk(text)) {
+            check_latin_name(text, f);
+            // OCR look-alikes in the name as printed ("P0PULAR 8OOK", "WA1TROSE", "SDN BD"), read back.
+            if (name.is_string()) {
+                const std::string nm = name.get<std::string>();
+                const std::string read = repaired_company_suffix(read_letter_confusions(nm));
+                if (read != nm) {
+                    f["warnings"].push_back("supplier_name_lookalikes: the receipt prints " + nm + ", read as " + read);
+                    name = read;
+                }
+            }
+        }
     }
     // An address printed as whole lines loses the store name or a registration number printed as its first line,
     // and gets the state and branch-code lines printed below it (extract/address_block.h).

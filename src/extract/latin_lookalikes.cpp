@@ -1,0 +1,96 @@
+// OCR look-alikes of letters in Latin-script names (extract/latin_lookalikes.h).
+#include "extract/latin_lookalikes.h"
+
+#include <cctype>
+#include <regex>
+
+namespace receipt::extract {
+
+namespace {
+
+bool is_alnum(char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0; }
+bool is_digit(char c) { return c >= '0' && c <= '9'; }
+bool is_upper(char c) { return c >= 'A' && c <= 'Z'; }
+bool is_lower(char c) { return c >= 'a' && c <= 'z'; }
+
+// The letters of one word `w` [b, e) of `s` read back into `out` (same positions), when the word qualifies.
+void read_word(const std::string& s, size_t b, size_t e, std::string& out) {
+    int letters = 0, digits = 0, upper = 0, lower_after_first = 0;
+    for (size_t i = b; i < e; ++i) {
+        const char c = s[i];
+        if (is_digit(c)) {
+            if (c != '0' && c != '1' && c != '5' && c != '8') return;
+            ++digits;
+        } else {
+            ++letters;
+            if (is_upper(c)) ++upper;
+            if (is_lower(c) && i > b) ++lower_after_first;
+        }
+    }
+        if (digits == 0 || e - b < 3 || letters < 2 || letters < digits) return;
+    // As many letters as digits: only with the two mixed ("8O0K"), not a code of letters then digits ("KL08").
+    if (letters == digits) {
+        int switches = 0;
+        for (size_t i = b + 1; i < e; ++i) switches += is_digit(s[i]) != is_digit(s[i - 1]);
+        if (switches < 2) return;
+    }
+    // Ordinals: digits then ST / ND / RD / TH, any case.
+    size_t k = b;
+    while (k < e && is_digit(s[k])) ++k;
+    if (k > b && e - k == 2) {
+        std::string suf{char(std::toupper(static_cast<unsigned char>(s[k]))),
+                        char(std::toupper(static_cast<unsigned char>(s[k + 1])))};
+        if (suf == "ST" || suf == "ND" || suf == "RD" || suf == "TH") return;
+    }
+    const bool upper_word = lower_after_first == 0 && upper >= 2;
+    const bool lower_word = !upper_word && upper <= 1 && (upper == 0 || is_upper(s[b]));
+    if (!upper_word && !lower_word) return;  // mixed case ("iPh0ne" aside): leave it
+    for (size_t i = b; i < e; ++i) {
+        const char c = s[i];
+        if (upper_word) {
+            if (c == '0') out[i] = 'O';
+            if (c == '1') out[i] = 'I';
+            if (c == '5') out[i] = 'S';
+            if (c == '8') out[i] = 'B';
+        } else {
+            if (c == '0') out[i] = 'o';
+            if (c == '1') out[i] = 'l';
+        }
+    }
+}
+
+}  // namespace
+
+std::string read_letter_confusions(const std::string& s) {
+    std::string out = s;
+    for (size_t i = 0; i < s.size();) {
+        if (!is_alnum(s[i])) {
+            ++i;
+            continue;
+        }
+        size_t j = i;
+        while (j < s.size() && is_alnum(s[j])) ++j;
+        read_word(s, i, j, out);
+        i = j;
+    }
+    return out;
+}
+
+std::string repaired_company_suffix(const std::string& s) {
+    // One letter lost from SDN BHD, after a word: SD / SN for SDN, BD / BH for BHD (not both damaged).
+    static const std::regex lost_sdn(R"((\w[.)]?\s+)(SD|SN)(\s+BHD\b))"), lost_bhd(R"((\w[.)]?\s+SDN\s+)(BD|BH)\b)");
+    // A one- to three-letter bracket before the suffix that lost one of its brackets.
+    static const std::regex open_only(R"(\(([A-Z]{1,3})(\s+SDN\b))"), close_only(R"((^|\s)([A-Z]{1,3})\)(\s+SDN\b))");
+    if (s.size() > 200) return s;  // bounds std::regex's recursion
+    try {
+        std::string out = std::regex_replace(s, lost_sdn, "$1SDN$3");
+        out = std::regex_replace(out, lost_bhd, "$1BHD");
+        out = std::regex_replace(out, open_only, "($1)$2");
+        out = std::regex_replace(out, close_only, "$1($2)$3");
+        return out;
+    } catch (...) {
+        return s;
+    }
+}
+
+}  // namespace receipt::extract

@@ -1,0 +1,25 @@
+// OCR look-alikes of letters in Latin-script names. OCR of a thermal receipt reads the O of "BOOK" as 0, the B as
+// 8, the S of "SDN" as 5 and the I of "WAITROSE" as 1 (train/synth_noise.py models the same confusions), and drops
+// a letter of the company suffix SDN BHD ("SDN BD", "SD BHD") or a bracket of "(M)". A name copied from the print
+// carries the damage; these read it back where the word around it says what the letter was.
+#pragma once
+
+#include <string>
+
+namespace receipt::extract {
+
+// `s` with digit look-alikes inside words read as letters. A word here is a run of ASCII letters and digits of at
+// least 3 characters with at least 2 letters, at least as many letters as digits (as many only when they alternate: "8O0K", not "KL08"), and no digit but 0, 1, 5 and 8 (so "CT281",
+// "OLIVE9", "99" and "SS2" stay); ordinals ("1ST", "23RD") stay too. In an upper-case word 0 -> O, 1 -> I, 5 -> S,
+// 8 -> B ("P0PULAR", "8OOK", "5DN", "BAKERIE5"); in a lower-case one (an upper-case first letter allowed) 0 -> o,
+// 1 -> l ("Wa1greens"). Other text is unchanged.
+std::string read_letter_confusions(const std::string& s);
+
+// A Latin company name `s` with its damaged parts of a company suffix and its registration bracket repaired:
+//   * "SDN BD", "SDN BH", "SD BHD", "SN BHD" (one letter lost from SDN BHD, upper case, after a word) -> "SDN BHD";
+//   * "(M SDN BHD" -> "(M) SDN BHD" and "CO. M) SDN BHD" -> "CO. (M) SDN BHD": a one- to three-letter bracket
+//     ("(M)", "(KL)") right before the suffix that lost one of its brackets.
+// Other text is unchanged.
+std::string repaired_company_suffix(const std::string& s);
+
+}  // namespace receipt::extract
