@@ -56,6 +56,11 @@ TEST(LatinTotals, TaxLineAmount) {
     EXPECT_EQ(ex::printed_tax_line_amount("TOTAL GST\n2.37\nTOTAL TAX\n2.40\n"), std::nullopt);
     EXPECT_EQ(ex::printed_tax_line_amount("TOTAL GST\nTHANK YOU\n"), std::nullopt);
     EXPECT_EQ(ex::printed_tax_line_amount("消費税 10%\n100円\n"), std::nullopt);
+    // OCR's comma for the decimal point of an amount with two decimals: 2.38 x 20 / 120 = 0.40.
+    EXPECT_EQ(ex::printed_tax_line_amount("Sub-Total\n£2.38\nVAT 20%\n£0,40\nGRAND TOTAL\n£2.38\n"), 0.40);
+    EXPECT_EQ(ex::printed_subtotal("SUB TOTAL\n$19,62\n"), 19.62);
+    // A thousands comma (three digits after it) stays one.
+    EXPECT_EQ(ex::printed_subtotal("SUB TOTAL\n$1,962.00\n"), 1962.00);
 }
 
 TEST(LatinTotals, SubtotalLineAmount) {

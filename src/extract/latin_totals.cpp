@@ -26,6 +26,21 @@ std::optional<double> cents_amount_at(const std::vector<std::string>& lines, siz
     return below[0].value;
 }
 
+// printed_lines(text) with a comma read as the decimal point of an amount with two decimals ("£0,40", "$19,62": OCR
+// reads '.' as ','; a thousands comma has three digits after it), so that the readers below see its cents.
+std::vector<std::string> latin_lines(const std::string& text) {
+    static const std::regex comma_cents(R"((^|[^0-9,.])(\d{1,6}),(\d\d)(?![0-9,.]))");
+    std::vector<std::string> lines = printed_lines(text);
+    for (std::string& l : lines) {
+        if (l.size() > kMaxLineBytes || l.find(',') == std::string::npos) continue;
+        try {
+            l = std::regex_replace(l, comma_cents, "$1$2.$3");
+        } catch (...) {
+        }
+    }
+    return lines;
+}
+
 // Where the keyword of `re` ends on `line` (its first 200 bytes), or nullopt when it does not match.
 std::optional<size_t> keyword_end(const std::string& line, const std::regex& re) {
     const std::string head(utf8_prefix(line, kMaxLineBytes));
@@ -109,7 +124,7 @@ std::optional<double> lone_cents_amount(const std::string& line) {
 
 std::optional<double> printed_tax_line_amount(const std::string& text) {
     if (has_cjk(text)) return std::nullopt;
-    const std::vector<std::string> lines = printed_lines(text);
+    const std::vector<std::string> lines = latin_lines(text);
     std::optional<double> found;
     for (size_t i = 0; i < lines.size(); ++i) {
         const auto at = keyword_end(lines[i], tax_re());
@@ -129,7 +144,7 @@ std::optional<double> printed_tax_line_amount(const std::string& text) {
 
 std::optional<double> printed_subtotal(const std::string& text) {
     if (has_cjk(text)) return std::nullopt;
-    const std::vector<std::string> lines = printed_lines(text);
+    const std::vector<std::string> lines = latin_lines(text);
     const auto sub = first_subtotal_keyword(lines);
     if (!sub) return std::nullopt;
     return cents_amount_at(lines, sub->first, sub->second);
@@ -137,7 +152,7 @@ std::optional<double> printed_subtotal(const std::string& text) {
 
 std::optional<PrintedTotals> printed_totals_that_add_up(const std::string& text) {
     if (has_cjk(text)) return std::nullopt;
-    const std::vector<std::string> lines = printed_lines(text);
+    const std::vector<std::string> lines = latin_lines(text);
     const auto sub = first_subtotal_keyword(lines);
     if (!sub) return std::nullopt;
     const size_t i = sub->first;
