@@ -54,3 +54,14 @@ TEST(LatinLookalikes, CompanyLineReadsThroughTheDamage) {
                   .value_or(""),
               "POPULAR BOOK CO. (M) SDN BHD");
 }
+
+TEST(LatinLookalikes, ItemDescriptions) {
+    EXPECT_EQ(ex::latin_item_description_read("C0UPON"), "COUPON");
+    EXPECT_EQ(ex::latin_item_description_read("1x SCREWDRIVER SET"), "SCREWDRIVER SET");
+    EXPECT_EQ(ex::latin_item_description_read("Ix SCREWDRIVER SET"), "SCREWDRIVER SET");
+    EXPECT_EQ(ex::latin_item_description_read("lx BALL PEN BLUE"), "BALL PEN BLUE");
+    // Digits at a word's edge or before a unit, and sizes, stay.
+    for (const std::string s : {"SUNSCREEN SPF50", "SUGAR 1KG", "MAGGI CURRY 5S", "SP5KG", "BATTERY AA 4S",
+                                "MINERAL WATER 1.5L", "A4 PAPER 500S", "8ANANAS"})
+        EXPECT_EQ(ex::latin_item_description_read(s), s) << s;
+}

@@ -13,8 +13,19 @@ bool is_digit(char c) { return c >= '0' && c <= '9'; }
 bool is_upper(char c) { return c >= 'A' && c <= 'Z'; }
 bool is_lower(char c) { return c >= 'a' && c <= 'z'; }
 
-// The letters of one word `w` [b, e) of `s` read back into `out` (same positions), when the word qualifies.
-void read_word(const std::string& s, size_t b, size_t e, std::string& out) {
+// Whether the letters of `s` from `at` to `e` are a unit that follows a number ("5KG", "500ML", "10PCS").
+bool unit_after(const std::string& s, size_t at, size_t e) {
+    std::string u;
+    for (size_t i = at; i < e; ++i) u += char(std::toupper(static_cast<unsigned char>(s[i])));
+    for (const char* unit : {"KG", "G", "GM", "MG", "ML", "L", "LT", "CM", "MM", "M", "PC", "PCS", "PK", "S", "CT", "W",
+                             "V", "X", "OZ", "LB", "LBS", "GB", "TB", "MB"})
+        if (u == unit) return true;
+    return false;
+}
+
+// The letters of one word [b, e) of `s` read back into `out` (same positions), when the word qualifies; with
+// `interior_only`, only digits with a letter on both sides.
+void read_word(const std::string& s, size_t b, size_t e, std::string& out, bool interior_only) {
     int letters = 0, digits = 0, upper = 0, lower_after_first = 0;
     for (size_t i = b; i < e; ++i) {
         const char c = s[i];
@@ -47,6 +58,8 @@ void read_word(const std::string& s, size_t b, size_t e, std::string& out) {
     if (!upper_word && !lower_word) return;  // mixed case ("iPh0ne" aside): leave it
     for (size_t i = b; i < e; ++i) {
         const char c = s[i];
+        if (interior_only && (i == b || i + 1 == e || is_digit(s[i - 1]) || is_digit(s[i + 1]) || unit_after(s, i + 1, e)))
+            continue;
         if (upper_word) {
             if (c == '0') out[i] = 'O';
             if (c == '1') out[i] = 'I';
@@ -59,9 +72,8 @@ void read_word(const std::string& s, size_t b, size_t e, std::string& out) {
     }
 }
 
-}  // namespace
-
-std::string read_letter_confusions(const std::string& s) {
+// read_letter_confusions, or with `interior_only` only digits between two letters.
+std::string read_letters(const std::string& s, bool interior_only) {
     std::string out = s;
     for (size_t i = 0; i < s.size();) {
         if (!is_alnum(s[i])) {
@@ -70,10 +82,27 @@ std::string read_letter_confusions(const std::string& s) {
         }
         size_t j = i;
         while (j < s.size() && is_alnum(s[j])) ++j;
-        read_word(s, i, j, out);
+        read_word(s, i, j, out, interior_only);
         i = j;
     }
     return out;
+}
+
+}  // namespace
+
+std::string read_letter_confusions(const std::string& s) { return read_letters(s, false); }
+
+std::string latin_item_description_read(const std::string& s) {
+    // "1x ", "Ix ", "lx ", "12 x ": a count OCR left in front of the description (the quantity holds it).
+    static const std::regex count_prefix(R"(^\s*[0-9Il]{1,2}\s?[xX]\s+(?=\S))");
+    std::string out = s;
+    if (s.size() <= 200) {
+        try {
+            out = std::regex_replace(s, count_prefix, "", std::regex_constants::format_first_only);
+        } catch (...) {
+        }
+    }
+    return read_letters(out, true);
 }
 
 std::string repaired_company_suffix(const std::string& s) {

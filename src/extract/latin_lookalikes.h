@@ -15,6 +15,11 @@ namespace receipt::extract {
 // 1 -> l ("Wa1greens"). Other text is unchanged.
 std::string read_letter_confusions(const std::string& s);
 
+// A Latin-script item description as printed, read: a count OCR left in front of it ("1x ", "Ix ", "lx ") goes,
+// and a digit look-alike between two letters of a word ("C0UPON") is read as above. Digits at a word's edge stay
+// ("SPF50", "1KG", "5S"), and so does one before a unit that ends the word ("SP5KG").
+std::string latin_item_description_read(const std::string& s);
+
 // A Latin company name `s` with its damaged parts of a company suffix and its registration bracket repaired:
 //   * "SDN BD", "SDN BH", "SD BHD", "SN BHD" (one letter lost from SDN BHD, upper case, after a word) -> "SDN BHD";
 //   * "(M SDN BHD" -> "(M) SDN BHD" and "CO. M) SDN BHD" -> "CO. (M) SDN BHD": a one- to three-letter bracket

@@ -491,6 +491,23 @@ void apply_post_checks(const std::string& text, const std::string& target, const
     // receipts too: on SROIE validation the model wrote such items on 31 of 80 receipts (Japanese shop names,
     // "Royal Baking Powder 450g" on a hardware store's receipt); on the synthetic sets no right item is dropped.
     if (options.copy_numbers && drop_unprinted_items(text, f)) revalidate(f);
+    // Latin-script item descriptions as printed, read: a count left in front ("1x SCREWDRIVER SET") goes, OCR
+    // look-alike digits inside words become letters ("C0UPON") (extract/latin_lookalikes.h).
+    if (!yen && !has_cjk(text) && f["line_items"].is_array()) {
+        std::string changed;
+        int k = 0;
+        for (auto& it : f["line_items"]) {
+            ++k;
+            if (!it.is_object() || !it.contains("description") || !it["description"].is_string()) continue;
+            const std::string d = it["description"].get<std::string>(), read = latin_item_description_read(d);
+            if (read == d || read.empty()) continue;
+            it["description"] = read;
+            changed += (changed.empty() ? "" : ", ") + std::to_string(k);
+        }
+        if (!changed.empty())
+            f["warnings"].push_back("line_item_description_read: items " + changed +
+                                    " had a count or OCR look-alike digits in their descriptions");
+    }
     // A receipt that prints a base and a tax amount for each of its tax rates gives the total tax exactly
     // (extract/printed_tax.h); the model often takes one rate's tax, a base, or a wrong column.
     if (options.copy_numbers) {
