@@ -63,6 +63,28 @@ TEST(LatinTotals, TaxLineAmount) {
     EXPECT_EQ(ex::printed_subtotal("SUB TOTAL\n$1,962.00\n"), 1962.00);
 }
 
+TEST(LatinTotals, SubtotalKeywordAsOcrLeavesIt) {
+    EXPECT_EQ(ex::printed_subtotal("SUB T0TAL\n$6.88\nTX 8.25%\n"), 6.88);
+    EXPECT_EQ(ex::printed_subtotal("UBTOTAL\n£2.58\nVAT 20%\n"), 2.58);
+    EXPECT_EQ(ex::printed_subtotal("OTAL SALES (EXCLUDING GST)\n$23.39\n"), 23.39);
+    // The closing bracket lost: the amount after the keyword is still read.
+    EXPECT_EQ(ex::printed_subtotal("TOTAL SALES (EXCLUDING GST $45.58\nTAX @8.25%\n"), 45.58);
+    EXPECT_EQ(ex::printed_subtotal("CLUBTOTAL\n$2.58\n"), std::nullopt);
+}
+
+TEST(LatinTotals, SubtotalAmountPrintedAboveItsKeyword) {
+    const auto t = ex::printed_totals_that_add_up("15.40 T\n$53.54\nSUB TOTAL\nTAX @7%\n$3.75\nTOTAL AMOUNT\n$57.29\n");
+    ASSERT_TRUE(t);
+    EXPECT_EQ(t->net, 53.54);
+    EXPECT_EQ(t->tax, 3.75);
+    EXPECT_EQ(t->total, 57.29);
+    const auto u = ex::printed_totals_that_add_up("$133.43\nSUBTOTAL\nTAX @8.875% $11.84\nTOTAL\n$145.27\n");
+    ASSERT_TRUE(u);
+    EXPECT_EQ(u->net, 133.43);
+    // The amount above is the last item's: no sum printed below matches it.
+    EXPECT_FALSE(ex::printed_totals_that_add_up("$3.10\nSUB TOTAL\nTAX @7%\n$3.75\nTOTAL AMOUNT\n$57.29\n"));
+}
+
 TEST(LatinTotals, SubtotalLineAmount) {
     EXPECT_EQ(ex::printed_subtotal("1x STORAGE BOX\n12.75\nSub-Total\nRM44.85\nBALANCE DUE\nRM44.85\n"), 44.85);
     EXPECT_EQ(ex::printed_subtotal("SUBTOTAL $23.10\nTAX 8%\n$1.85\n"), 23.10);

@@ -53,9 +53,11 @@ std::optional<size_t> keyword_end(const std::string& line, const std::regex& re)
     return size_t(m.position(0) + m.length(0));
 }
 
-// The subtotal keyword: SUBTOTAL, SUB TOTAL, SUB-TOTAL (its S read as 5 by OCR), TOTAL SALES (EXCLUDING ...).
+// The subtotal keyword: SUBTOTAL, SUB TOTAL, SUB-TOTAL (its S read as 5 or lost, its O read as 0 by OCR), TOTAL
+// SALES (EXCLUDING ...) (its T lost; the bracket ends before an amount when OCR lost the closing one).
 const std::regex& subtotal_re() {
-    static const std::regex re(R"(\b[S5]UB\s*-?\s*TOT\w*|\bTOTAL\s+SALES\s*\(?\s*E?XCL\w*[^)]*\)?)", std::regex::icase);
+    static const std::regex re(
+        R"(\b[S5]?UB\s*-?\s*T[O0]T\w*|\bT?OTAL\s+SALES\s*\(?\s*E?XCL\w*[^)$\xC2\xA30-9]*\)?)", std::regex::icase);
     return re;
 }
 
@@ -159,11 +161,22 @@ std::optional<PrintedTotals> printed_totals_that_add_up(const std::string& text)
     std::optional<size_t> tax_line;
     std::optional<double> tax_amount;
     std::optional<double> net = cents_amount_at(lines, i, sub->second);
-    if (!net && i + 3 < lines.size() && keyword_end(lines[i + 1], tax_re())) {
+    if (!net && i + 1 < lines.size() && keyword_end(lines[i + 1], tax_re())) {
         // "SUB TOTAL" / "SST 6%" / "RM38.95" / "RM2.34": the two keywords, then their amounts.
-        net = lone_cents_amount(lines[i + 2]);
-        tax_amount = lone_cents_amount(lines[i + 3]);
-        tax_line = i + 3;
+        if (i + 3 < lines.size()) {
+            net = lone_cents_amount(lines[i + 2]);
+            tax_amount = lone_cents_amount(lines[i + 3]);
+            tax_line = i + 3;
+        }
+        // "$53.54" / "SUB TOTAL" / "TAX @7%" / "$3.75": the subtotal's amount printed above its keyword (OCR put
+        // its box first); the sum printed below decides, as for the other layouts.
+        if ((!net || !tax_amount) && i > 0) {
+            if (const auto above = lone_cents_amount(lines[i - 1])) {
+                net = above;
+                tax_amount = cents_amount_at(lines, i + 1, *keyword_end(lines[i + 1], tax_re()));
+                tax_line = i + 1;
+            }
+        }
     } else {
         if (!net) return std::nullopt;
         for (size_t j = i + 1; j < lines.size(); ++j)
