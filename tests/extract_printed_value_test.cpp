@@ -68,6 +68,10 @@ TEST(PrintedTimes, EveryTimeOfEveryLine) {
     EXPECT_EQ(ex::printed_times("2023年12月19日 火曜日\n1104\nレジ#6\n"), (V{"11:04"}));
     // Not four digits elsewhere, nor ones that make no time.
     EXPECT_TRUE(ex::printed_times("店\n1104\n2023年12月19日 火曜日\n2575\n").empty());
+    // A time with seconds that lost its first colon, alone on its line.
+    EXPECT_EQ(ex::printed_times("12 JAN 2019\n0809:24\nTRANS# 80497\n"), (V{"08:09"}));
+    EXPECT_EQ(ex::printed_times("0209:24 PM\n"), (V{"14:09"}));
+    EXPECT_TRUE(ex::printed_times("TRANS 2575:12\n9909:24\n").empty());
 }
 
 TEST(PrintedTimeFor, KeepsPrintedTimesAndRepairsOthers) {

@@ -92,6 +92,8 @@ std::vector<std::string> printed_times(std::string_view text) {
     try {
         static const std::regex after_weekday(R"((曜日|曜|\))\s*(\d{4})\s*$)");
         static const std::regex alone(R"(^\s*(\d{4})\s*$)");
+        // "0809:24": a time with seconds whose first colon OCR lost, alone on its line (a 12-hour one with AM / PM).
+        static const std::regex lost_first_colon(R"(^\s*(\d{2})(\d{2}):(\d{2})\s*([AaPp][Mm])?\s*$)");
         std::string prev;
         for (size_t i = 0; i <= text.size();) {
             const size_t j = std::min(text.find('\n', i), text.size());
@@ -105,6 +107,11 @@ std::vector<std::string> printed_times(std::string_view text) {
                      std::regex_search(line, m, alone))
                 hhmm = m[1];
             prev = line;
+            if (hhmm.empty() && std::regex_search(line, m, lost_first_colon)) {
+                const auto t = normalize_time(m[1].str() + ":" + m[2].str() + ":" + m[3].str() + " " + m[4].str());
+                if (t && std::find(out.begin(), out.end(), *t) == out.end()) out.push_back(*t);
+                continue;
+            }
             if (hhmm.empty()) continue;
             const int hour = std::stoi(hhmm.substr(0, 2)), minute = std::stoi(hhmm.substr(2));
             if (hour > 23 || minute > 59) continue;

@@ -18,7 +18,8 @@ std::optional<std::string> normalize_time(std::string_view text);
 // whose hour follows a look-alike ("I0:07:42") is only read whole (10:07, not 00:07); a semicolon between two
 // digits is read as the colon OCR took it for ("13;17:15" is 13:17); four digits that make a time after a date
 // line's weekday ("火曜日 0902") or alone on the line after a date line ("1104") are a time that lost its colon,
-// read after the others. Never throws.
+// read after the others, and so is a time with seconds that lost its first colon alone on a line ("0809:24" is
+// 08:09). Never throws.
 std::vector<std::string> printed_times(std::string_view text);
 
 }  // namespace receipt::extract
