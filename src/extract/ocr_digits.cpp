@@ -30,7 +30,10 @@ std::string read_digit_confusions(const std::string& s) {
                            is_ascii_digit(s[i + 3]) && is_ascii_digit(s[i + 4]) &&
                            (i + 5 >= s.size() || !is_ascii_digit(s[i + 5])) &&
                            !(i > 0 && std::isalpha(static_cast<unsigned char>(s[i - 1])));
-        if (prev || next || group) out[i] = d;
+        // A date's month or day alone between two slashes with digits beyond them ("20/I/2015").
+        const bool slashed = i >= 2 && i + 2 < s.size() && s[i - 1] == '/' && s[i + 1] == '/' &&
+                             is_ascii_digit(out[i - 2]) && is_ascii_digit(s[i + 2]);
+        if (prev || next || group || slashed) out[i] = d;
     }
     return out;
 }

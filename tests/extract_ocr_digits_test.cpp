@@ -1,0 +1,25 @@
+// OCR confusions of digits (extract/ocr_digits.h).
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "extract/ocr_digits.h"
+
+namespace ex = receipt::extract;
+
+TEST(OcrDigits, LookalikesNextToDigits) {
+    EXPECT_EQ(ex::read_digit_confusions("1,2O0"), "1,200");
+    EXPECT_EQ(ex::read_digit_confusions("1,5OO"), "1,500");  // the second O follows the first, read as 0
+    EXPECT_EQ(ex::read_digit_confusions("20Z4/12/01"), "2024/12/01");
+    EXPECT_EQ(ex::read_digit_confusions("Z,416"), "2,416");  // before a thousands group
+    EXPECT_EQ(ex::read_digit_confusions("No.123"), "No.123");  // a word's last letter stays
+}
+
+TEST(OcrDigits, AloneBetweenTwoSlashes) {
+    EXPECT_EQ(ex::read_digit_confusions("2O/I/2015"), "20/1/2015");
+    EXPECT_EQ(ex::read_digit_confusions("2023/l/05"), "2023/1/05");
+    // Not without digits beyond both slashes, nor a word between them.
+    EXPECT_EQ(ex::read_digit_confusions("A/I/B"), "A/I/B");
+    EXPECT_EQ(ex::read_digit_confusions("S/B"), "S/B");
+    EXPECT_EQ(ex::read_digit_confusions("12/IS/05"), "12/IS/05");
+}
