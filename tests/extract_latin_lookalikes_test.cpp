@@ -50,9 +50,9 @@ TEST(LatinLookalikes, CompanyLineReadsThroughTheDamage) {
     EXPECT_EQ(ex::company_line("MR. D.I.Y. (M) SD BHD\n(426989-K)\nNO.115, JALAN BUKIT BINTANG,\n").value_or(""),
               "MR. D.I.Y. (M) SDN BHD");
     // The model copied the end of the damaged line: the whole line, read.
-    EXPECT_EQ(ex::company_line_ending_with("POPULAR 8OOK CO. (M) SDN BHD\n(886089-D)\n", "8OOK CO. (M) SDN BHD")
-                  .value_or(""),
-              "POPULAR BOOK CO. (M) SDN BHD");
+    EXPECT_EQ(
+        ex::company_line_ending_with("POPULAR 8OOK CO. (M) SDN BHD\n(886089-D)\n", "8OOK CO. (M) SDN BHD").value_or(""),
+        "POPULAR BOOK CO. (M) SDN BHD");
 }
 
 TEST(LatinLookalikes, ItemDescriptions) {

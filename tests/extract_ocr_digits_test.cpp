@@ -11,7 +11,7 @@ TEST(OcrDigits, LookalikesNextToDigits) {
     EXPECT_EQ(ex::read_digit_confusions("1,2O0"), "1,200");
     EXPECT_EQ(ex::read_digit_confusions("1,5OO"), "1,500");  // the second O follows the first, read as 0
     EXPECT_EQ(ex::read_digit_confusions("20Z4/12/01"), "2024/12/01");
-    EXPECT_EQ(ex::read_digit_confusions("Z,416"), "2,416");  // before a thousands group
+    EXPECT_EQ(ex::read_digit_confusions("Z,416"), "2,416");    // before a thousands group
     EXPECT_EQ(ex::read_digit_confusions("No.123"), "No.123");  // a word's last letter stays
 }
 

@@ -17,8 +17,8 @@ bool is_lower(char c) { return c >= 'a' && c <= 'z'; }
 bool unit_after(const std::string& s, size_t at, size_t e) {
     std::string u;
     for (size_t i = at; i < e; ++i) u += char(std::toupper(static_cast<unsigned char>(s[i])));
-    for (const char* unit : {"KG", "G", "GM", "MG", "ML", "L", "LT", "CM", "MM", "M", "PC", "PCS", "PK", "S", "CT", "W",
-                             "V", "X", "OZ", "LB", "LBS", "GB", "TB", "MB"})
+    for (const char* unit : {"KG", "G", "GM", "MG", "ML", "L", "LT", "CM", "MM",  "M",  "PC", "PCS",
+                             "PK", "S", "CT", "W",  "V",  "X", "OZ", "LB", "LBS", "GB", "TB", "MB"})
         if (u == unit) return true;
     return false;
 }
@@ -38,7 +38,7 @@ void read_word(const std::string& s, size_t b, size_t e, std::string& out, bool 
             if (is_lower(c) && i > b) ++lower_after_first;
         }
     }
-        if (digits == 0 || e - b < 3 || letters < 2 || letters < digits) return;
+    if (digits == 0 || e - b < 3 || letters < 2 || letters < digits) return;
     // As many letters as digits: only with the two mixed ("8O0K"), not a code of letters then digits ("KL08").
     if (letters == digits) {
         int switches = 0;
@@ -58,7 +58,8 @@ void read_word(const std::string& s, size_t b, size_t e, std::string& out, bool 
     if (!upper_word && !lower_word) return;  // mixed case ("iPh0ne" aside): leave it
     for (size_t i = b; i < e; ++i) {
         const char c = s[i];
-        if (interior_only && (i == b || i + 1 == e || is_digit(s[i - 1]) || is_digit(s[i + 1]) || unit_after(s, i + 1, e)))
+        if (interior_only &&
+            (i == b || i + 1 == e || is_digit(s[i - 1]) || is_digit(s[i + 1]) || unit_after(s, i + 1, e)))
             continue;
         if (upper_word) {
             if (c == '0') out[i] = 'O';

@@ -9,10 +9,10 @@
 namespace receipt::extract {
 
 // `s` with digit look-alikes inside words read as letters. A word here is a run of ASCII letters and digits of at
-// least 3 characters with at least 2 letters, at least as many letters as digits (as many only when they alternate: "8O0K", not "KL08"), and no digit but 0, 1, 5 and 8 (so "CT281",
-// "OLIVE9", "99" and "SS2" stay); ordinals ("1ST", "23RD") stay too. In an upper-case word 0 -> O, 1 -> I, 5 -> S,
-// 8 -> B ("P0PULAR", "8OOK", "5DN", "BAKERIE5"); in a lower-case one (an upper-case first letter allowed) 0 -> o,
-// 1 -> l ("Wa1greens"). Other text is unchanged.
+// least 3 characters with at least 2 letters, at least as many letters as digits (as many only when they alternate:
+// "8O0K", not "KL08"), and no digit but 0, 1, 5 and 8 (so "CT281", "OLIVE9", "99" and "SS2" stay); ordinals ("1ST",
+// "23RD") stay too. In an upper-case word 0 -> O, 1 -> I, 5 -> S, 8 -> B ("P0PULAR", "8OOK", "5DN", "BAKERIE5"); in a
+// lower-case one (an upper-case first letter allowed) 0 -> o, 1 -> l ("Wa1greens"). Other text is unchanged.
 std::string read_letter_confusions(const std::string& s);
 
 // A Latin-script item description as printed, read: a count OCR left in front of it ("1x ", "Ix ", "lx ") goes,
