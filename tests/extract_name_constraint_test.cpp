@@ -140,7 +140,15 @@ TEST(NamePrintedButOne, OneCharacterTheReceiptLacks) {
     EXPECT_FALSE(ex::name_printed_but_one(text, "ファミリーマー 本町ショッピングセンター店"));
     EXPECT_FALSE(ex::name_printed_but_one("ファミリー\n", "ファミリーマート"));
     EXPECT_FALSE(ex::name_printed_but_one("SHOP 2\n", "SHOP 12"));
-    EXPECT_FALSE(ex::name_printed_but_one("YONG SOON FATT S/B\n", "Y SOON FATT S/B"));  // Latin names: not so kept
+    // Latin names: only when with the letter left out they are a whole line.
+    EXPECT_FALSE(ex::name_printed_but_one("YONG SOON FATT S/B\n", "Y SOON FATT S/B"));
+    EXPECT_TRUE(ex::name_printed_but_one("TRGET\n1234 Oak Ave\n", "TARGET"));
+    EXPECT_TRUE(ex::name_printed_but_one("RSTORAN WAN SHENG\nNO.43, JALAN\n", "RESTORAN WAN SHENG"));
+    EXPECT_TRUE(ex::name_printed_but_one("WHOLEFODS MARKET\n", "WHOLE FOODS MARKET"));
+    EXPECT_FALSE(ex::name_printed_but_one("TRGET STORE\n", "TARGET"));   // a piece of a line
+    EXPECT_FALSE(ex::name_printed_but_one("TGET\n", "TARGET"));          // two letters away
+    EXPECT_FALSE(ex::name_printed_but_one("BOOTS\n", "BOOTS"));          // printed as it is
+    EXPECT_FALSE(ex::name_printed_but_one("TRGET\nレジ\n", "TARGET"));  // Japanese receipt
     EXPECT_FALSE(ex::name_printed_but_one("AB\n", "ABC"));
     EXPECT_FALSE(ex::name_printed_but_one("", ""));
 }

@@ -99,8 +99,30 @@ bool text_is_printed(const std::string& text, const std::string& value, int max_
     return printed_span(compact_text(text), strip_spaces(value), max_lines).has_value();
 }
 
+namespace {
+
+// The Latin-script case of name_printed_but_one: `name` (spaces aside, at least 5 characters) with one character
+// left out is one of the first lines of `text` whole (spaces aside): OCR dropped a letter of a name the model knows
+// ("TRGET" for TARGET, "RSTORAN WAN SHENG"). A whole line, so that a stray word of the model's ("Y SOON FATT S/B" for
+// the printed "YONG SOON FATT S/B") is no such name.
+bool latin_name_printed_but_one(const std::string& text, const std::string& name) {
+    const std::string v = strip_spaces(name);
+    if (v.size() < 5 || v.size() > 100) return false;
+    for (const std::string& line : first_lines(text, size_t(NameConstraint::kMaxLines), 200)) {
+        const std::string l = strip_spaces(line);
+        if (l.size() + 1 != v.size()) continue;
+        for (size_t k = 0; k < v.size(); ++k)  // a digit left out is no dropped letter ("SHOP 12" for "SHOP 2")
+            if (!(v[k] >= '0' && v[k] <= '9') && v.compare(0, k, l, 0, k) == 0 &&
+                v.compare(k + 1, std::string::npos, l, k) == 0)
+                return true;
+    }
+    return false;
+}
+
+}  // namespace
+
 bool name_printed_but_one(const std::string& text, const std::string& name) {
-    if (!has_cjk(name)) return false;
+    if (!has_cjk(name)) return !has_cjk(text) && latin_name_printed_but_one(text, name);
     const std::string v = strip_spaces(name);
     // Code point starts of v.
     std::vector<size_t> starts;

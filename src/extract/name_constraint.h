@@ -51,8 +51,10 @@ bool name_is_printed(const std::string& text, const std::string& name);
 // receipt lacks (not a digit, at least 3 characters left): OCR dropped a character of a name the model knows
 // ("ファミリーマート" printed "ファミリーマー", "ショッピングセンター店" printed "ショッピングセンタ店"). The model's
 // name is then kept rather than copied from the damaged print (the Japanese development set: 3 names right, none
-// lost; two or more characters let the model's misspellings of unseen names through). Japanese names only: on
-// SROIE validation a Latin name so kept had a stray word ("Y SOON FATT S/B" for the printed "YONG SOON FATT S/B").
+// lost; two or more characters let the model's misspellings of unseen names through). A Latin-script name (on a
+// receipt in Latin script) counts only when with the character left out it is one of the first lines whole: on
+// SROIE validation a Latin name matched anywhere had a stray word ("Y SOON FATT S/B" for the printed "YONG SOON
+// FATT S/B").
 bool name_printed_but_one(const std::string& text, const std::string& name);
 
 // The field a NameConstraint constrains: its tag in the target text and the most printed lines its value may span

@@ -113,9 +113,10 @@ void apply_post_checks(const std::string& text, const std::string& target, const
         if (name.is_string()) name = company_name_spaced(without_registration_number(name.get<std::string>()));
         // A Latin-script name still not printed (the name pass found nothing to copy: the model wrote a memorised
         // name of another shop) becomes the first header line that can name a shop. A company name read from the
-        // company line above may span more lines than the name pass copies.
+        // company line above may span more lines than the name pass copies. A name that a header line prints but
+        // for one letter OCR dropped (name_printed_but_one) is the model's reading of that line and stays.
         if (name.is_string() && !has_cjk(text) && !has_company_suffix(name.get<std::string>()) &&
-            !name_is_printed(text, name.get<std::string>()))
+            !name_is_printed(text, name.get<std::string>()) && !name_printed_but_one(text, name.get<std::string>()))
             if (const auto header = header_name_line(text)) {
                 f["warnings"].push_back("supplier_name_not_printed: the model wrote " + name.get<std::string>() +
                                         ", the receipt's first name line is " + *header);
