@@ -32,3 +32,17 @@ TEST(LatinAddress, NumberLeftAlone) {
               std::nullopt);
     EXPECT_EQ(ex::house_number_as_printed("店\n新宿1-2-3\n", "新宿1-2-4"), std::nullopt);
 }
+
+TEST(LatinAddress, AddressThatReadsThePrintThroughOcrDamage) {
+    const std::string text = "WAITROSE\nLeeds LS1 4DY\n34 Maret Street\nVAT No. GB 938 1571 80\n";
+    // In the paper's order, a letter OCR dropped put back.
+    EXPECT_TRUE(ex::address_reads_print(text, "34 Market Street Leeds LS1 4DY"));
+    const std::string my = "NO.75,JALAN SAGU 18,\nTAMN UNIVERSITI,\nPULAU PINANG.\n10200 GEORGETOWN,\n";
+    EXPECT_TRUE(ex::address_reads_print(my, "NO.75, JALAN SAGU 18, TAMAN UNIVERSITI, 10200 GEORGETOWN, PULAU PINANG."));
+    // A digit not printed, a word printed nowhere, three damaged words, or a Japanese receipt: no.
+    EXPECT_FALSE(ex::address_reads_print(text, "35 Market Street Leeds LS1 4DY"));
+    EXPECT_FALSE(ex::address_reads_print(text, "34 Market Road Leeds LS1 4DY"));
+    EXPECT_FALSE(ex::address_reads_print("34 Maret Stret\nLeds LS1 4DY\n", "34 Market Street Leeds LS1 4DY"));
+    EXPECT_FALSE(ex::address_reads_print("東京都\n34 Maret Street\n", "34 Market Street"));
+    EXPECT_EQ(ex::address_words("NO.75, JALAN  SAGU\n18"), (std::vector<std::string>{"NO.75", "JALAN", "SAGU", "18"}));
+}

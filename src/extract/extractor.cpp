@@ -11,6 +11,7 @@
 
 #include "extract/address_block.h"
 #include "extract/copy_constraint.h"
+#include "extract/latin_address.h"
 #include "extract/name_constraint.h"
 #include "extract/post_checks.h"
 #include "extract/printed_value.h"
@@ -287,15 +288,23 @@ std::vector<Extraction> Extractor::extract(const std::vector<std::string>& texts
             auto& f = fields[order[k]];
             const auto& addr = f["supplier_address"];
             if (!addr.is_string() || !address_not_printed(sorted_texts[k], addr.get<std::string>())) continue;
+            // A Latin-script address that reads the print through OCR damage (extract/latin_address.h) stays, unless
+            // a printed block below has more words (the model left lines out).
+            const bool reads = extract::address_reads_print(sorted_texts[k], addr.get<std::string>());
+            const auto keeps = [&](const std::string& block) {
+                return reads && extract::address_words(addr.get<std::string>()).size() >=
+                                    extract::address_words(block).size();
+            };
             const auto& name = f["supplier_name"];
             if (auto block = extract::address_block(sorted_texts[k], name.is_string() ? name.get<std::string>() : "")) {
-                f["supplier_address"] = *block;
+                if (!keeps(*block)) f["supplier_address"] = *block;
                 continue;
             }
             if (auto block = extract::header_address_block(sorted_texts[k])) {
-                f["supplier_address"] = *block;
+                if (!keeps(*block)) f["supplier_address"] = *block;
                 continue;
             }
+            if (reads) continue;
             std::vector<int> prefix = prefix_to_field(vocabs_->name->texts, results[k].ids, "addr");
             if (prefix.empty()) continue;
             redo.push_back(k);

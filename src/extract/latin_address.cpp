@@ -1,6 +1,7 @@
 // Latin-script house numbers as printed (extract/latin_address.h).
 #include "extract/latin_address.h"
 
+#include <algorithm>
 #include <cctype>
 #include <regex>
 #include <vector>
@@ -75,6 +76,71 @@ std::optional<std::string> house_number_as_printed(const std::string& text, cons
     }
     if (!printed) return std::nullopt;
     return address.substr(0, size_t(m.position(2))) + *printed + address.substr(size_t(m.position(2) + m.length(2)));
+}
+
+std::vector<std::string> address_words(const std::string& s) {
+    std::vector<std::string> out;
+    std::string w;
+    for (char c : s) {
+        if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == ',') {
+            if (!w.empty()) out.push_back(w);
+            w.clear();
+        } else {
+            w += c;
+        }
+    }
+    if (!w.empty()) out.push_back(w);
+    return out;
+}
+
+namespace {
+
+// Whether `a` and `b` differ by one letter (one dropped, added or changed; never a digit) and are 4+ bytes long.
+bool one_letter_apart(const std::string& a, const std::string& b) {
+    const std::string& l = a.size() >= b.size() ? a : b;
+    const std::string& s = a.size() >= b.size() ? b : a;
+    if (s.size() < 4 || l.size() - s.size() > 1) return false;
+    const auto letter = [](char c) { return std::isalpha(static_cast<unsigned char>(c)) != 0; };
+    size_t i = 0;
+    while (i < s.size() && l[i] == s[i]) ++i;
+    if (l.size() == s.size()) {  // one changed
+        return i < s.size() && letter(l[i]) && letter(s[i]) && l.compare(i + 1, std::string::npos, s, i + 1) == 0;
+    }
+    return letter(l[i]) && l.compare(i + 1, std::string::npos, s, i) == 0;  // one dropped from l
+}
+
+std::vector<std::string> digit_runs(const std::string& s) {
+    std::vector<std::string> out;
+    for (size_t i = 0; i < s.size();) {
+        if (!std::isdigit(static_cast<unsigned char>(s[i]))) {
+            ++i;
+            continue;
+        }
+        size_t j = i;
+        while (j < s.size() && std::isdigit(static_cast<unsigned char>(s[j]))) ++j;
+        out.push_back(s.substr(i, j - i));
+        i = j;
+    }
+    return out;
+}
+
+}  // namespace
+
+bool address_reads_print(const std::string& text, const std::string& address) {
+    if (has_cjk(text) || address.size() > 400 || text.size() > 20000) return false;
+    const std::vector<std::string> words = address_words(address), printed = address_words(text);
+    if (words.empty()) return false;
+    const std::vector<std::string> runs = digit_runs(text);
+    for (const std::string& d : digit_runs(address))
+        if (std::find(runs.begin(), runs.end(), d) == runs.end()) return false;
+    int not_printed = 0;
+    for (const std::string& w : words) {
+        if (std::find(printed.begin(), printed.end(), w) != printed.end()) continue;
+        if (++not_printed > 2) return false;
+        if (std::none_of(printed.begin(), printed.end(), [&](const std::string& p) { return one_letter_apart(w, p); }))
+            return false;
+    }
+    return true;
 }
 
 }  // namespace receipt::extract

@@ -5,6 +5,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace receipt::extract {
 
@@ -14,5 +15,17 @@ namespace receipt::extract {
 // six letters and digits of what follows the model's number ("STATIO", "JALANS"), and it differs from the model's.
 // nullopt otherwise (no house number, the model's number printed, no such number or more than one).
 std::optional<std::string> house_number_as_printed(const std::string& text, const std::string& address);
+
+// The words of `s`: its runs of characters between spaces, tabs, line breaks and commas ("NO.75, JALAN" -> "NO.75",
+// "JALAN").
+std::vector<std::string> address_words(const std::string& s);
+
+// Whether a Latin-script `address` that the receipt does not print as it is reads the print through OCR damage: the
+// text is in Latin script, every digit run of the address is a digit run of `text` (no digit invented), every word
+// of it (address_words) is a word of `text` or one letter away from one (a letter OCR dropped, added or changed:
+// "UNIVERSITI" for the printed "UNIVRSITI", "Bristol" for "Bistol"; not a digit), and at most two are not printed as
+// they are. A model that knows the street and town writes them whole where OCR damaged them, or in the order of the
+// paper where OCR put a line out of order.
+bool address_reads_print(const std::string& text, const std::string& address);
 
 }  // namespace receipt::extract
