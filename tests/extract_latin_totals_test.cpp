@@ -11,6 +11,19 @@
 
 namespace ex = receipt::extract;
 
+namespace {
+
+// printed_totals_that_add_up(text) reads net + tax = total.
+void expect_totals(const std::string& text, double net, double tax, double total) {
+    const auto t = ex::printed_totals_that_add_up(text);
+    ASSERT_TRUE(t) << text;
+    EXPECT_DOUBLE_EQ(t->net, net);
+    EXPECT_DOUBLE_EQ(t->tax, tax);
+    EXPECT_DOUBLE_EQ(t->total, total);
+}
+
+}  // namespace
+
 TEST(LatinTotals, SubtotalTaxAndTheirSum) {
     const auto t = ex::printed_totals_that_add_up(
         "SHOP\n1x MILO 1KG\n$23.95\nSUB TOTAL\n$284.78\nTAX 10.1%\n$28.76\nGRAND TOTAL\n$33.54\nAMEX\n$313.54\n");
@@ -23,11 +36,7 @@ TEST(LatinTotals, SubtotalTaxAndTheirSum) {
     ASSERT_TRUE(d);
     EXPECT_DOUBLE_EQ(d->total, 320.15);
     // Two keyword lines, then their two amounts.
-    const auto c = ex::printed_totals_that_add_up("SUB TOTAL\nSST 6%\nRM38.95\nRM2.34\nTotal (Inclusive GST)\nRM41.29\n");
-    ASSERT_TRUE(c);
-    EXPECT_DOUBLE_EQ(c->net, 38.95);
-    EXPECT_DOUBLE_EQ(c->tax, 2.34);
-    EXPECT_DOUBLE_EQ(c->total, 41.29);
+    expect_totals("SUB TOTAL\nSST 6%\nRM38.95\nRM2.34\nTotal (Inclusive GST)\nRM41.29\n", 38.95, 2.34, 41.29);
     const auto e = ex::printed_totals_that_add_up("TOTAL SALES (EXCLUDING GST)\n128.03\nTAX 8.875%\n$11.36\nTotal\n$139.39\n");
     ASSERT_TRUE(e);
     EXPECT_DOUBLE_EQ(e->net, 128.03);
@@ -73,14 +82,8 @@ TEST(LatinTotals, SubtotalKeywordAsOcrLeavesIt) {
 }
 
 TEST(LatinTotals, SubtotalAmountPrintedAboveItsKeyword) {
-    const auto t = ex::printed_totals_that_add_up("15.40 T\n$53.54\nSUB TOTAL\nTAX @7%\n$3.75\nTOTAL AMOUNT\n$57.29\n");
-    ASSERT_TRUE(t);
-    EXPECT_EQ(t->net, 53.54);
-    EXPECT_EQ(t->tax, 3.75);
-    EXPECT_EQ(t->total, 57.29);
-    const auto u = ex::printed_totals_that_add_up("$133.43\nSUBTOTAL\nTAX @8.875% $11.84\nTOTAL\n$145.27\n");
-    ASSERT_TRUE(u);
-    EXPECT_EQ(u->net, 133.43);
+    expect_totals("15.40 T\n$53.54\nSUB TOTAL\nTAX @7%\n$3.75\nTOTAL AMOUNT\n$57.29\n", 53.54, 3.75, 57.29);
+    expect_totals("$133.43\nSUBTOTAL\nTAX @8.875% $11.84\nTOTAL\n$145.27\n", 133.43, 11.84, 145.27);
     // The amount above is the last item's: no sum printed below matches it.
     EXPECT_FALSE(ex::printed_totals_that_add_up("$3.10\nSUB TOTAL\nTAX @7%\n$3.75\nTOTAL AMOUNT\n$57.29\n"));
 }
