@@ -4,6 +4,8 @@
 #include <set>
 #include <vector>
 
+#include "extract/utf8.h"
+
 namespace receipt::extract {
 
 namespace {
@@ -36,8 +38,6 @@ constexpr Place kPlaces[] = {
 };
 // clang-format on
 
-bool is_digit(char c) { return c >= '0' && c <= '9'; }
-
 }  // namespace
 
 std::optional<std::string> area_code_of(const std::string& text) {
@@ -56,14 +56,14 @@ std::optional<std::string> with_area_code_restored(const std::string& printed, c
     size_t at = 0;
     const bool bracket = !printed.empty() && printed[0] == '(';
     const char close = bracket ? ')' : '-';
-    for (at = bracket ? 1 : 0; at < printed.size() && is_digit(printed[at]); ++at) group += printed[at];
+    for (at = bracket ? 1 : 0; at < printed.size() && is_ascii_digit(printed[at]); ++at) group += printed[at];
     if (at >= printed.size() || printed[at] != close) return std::nullopt;
     const std::string head = printed.substr(0, at);  // "(07" or "0"
     ++at;
     if (bracket && at < printed.size() && printed[at] == ' ') ++at;
     std::vector<std::string> rest(1);
     for (; at < printed.size(); ++at) {
-        if (is_digit(printed[at]))
+        if (is_ascii_digit(printed[at]))
             rest.back() += printed[at];
         else if (printed[at] == '-')
             rest.emplace_back();

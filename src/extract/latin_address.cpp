@@ -109,15 +109,17 @@ bool one_letter_apart(const std::string& a, const std::string& b) {
     return letter(l[i]) && l.compare(i + 1, std::string::npos, s, i) == 0;  // one dropped from l
 }
 
-std::vector<std::string> digit_runs(const std::string& s) {
+// The maximal runs of ASCII digits of `s` as printed, in order (not copy_constraint.h's digit_runs, which adds
+// joined thousands groups and look-alike readings).
+std::vector<std::string> plain_digit_runs(const std::string& s) {
     std::vector<std::string> out;
     for (size_t i = 0; i < s.size();) {
-        if (!std::isdigit(static_cast<unsigned char>(s[i]))) {
+        if (!is_ascii_digit(s[i])) {
             ++i;
             continue;
         }
         size_t j = i;
-        while (j < s.size() && std::isdigit(static_cast<unsigned char>(s[j]))) ++j;
+        while (j < s.size() && is_ascii_digit(s[j])) ++j;
         out.push_back(s.substr(i, j - i));
         i = j;
     }
@@ -130,8 +132,8 @@ bool address_reads_print(const std::string& text, const std::string& address) {
     if (has_cjk(text) || address.size() > 400 || text.size() > 20000) return false;
     const std::vector<std::string> words = address_words(address), printed = address_words(text);
     if (words.empty()) return false;
-    const std::vector<std::string> runs = digit_runs(text);
-    for (const std::string& d : digit_runs(address))
+    const std::vector<std::string> runs = plain_digit_runs(text);
+    for (const std::string& d : plain_digit_runs(address))
         if (std::find(runs.begin(), runs.end(), d) == runs.end()) return false;
     int not_printed = 0;
     for (const std::string& w : words) {

@@ -4,12 +4,13 @@
 #include <cctype>
 #include <regex>
 
+#include "extract/utf8.h"
+
 namespace receipt::extract {
 
 namespace {
 
 bool is_alnum(char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0; }
-bool is_digit(char c) { return c >= '0' && c <= '9'; }
 bool is_upper(char c) { return c >= 'A' && c <= 'Z'; }
 bool is_lower(char c) { return c >= 'a' && c <= 'z'; }
 
@@ -29,7 +30,7 @@ void read_word(const std::string& s, size_t b, size_t e, std::string& out, bool 
     int letters = 0, digits = 0, upper = 0, lower_after_first = 0;
     for (size_t i = b; i < e; ++i) {
         const char c = s[i];
-        if (is_digit(c)) {
+        if (is_ascii_digit(c)) {
             if (c != '0' && c != '1' && c != '5' && c != '8') return;
             ++digits;
         } else {
@@ -42,12 +43,12 @@ void read_word(const std::string& s, size_t b, size_t e, std::string& out, bool 
     // As many letters as digits: only with the two mixed ("8O0K"), not a code of letters then digits ("KL08").
     if (letters == digits) {
         int switches = 0;
-        for (size_t i = b + 1; i < e; ++i) switches += is_digit(s[i]) != is_digit(s[i - 1]);
+        for (size_t i = b + 1; i < e; ++i) switches += is_ascii_digit(s[i]) != is_ascii_digit(s[i - 1]);
         if (switches < 2) return;
     }
     // Ordinals: digits then ST / ND / RD / TH, any case.
     size_t k = b;
-    while (k < e && is_digit(s[k])) ++k;
+    while (k < e && is_ascii_digit(s[k])) ++k;
     if (k > b && e - k == 2) {
         std::string suf{char(std::toupper(static_cast<unsigned char>(s[k]))),
                         char(std::toupper(static_cast<unsigned char>(s[k + 1])))};
@@ -59,7 +60,7 @@ void read_word(const std::string& s, size_t b, size_t e, std::string& out, bool 
     for (size_t i = b; i < e; ++i) {
         const char c = s[i];
         if (interior_only &&
-            (i == b || i + 1 == e || is_digit(s[i - 1]) || is_digit(s[i + 1]) || unit_after(s, i + 1, e)))
+            (i == b || i + 1 == e || is_ascii_digit(s[i - 1]) || is_ascii_digit(s[i + 1]) || unit_after(s, i + 1, e)))
             continue;
         if (upper_word) {
             if (c == '0') out[i] = 'O';
