@@ -98,8 +98,17 @@ TEST(LatinItemRows, TaxCodesAfterAmountsAndDamagedHeaderLabels) {
 TEST(LatinItemRows, NothingWhenALineCannotBePlaced) {
     // No subtotal or total line.
     EXPECT_FALSE(ex::read_latin_item_rows("SHOP\n12/01/2020\nMILO 1KG\n24.95\nTHANK YOU\n"));
-    // An amount with no description above it (OCR moved the box).
-    EXPECT_FALSE(ex::read_latin_item_rows("SHOP\n12/01/2020\n$20.44\nRICE 5KG\nMILO 1KG\n3.00\nSUBTOTAL 23.44\n"));
+    // An amount with no description above or below it.
+    EXPECT_FALSE(ex::read_latin_item_rows("SHOP\n12/01/2020\nMILO 1KG\n3.00\n$20.44\nSUBTOTAL 23.44\n"));
+    // An amount above a description that an amount follows: the description is that amount's row, and the first
+    // amount belongs to none (the reading that skips it is the only one, and it does not add up).
+    const auto moved = ex::latin_item_row_readings(
+        "SHOP\n12/01/2020\n13.15 T\n1x EXTENSION CORD 3M\n29.15 T\n2x STORAGE BOX\n23.40 T\nTOTAL SALES RM65.70\n");
+    ASSERT_EQ(moved.size(), 1u);
+    EXPECT_EQ(rows_of(moved[0].rows), (std::vector<Row>{{"EXTENSION CORD 3M", 1, 29.15, 29.15},
+                                                        {"STORAGE BOX", 2, 11.70, 23.40}}));
+    ex::LatinItemRows r = moved[0];
+    EXPECT_FALSE(ex::rows_add_up_to(r, 65.70));
     // A description with no amount after it.
     EXPECT_FALSE(ex::read_latin_item_rows("SHOP\n12/01/2020\nMILO 1KG\n3.00\nTISSUE 10S\nSUBTOTAL 3.00\n"));
     // A table row whose count does not multiply its unit price to its amount.
@@ -107,6 +116,71 @@ TEST(LatinItemRows, NothingWhenALineCannotBePlaced) {
     // Nothing between the header and the total.
     EXPECT_FALSE(ex::read_latin_item_rows("SHOP\n12/01/2020\nTOTAL 0.00\n"));
     EXPECT_FALSE(ex::read_latin_item_rows(""));
+}
+
+TEST(LatinItemRows, BoxesOfARowThatOcrMovedOrDamaged) {
+    const std::string text =
+        "SAFEWAY\n4/11/16 11:29AM\nOPERATOR 59874\n"
+        "3.75\n1x ORANGE JUICE\n"              // the amount before its description
+        "1x APPLES GALA\n3.65\n"
+        "1x\nCOTTON BUDS\n3.08 T\n"            // the count alone above the description
+        "1x PANADOL 24S\n9.62\nT\n"            // the tax code alone below the amount
+        "SUGAR 1KG\n1  3.25\n3.25\n"           // count and unit price that lost their X
+        "1x EGGS LARGE 12CT4.45\n"              // the amount glued to the description
+        "BANANAS\n3 X 0.56\n1.8\n"             // an amount that lost a digit: count times unit price
+        "SUBTOTAL\n37.86\n";
+    const auto read = ex::read_latin_item_rows(text);
+    ASSERT_TRUE(read);
+    EXPECT_EQ(rows_of(read->rows), (std::vector<Row>{{"ORANGE JUICE", 1, 3.75, 3.75},
+                                                     {"APPLES GALA", 1, 3.65, 3.65},
+                                                     {"COTTON BUDS", 1, 3.08, 3.08},
+                                                     {"PANADOL 24S", 1, 9.62, 9.62},
+                                                     {"SUGAR 1KG", 1, 3.25, 3.25},
+                                                     {"EGGS LARGE 12CT", 1, 4.45, 4.45},
+                                                     {"BANANAS", 3, 0.56, 1.68}}));
+    EXPECT_FALSE(read->damaged_row);
+    ex::LatinItemRows r = *read;
+    EXPECT_TRUE(ex::rows_add_up_to(r, 29.48));
+    // Count and unit price without their X must multiply to the amount after them.
+    EXPECT_FALSE(ex::read_latin_item_rows("SHOP\n12/01/2020\nSUGAR 1KG\n2  3.25\n3.25\nSUBTOTAL\n3.25\n"));
+}
+
+TEST(LatinItemRows, AnAmountThatLostADigitIsWhatTheSubtotalLeaves) {
+    // "1451" lost its point; the damaged header label "5ERVED BY:" over the cashier's number is skipped by a later
+    // start, since the first reading takes "8672" for that label's amount.
+    const std::string text =
+        "SAFEWAY\n10/24/18\n12:03\n5ERVED BY:\n8672\n"
+        "RICE 5KG\n$21.52\nDETERENT 2KG\n1451\nTISSUE\n10S\n10.49\nSub-Total\n$46.52\n";
+    const auto readings = ex::latin_item_row_readings(text);
+    ASSERT_EQ(readings.size(), 1u);  // the first start fails at the second damaged amount
+    ex::LatinItemRows r = readings[0];
+    ASSERT_TRUE(r.damaged_row);
+    EXPECT_EQ(*r.damaged_row, 1u);
+    EXPECT_EQ(r.damaged_print, "1451");
+    ASSERT_TRUE(r.end_amount);
+    EXPECT_TRUE(ex::rows_add_up_to(r, *r.end_amount));
+    EXPECT_EQ(rows_of(r.rows), (std::vector<Row>{{"RICE 5KG", 1, 21.52, 21.52},
+                                                 {"DETERENT 2KG", 1, 14.51, 14.51},
+                                                 {"TISSUE 10S", 1, 10.49, 10.49}}));
+    // Digits that the amount the subtotal leaves does not hold in order: no reading adds up.
+    ex::LatinItemRows wrong = readings[0];
+    EXPECT_FALSE(ex::rows_add_up_to(wrong, 50.00));  // 18.99 is not "1451"
+    // At most two digits lost: ".00" can be 16.00, not 116.00.
+    const auto lost = ex::latin_item_row_readings("SHOP\n12/01/2020\nMILO 1KG\n.00\nBREAD\n2.40\nSUBTOTAL\n18.40\n");
+    ASSERT_FALSE(lost.empty());  // then the reading that starts after the damaged amount
+    ex::LatinItemRows sixteen = lost[0], more = lost[0];
+    EXPECT_TRUE(ex::rows_add_up_to(sixteen, 18.40));
+    EXPECT_DOUBLE_EQ(sixteen.rows[0].amount, 16.00);
+    EXPECT_FALSE(ex::rows_add_up_to(more, 118.40));
+}
+
+TEST(LatinItemRows, ATaxTitleOverInvoiceIsNotTheEndOfTheRows) {
+    const auto read = ex::read_latin_item_rows(
+        "SAFEWAY\nTEL: (206) 555-7554\nTAX\nINVOICE\nDATE:\n05/21/2015\nCASHIER:\n24338\n"
+        "MINERAL WATER 1.5L\n1 X 1.12\n1.12\nPROMO\n-0.56\nSub-Total\n$0.56\n");
+    ASSERT_TRUE(read);
+    EXPECT_EQ(rows_of(read->rows), (std::vector<Row>{{"MINERAL WATER 1.5L", 1, 1.12, 1.12}, {"PROMO", -1, -1, -0.56}}));
+    EXPECT_EQ(read->end_amount, 0.56);
 }
 
 TEST(LatinItemRows, RowsReplaceItemsThatDoNotAddUpAndKeepTheModelsReading) {

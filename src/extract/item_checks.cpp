@@ -406,26 +406,27 @@ void check_yen_items(const std::string& text, const std::optional<double>& subto
 }
 
 void check_latin_items(const std::string& text, nlohmann::ordered_json& f) {
-    std::optional<LatinItemRows> read;
+    std::vector<LatinItemRows> readings;
     try {
-        read = read_latin_item_rows(text);
+        readings = latin_item_row_readings(text);
     } catch (...) {  // std::regex giving up on a line: no reading, the model's items stay
         return;
     }
-    if (!read) return;
-    double sum = 0;
-    for (const ItemRow& r : read->rows) sum += r.amount;
-    std::optional<double> target;
-    std::vector<std::optional<double>> candidates{read->end_amount};
-    for (const char* key : {"net_amount", "total_amount"})
-        if (f[key].is_number()) candidates.push_back(f[key].get<double>());
-    for (const auto& c : candidates)
-        if (c && std::fabs(sum - *c) <= kCentTolerance) {
-            target = c;
-            break;
+    // The first reading that adds up to the amount printed after its rows, else to the net or total amount, else
+    // to a total printed just below (items with the tax in their prices, under a tax line that ends the rows).
+    for (const LatinItemRows& reading : readings) {
+        std::vector<std::optional<double>> candidates{reading.end_amount};
+        for (const char* key : {"net_amount", "total_amount"})
+            if (f[key].is_number()) candidates.push_back(f[key].get<double>());
+        for (double t : reading.later_totals) candidates.push_back(t);
+        for (const auto& c : candidates) {
+            if (!c) continue;
+            LatinItemRows read = reading;
+            if (!rows_add_up_to(read, *c)) continue;
+            items_from_rows(text, read.rows, *c, f, kCentTolerance, true);
+            return;
         }
-    if (!target) return;
-    items_from_rows(text, read->rows, target, f, kCentTolerance, true);
+    }
 }
 
 }  // namespace receipt::extract

@@ -1,10 +1,13 @@
 // Item rows of a Latin-script receipt read from its printed lines (extract/latin_item_rows.h).
 #include "extract/latin_item_rows.h"
 
+#include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <regex>
 
 #include "extract/printed_amounts.h"
+#include "extract/printed_value.h"
 #include "extract/utf8.h"
 
 namespace receipt::extract {
@@ -12,6 +15,9 @@ namespace receipt::extract {
 namespace {
 
 constexpr size_t kMaxLineBytes = 200;  // bytes of a line the regexes look at (bounds std::regex's recursion)
+constexpr size_t kMaxEndLines = 4;     // subtotal / total lines tried as the end of the rows
+constexpr size_t kMaxRestarts = 8;     // later starts tried per end line
+constexpr size_t kLaterTotalLines = 6; // lines below the end line whose total lines give LatinItemRows::later_totals
 
 // A money amount with two decimals: optional sign and currency sign, thousands commas, a point or a comma before
 // the cents ("$70.56", "RM136.38", "-5,88", "£ 7.09", "1,234.50").
@@ -31,10 +37,36 @@ std::optional<double> money_of(const std::smatch& m, size_t first) {
 
 // The line that ends the item rows: a subtotal or total keyword at its start, or a tax line ("TAX 7%", "VAT 20%";
 // not the "TAX INVOICE" title or a "GST ID NO" / "VAT No." registration line of the header).
+// A subtotal / total keyword that OCR damaged at the start of `upper`: look-alike digits inside a word read as
+// letters ("5UB TOTAL", "SUB-TOTA1") and then at most one letter lost, added or changed ("TOTL SAES", "SUB TOTL").
+bool is_damaged_total_keyword(const std::string& upper) {
+    std::vector<std::string> words;
+    std::string w;
+    for (size_t i = 0; i <= upper.size() && words.size() < 2; ++i) {
+        const char c = i < upper.size() ? upper[i] : ' ';
+        if (c == ' ' || c == '-' || c == ':') {
+            if (!w.empty()) words.push_back(w);
+            w.clear();
+        } else {
+            w += c;
+        }
+    }
+    for (std::string& word : words) {
+        if (!has_ascii_letter(word)) return false;
+        for (char& c : word) c = c == '0' ? 'O' : c == '1' ? 'L' : c == '5' ? 'S' : c == '8' ? 'B' : c;
+    }
+    if (words.empty()) return false;
+    std::vector<std::string> keys{words[0]};
+    if (words.size() > 1) keys.push_back(words[0] + words[1]);
+    for (const std::string& k : keys)
+        if (k.size() >= 4 && (edit_distance(k, "TOTAL") <= 1 || edit_distance(k, "SUBTOTAL") <= 1)) return true;
+    return false;
+}
+
 bool is_end_line(const std::string& upper) {
     static const std::regex end(R"(^(SUB[\s-]*TOTAL|TOTAL|BALANCE\s+DUE|GRAND\s+TOTAL|AMOUNT\s+DUE|NET\s+TOTAL))");
     static const std::regex tax(R"(^(VAT|TAX|GST|SST)\b(?!\s*(INVOICE|ID|REG|NO\b|NO\.|NUMBER|SUMMARY)))");
-    return std::regex_search(upper, end) || std::regex_search(upper, tax);
+    return std::regex_search(upper, end) || std::regex_search(upper, tax) || is_damaged_total_keyword(upper);
 }
 
 // A header line above the item rows: a date or time, a cashier / operator / transaction label, a table heading.
@@ -50,54 +82,110 @@ bool is_header_line(const std::string& upper) {
            std::regex_search(upper, label) || std::regex_match(upper, label_number);
 }
 
-}  // namespace
 
-std::optional<LatinItemRows> read_latin_item_rows(const std::string& text) {
-    const std::vector<std::string> read = printed_lines(text);      // look-alikes read as digits: amounts
-    const std::vector<std::string> as_is = printed_lines_as_is(text);  // descriptions
+// One try at reading the rows from a given line.
+struct Attempt {
+    std::optional<LatinItemRows> reading;
+    std::optional<size_t> restart_after;  // a line read before any certain row that a later start should skip
+};
+
+// The receipt's lines three ways: look-alikes next to digits read as digits (amounts), as printed
+// (descriptions) and upper-cased as printed (keywords); a tax code after an amount is cut off.
+struct Lines {
+    std::vector<std::string> read, printed, upper;
+};
+
+std::optional<Lines> prepare(const std::string& text) {
+    const std::vector<std::string> read = printed_lines(text);
+    const std::vector<std::string> as_is = printed_lines_as_is(text);
     if (read.size() != as_is.size() || read.size() > kMaxItemRowLines) return std::nullopt;
-    std::vector<std::string> lines, printed, upper;
     // A tax code after an amount ("2.85 T", "41.95 SR") marks the item's tax rate: the amount alone is read.
     static const std::regex tax_code(R"(^(.*\d[.,]\d{2})\s+(T|S|SR|ZR|Z|E|N|X|\*)$)");
+    Lines l;
     for (size_t i = 0; i < read.size(); ++i) {
-        lines.push_back(trim(read[i].substr(0, kMaxLineBytes)));
-        printed.push_back(trim(as_is[i].substr(0, kMaxLineBytes)));
+        l.read.push_back(trim(read[i].substr(0, kMaxLineBytes)));
+        l.printed.push_back(trim(as_is[i].substr(0, kMaxLineBytes)));
         std::smatch code;
-        if (std::regex_match(lines.back(), code, tax_code) && lines.back().size() == printed.back().size()) {
-            lines.back() = code[1].str();
-            printed.back() = printed.back().substr(0, lines.back().size());
+        if (std::regex_match(l.read.back(), code, tax_code) && l.read.back().size() == l.printed.back().size()) {
+            l.read.back() = code[1].str();
+            l.printed.back() = l.printed.back().substr(0, l.read.back().size());
         }
-        upper.push_back(ascii_upper(printed.back()));
+        l.upper.push_back(ascii_upper(l.printed.back()));
     }
-    // The rows end at the first subtotal / total line; they start after the last header line above it.
-    size_t end = 0;
-    while (end < lines.size() && !is_end_line(upper[end])) ++end;
-    if (end == lines.size()) return std::nullopt;
-    size_t begin = 0;
-    for (size_t i = 0; i < end; ++i)
-        if (is_header_line(upper[i])) begin = i + 1;
-    static const std::regex id(R"(^#?\d{4,}$)");
-    while (begin < end && std::regex_match(lines[begin], id)) ++begin;  // the cashier's or the transaction's number
+    return l;
+}
 
+// An amount that OCR damaged, alone on its line: a number with a point and other than two decimals or no digit
+// before it ("1.8", "17.2", ".00", "-2.8"), or four or five digits without one ("1451": the point lost).
+bool is_damaged_amount(const std::string& line) {
+    static const std::regex number(R"(^(-\s*)?(?:\$|£|€|RM)?\s*(-\s*)?(\d*)(?:[.,](\d*))?$)");
+    std::smatch m;
+    if (!std::regex_match(line, m, number)) return false;
+    const size_t whole = size_t(m.length(3)), decimals = size_t(m.length(4));
+    if (whole + decimals < 2) return false;
+    if (m[4].matched) return decimals != 2 || whole == 0;
+    return whole >= 4 && whole <= 5;
+}
+
+// Whether `print` (a damaged amount line) holds the digits of `value` in order, with at most two lost, and its sign.
+bool digits_fit(const std::string& print, double value) {
+    const bool negative = print.find('-') != std::string::npos;
+    if (negative != (value < 0) || value == 0) return false;
+    std::string printed;
+    for (char c : print)
+        if (is_ascii_digit(c)) printed += c;
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.2f", std::fabs(value));
+    std::string digits;
+    for (const char* c = buf; *c; ++c)
+        if (is_ascii_digit(*c)) digits += *c;
+    if (printed.size() > digits.size() || digits.size() - printed.size() > 2) return false;
+    size_t k = 0;
+    for (char c : digits)
+        if (k < printed.size() && printed[k] == c) ++k;
+    return k == printed.size();
+}
+
+// One reading of lines [begin, end) of `l`, the rows ending at line `end`.
+Attempt read_between(const Lines& l, size_t begin, size_t end) {
+    const std::vector<std::string>& lines = l.read;
+    const std::vector<std::string>& printed = l.printed;
     static const std::regex amount_line(std::string("^") + kMoney + "$");
     static const std::regex qty_at(std::string(R"(^(\d{1,3})\s*(?:@|x|X|×)\s*)") + kMoney + "$");
     static const std::regex at_only(std::string(R"(^(?:@|x|X|×)\s*)") + kMoney + "$");
     static const std::regex qty_at_amount(std::string(R"(^(\d{1,3})\s*(?:@|x|X|×)\s*)") + kMoney + R"(\s+)" + kMoney +
                                           "$");
+    // "1  3.25": a count and unit price whose "X" OCR lost (the amount after them must be their product)
+    static const std::regex count_unit(std::string(R"(^(\d{1,2})\s+)") + kMoney + "$");
     static const std::regex product_code(R"(^\d{6,14}$)");
     static const std::regex desc_at_unit(std::string(R"(^(.*?\S)\s*@\s*)") + kMoney + "$");
     static const std::regex count(R"(^\d{1,3}$)");
     static const std::regex count_at(R"(^(\d{1,3})\s*(?:@|x|X|×)$)");
     static const std::regex qty_desc(R"(^(\d{1,3})\s*[xX]\s+(.+)$)");
-    static const std::regex desc_amounts(std::string(R"(^(?:(\d{1,3})\s+)?(.*?\S)\s+)") + kMoney + R"((?:\s+)" +
-                                         kMoney + ")?$");
+    // "2 AMERICANO TALL 3.36 6.72", "4x PASTA PENNE 5.64": an optional count, the description, one or two amounts
+    static const std::regex desc_amounts(std::string(R"(^(?:(\d{1,3})\s*[xX]?\s+)?(.*?\S)\s+)") + kMoney +
+                                         R"((?:\s+)" + kMoney + ")?$");
+    static const std::regex desc_glued(std::string(R"(^(?:(\d{1,3})\s*[xX]?\s+)?(.*?[A-Za-z]))") + kMoney + "$");
+    static const std::regex tax_mark(R"(^(T|S|SR|ZR|Z|E|N|\*)$)");
 
+    Attempt at;
     LatinItemRows out;
     std::string desc;                   // description read so far (lines joined by a space)
     std::optional<double> qty, unit;    // a count (and unit price) printed before the amount
+    bool unit_unchecked = false;        // qty and unit come from a "1  3.25" line: the amount must be their product
     std::optional<int> bare_count;      // a count alone on its line ("3" then "@ 1.31", or a table's QTY box)
-    std::optional<int> count_then_unit; // "3 @" on its line: the unit price follows on the next
+    int count_then_unit = 0;            // "3 @" on its line (0: none): the unit price follows (or "1x": a count)
+    std::optional<double> pending;      // an amount printed before its description
     bool last_counted = true;           // the last row already has its printed count
+    size_t certain = 0;                 // rows emitted with an amount as printed
+    // The reading cannot place line i: a later start skips it when no certain row came before it.
+    auto fail = [&](size_t i) {
+        if (!at.restart_after && certain == 0) at.restart_after = i;
+        return at;
+    };
+    auto doubt = [&](size_t i) {
+        if (!at.restart_after && certain == 0) at.restart_after = i;
+    };
     auto emit = [&](double amount) {
         ItemRow r;
         r.description = desc;
@@ -112,19 +200,33 @@ std::optional<LatinItemRows> read_latin_item_rows(const std::string& text) {
         }
         last_counted = qty.has_value();
         out.rows.push_back(r);
+        ++certain;
         desc.clear();
         qty.reset();
         unit.reset();
+        unit_unchecked = false;
         bare_count.reset();
     };
     // A count and unit price after a row's amount belong to that row when they multiply to it.
     auto count_last_row = [&](double q, double u) {
-        if (out.rows.empty() || last_counted || !desc.empty()) return false;
+        if (out.rows.empty() || last_counted || !desc.empty() || pending) return false;
         ItemRow& r = out.rows.back();
         if (r.amount <= 0 || std::fabs(q * u - r.amount) > 0.005) return false;
         r.quantity = q;
         r.unit_price = u;
         last_counted = true;
+        return true;
+    };
+    // The description `text` of line i completes the row whose amount came before it, unless an amount follows
+    // it (then it is more likely that amount's row, and the amount before it belongs to no row read here).
+    auto pair_pending = [&](size_t i, const std::string& text) {
+        size_t next = i + 1;
+        while (next < end && lines[next].empty()) ++next;
+        if (next < end && (std::regex_match(lines[next], amount_line) || is_damaged_amount(lines[next]))) return false;
+        desc = text;
+        const double a = *pending;
+        pending.reset();
+        emit(a);
         return true;
     };
     std::smatch m;
@@ -133,17 +235,23 @@ std::optional<LatinItemRows> read_latin_item_rows(const std::string& text) {
         if (line.empty()) continue;
         if (std::regex_match(line, m, amount_line)) {
             const std::optional<double> a = money_of(m, 1);
-            if (!a) return std::nullopt;
-            if (count_then_unit) {  // "3 @" / "23.52": the unit price of the row above or below
-                const double q = *count_then_unit;
-                count_then_unit.reset();
+            if (!a) return fail(i);
+            if (count_then_unit > 0) {  // "3 @" / "23.52": the unit price of the row above or below
+                const double q = count_then_unit;
+                count_then_unit = 0;
                 if (count_last_row(q, *a)) continue;
-                if (desc.empty()) return std::nullopt;
+                if (desc.empty()) return fail(i);
                 qty = q;
                 unit = *a;
                 continue;
             }
-            if (desc.empty()) return std::nullopt;  // an amount with no description before it
+            if (desc.empty()) {  // an amount before its description, or one that belongs nowhere
+                if (pending) return fail(i);
+                pending = *a;
+                doubt(i);
+                continue;
+            }
+            if (unit_unchecked && (!qty || !unit || std::fabs(*qty * *unit - *a) > 0.005)) return fail(i);
             // A table row: count, description, unit price, amount ("1" / "MEE GORENG" / "7.20" / "7.20").
             std::smatch next;
             if (qty && !unit && i + 1 < end && std::regex_match(lines[i + 1], next, amount_line)) {
@@ -159,27 +267,47 @@ std::optional<LatinItemRows> read_latin_item_rows(const std::string& text) {
             continue;
         }
         if (std::regex_match(line, product_code)) continue;  // an EAN / article number above its description
+        if (is_damaged_amount(line)) {
+            if (desc.empty() || pending) return fail(i);
+            if (qty && unit && digits_fit(line, *qty * *unit)) {  // "3 X 0.56" / "1.8": the count times unit price
+                emit(std::round(*qty * *unit * 100.0) / 100.0);
+                continue;
+            }
+            if (out.damaged_row) return fail(i);
+            const std::optional<double> q = qty, u = unit;
+            emit(0.0);
+            --certain;
+            doubt(i);
+            out.damaged_row = out.rows.size() - 1;
+            out.damaged_print = line;
+            out.rows.back().quantity = q;
+            out.rows.back().unit_price = u;
+            continue;
+        }
         if (std::regex_match(line, m, qty_at_amount)) {  // "1 X 14.05 14.05": count, unit price and amount
             const double q = std::stod(m[1].str());
             const std::optional<double> u = money_of(m, 2), a = money_of(m, 6);
-            if (!u || !a || desc.empty() || std::fabs(q * *u - *a) > 0.005) return std::nullopt;
+            if (!u || !a || desc.empty() || pending || std::fabs(q * *u - *a) > 0.005) return fail(i);
             qty = q;
             unit = *u;
             emit(*a);
             continue;
         }
-        if (std::regex_match(line, m, qty_at)) {
+        if (std::regex_match(line, m, qty_at) || std::regex_match(line, m, count_unit)) {
+            const bool unchecked = line.find_first_of("@xX") == std::string::npos && line.find("×") == std::string::npos;
             const double q = std::stod(m[1].str());
             const std::optional<double> u = money_of(m, 2);
-            if (!u) return std::nullopt;
+            if (!u || pending) return fail(i);
             if (count_last_row(q, *u)) continue;
+            if (unchecked && desc.empty()) return fail(i);
             qty = q;
             unit = *u;
+            unit_unchecked = unchecked;
             continue;
         }
         if (std::regex_match(line, m, at_only)) {
             const std::optional<double> u = money_of(m, 1);
-            if (!u || !bare_count) return std::nullopt;
+            if (!u || !bare_count || pending) return fail(i);
             const double q = *bare_count;
             bare_count.reset();
             if (count_last_row(q, *u)) continue;
@@ -188,57 +316,145 @@ std::optional<LatinItemRows> read_latin_item_rows(const std::string& text) {
             continue;
         }
         if (std::regex_match(line, m, count_at)) {
+            if (pending) return fail(i);
             count_then_unit = std::stoi(m[1].str());
             continue;
         }
-        if (std::regex_match(line, count)) {  // the next row's count (a table's QTY box), or this one's ("1" / "X 21.80")
+        // The next row's count (a table's QTY box), or this one's ("1" / "X 21.80"); not "10S" read as 105.
+        if (std::regex_match(line, count) && !has_ascii_letter(printed[i])) {
+            if (pending) return fail(i);
             bare_count = std::stoi(line);
             continue;
         }
+        // A tax code alone on the line after its amount ("9.62" / "T").
+        if (desc.empty() && !pending && !out.rows.empty() && std::regex_match(line, tax_mark)) continue;
         if (std::regex_match(line, m, desc_at_unit) && has_ascii_letter(m[1].str())) {  // "FISHBALL NOODLE @7.00"
             const std::optional<double> u = money_of(m, 2);
-            if (!u) return std::nullopt;
+            if (!u || pending) return fail(i);
             desc += (desc.empty() ? "" : " ") + trim(printed[i].substr(size_t(m.position(1)), size_t(m.length(1))));
             if (bare_count && !qty) qty = double(*bare_count);
             bare_count.reset();
             unit = *u;
             continue;
         }
-        if (std::regex_match(line, m, desc_amounts) && has_ascii_letter(m[2].str())) {
+        if ((std::regex_match(line, m, desc_amounts) || std::regex_match(line, m, desc_glued)) &&
+            has_ascii_letter(m[2].str())) {
             const std::optional<double> first = money_of(m, 3);
             std::optional<double> second;
-            if (m[9].matched) second = money_of(m, 7);  // group 9: the second amount's digits
-            if (!first) return std::nullopt;
+            if (m.size() > 9 && m[9].matched) second = money_of(m, 7);  // group 9: the second amount's digits
+            if (!first || pending) return fail(i);
             const size_t from = size_t(m.position(2)), len = size_t(m.length(2));
             desc += (desc.empty() ? "" : " ") + trim(printed[i].substr(from, len));
             if (m[1].matched) qty = std::stod(m[1].str());
             else if (bare_count) qty = double(*bare_count);
             if (second) {
-                if (qty && std::fabs(*qty * *first - *second) > 0.005) return std::nullopt;
+                if (qty && std::fabs(*qty * *first - *second) > 0.005) return fail(i);
                 unit = *first;
                 emit(*second);
             } else {
+                if (unit_unchecked && (!qty || !unit || std::fabs(*qty * *unit - *first) > 0.005)) return fail(i);
                 emit(*first);
             }
             continue;
         }
         if (std::regex_match(line, m, qty_desc) && has_ascii_letter(m[2].str())) {
-            if (!desc.empty()) return std::nullopt;
+            if (!desc.empty()) return fail(i);
             qty = std::stod(m[1].str());
-            desc = trim(printed[i].substr(size_t(m.position(2)), size_t(m.length(2))));
+            const std::string text = trim(printed[i].substr(size_t(m.position(2)), size_t(m.length(2))));
+            if (!pending) desc = text;
+            else if (!pair_pending(i, text)) return fail(i);
             continue;
         }
-        if (!has_ascii_letter(line)) return std::nullopt;  // a line this reading does not know
+        if (!has_ascii_letter(printed[i])) return fail(i);  // a line this reading does not know
+        if (count_then_unit > 0 && desc.empty()) {  // "1x" / "COTTON BUDS": the count of the description below
+            qty = double(count_then_unit);
+            count_then_unit = 0;
+        }
         if (bare_count && !qty) qty = double(*bare_count);
         bare_count.reset();
+        if (pending) {
+            if (!pair_pending(i, printed[i])) return fail(i);
+            continue;
+        }
         desc += (desc.empty() ? "" : " ") + printed[i];
     }
-    if (!desc.empty() || out.rows.empty()) return std::nullopt;  // a description with no amount after it
+    if (!desc.empty() || pending || out.rows.empty() || certain == 0) return at;  // a line with nothing to pair
     // The subtotal / total printed on the end line or the line after it.
     static const std::regex end_amount(std::string(kMoney) + "$");
-    if (std::regex_search(lines[end], m, end_amount)) out.end_amount = money_of(m, 1);
-    else if (end + 1 < lines.size() && std::regex_match(lines[end + 1], m, amount_line)) out.end_amount = money_of(m, 1);
+    auto amount_at = [&](size_t e) -> std::optional<double> {
+        if (std::regex_search(lines[e], m, end_amount)) return money_of(m, 1);
+        if (e + 1 < lines.size() && std::regex_match(lines[e + 1], m, amount_line)) return money_of(m, 1);
+        return std::nullopt;
+    };
+    out.end_amount = amount_at(end);
+    // The totals printed with the next subtotal / total lines ("GST 6%" / "RM0.34" / "TOTAL AMOUNT" / "RM6.02").
+    for (size_t e = end + 1; e < lines.size() && e <= end + kLaterTotalLines; ++e)
+        if (is_end_line(l.upper[e]))
+            if (const std::optional<double> a = amount_at(e)) out.later_totals.push_back(*a);
+    at.reading = std::move(out);
+    return at;
+}
+
+// The line after the last header line above `end`, past a cashier's or transaction's number.
+size_t first_row_line(const Lines& l, size_t end) {
+    size_t begin = 0;
+    for (size_t i = 0; i < end; ++i)
+        if (is_header_line(l.upper[i])) begin = i + 1;
+    static const std::regex id(R"(^#?\d{4,}$)");
+    while (begin < end && std::regex_match(l.read[begin], id)) ++begin;
+    return begin;
+}
+
+}  // namespace
+
+std::vector<LatinItemRows> latin_item_row_readings(const std::string& text) {
+    std::vector<LatinItemRows> out;
+    const std::optional<Lines> l = prepare(text);
+    if (!l) return out;
+    size_t end_lines = 0, after_end = 0;  // the line after the last end line tried
+    for (size_t end = 0; end < l->read.size() && out.empty() && end_lines < kMaxEndLines; ++end) {
+        if (!is_end_line(l->upper[end])) continue;
+        ++end_lines;
+        const size_t begin_here = first_row_line(*l, end);
+        // A later end line only past a header line below the one before ("TAX" / "INVOICE" / date / rows).
+        if (end_lines > 1 && begin_here <= after_end) break;
+        size_t begin = begin_here;
+        after_end = end + 1;
+        for (size_t k = 0; k <= kMaxRestarts && begin < end; ++k) {
+            Attempt a = read_between(*l, begin, end);
+            if (a.reading) out.push_back(std::move(*a.reading));
+            if (!a.restart_after || *a.restart_after < begin) break;
+            begin = *a.restart_after + 1;
+        }
+    }
     return out;
+}
+
+std::optional<LatinItemRows> read_latin_item_rows(const std::string& text) {
+    std::vector<LatinItemRows> all = latin_item_row_readings(text);
+    if (all.empty()) return std::nullopt;
+    return std::move(all.front());
+}
+
+bool rows_add_up_to(LatinItemRows& reading, double target) {
+    double sum = 0;
+    for (const ItemRow& r : reading.rows) sum += r.amount;
+    if (!reading.damaged_row) return std::fabs(sum - target) <= 0.005;
+    if (*reading.damaged_row >= reading.rows.size()) return false;
+    const double amount = std::round((target - sum) * 100.0) / 100.0;
+    if (!digits_fit(reading.damaged_print, amount)) return false;
+    ItemRow& r = reading.rows[*reading.damaged_row];
+    r.amount = amount;
+    if (amount > 0) {
+        if (!r.quantity || *r.quantity <= 0) r.quantity = 1.0;
+        if (!r.unit_price) r.unit_price = std::round(amount / *r.quantity * 100.0) / 100.0;
+    } else {
+        r.quantity.reset();
+        r.unit_price.reset();
+    }
+    reading.damaged_row.reset();
+    reading.damaged_print.clear();
+    return true;
 }
 
 }  // namespace receipt::extract

@@ -19,23 +19,48 @@
 
 namespace receipt::extract {
 
-// The printed item rows of `text` and the amount printed with the line that ends them, as read_latin_item_rows
-// finds them.
+// One reading of the printed item rows of `text` and the amount printed with the line that ends them.
 struct LatinItemRows {
     std::vector<ItemRow> rows;
     std::optional<double> end_amount;  // the amount on the subtotal / total line that ends the rows, or the next line
+    std::vector<double> later_totals;  // the same for the subtotal / total lines of the 6 lines below it
+    // A row whose amount OCR damaged ("1.8" for 1.68, "1451" for 14.51, ".00" for 16.00): its index in `rows`, whose
+    // amount is 0 until rows_add_up_to gives it one, and the amount as printed. At most one per reading.
+    std::optional<size_t> damaged_row;
+    std::string damaged_print;
 };
 
-// The item rows of `text` (printed_lines: OCR look-alikes next to digits read as digits, "23.S2" = 23.52), from the
-// line after the last header line (a date or time, a cashier / operator / transaction label with the number after
-// it, a QTY / DESC / PRICE / AMOUNT table heading) above the first subtotal or total line (SUBTOTAL, SUB TOTAL,
-// Sub-Total, TOTAL..., BALANCE DUE, GRAND TOTAL, AMOUNT DUE, or a tax line: TAX 7%, VAT 20%) to that line; a
-// header label that OCR damaged counts when its number follows it ("OERATOR 59874"). Product codes (6-14 digits
-// alone on a line) are skipped, and so is a tax code after an amount ("2.85 T", "41.95 SR"). Amounts have two decimals (a comma
-// for the point is read too, "7,75"), an optional currency sign ($, £, €, RM) and sign. A description split over
-// lines is joined with a space. May throw std::regex_error on a pathological line (check_latin_items catches it).
-// nullopt when no such total line is printed, when a line cannot be placed (an
-// amount with no description before it, a description with no amount after it), or when nothing is read.
+// Every reading of the item rows of `text`, the likeliest first (printed_lines: OCR look-alikes next to digits read
+// as digits, "23.S2" = 23.52). A reading runs from the line after the last header line (a date or time, a cashier /
+// operator / transaction label with the number after it, a QTY / DESC / PRICE / AMOUNT table heading) above the
+// first subtotal or total line (SUBTOTAL, SUB TOTAL, Sub-Total, TOTAL..., BALANCE DUE, GRAND TOTAL, AMOUNT DUE, or a
+// tax line: TAX 7%, VAT 20%) to that line; a header label that OCR damaged counts when its number follows it
+// ("OERATOR 59874"). More readings follow it:
+//   - one from the line after each line that the reading before could not place ahead of its first row (a header
+//     label OCR damaged beyond reading, "5ERVED BY:" / "8672"), at most 8;
+//   - when no reading ends at the first end line, those ending at the next (a "TAX" title line over "INVOICE" is
+//     not the end of the rows), at most 4 end lines.
+// Product codes (6-14 digits alone on a line) are skipped, and so is a tax code after an amount ("2.85 T",
+// "41.95 SR", or "T" alone on the line after it). Amounts have two decimals (a comma for the point is read too,
+// "7,75"), an optional currency sign ($, £, €, RM) and sign. A description split over lines is joined with a space;
+// a count alone before it ("1x" / "COTTON BUDS") is its count, and a count with its unit price that lost the "X"
+// ("1  3.25") is read when the amount after it is their product. OCR moves and damages boxes of a row:
+//   - an amount printed before its description ("3.75" / "1x ORANGE JUICE") is that one line's amount, when no
+//     amount follows the line (else the line is more likely that amount's row);
+//   - an amount glued to the description ("12CT4.45") is read after a letter;
+//   - an amount that lost a digit or its point ("1.8", "1451") is the row's count times unit price when their
+//     digits hold its printed digits, else the reading's damaged row (one at most).
+// A reading fails when a line cannot be placed (an amount with no description before or after it, a description
+// with no amount after it) or nothing is read. May throw std::regex_error on a pathological line
+// (check_latin_items catches it).
+std::vector<LatinItemRows> latin_item_row_readings(const std::string& text);
+
+// The first of latin_item_row_readings(text), nullopt when there is none.
 std::optional<LatinItemRows> read_latin_item_rows(const std::string& text);
+
+// Whether the rows of `reading` add up to `target` (within half a cent). A reading with a damaged row does when the
+// amount target - (the other rows) has the digits printed for it with at most two lost, in order, and its sign
+// ("1.8" -> 1.68, ".00" -> 16.00): that row then gets the amount (and a unit price: the amount over its count).
+bool rows_add_up_to(LatinItemRows& reading, double target);
 
 }  // namespace receipt::extract

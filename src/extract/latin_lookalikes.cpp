@@ -95,8 +95,9 @@ std::string read_letters(const std::string& s, bool interior_only) {
 std::string read_letter_confusions(const std::string& s) { return read_letters(s, false); }
 
 std::string latin_item_description_read(const std::string& s) {
-    // "1x ", "Ix ", "lx ", "12 x ": a count OCR left in front of the description (the quantity holds it).
-    static const std::regex count_prefix(R"(^\s*[0-9Il]{1,2}\s?[xX]\s+(?=\S))");
+    // "1x ", "Ix ", "lx ", "12 x ": a count OCR left in front of the description (the quantity holds it); "x "
+    // alone when OCR lost its digit.
+    static const std::regex count_prefix(R"(^\s*(?:[0-9Il]{1,2}\s?[xX]|x)\s+(?=\S))");
     std::string out = s;
     if (s.size() <= 200) {
         try {

@@ -15,8 +15,8 @@ namespace receipt::extract {
 // lower-case one (an upper-case first letter allowed) 0 -> o, 1 -> l ("Wa1greens"). Other text is unchanged.
 std::string read_letter_confusions(const std::string& s);
 
-// A Latin-script item description as printed, read: a count OCR left in front of it ("1x ", "Ix ", "lx ") goes,
-// and a digit look-alike between two letters of a word ("C0UPON") is read as above. Digits at a word's edge stay
+// A Latin-script item description as printed, read: a count OCR left in front of it ("1x ", "Ix ", "lx ", or "x "
+// that lost its digit) goes, and a digit look-alike between two letters of a word ("C0UPON") is read as above. Digits at a word's edge stay
 // ("SPF50", "1KG", "5S"), and so does one before a unit that ends the word ("SP5KG").
 std::string latin_item_description_read(const std::string& s);
 
