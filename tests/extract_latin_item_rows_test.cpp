@@ -183,6 +183,29 @@ TEST(LatinItemRows, ATaxTitleOverInvoiceIsNotTheEndOfTheRows) {
     EXPECT_EQ(read->end_amount, 0.56);
 }
 
+TEST(LatinItemRows, RealReceiptLayoutsAndLinesThatNameNoItem) {
+    // A row number before the description, a unit price with four decimals, "TATAL" for TOTAL.
+    const auto numbered = ex::read_latin_item_rows(
+        "SHOP\nDATE : 25/09/2017 01:48:57 PM\n1. MAX 10-1M STAPLES\n2 X 14.2000\n28.40 SR\n"
+        "TATAL SALES INCLUSIVE GST @6%\n28.40\n");
+    ASSERT_TRUE(numbered);
+    EXPECT_EQ(rows_of(numbered->rows), (std::vector<Row>{{"MAX 10-1M STAPLES", 2, 14.20, 28.40}}));
+    EXPECT_EQ(numbered->end_amount, 28.40);
+    // A restaurant's table number and order kind are header lines; a product code before the description goes.
+    const auto table = ex::read_latin_item_rows(
+        "GRILL\n18:40:57\nTBL64 / 1\nEAT IN\n1\nPINEAPPLE JUICE\n12.95 S\n121056217 PRINGLES\n4.80\n"
+        "SUBTOTAL\n17.75\n");
+    ASSERT_TRUE(table);
+    EXPECT_EQ(rows_of(table->rows), (std::vector<Row>{{"PINEAPPLE JUICE", 1, 12.95, 12.95}, {"PRINGLES", 1, 4.80, 4.80}}));
+    // Rows read from the payment lines below a total are no reading ("RELIEF GST", "CASH").
+    EXPECT_TRUE(ex::latin_item_row_readings("PETROKIOSK\nRECEIPT\nFUELSAVE 95\nRM\n50.00 C\nTOTAL\nRM\n50.00\n"
+                                            "CASH\nRM\n50.00\nRELIEF GST\nC RM\n0.00\nTOTAL GROSS\n50.00\n")
+                    .empty());
+    // A 0.00 column after an amount is not an amount moved before its description.
+    EXPECT_TRUE(ex::latin_item_row_readings("SHOP\nQTY\nJALAN JALAN\n1\n10.00\n0.00\n10.00 ZRL\nSUB TOTAL\n10.00\n")
+                    .empty());
+}
+
 TEST(LatinItemRows, RowsReplaceItemsThatDoNotAddUpAndKeepTheModelsReading) {
     const std::string text =
         "KEDAI RUNCIT SRI JAYA\nTEL: 03-6686 8799\n14/9/2015\n12:54:27 PM\nTRANS#\n55265\n"

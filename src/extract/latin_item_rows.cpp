@@ -22,15 +22,17 @@ constexpr size_t kLaterTotalLines = 6; // lines below the end line whose total l
 // A money amount with two decimals: optional sign and currency sign, thousands commas, a point or a comma before
 // the cents ("$70.56", "RM136.38", "-5,88", "£ 7.09", "1,234.50").
 const char* const kMoney = R"((-\s*)?(?:\$|£|€|RM|MYR|USD|GBP)?\s*(-\s*)?(\d{1,3}(?:,\d{3})+|\d+)[.,](\d{2}))";
+// A unit price: the same with two to four decimals ("2.9000"), rounded to cents when read.
+const char* const kUnitMoney = R"((-\s*)?(?:\$|£|€|RM|MYR|USD|GBP)?\s*(-\s*)?(\d{1,3}(?:,\d{3})+|\d+)[.,](\d{2,4}))";
 
 std::optional<double> money_of(const std::smatch& m, size_t first) {
-    // groups: first = sign, first+1 = sign after the currency, first+2 = integer part, first+3 = cents
+    // groups: first = sign, first+1 = sign after the currency, first+2 = integer part, first+3 = decimals
     std::string whole = m[first + 2].str();
     std::string digits;
     for (char c : whole)
         if (c != ',') digits += c;
     if (digits.empty() || digits.size() > 9) return std::nullopt;
-    const double v = std::stod(digits) + std::stod(m[first + 3].str()) / 100.0;
+    const double v = std::stod(digits) + std::stod("0." + m[first + 3].str());
     const bool negative = m[first].matched || m[first + 1].matched;
     return std::round((negative ? -v : v) * 100.0) / 100.0;
 }
@@ -69,13 +71,14 @@ bool is_end_line(const std::string& upper) {
     return std::regex_search(upper, end) || std::regex_search(upper, tax) || is_damaged_total_keyword(upper);
 }
 
-// A header line above the item rows: a date or time, a cashier / operator / transaction label, a table heading.
+// A header line above the item rows: a date or time, a cashier / operator / transaction label, a table heading,
+// a restaurant's table number or order kind ("TBL64 / 1", "EAT IN", "TAKE AWAY").
 bool is_header_line(const std::string& upper) {
     static const std::regex time(R"(\b\d{1,2}:\d{2})");
     static const std::regex date(R"(\b\d{1,2}[/.-]\d{1,2}[/.-]\d{2,4}\b|\b\d{4}[/.-]\d{1,2}[/.-]\d{1,2}\b)");
     static const std::regex month(R"(\b(JAN|FEB|MAR|APR|MAY|JUN|JUL|AUG|SEP|OCT|NOV|DEC)[A-Z]*\.?\s+\d{1,2},?\s+\d{4}\b)");
     static const std::regex label(
-        R"(^(QTY|DESC|DESCRIPTION|PRICE|AMOUNT|AMT|ITEM|ITEMS|CASHIER|OPERATOR|SERVED\s+BY|TRANS|TXN|TABLE|RECEIPT|TAX\s+INVOICE|INVOICE|CASH\s+BILL|BILL|DATE|TIME)\b|^(RM|MYR|USD|GBP|EUR)$)");
+        R"(^(QTY|DESC|DESCRIPTION|PRICE|AMOUNT|AMT|ITEM|ITEMS|CASHIER|OPERATOR|SERVED\s+BY|TRANS|TXN|TABLE|TBL\d*|EAT\s+IN|DINE\s+IN|TAKE\s*AWAY|RECEIPT|TAX\s+INVOICE|INVOICE|CASH\s+BILL|BILL|DATE|TIME)\b|^(RM|MYR|USD|GBP|EUR)$)");
     // A label that OCR damaged, with the number after it ("OERATOR 59874", "SERVED Y: 36806").
     static const std::regex label_number(R"(^[A-Z][A-Z .]{2,}:?\s*#?\d{4,}$)");
     return std::regex_search(upper, time) || std::regex_search(upper, date) || std::regex_search(upper, month) ||
@@ -146,12 +149,26 @@ bool digits_fit(const std::string& print, double value) {
     return k == printed.size();
 }
 
+// A description without the row number or product code printed before it ("1. MAX 10-1M STAPLES",
+// "910347623 ALMOND CAKE").
+std::string without_row_number(const std::string& desc) {
+    static const std::regex number(R"(^(\d{1,3}\.|\d{6,14})\s+(?=\S))");
+    return std::regex_replace(desc, number, "", std::regex_constants::format_first_only);
+}
+
+// A description that names a total, tax, rounding or payment line, not an item ("CASH", "RELIEF GST", "ROUNDING").
+bool names_no_item(const std::string& upper) {
+    static const std::regex payment(
+        R"(^(CASH|CHANGE|TENDER|ROUNDING|RELIEF|PAYMENT|VISA|MASTERCARD|AMEX|DEBIT|CREDIT|CARD)\b|\b(GST|VAT|SST)$)");
+    return is_end_line(upper) || std::regex_search(upper, payment);
+}
+
 // One reading of lines [begin, end) of `l`, the rows ending at line `end`.
 Attempt read_between(const Lines& l, size_t begin, size_t end) {
     const std::vector<std::string>& lines = l.read;
     const std::vector<std::string>& printed = l.printed;
     static const std::regex amount_line(std::string("^") + kMoney + "$");
-    static const std::regex qty_at(std::string(R"(^(\d{1,3})\s*(?:@|x|X|×)\s*)") + kMoney + "$");
+    static const std::regex qty_at(std::string(R"(^(\d{1,3})\s*(?:@|x|X|×)\s*)") + kUnitMoney + "$");
     static const std::regex at_only(std::string(R"(^(?:@|x|X|×)\s*)") + kMoney + "$");
     static const std::regex qty_at_amount(std::string(R"(^(\d{1,3})\s*(?:@|x|X|×)\s*)") + kMoney + R"(\s+)" + kMoney +
                                           "$");
@@ -166,7 +183,10 @@ Attempt read_between(const Lines& l, size_t begin, size_t end) {
     static const std::regex desc_amounts(std::string(R"(^(?:(\d{1,3})\s*[xX]?\s+)?(.*?\S)\s+)") + kMoney +
                                          R"((?:\s+)" + kMoney + ")?$");
     static const std::regex desc_glued(std::string(R"(^(?:(\d{1,3})\s*[xX]?\s+)?(.*?[A-Za-z]))") + kMoney + "$");
-    static const std::regex tax_mark(R"(^(T|S|SR|ZR|Z|E|N|\*)$)");
+    // A taxable mark alone on the line after its amount ("9.62" / "T"). Not the GST codes of Malaysian receipts
+    // ("S", "SR", "Z"): their rows come in layouts this reading does not know, and the model reads them better.
+    static const std::regex count_prefix(R"(^\d{1,3}\s*[xX]?\s+[A-Za-z])");  // "1x ORANGE JUICE", "2 KOPI O"
+    static const std::regex tax_mark(R"(^T$)");
 
     Attempt at;
     LatinItemRows out;
@@ -188,7 +208,7 @@ Attempt read_between(const Lines& l, size_t begin, size_t end) {
     };
     auto emit = [&](double amount) {
         ItemRow r;
-        r.description = desc;
+        r.description = without_row_number(desc);
         r.amount = amount;
         if (amount > 0) {
             if (!qty && unit && *unit > 0) {  // "description @unit" / amount: the count the unit price divides in
@@ -223,6 +243,8 @@ Attempt read_between(const Lines& l, size_t begin, size_t end) {
         size_t next = i + 1;
         while (next < end && lines[next].empty()) ++next;
         if (next < end && (std::regex_match(lines[next], amount_line) || is_damaged_amount(lines[next]))) return false;
+        if (!text.empty() && (is_ascii_digit(text[0]) || text[0] == '.') && !std::regex_search(text, count_prefix))
+            return false;  // "10.00 ZRL": an amount with its tax code, not a description
         desc = text;
         const double a = *pending;
         pending.reset();
@@ -246,7 +268,7 @@ Attempt read_between(const Lines& l, size_t begin, size_t end) {
                 continue;
             }
             if (desc.empty()) {  // an amount before its description, or one that belongs nowhere
-                if (pending) return fail(i);
+                if (pending || *a == 0) return fail(i);  // 0.00: a discount or tax column, not a moved row
                 pending = *a;
                 doubt(i);
                 continue;
@@ -378,7 +400,10 @@ Attempt read_between(const Lines& l, size_t begin, size_t end) {
         }
         desc += (desc.empty() ? "" : " ") + printed[i];
     }
-    if (!desc.empty() || pending || out.rows.empty() || certain == 0) return at;  // a line with nothing to pair
+    if (!desc.empty() || pending || certain == 0) return at;  // a line with nothing to pair, or no row
+    for (const ItemRow& r : out.rows)
+        if (names_no_item(ascii_upper(r.description))) return at;  // rows taken from the totals or the payment
+    if (std::none_of(out.rows.begin(), out.rows.end(), [](const ItemRow& r) { return r.amount > 0; })) return at;
     // The subtotal / total printed on the end line or the line after it.
     static const std::regex end_amount(std::string(kMoney) + "$");
     auto amount_at = [&](size_t e) -> std::optional<double> {
@@ -437,6 +462,7 @@ std::optional<LatinItemRows> read_latin_item_rows(const std::string& text) {
 }
 
 bool rows_add_up_to(LatinItemRows& reading, double target) {
+    if (target <= 0) return false;
     double sum = 0;
     for (const ItemRow& r : reading.rows) sum += r.amount;
     if (!reading.damaged_row) return std::fabs(sum - target) <= 0.005;

@@ -40,8 +40,10 @@ struct LatinItemRows {
 //     label OCR damaged beyond reading, "5ERVED BY:" / "8672"), at most 8;
 //   - when no reading ends at the first end line, those ending at the next (a "TAX" title line over "INVOICE" is
 //     not the end of the rows), at most 4 end lines.
-// Product codes (6-14 digits alone on a line) are skipped, and so is a tax code after an amount ("2.85 T",
-// "41.95 SR", or "T" alone on the line after it). Amounts have two decimals (a comma for the point is read too,
+// Product codes (6-14 digits alone on a line, or before the description) and row numbers ("1. ") are skipped,
+// and so is a tax code after an amount ("2.85 T", "41.95 SR", or "T" alone on the line after it). A restaurant's
+// table number and order kind ("TBL64 / 1", "EAT IN") are header lines. Unit prices may have four decimals
+// ("3 X 2.9000"). Amounts have two decimals (a comma for the point is read too,
 // "7,75"), an optional currency sign ($, £, €, RM) and sign. A description split over lines is joined with a space;
 // a count alone before it ("1x" / "COTTON BUDS") is its count, and a count with its unit price that lost the "X"
 // ("1  3.25") is read when the amount after it is their product. OCR moves and damages boxes of a row:
@@ -51,14 +53,15 @@ struct LatinItemRows {
 //   - an amount that lost a digit or its point ("1.8", "1451") is the row's count times unit price when their
 //     digits hold its printed digits, else the reading's damaged row (one at most).
 // A reading fails when a line cannot be placed (an amount with no description before or after it, a description
-// with no amount after it) or nothing is read. May throw std::regex_error on a pathological line
+// with no amount after it), when a row names a total, tax, rounding or payment line ("CASH", "RELIEF GST"), or
+// when no row has an amount above 0. May throw std::regex_error on a pathological line
 // (check_latin_items catches it).
 std::vector<LatinItemRows> latin_item_row_readings(const std::string& text);
 
 // The first of latin_item_row_readings(text), nullopt when there is none.
 std::optional<LatinItemRows> read_latin_item_rows(const std::string& text);
 
-// Whether the rows of `reading` add up to `target` (within half a cent). A reading with a damaged row does when the
+// Whether the rows of `reading` add up to `target` (within half a cent; never for a target of 0 or less). A reading with a damaged row does when the
 // amount target - (the other rows) has the digits printed for it with at most two lost, in order, and its sign
 // ("1.8" -> 1.68, ".00" -> 16.00): that row then gets the amount (and a unit price: the amount over its count).
 bool rows_add_up_to(LatinItemRows& reading, double target);
