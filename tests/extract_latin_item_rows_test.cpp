@@ -98,8 +98,8 @@ TEST(LatinItemRows, TaxCodesAfterAmountsAndDamagedHeaderLabels) {
 TEST(LatinItemRows, NothingWhenALineCannotBePlaced) {
     // No subtotal or total line.
     EXPECT_FALSE(ex::read_latin_item_rows("SHOP\n12/01/2020\nMILO 1KG\n24.95\nTHANK YOU\n"));
-    // An amount with no description above or below it.
-    EXPECT_FALSE(ex::read_latin_item_rows("SHOP\n12/01/2020\nMILO 1KG\n3.00\n$20.44\nSUBTOTAL 23.44\n"));
+    // Amounts with no description above or below them.
+    EXPECT_FALSE(ex::read_latin_item_rows("SHOP\n12/01/2020\nMILO 1KG\n3.00\n$20.44\n$1.00\nSUBTOTAL 24.44\n"));
     // An amount above a description that an amount follows: the description is that amount's row, and the first
     // amount belongs to none (the reading that skips it is the only one, and it does not add up).
     const auto moved = ex::latin_item_row_readings(
@@ -172,6 +172,20 @@ TEST(LatinItemRows, AnAmountThatLostADigitIsWhatTheSubtotalLeaves) {
     EXPECT_TRUE(ex::rows_add_up_to(sixteen, 18.40));
     EXPECT_DOUBLE_EQ(sixteen.rows[0].amount, 16.00);
     EXPECT_FALSE(ex::rows_add_up_to(more, 118.40));
+}
+
+TEST(LatinItemRows, TableUnitPricesOcrDamagedAndASubtotalAboveItsKeyword) {
+    // ".40" and "17.2": unit prices that lost a digit, the amount after them whole; "$23.87" is the subtotal's.
+    const auto read = ex::read_latin_item_rows(
+        "SHOP\n12:03\nQTY\nDESC\nPRICE\nAMOUNT\n1\nAMERICANO\nTALL\n.40\n3.40\n2\nDETERGENT 2KG\n17.2\n34.40\n"
+        "1\nMILO 1KG\n28.6\n28.61\n$66.41\nSUB TOTAL\nTAX @7%\n$4.65\n");
+    ASSERT_TRUE(read);
+    EXPECT_EQ(rows_of(read->rows), (std::vector<Row>{{"AMERICANO TALL", 1, 3.40, 3.40},
+                                                     {"DETERGENT 2KG", 2, 17.20, 34.40},
+                                                     {"MILO 1KG", 1, 28.61, 28.61}}));
+    EXPECT_EQ(read->end_amount, 66.41);
+    // A price whose digits the amount does not hold is no unit price of it.
+    EXPECT_FALSE(ex::read_latin_item_rows("SHOP\n12:03\n1\nMILO 1KG\n3.1\n28.61\nSUB TOTAL\n28.61\n"));
 }
 
 TEST(LatinItemRows, ATaxTitleOverInvoiceIsNotTheEndOfTheRows) {

@@ -295,6 +295,19 @@ Attempt read_between(const Lines& l, size_t begin, size_t end) {
                 emit(std::round(*qty * *unit * 100.0) / 100.0);
                 continue;
             }
+            // A table row's unit price, the amount after it: "1" / "AMERICANO TALL" / ".40" / "3.40".
+            std::smatch next;
+            if (!unit && i + 1 < end && std::regex_match(lines[i + 1], next, amount_line)) {
+                const std::optional<double> b = money_of(next, 1);
+                const double q = qty ? *qty : 1.0;
+                if (b && *b > 0 && q >= 1 && digits_fit(line, std::round(*b / q * 100.0) / 100.0)) {
+                    qty = q;
+                    unit = std::round(*b / q * 100.0) / 100.0;
+                    ++i;
+                    emit(*b);
+                    continue;
+                }
+            }
             if (out.damaged_row) return fail(i);
             const std::optional<double> q = qty, u = unit;
             emit(0.0);
@@ -400,6 +413,9 @@ Attempt read_between(const Lines& l, size_t begin, size_t end) {
         }
         desc += (desc.empty() ? "" : " ") + printed[i];
     }
+    // An amount alone above the end line is the end line's own ("$53.54" / "SUB TOTAL" / "TAX @7%").
+    std::optional<double> amount_above_end;
+    if (pending && desc.empty()) amount_above_end = pending, pending.reset();
     if (!desc.empty() || pending || certain == 0) return at;  // a line with nothing to pair, or no row
     for (const ItemRow& r : out.rows)
         if (names_no_item(ascii_upper(r.description))) return at;  // rows taken from the totals or the payment
@@ -412,6 +428,10 @@ Attempt read_between(const Lines& l, size_t begin, size_t end) {
         return std::nullopt;
     };
     out.end_amount = amount_at(end);
+    if (amount_above_end) {  // the end line's amount is printed above it; what follows it is the next line's
+        if (out.end_amount) out.later_totals.push_back(*out.end_amount);
+        out.end_amount = amount_above_end;
+    }
     // The totals printed with the next subtotal / total lines ("GST 6%" / "RM0.34" / "TOTAL AMOUNT" / "RM6.02").
     for (size_t e = end + 1; e < lines.size() && e <= end + kLaterTotalLines; ++e)
         if (is_end_line(l.upper[e]))
