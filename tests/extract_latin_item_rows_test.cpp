@@ -188,6 +188,20 @@ TEST(LatinItemRows, TableUnitPricesOcrDamagedAndASubtotalAboveItsKeyword) {
     EXPECT_FALSE(ex::read_latin_item_rows("SHOP\n12:03\n1\nMILO 1KG\n3.1\n28.61\nSUB TOTAL\n28.61\n"));
 }
 
+TEST(LatinItemRows, TwoDescriptionsThenTheirAmounts) {
+    const auto read = ex::read_latin_item_rows(
+        "SAFEWAY\n8/18/24\nOPERATOR\n88649\n1x MILO 1KG\n1x DETERGENT 2KG\n25.59 T\n17.68 T\n2x SUGAR 1KG\n5.00\n"
+        "SUBTOTAL\n$48.27\n");
+    ASSERT_TRUE(read);
+    EXPECT_EQ(rows_of(read->rows), (std::vector<Row>{{"MILO 1KG", 1, 25.59, 25.59},
+                                                     {"DETERGENT 2KG", 1, 17.68, 17.68},
+                                                     {"SUGAR 1KG", 2, 2.50, 5.00}}));
+    // Not three descriptions, and not a description between the two amounts.
+    EXPECT_FALSE(ex::read_latin_item_rows("SHOP\n8/18/24\n1x MILO 1KG\n1x RICE 5KG\n1x SUGAR 1KG\n1.00\n2.00\n3.00\n"
+                                          "SUBTOTAL\n6.00\n"));
+    EXPECT_FALSE(ex::read_latin_item_rows("SHOP\n8/18/24\n1x MILO 1KG\n1x RICE 5KG\nPROMO\n1.00\n2.00\nSUBTOTAL\n3.00\n"));
+}
+
 TEST(LatinItemRows, ATaxTitleOverInvoiceIsNotTheEndOfTheRows) {
     const auto read = ex::read_latin_item_rows(
         "SAFEWAY\nTEL: (206) 555-7554\nTAX\nINVOICE\nDATE:\n05/21/2015\nCASHIER:\n24338\n"

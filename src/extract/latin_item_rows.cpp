@@ -196,6 +196,11 @@ Attempt read_between(const Lines& l, size_t begin, size_t end) {
     std::optional<int> bare_count;      // a count alone on its line ("3" then "@ 1.31", or a table's QTY box)
     int count_then_unit = 0;            // "3 @" on its line (0: none): the unit price follows (or "1x": a count)
     std::optional<double> pending;      // an amount printed before its description
+    struct Queued {
+        std::string desc;
+        std::optional<double> qty;
+    };
+    std::optional<Queued> queued;       // a row's description (and count) printed before the next row's, amount after
     bool last_counted = true;           // the last row already has its printed count
     size_t certain = 0;                 // rows emitted with an amount as printed
     // The reading cannot place line i: a later start skips it when no certain row came before it.
@@ -255,7 +260,9 @@ Attempt read_between(const Lines& l, size_t begin, size_t end) {
     for (size_t i = begin; i < end; ++i) {
         const std::string& line = lines[i];
         if (line.empty()) continue;
-        if (std::regex_match(line, m, amount_line)) {
+        const bool is_amount = std::regex_match(line, m, amount_line);
+        if (queued && !is_amount) return fail(i);  // two descriptions in a row are followed by their amounts
+        if (is_amount) {
             const std::optional<double> a = money_of(m, 1);
             if (!a) return fail(i);
             if (count_then_unit > 0) {  // "3 @" / "23.52": the unit price of the row above or below
@@ -271,6 +278,17 @@ Attempt read_between(const Lines& l, size_t begin, size_t end) {
                 if (pending || *a == 0) return fail(i);  // 0.00: a discount or tax column, not a moved row
                 pending = *a;
                 doubt(i);
+                continue;
+            }
+            if (queued) {  // the amount of the first of two descriptions printed before their amounts
+                const std::string second = desc;
+                const std::optional<double> second_qty = qty;
+                desc = queued->desc;
+                qty = queued->qty;
+                queued.reset();
+                emit(*a);
+                desc = second;
+                qty = second_qty;
                 continue;
             }
             if (unit_unchecked && (!qty || !unit || std::fabs(*qty * *unit - *a) > 0.005)) return fail(i);
@@ -393,7 +411,11 @@ Attempt read_between(const Lines& l, size_t begin, size_t end) {
             continue;
         }
         if (std::regex_match(line, m, qty_desc) && has_ascii_letter(m[2].str())) {
-            if (!desc.empty()) return fail(i);
+            if (!desc.empty()) {  // two rows' descriptions, then their amounts ("1x MILO 1KG" / "1x RICE 5KG" / ...)
+                if (queued || pending || unit) return fail(i);
+                queued = Queued{desc, qty};
+                desc.clear();
+            }
             qty = std::stod(m[1].str());
             const std::string text = trim(printed[i].substr(size_t(m.position(2)), size_t(m.length(2))));
             if (!pending) desc = text;
@@ -416,7 +438,7 @@ Attempt read_between(const Lines& l, size_t begin, size_t end) {
     // An amount alone above the end line is the end line's own ("$53.54" / "SUB TOTAL" / "TAX @7%").
     std::optional<double> amount_above_end;
     if (pending && desc.empty()) amount_above_end = pending, pending.reset();
-    if (!desc.empty() || pending || certain == 0) return at;  // a line with nothing to pair, or no row
+    if (!desc.empty() || pending || queued || certain == 0) return at;  // a line with nothing to pair, or no row
     for (const ItemRow& r : out.rows)
         if (names_no_item(ascii_upper(r.description))) return at;  // rows taken from the totals or the payment
     if (std::none_of(out.rows.begin(), out.rows.end(), [](const ItemRow& r) { return r.amount > 0; })) return at;

@@ -50,6 +50,10 @@ struct LatinItemRows {
 //   - an amount printed before its description ("3.75" / "1x ORANGE JUICE") is that one line's amount, when no
 //     amount follows the line (else the line is more likely that amount's row);
 //   - an amount glued to the description ("12CT4.45") is read after a letter;
+//   - two rows printed as both descriptions then both amounts ("1x MILO 1KG" / "1x RICE 5KG" / "25.59" /
+//     "17.68") pair in order;
+//   - a table row's unit price that lost a digit (".40" / "3.40") is the amount over the count when its digits
+//     fit; an amount alone above the end line is that line's ("$53.54" / "SUB TOTAL");
 //   - an amount that lost a digit or its point ("1.8", "1451") is the row's count times unit price when their
 //     digits hold its printed digits, else the reading's damaged row (one at most).
 // A reading fails when a line cannot be placed (an amount with no description before or after it, a description
