@@ -202,6 +202,23 @@ TEST(LatinItemRows, TwoDescriptionsThenTheirAmounts) {
     EXPECT_FALSE(ex::read_latin_item_rows("SHOP\n8/18/24\n1x MILO 1KG\n1x RICE 5KG\nPROMO\n1.00\n2.00\nSUBTOTAL\n3.00\n"));
 }
 
+TEST(LatinItemRows, AmountsThatLostTheirPointOrADigit) {
+    // "060" lost its point (no count starts with 0); "S00S" is a description, not 5005 with its point lost.
+    const auto read = ex::latin_item_row_readings(
+        "SHOP\n12:00\nBANANAS\n060\nA4 PAPER\nS00S\n1\nX12.55\n12.55\nSUBTOTAL\n13.15\n");
+    ASSERT_FALSE(read.empty());
+    ex::LatinItemRows r = read[0];
+    ASSERT_TRUE(ex::rows_add_up_to(r, 13.15));
+    EXPECT_EQ(rows_of(r.rows), (std::vector<Row>{{"BANANAS", 1, 0.60, 0.60}, {"A4 PAPER S00S", 1, 12.55, 12.55}}));
+    // No reading adds up, but the first one does once an amount gets back the digit OCR dropped ("2.00" for 20.00).
+    nlohmann::ordered_json f = {{"line_items", nlohmann::ordered_json::array()}, {"net_amount", nullptr},
+                                {"total_amount", nullptr}, {"warnings", nlohmann::ordered_json::array()}};
+    ex::check_latin_items("SHOP\n12:00\nTEH TARIK\n2.00\nMILO 1KG\n3.45\nSUBTOTAL\n23.45\n", f);
+    ASSERT_EQ(f["line_items"].size(), 2u) << f.dump();
+    EXPECT_DOUBLE_EQ(f["line_items"][0]["amount"].get<double>(), 20.00);
+    EXPECT_DOUBLE_EQ(f["line_items"][1]["amount"].get<double>(), 3.45);
+}
+
 TEST(LatinItemRows, ATaxTitleOverInvoiceIsNotTheEndOfTheRows) {
     const auto read = ex::read_latin_item_rows(
         "SAFEWAY\nTEL: (206) 555-7554\nTAX\nINVOICE\nDATE:\n05/21/2015\nCASHIER:\n24338\n"

@@ -413,20 +413,22 @@ void check_latin_items(const std::string& text, nlohmann::ordered_json& f) {
         return;
     }
     // The first reading that adds up to the amount printed after its rows, else to the net or total amount, else
-    // to a total printed just below (items with the tax in their prices, under a tax line that ends the rows).
-    for (const LatinItemRows& reading : readings) {
-        std::vector<std::optional<double>> candidates{reading.end_amount};
-        for (const char* key : {"net_amount", "total_amount"})
-            if (f[key].is_number()) candidates.push_back(f[key].get<double>());
-        for (double t : reading.later_totals) candidates.push_back(t);
-        for (const auto& c : candidates) {
-            if (!c) continue;
-            LatinItemRows read = reading;
-            if (!rows_add_up_to(read, *c)) continue;
-            items_from_rows(text, read.rows, *c, f, kCentTolerance, true);
-            return;
+    // to a total printed just below (items with the tax in their prices, under a tax line that ends the rows);
+    // then, the same with one row's amount given back a digit OCR lost.
+    for (const bool lost_digit : {false, true})
+        for (const LatinItemRows& reading : readings) {
+            std::vector<std::optional<double>> candidates{reading.end_amount};
+            for (const char* key : {"net_amount", "total_amount"})
+                if (f[key].is_number()) candidates.push_back(f[key].get<double>());
+            for (double t : reading.later_totals) candidates.push_back(t);
+            for (const auto& c : candidates) {
+                if (!c) continue;
+                LatinItemRows read = reading;
+                if (!rows_add_up_to(read, *c, lost_digit)) continue;
+                items_from_rows(text, read.rows, *c, f, kCentTolerance, true);
+                return;
+            }
         }
-    }
 }
 
 }  // namespace receipt::extract

@@ -119,7 +119,8 @@ std::optional<Lines> prepare(const std::string& text) {
 }
 
 // An amount that OCR damaged, alone on its line: a number with a point and other than two decimals or no digit
-// before it ("1.8", "17.2", ".00", "-2.8"), or four or five digits without one ("1451": the point lost).
+// before it ("1.8", "17.2", ".00", "-2.8"), or four or five digits without one ("1451": the point lost), or three
+// from a 0 ("060").
 bool is_damaged_amount(const std::string& line) {
     static const std::regex number(R"(^(-\s*)?(?:\$|£|€|RM)?\s*(-\s*)?(\d*)(?:[.,](\d*))?$)");
     std::smatch m;
@@ -127,7 +128,17 @@ bool is_damaged_amount(const std::string& line) {
     const size_t whole = size_t(m.length(3)), decimals = size_t(m.length(4));
     if (whole + decimals < 2) return false;
     if (m[4].matched) return decimals != 2 || whole == 0;
-    return whole >= 4 && whole <= 5;
+    return (whole >= 4 && whole <= 5) || (whole == 3 && m[3].str()[0] == '0');  // "060": no count starts with 0
+}
+
+// The digits of an amount with its two decimals: 12.00 -> "1200", 0.56 -> "056".
+std::string cents_digits(double value) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.2f", std::fabs(value));
+    std::string digits;
+    for (const char* c = buf; *c; ++c)
+        if (is_ascii_digit(*c)) digits += *c;
+    return digits;
 }
 
 // Whether `print` (a damaged amount line) holds the digits of `value` in order, with at most two lost, and its sign.
@@ -137,11 +148,7 @@ bool digits_fit(const std::string& print, double value) {
     std::string printed;
     for (char c : print)
         if (is_ascii_digit(c)) printed += c;
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.2f", std::fabs(value));
-    std::string digits;
-    for (const char* c = buf; *c; ++c)
-        if (is_ascii_digit(*c)) digits += *c;
+    const std::string digits = cents_digits(value);
     if (printed.size() > digits.size() || digits.size() - printed.size() > 2) return false;
     size_t k = 0;
     for (char c : digits)
@@ -307,7 +314,7 @@ Attempt read_between(const Lines& l, size_t begin, size_t end) {
             continue;
         }
         if (std::regex_match(line, product_code)) continue;  // an EAN / article number above its description
-        if (is_damaged_amount(line)) {
+        if (is_damaged_amount(line) && !has_ascii_letter(printed[i])) {  // not "S00S" read as 5005
             if (desc.empty() || pending) return fail(i);
             if (qty && unit && digits_fit(line, *qty * *unit)) {  // "3 X 0.56" / "1.8": the count times unit price
                 emit(std::round(*qty * *unit * 100.0) / 100.0);
@@ -503,11 +510,33 @@ std::optional<LatinItemRows> read_latin_item_rows(const std::string& text) {
     return std::move(all.front());
 }
 
-bool rows_add_up_to(LatinItemRows& reading, double target) {
+bool rows_add_up_to(LatinItemRows& reading, double target, bool lost_digit) {
     if (target <= 0) return false;
     double sum = 0;
     for (const ItemRow& r : reading.rows) sum += r.amount;
-    if (!reading.damaged_row) return std::fabs(sum - target) <= 0.005;
+    if (!reading.damaged_row) {
+        if (std::fabs(sum - target) <= 0.005) return true;
+        if (!lost_digit) return false;
+        // One row's amount lost a digit: "2.00" printed for 12.00 (its digits with one lost), the only row that fits.
+        std::optional<size_t> fits;
+        for (size_t k = 0; k < reading.rows.size(); ++k) {
+            const ItemRow& r = reading.rows[k];
+            const double amount = std::round((r.amount + target - sum) * 100.0) / 100.0;
+            if (r.amount <= 0 || amount <= r.amount || cents_digits(amount).size() != cents_digits(r.amount).size() + 1 ||
+                !digits_fit(cents_digits(r.amount), amount))
+                continue;
+            if (fits) return false;  // two rows fit: the arithmetic cannot tell which lost the digit
+            fits = k;
+        }
+        if (!fits) return false;
+        ItemRow& r = reading.rows[*fits];
+        r.amount = std::round((r.amount + target - sum) * 100.0) / 100.0;
+        if (!(r.quantity && r.unit_price && std::fabs(*r.quantity * *r.unit_price - r.amount) <= 0.005)) {
+            r.quantity = 1.0;
+            r.unit_price = r.amount;
+        }
+        return true;
+    }
     if (*reading.damaged_row >= reading.rows.size()) return false;
     const double amount = std::round((target - sum) * 100.0) / 100.0;
     if (!digits_fit(reading.damaged_print, amount)) return false;

@@ -65,9 +65,11 @@ std::vector<LatinItemRows> latin_item_row_readings(const std::string& text);
 // The first of latin_item_row_readings(text), nullopt when there is none.
 std::optional<LatinItemRows> read_latin_item_rows(const std::string& text);
 
-// Whether the rows of `reading` add up to `target` (within half a cent; never for a target of 0 or less). A reading with a damaged row does when the
-// amount target - (the other rows) has the digits printed for it with at most two lost, in order, and its sign
-// ("1.8" -> 1.68, ".00" -> 16.00): that row then gets the amount (and a unit price: the amount over its count).
-bool rows_add_up_to(LatinItemRows& reading, double target);
+// Whether the rows of `reading` add up to `target` (within half a cent; never for a target of 0 or less). A reading
+// with a damaged row does when the amount target - (the other rows) has the digits printed for it with at most two
+// lost, in order, and its sign ("1.8" -> 1.68, ".00" -> 16.00): that row then gets the amount (and a unit price:
+// the amount over its count). With `lost_digit`, one without does when exactly one row's amount is short by a
+// digit OCR lost, the digits of amount + (target - sum) with one left out ("2.00" for 12.00): that row gets it.
+bool rows_add_up_to(LatinItemRows& reading, double target, bool lost_digit = false);
 
 }  // namespace receipt::extract
