@@ -3,88 +3,18 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <regex>
 
-#include "extract/printed_amounts.h"
-#include "extract/printed_value.h"
+#include "extract/latin_row_lines.h"
 #include "extract/utf8.h"
 
 namespace receipt::extract {
 
 namespace {
 
-constexpr size_t kMaxLineBytes = 200;  // bytes of a line the regexes look at (bounds std::regex's recursion)
 constexpr size_t kMaxEndLines = 4;     // subtotal / total lines tried as the end of the rows
 constexpr size_t kMaxRestarts = 8;     // later starts tried per end line
 constexpr size_t kLaterTotalLines = 6; // lines below the end line whose total lines give LatinItemRows::later_totals
-
-// A money amount with two decimals: optional sign and currency sign, thousands commas, a point or a comma before
-// the cents ("$70.56", "RM136.38", "-5,88", "£ 7.09", "1,234.50").
-const char* const kMoney = R"((-\s*)?(?:\$|£|€|RM|MYR|USD|GBP)?\s*(-\s*)?(\d{1,3}(?:,\d{3})+|\d+)[.,](\d{2}))";
-// A unit price: the same with two to four decimals ("2.9000"), rounded to cents when read.
-const char* const kUnitMoney = R"((-\s*)?(?:\$|£|€|RM|MYR|USD|GBP)?\s*(-\s*)?(\d{1,3}(?:,\d{3})+|\d+)[.,](\d{2,4}))";
-
-std::optional<double> money_of(const std::smatch& m, size_t first) {
-    // groups: first = sign, first+1 = sign after the currency, first+2 = integer part, first+3 = decimals
-    std::string whole = m[first + 2].str();
-    std::string digits;
-    for (char c : whole)
-        if (c != ',') digits += c;
-    if (digits.empty() || digits.size() > 9) return std::nullopt;
-    const double v = std::stod(digits) + std::stod("0." + m[first + 3].str());
-    const bool negative = m[first].matched || m[first + 1].matched;
-    return std::round((negative ? -v : v) * 100.0) / 100.0;
-}
-
-// The line that ends the item rows: a subtotal or total keyword at its start, or a tax line ("TAX 7%", "VAT 20%";
-// not the "TAX INVOICE" title or a "GST ID NO" / "VAT No." registration line of the header).
-// A subtotal / total keyword that OCR damaged at the start of `upper`: look-alike digits inside a word read as
-// letters ("5UB TOTAL", "SUB-TOTA1") and then at most one letter lost, added or changed ("TOTL SAES", "SUB TOTL").
-bool is_damaged_total_keyword(const std::string& upper) {
-    std::vector<std::string> words;
-    std::string w;
-    for (size_t i = 0; i <= upper.size() && words.size() < 2; ++i) {
-        const char c = i < upper.size() ? upper[i] : ' ';
-        if (c == ' ' || c == '-' || c == ':') {
-            if (!w.empty()) words.push_back(w);
-            w.clear();
-        } else {
-            w += c;
-        }
-    }
-    for (std::string& word : words) {
-        if (!has_ascii_letter(word)) return false;
-        for (char& c : word) c = c == '0' ? 'O' : c == '1' ? 'L' : c == '5' ? 'S' : c == '8' ? 'B' : c;
-    }
-    if (words.empty()) return false;
-    std::vector<std::string> keys{words[0]};
-    if (words.size() > 1) keys.push_back(words[0] + words[1]);
-    for (const std::string& k : keys)
-        if (k.size() >= 4 && (edit_distance(k, "TOTAL") <= 1 || edit_distance(k, "SUBTOTAL") <= 1)) return true;
-    return false;
-}
-
-bool is_end_line(const std::string& upper) {
-    static const std::regex end(R"(^(SUB[\s-]*TOTAL|TOTAL|BALANCE\s+DUE|GRAND\s+TOTAL|AMOUNT\s+DUE|NET\s+TOTAL))");
-    static const std::regex tax(R"(^(VAT|TAX|GST|SST)\b(?!\s*(INVOICE|ID|REG|NO\b|NO\.|NUMBER|SUMMARY)))");
-    return std::regex_search(upper, end) || std::regex_search(upper, tax) || is_damaged_total_keyword(upper);
-}
-
-// A header line above the item rows: a date or time, a cashier / operator / transaction label, a table heading,
-// a restaurant's table number or order kind ("TBL64 / 1", "EAT IN", "TAKE AWAY").
-bool is_header_line(const std::string& upper) {
-    static const std::regex time(R"(\b\d{1,2}:\d{2})");
-    static const std::regex date(R"(\b\d{1,2}[/.-]\d{1,2}[/.-]\d{2,4}\b|\b\d{4}[/.-]\d{1,2}[/.-]\d{1,2}\b)");
-    static const std::regex month(R"(\b(JAN|FEB|MAR|APR|MAY|JUN|JUL|AUG|SEP|OCT|NOV|DEC)[A-Z]*\.?\s+\d{1,2},?\s+\d{4}\b)");
-    static const std::regex label(
-        R"(^(QTY|DESC|DESCRIPTION|PRICE|AMOUNT|AMT|ITEM|ITEMS|CASHIER|OPERATOR|SERVED\s+BY|TRANS|TXN|TABLE|TBL\d*|EAT\s+IN|DINE\s+IN|TAKE\s*AWAY|RECEIPT|TAX\s+INVOICE|INVOICE|CASH\s+BILL|BILL|DATE|TIME)\b|^(RM|MYR|USD|GBP|EUR)$)");
-    // A label that OCR damaged, with the number after it ("OERATOR 59874", "SERVED Y: 36806").
-    static const std::regex label_number(R"(^[A-Z][A-Z .]{2,}:?\s*#?\d{4,}$)");
-    return std::regex_search(upper, time) || std::regex_search(upper, date) || std::regex_search(upper, month) ||
-           std::regex_search(upper, label) || std::regex_match(upper, label_number);
-}
-
 
 // One try at reading the rows from a given line.
 struct Attempt {
@@ -92,86 +22,8 @@ struct Attempt {
     std::optional<size_t> restart_after;  // a line read before any certain row that a later start should skip
 };
 
-// The receipt's lines three ways: look-alikes next to digits read as digits (amounts), as printed
-// (descriptions) and upper-cased as printed (keywords); a tax code after an amount is cut off.
-struct Lines {
-    std::vector<std::string> read, printed, upper;
-};
-
-std::optional<Lines> prepare(const std::string& text) {
-    const std::vector<std::string> read = printed_lines(text);
-    const std::vector<std::string> as_is = printed_lines_as_is(text);
-    if (read.size() != as_is.size() || read.size() > kMaxItemRowLines) return std::nullopt;
-    // A tax code after an amount ("2.85 T", "41.95 SR") marks the item's tax rate: the amount alone is read.
-    static const std::regex tax_code(R"(^(.*\d[.,]\d{2})\s+(T|S|SR|ZR|Z|E|N|X|\*)$)");
-    Lines l;
-    for (size_t i = 0; i < read.size(); ++i) {
-        l.read.push_back(trim(read[i].substr(0, kMaxLineBytes)));
-        l.printed.push_back(trim(as_is[i].substr(0, kMaxLineBytes)));
-        std::smatch code;
-        if (std::regex_match(l.read.back(), code, tax_code) && l.read.back().size() == l.printed.back().size()) {
-            l.read.back() = code[1].str();
-            l.printed.back() = l.printed.back().substr(0, l.read.back().size());
-        }
-        l.upper.push_back(ascii_upper(l.printed.back()));
-    }
-    return l;
-}
-
-// An amount that OCR damaged, alone on its line: a number with a point and other than two decimals or no digit
-// before it ("1.8", "17.2", ".00", "-2.8"), or four or five digits without one ("1451": the point lost), or three
-// from a 0 ("060").
-bool is_damaged_amount(const std::string& line) {
-    static const std::regex number(R"(^(-\s*)?(?:\$|£|€|RM)?\s*(-\s*)?(\d*)(?:[.,](\d*))?$)");
-    std::smatch m;
-    if (!std::regex_match(line, m, number)) return false;
-    const size_t whole = size_t(m.length(3)), decimals = size_t(m.length(4));
-    if (whole + decimals < 2) return false;
-    if (m[4].matched) return decimals != 2 || whole == 0;
-    return (whole >= 4 && whole <= 5) || (whole == 3 && m[3].str()[0] == '0');  // "060": no count starts with 0
-}
-
-// The digits of an amount with its two decimals: 12.00 -> "1200", 0.56 -> "056".
-std::string cents_digits(double value) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.2f", std::fabs(value));
-    std::string digits;
-    for (const char* c = buf; *c; ++c)
-        if (is_ascii_digit(*c)) digits += *c;
-    return digits;
-}
-
-// Whether `print` (a damaged amount line) holds the digits of `value` in order, with at most two lost, and its sign.
-bool digits_fit(const std::string& print, double value) {
-    const bool negative = print.find('-') != std::string::npos;
-    if (negative != (value < 0) || value == 0) return false;
-    std::string printed;
-    for (char c : print)
-        if (is_ascii_digit(c)) printed += c;
-    const std::string digits = cents_digits(value);
-    if (printed.size() > digits.size() || digits.size() - printed.size() > 2) return false;
-    size_t k = 0;
-    for (char c : digits)
-        if (k < printed.size() && printed[k] == c) ++k;
-    return k == printed.size();
-}
-
-// A description without the row number or product code printed before it ("1. MAX 10-1M STAPLES",
-// "910347623 ALMOND CAKE").
-std::string without_row_number(const std::string& desc) {
-    static const std::regex number(R"(^(\d{1,3}\.|\d{6,14})\s+(?=\S))");
-    return std::regex_replace(desc, number, "", std::regex_constants::format_first_only);
-}
-
-// A description that names a total, tax, rounding or payment line, not an item ("CASH", "RELIEF GST", "ROUNDING").
-bool names_no_item(const std::string& upper) {
-    static const std::regex payment(
-        R"(^(CASH|CHANGE|TENDER|ROUNDING|RELIEF|PAYMENT|VISA|MASTERCARD|AMEX|DEBIT|CREDIT|CARD)\b|\b(GST|VAT|SST)$)");
-    return is_end_line(upper) || std::regex_search(upper, payment);
-}
-
 // One reading of lines [begin, end) of `l`, the rows ending at line `end`.
-Attempt read_between(const Lines& l, size_t begin, size_t end) {
+Attempt read_between(const LatinRowLines& l, size_t begin, size_t end) {
     const std::vector<std::string>& lines = l.read;
     const std::vector<std::string>& printed = l.printed;
     static const std::regex amount_line(std::string("^") + kMoney + "$");
@@ -470,7 +322,7 @@ Attempt read_between(const Lines& l, size_t begin, size_t end) {
 }
 
 // The line after the last header line above `end`, past a cashier's or transaction's number.
-size_t first_row_line(const Lines& l, size_t end) {
+size_t first_row_line(const LatinRowLines& l, size_t end) {
     size_t begin = 0;
     for (size_t i = 0; i < end; ++i)
         if (is_header_line(l.upper[i])) begin = i + 1;
@@ -483,7 +335,7 @@ size_t first_row_line(const Lines& l, size_t end) {
 
 std::vector<LatinItemRows> latin_item_row_readings(const std::string& text) {
     std::vector<LatinItemRows> out;
-    const std::optional<Lines> l = prepare(text);
+    const std::optional<LatinRowLines> l = latin_row_lines(text);
     if (!l) return out;
     size_t end_lines = 0, after_end = 0;  // the line after the last end line tried
     for (size_t end = 0; end < l->read.size() && out.empty() && end_lines < kMaxEndLines; ++end) {
@@ -555,3 +407,4 @@ bool rows_add_up_to(LatinItemRows& reading, double target, bool lost_digit) {
 }
 
 }  // namespace receipt::extract
+

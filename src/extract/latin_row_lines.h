@@ -1,0 +1,65 @@
+// How one printed line of a Latin-script receipt's item area reads, for the item-row reader
+// (extract/latin_item_rows.h): money amounts, the lines that end the rows or head them, amounts that OCR damaged,
+// and description text that is no item.
+#pragma once
+
+#include <optional>
+#include <regex>
+#include <string>
+#include <vector>
+
+namespace receipt::extract {
+
+// A money amount with two decimals: optional sign and currency sign, thousands commas, a point or a comma before
+// the cents ("$70.56", "RM136.38", "-5,88", "£ 7.09", "1,234.50"). Four groups: sign, sign after the currency,
+// integer part, decimals.
+extern const char* const kMoney;
+// A unit price: the same with two to four decimals ("2.9000"), rounded to cents when read.
+extern const char* const kUnitMoney;
+
+// The amount of a kMoney / kUnitMoney match whose first group is `first`, rounded to cents; nullopt for more than
+// nine integer digits.
+std::optional<double> money_of(const std::smatch& m, size_t first);
+
+// The line that ends the item rows (`upper`: the line upper-cased): a subtotal or total keyword at its start, or
+// a tax line ("TAX 7%", "VAT 20%"; not the "TAX INVOICE" title or a "GST ID NO" / "VAT No." registration line of
+// the header), or a subtotal / total keyword that OCR damaged: look-alike digits inside a word read as letters
+// ("5UB TOTAL", "SUB-TOTA1") and then at most one letter lost, added or changed ("TOTL SAES", "TATAL SALES").
+bool is_end_line(const std::string& upper);
+
+// A header line above the item rows: a date or time, a cashier / operator / transaction label (or one that OCR
+// damaged, with its number after it: "OERATOR 59874"), a table heading, a currency column heading, a restaurant's
+// table number or order kind ("TBL64 / 1", "EAT IN", "TAKE AWAY").
+bool is_header_line(const std::string& upper);
+
+// A receipt's lines three ways, each trimmed and cut to 200 bytes: look-alikes next to digits read as digits
+// (`read`, for amounts: printed_lines), as printed (`printed`, for descriptions) and upper-cased as printed
+// (`upper`, for keywords). A tax code after an amount ("2.85 T", "41.95 SR") is cut off in `read` and `printed`.
+struct LatinRowLines {
+    std::vector<std::string> read, printed, upper;
+};
+
+// The lines of `text`; nullopt when the two readings disagree on the line count or there are too many lines.
+std::optional<LatinRowLines> latin_row_lines(const std::string& text);
+
+// An amount that OCR damaged, alone on its line: a number with a point and other than two decimals or no digit
+// before it ("1.8", "17.2", ".00", "-2.8"), or four or five digits without one ("1451": the point lost), or three
+// from a 0 ("060").
+bool is_damaged_amount(const std::string& line);
+
+// The digits of an amount with its two decimals: 12.00 -> "1200", 0.56 -> "056".
+std::string cents_digits(double value);
+
+// Whether `print` (a damaged amount line, or any digits) holds the digits of `value` (cents_digits) in order, with
+// at most two lost, and its sign ('-' in `print` for a negative value).
+bool digits_fit(const std::string& print, double value);
+
+// A description without the row number or product code printed before it ("1. MAX 10-1M STAPLES",
+// "910347623 ALMOND CAKE").
+std::string without_row_number(const std::string& desc);
+
+// A description (upper-cased) that names a total, tax, rounding or payment line, not an item ("CASH",
+// "RELIEF GST", "ROUNDING").
+bool names_no_item(const std::string& upper);
+
+}  // namespace receipt::extract
