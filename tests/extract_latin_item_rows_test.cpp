@@ -219,6 +219,16 @@ TEST(LatinItemRows, AmountsThatLostTheirPointOrADigit) {
     EXPECT_DOUBLE_EQ(f["line_items"][1]["amount"].get<double>(), 3.45);
 }
 
+TEST(LatinItemRows, ARowThatLostALetterTakesTheRowThatPrintsItWhole) {
+    const auto read = ex::read_latin_item_rows(
+        "SHOP\n12:00\nORANGE JICE\n3.34\nORANGE JUICE\n3.40\nSUGAR 1KG\n2.00\nSUGAR 12KG\n9.00\nSUBTOTAL\n17.74\n");
+    ASSERT_TRUE(read);
+    EXPECT_EQ(rows_of(read->rows), (std::vector<Row>{{"ORANGE JUICE", 1, 3.34, 3.34},
+                                                     {"ORANGE JUICE", 1, 3.40, 3.40},
+                                                     {"SUGAR 1KG", 1, 2.00, 2.00},     // a digit more is another item
+                                                     {"SUGAR 12KG", 1, 9.00, 9.00}}));
+}
+
 TEST(LatinItemRows, ATaxTitleOverInvoiceIsNotTheEndOfTheRows) {
     const auto read = ex::read_latin_item_rows(
         "SAFEWAY\nTEL: (206) 555-7554\nTAX\nINVOICE\nDATE:\n05/21/2015\nCASHIER:\n24338\n"

@@ -2,6 +2,7 @@
 #include "extract/latin_item_rows.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <regex>
 
@@ -21,6 +22,29 @@ struct Attempt {
     std::optional<LatinItemRows> reading;
     std::optional<size_t> restart_after;  // a line read before any certain row that a later start should skip
 };
+
+// True when `longer` is `shorter` with one ASCII letter more ("ORANGE JUICE" for "ORANGE JICE"; not a digit:
+// "SUGAR 1KG" and "SUGAR 12KG" are two items).
+bool one_letter_more(const std::string& shorter, const std::string& longer) {
+    if (longer.size() != shorter.size() + 1) return false;
+    size_t k = 0;
+    while (k < shorter.size() && shorter[k] == longer[k]) ++k;
+    const unsigned char added = static_cast<unsigned char>(longer[k]);
+    return std::isalpha(added) && added < 0x80 && shorter.compare(k, std::string::npos, longer, k + 1) == 0;
+}
+
+// A row description that OCR dropped a letter from takes another row's that prints the same item whole (receipts
+// repeat items: "ORANGE JICE" and "ORANGE JUICE"). Descriptions of 5+ bytes.
+void descriptions_from_other_rows(std::vector<ItemRow>& rows) {
+    for (ItemRow& r : rows) {
+        if (r.description.size() < 5) continue;
+        for (const ItemRow& other : rows)
+            if (one_letter_more(r.description, other.description)) {
+                r.description = other.description;
+                break;
+            }
+    }
+}
 
 // One reading of lines [begin, end) of `l`, the rows ending at line `end`.
 Attempt read_between(const LatinRowLines& l, size_t begin, size_t end) {
@@ -317,6 +341,7 @@ Attempt read_between(const LatinRowLines& l, size_t begin, size_t end) {
     for (size_t e = end + 1; e < lines.size() && e <= end + kLaterTotalLines; ++e)
         if (is_end_line(l.upper[e]))
             if (const std::optional<double> a = amount_at(e)) out.later_totals.push_back(*a);
+    descriptions_from_other_rows(out.rows);
     at.reading = std::move(out);
     return at;
 }

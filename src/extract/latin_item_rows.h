@@ -56,7 +56,8 @@ struct LatinItemRows {
 //     fit; an amount alone above the end line is that line's ("$53.54" / "SUB TOTAL");
 //   - an amount that lost a digit or its point ("1.8", "1451") is the row's count times unit price when their
 //     digits hold its printed digits, else the reading's damaged row (one at most).
-// A reading fails when a line cannot be placed (an amount with no description before or after it, a description
+// A row description that OCR dropped a letter from takes another row's that prints it whole ("ORANGE JICE" and
+// "ORANGE JUICE"). A reading fails when a line cannot be placed (an amount with no description before or after it, a description
 // with no amount after it), when a row names a total, tax, rounding or payment line ("CASH", "RELIEF GST"), or
 // when no row has an amount above 0. May throw std::regex_error on a pathological line
 // (check_latin_items catches it).
