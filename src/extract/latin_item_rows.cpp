@@ -30,7 +30,7 @@ bool one_letter_more(const std::string& shorter, const std::string& longer) {
     size_t k = 0;
     while (k < shorter.size() && shorter[k] == longer[k]) ++k;
     const unsigned char added = static_cast<unsigned char>(longer[k]);
-    return std::isalpha(added) && added < 0x80 && shorter.compare(k, std::string::npos, longer, k + 1) == 0;
+    return added < 0x80 && std::isalpha(added) && shorter.compare(k, std::string::npos, longer, k + 1) == 0;
 }
 
 // A row description that OCR dropped a letter from takes another row's that prints the same item whole (receipts
@@ -66,9 +66,9 @@ Attempt read_between(const LatinRowLines& l, size_t begin, size_t end) {
     static const std::regex desc_amounts(std::string(R"(^(?:(\d{1,3})\s*[xX]?\s+)?(.*?\S)\s+)") + kMoney +
                                          R"((?:\s+)" + kMoney + ")?$");
     static const std::regex desc_glued(std::string(R"(^(?:(\d{1,3})\s*[xX]?\s+)?(.*?[A-Za-z]))") + kMoney + "$");
+    static const std::regex count_prefix(R"(^\d{1,3}\s*[xX]?\s+[A-Za-z])");  // "1x ORANGE JUICE", "2 KOPI O"
     // A taxable mark alone on the line after its amount ("9.62" / "T"). Not the GST codes of Malaysian receipts
     // ("S", "SR", "Z"): their rows come in layouts this reading does not know, and the model reads them better.
-    static const std::regex count_prefix(R"(^\d{1,3}\s*[xX]?\s+[A-Za-z])");  // "1x ORANGE JUICE", "2 KOPI O"
     static const std::regex tax_mark(R"(^T$)");
 
     Attempt at;
