@@ -317,6 +317,16 @@ TEST(LatinItemRows, ItemsThatAddUpStayAndRowsThatDoNotAreIgnored) {
     ex::check_latin_items(text, f);
     EXPECT_EQ(f["line_items"], items);
     EXPECT_TRUE(f["warnings"].empty()) << f["warnings"].dump();
+    // A unit price that does not make its amount (the model's digits: 27.3 for 27.03) is the amount over the count.
+    nlohmann::ordered_json h = {
+        {"line_items", {{{"description", "MILO 1KG"}, {"quantity", 2}, {"unit_price", 27.3}, {"amount", 54.06}},
+                        {{"description", "BANANAS"}, {"quantity", 3}, {"unit_price", 0.65}, {"amount", 1.68}},
+                        {{"description", "COUPON"}, {"quantity", nullptr}, {"unit_price", nullptr}, {"amount", -1.0}}}},
+        {"net_amount", 54.74}, {"total_amount", 54.74}, {"warnings", nlohmann::ordered_json::array()}};
+    ex::check_latin_items("SHOP\n12/01/2020\n10:00\nMILO 1KG\n54.06\nBANANAS\n1.68\nCOUPON\n-1.00\nSUBTOTAL\n54.74\n", h);
+    EXPECT_DOUBLE_EQ(h["line_items"][0]["unit_price"].get<double>(), 27.03);
+    EXPECT_DOUBLE_EQ(h["line_items"][1]["unit_price"].get<double>(), 0.56);
+    EXPECT_TRUE(h["line_items"][2]["quantity"].is_null());
     // Rows that add up to none of the printed subtotal, the net and the total amount change nothing.
     const std::string short_text = "SHOP\n12/01/2020\n10:00\nMILO 1KG\n24.95\nSUBTOTAL\n27.35\n";
     nlohmann::ordered_json g = {{"line_items", nlohmann::ordered_json::array()}, {"net_amount", 27.35},

@@ -354,7 +354,8 @@ void items_dropped_digit(double target, nlohmann::ordered_json& f) {
 // and the subtotal; the model's count and unit price were not): a whole count of 1-99 that divides the amount
 // gets the unit price amount / count, else a unit price that divides it into such a count gets that count, else
 // the item is one unit of its amount. Items without either, and discounts, are left alone.
-void items_count_times_unit(nlohmann::ordered_json& f) {
+// cents: amounts with cents (products within half a cent, unit prices rounded to cents); else whole yen.
+void items_count_times_unit(nlohmann::ordered_json& f, bool cents = false) {
     auto& items = f["line_items"];
     if (!items.is_array()) return;
     std::string changed;
@@ -366,11 +367,19 @@ void items_count_times_unit(nlohmann::ordered_json& f) {
         auto& unit = it["unit_price"];
         if (a <= 0 || (!qty.is_number() && !unit.is_number())) continue;
         const double q = qty.is_number() ? qty.get<double>() : 0, u = unit.is_number() ? unit.get<double>() : 0;
-        if (q * u == a) continue;
-        if (item_count(q) && a / q == std::floor(a / q)) {
-            unit = json_amount(a / q);
-        } else if (u > 0 && item_count(a / u)) {
-            qty = json_amount(a / u);
+        const double slack = cents ? kCentTolerance : 0.0;
+        if (std::fabs(q * u - a) <= slack) continue;
+        // The unit price that `count` units of the amount cost, when it is a whole price (yen or cents).
+        const auto unit_for = [&](double count) -> std::optional<double> {
+            const double p = cents ? std::round(a / count * 100.0) / 100.0 : a / count;
+            if (cents ? std::fabs(p * count - a) <= slack : p == std::floor(p)) return p;
+            return std::nullopt;
+        };
+        const double units = u > 0 ? (cents ? std::round(a / u) : a / u) : 0;
+        if (const auto p = item_count(q) ? unit_for(q) : std::nullopt) {
+            unit = json_amount(*p);
+        } else if (u > 0 && item_count(units) && std::fabs(units * u - a) <= slack) {
+            qty = json_amount(units);
         } else {
             qty = 1;
             unit = json_amount(a);
@@ -426,9 +435,11 @@ void check_latin_items(const std::string& text, nlohmann::ordered_json& f) {
                 LatinItemRows read = reading;
                 if (!rows_add_up_to(read, *c, lost_digit)) continue;
                 items_from_rows(text, read.rows, *c, f, kCentTolerance, true);
+                items_count_times_unit(f, true);
                 return;
             }
         }
+    items_count_times_unit(f, true);
 }
 
 }  // namespace receipt::extract

@@ -32,7 +32,9 @@ void check_yen_items(const std::string& text, const std::optional<double>& subto
 // (extract/latin_item_rows.h): when the rows add up to the amount printed on the subtotal / total line that ends
 // them, else to the net or the total amount of `fields`, they replace the model's items unless those add up too
 // (then a model item whose description is not printed takes the row's with its amount); a row keeps the model's
-// description when it reads the printed one through OCR damage. One warning names the change. Never throws.
+// description when it reads the printed one through OCR damage. One warning names the change. Then each item
+// whose quantity and unit price do not multiply to its amount (within half a cent) gets the ones that do, as for
+// yen (the unit price amount / count rounded to cents when that makes the amount). Never throws.
 void check_latin_items(const std::string& text, nlohmann::ordered_json& fields);
 
 }  // namespace receipt::extract
