@@ -327,6 +327,12 @@ TEST(LatinItemRows, ItemsThatAddUpStayAndRowsThatDoNotAreIgnored) {
     EXPECT_DOUBLE_EQ(h["line_items"][0]["unit_price"].get<double>(), 27.03);
     EXPECT_DOUBLE_EQ(h["line_items"][1]["unit_price"].get<double>(), 0.56);
     EXPECT_TRUE(h["line_items"][2]["quantity"].is_null());
+    // A unit price the receipt prints stays (before a discount or tax: "2X 26.5000" for 47.70 after 10% off).
+    nlohmann::ordered_json d = {
+        {"line_items", {{{"description", "PIPA GAO"}, {"quantity", 2}, {"unit_price", 26.5}, {"amount", 47.7}}}},
+        {"net_amount", 47.7}, {"total_amount", 47.7}, {"warnings", nlohmann::ordered_json::array()}};
+    ex::check_latin_items("SHOP\n12/01/2020\nPIPA GAO\n47.70\n2X 26.5000\nVIP DISC. 10%\nTOTAL\n47.70\n", d);
+    EXPECT_DOUBLE_EQ(d["line_items"][0]["unit_price"].get<double>(), 26.5);
     // Rows that add up to none of the printed subtotal, the net and the total amount change nothing.
     const std::string short_text = "SHOP\n12/01/2020\n10:00\nMILO 1KG\n24.95\nSUBTOTAL\n27.35\n";
     nlohmann::ordered_json g = {{"line_items", nlohmann::ordered_json::array()}, {"net_amount", 27.35},

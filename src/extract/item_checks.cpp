@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <cstdio>
 #include <set>
 #include <vector>
 
@@ -350,12 +351,27 @@ void items_dropped_digit(double target, nlohmann::ordered_json& f) {
     revalidate(f);
 }
 
+// Whether `text` prints `price` with two decimals and nothing but zeros after them ("26.50", "26.5000"), not as
+// the end of a longer number.
+bool prints_unit_price(const std::string& text, double price) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.2f", price);
+    const std::string want = buf;
+    for (size_t at = text.find(want); at != std::string::npos; at = text.find(want, at + 1)) {
+        if (at > 0 && is_ascii_digit(text[at - 1])) continue;
+        size_t k = at + want.size();
+        while (k < text.size() && text[k] == '0') ++k;
+        if (k == text.size() || !is_ascii_digit(text[k])) return true;
+    }
+    return false;
+}
+
 // Each item whose quantity and unit price do not multiply to its amount (the amount was checked against the rows
 // and the subtotal; the model's count and unit price were not): a whole count of 1-99 that divides the amount
 // gets the unit price amount / count, else a unit price that divides it into such a count gets that count, else
 // the item is one unit of its amount. Items without either, and discounts, are left alone.
 // cents: amounts with cents (products within half a cent, unit prices rounded to cents); else whole yen.
-void items_count_times_unit(nlohmann::ordered_json& f, bool cents = false) {
+void items_count_times_unit(nlohmann::ordered_json& f, bool cents = false, const std::string& text = "") {
     auto& items = f["line_items"];
     if (!items.is_array()) return;
     std::string changed;
@@ -369,6 +385,9 @@ void items_count_times_unit(nlohmann::ordered_json& f, bool cents = false) {
         const double q = qty.is_number() ? qty.get<double>() : 0, u = unit.is_number() ? unit.get<double>() : 0;
         const double slack = cents ? kCentTolerance : 0.0;
         if (std::fabs(q * u - a) <= slack) continue;
+        // With cents, a unit price the receipt prints stays: it may be before tax or a discount ("2X 26.5000" for
+        // an amount of 47.70 after 10% off, "80.00" before 6% GST), where the model's is only a misread.
+        if (cents && u > 0 && prints_unit_price(text, u)) continue;
         // The unit price that `count` units of the amount cost, when it is a whole price (yen or cents).
         const auto unit_for = [&](double count) -> std::optional<double> {
             const double p = cents ? std::round(a / count * 100.0) / 100.0 : a / count;
@@ -435,11 +454,11 @@ void check_latin_items(const std::string& text, nlohmann::ordered_json& f) {
                 LatinItemRows read = reading;
                 if (!rows_add_up_to(read, *c, lost_digit)) continue;
                 items_from_rows(text, read.rows, *c, f, kCentTolerance, true);
-                items_count_times_unit(f, true);
+                items_count_times_unit(f, true, text);
                 return;
             }
         }
-    items_count_times_unit(f, true);
+    items_count_times_unit(f, true, text);
 }
 
 }  // namespace receipt::extract

@@ -34,7 +34,8 @@ void check_yen_items(const std::string& text, const std::optional<double>& subto
 // (then a model item whose description is not printed takes the row's with its amount); a row keeps the model's
 // description when it reads the printed one through OCR damage. One warning names the change. Then each item
 // whose quantity and unit price do not multiply to its amount (within half a cent) gets the ones that do, as for
-// yen (the unit price amount / count rounded to cents when that makes the amount). Never throws.
+// yen (the unit price amount / count rounded to cents when that makes the amount), unless the receipt prints the
+// model's unit price (before a discount or tax, "80.00" for 84.80 with 6% GST). Never throws.
 void check_latin_items(const std::string& text, nlohmann::ordered_json& fields);
 
 }  // namespace receipt::extract
