@@ -101,12 +101,13 @@ bool one_letter_apart(const std::string& a, const std::string& b) {
     const std::string& s = a.size() >= b.size() ? b : a;
     if (s.size() < 4 || l.size() - s.size() > 1) return false;
     const auto letter = [](char c) { return std::isalpha(static_cast<unsigned char>(c)) != 0; };
-    size_t i = 0;
-    while (i < s.size() && l[i] == s[i]) ++i;
     if (l.size() == s.size()) {  // one changed
+        size_t i = 0;
+        while (i < s.size() && l[i] == s[i]) ++i;
         return i < s.size() && letter(l[i]) && letter(s[i]) && l.compare(i + 1, std::string::npos, s, i + 1) == 0;
     }
-    return letter(l[i]) && l.compare(i + 1, std::string::npos, s, i) == 0;  // one dropped from l
+    const std::optional<size_t> k = extra_byte_at(s, l);  // one dropped from l
+    return k && letter(l[*k]);
 }
 
 // The maximal runs of ASCII digits of `s` as printed, in order (not copy_constraint.h's digit_runs, which adds

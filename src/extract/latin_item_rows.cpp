@@ -2,7 +2,6 @@
 #include "extract/latin_item_rows.h"
 
 #include <algorithm>
-#include <cctype>
 #include <cmath>
 #include <regex>
 
@@ -26,11 +25,8 @@ struct Attempt {
 // True when `longer` is `shorter` with one ASCII letter more ("ORANGE JUICE" for "ORANGE JICE"; not a digit:
 // "SUGAR 1KG" and "SUGAR 12KG" are two items).
 bool one_letter_more(const std::string& shorter, const std::string& longer) {
-    if (longer.size() != shorter.size() + 1) return false;
-    size_t k = 0;
-    while (k < shorter.size() && shorter[k] == longer[k]) ++k;
-    const unsigned char added = static_cast<unsigned char>(longer[k]);
-    return added < 0x80 && std::isalpha(added) && shorter.compare(k, std::string::npos, longer, k + 1) == 0;
+    const std::optional<size_t> k = extra_byte_at(shorter, longer);
+    return k && has_ascii_letter(std::string_view(longer).substr(*k, 1));
 }
 
 // A row description that OCR dropped a letter from takes another row's that prints the same item whole (receipts
@@ -86,13 +82,15 @@ Attempt read_between(const LatinRowLines& l, size_t begin, size_t end) {
     std::optional<Queued> queued;       // a row's description (and count) printed before the next row's, amount after
     bool last_counted = true;           // the last row already has its printed count
     size_t certain = 0;                 // rows emitted with an amount as printed
-    // The reading cannot place line i: a later start skips it when no certain row came before it.
-    auto fail = [&](size_t i) {
-        if (!at.restart_after && certain == 0) at.restart_after = i;
-        return at;
-    };
+    // Line i is in doubt (a damaged amount, an amount before its description): a later start skips it when no
+    // certain row came before it.
     auto doubt = [&](size_t i) {
         if (!at.restart_after && certain == 0) at.restart_after = i;
+    };
+    // The reading cannot place line i: it ends here, and line i is in doubt.
+    auto fail = [&](size_t i) {
+        doubt(i);
+        return at;
     };
     auto emit = [&](double amount) {
         ItemRow r;

@@ -119,20 +119,14 @@ bool is_damaged_amount(const std::string& line) {
 std::string cents_digits(double value) {
     char buf[32];
     std::snprintf(buf, sizeof buf, "%.2f", std::fabs(value));
-    std::string digits;
-    for (const char* c = buf; *c; ++c)
-        if (is_ascii_digit(*c)) digits += *c;
-    return digits;
+    return ascii_digits(buf);
 }
 
 // Whether `print` (a damaged amount line) holds the digits of `value` in order, with at most two lost, and its sign.
 bool digits_fit(const std::string& print, double value) {
     const bool negative = print.find('-') != std::string::npos;
     if (negative != (value < 0) || value == 0) return false;
-    std::string printed;
-    for (char c : print)
-        if (is_ascii_digit(c)) printed += c;
-    const std::string digits = cents_digits(value);
+    const std::string printed = ascii_digits(print), digits = cents_digits(value);
     if (printed.size() > digits.size() || digits.size() - printed.size() > 2) return false;
     size_t k = 0;
     for (char c : digits)

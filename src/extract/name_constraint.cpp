@@ -109,12 +109,8 @@ bool latin_name_printed_but_one(const std::string& text, const std::string& name
     const std::string v = strip_spaces(name);
     if (v.size() < 5 || v.size() > 100) return false;
     for (const std::string& line : first_lines(text, size_t(NameConstraint::kMaxLines), 200)) {
-        const std::string l = strip_spaces(line);
-        if (l.size() + 1 != v.size()) continue;
-        for (size_t k = 0; k < v.size(); ++k)  // a digit left out is no dropped letter ("SHOP 12" for "SHOP 2")
-            if (!(v[k] >= '0' && v[k] <= '9') && v.compare(0, k, l, 0, k) == 0 &&
-                v.compare(k + 1, std::string::npos, l, k) == 0)
-                return true;
+        // A digit left out is no dropped letter ("SHOP 12" for "SHOP 2").
+        if (const auto k = extra_byte_at(strip_spaces(line), v); k && !is_ascii_digit(v[*k])) return true;
     }
     return false;
 }

@@ -218,6 +218,14 @@ bool has_ascii_digit(std::string_view s) {
     return false;
 }
 
+std::optional<size_t> extra_byte_at(std::string_view shorter, std::string_view longer) {
+    if (longer.size() != shorter.size() + 1) return std::nullopt;
+    size_t k = 0;
+    while (k < shorter.size() && shorter[k] == longer[k]) ++k;
+    if (longer.substr(k + 1) != shorter.substr(k)) return std::nullopt;
+    return k;
+}
+
 std::string ascii_digits(std::string_view s) {
     std::string out;
     for (char c : s)

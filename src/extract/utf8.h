@@ -50,6 +50,10 @@ bool has_ascii_digit(std::string_view s);
 std::string ascii_digits(std::string_view s);
 // True when `s` holds an ASCII letter (A-Z, a-z).
 bool has_ascii_letter(std::string_view s);
+// Where `longer` holds the one byte more than `shorter` (removing it gives `shorter`: "TARGET" and "TRGET" -> 1; in a
+// run of equal bytes, the last: "BOOK" and "BOK" -> 2), or nullopt when `longer` is not `shorter` with one byte
+// inserted.
+std::optional<size_t> extra_byte_at(std::string_view shorter, std::string_view longer);
 
 // The first n lines of `text` ('\n'-separated), each cut to its first max_bytes bytes (whole UTF-8 sequences),
 // made valid UTF-8 and trimmed. Fewer when the text has fewer lines.
