@@ -1,8 +1,11 @@
 // A line-item amount that lost one digit to OCR (extract/dropped_digit.h).
 #include "extract/dropped_digit.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
+
+#include "extract/utf8.h"
 
 namespace receipt::extract {
 
@@ -17,14 +20,9 @@ std::string amount_digits(double amount) {
 }
 
 bool one_digit_inserted(const std::string& shorter, const std::string& longer) {
-    if (longer.size() != shorter.size() + 1 || longer.empty() || (longer[0] == '0' && longer.size() > 1))
-        return false;
-    for (size_t at = 0; at < longer.size(); ++at) {
-        if (longer[at] < '0' || longer[at] > '9') return false;
-        if (longer.compare(0, at, shorter, 0, at) == 0 && longer.compare(at + 1, std::string::npos, shorter, at) == 0)
-            return true;
-    }
-    return false;
+    if (longer.empty() || (longer[0] == '0' && longer.size() > 1)) return false;
+    const std::optional<size_t> at = extra_byte_at(shorter, longer);
+    return at && std::all_of(longer.begin(), longer.begin() + std::ptrdiff_t(*at) + 1, is_ascii_digit);
 }
 
 std::optional<DroppedDigit> find_dropped_digit(const std::vector<double>& amounts, double target) {

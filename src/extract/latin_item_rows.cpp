@@ -5,6 +5,7 @@
 #include <cmath>
 #include <regex>
 
+#include "extract/dropped_digit.h"
 #include "extract/latin_row_lines.h"
 #include "extract/utf8.h"
 
@@ -397,8 +398,7 @@ bool rows_add_up_to(LatinItemRows& reading, double target, bool lost_digit) {
         for (size_t k = 0; k < reading.rows.size(); ++k) {
             const ItemRow& r = reading.rows[k];
             const double amount = std::round((r.amount + target - sum) * 100.0) / 100.0;
-            if (r.amount <= 0 || amount <= r.amount || cents_digits(amount).size() != cents_digits(r.amount).size() + 1 ||
-                !digits_fit(cents_digits(r.amount), amount))
+            if (r.amount <= 0 || amount <= r.amount || !one_digit_inserted(cents_digits(r.amount), cents_digits(amount)))
                 continue;
             if (fits) return false;  // two rows fit: the arithmetic cannot tell which lost the digit
             fits = k;
