@@ -219,6 +219,34 @@ TEST(LatinItemRows, AmountsThatLostTheirPointOrADigit) {
     EXPECT_DOUBLE_EQ(f["line_items"][1]["amount"].get<double>(), 3.45);
 }
 
+TEST(LatinItemRows, CountsGluedLostOrDamagedAndARinggitSignThatLostItsR) {
+    // Rows printed "2x DESC": a count glued to its description ("2xEGGS", "ZxSUNSCREEN" with Z for 2) or one that
+    // lost its x ("2 CHICKEN BREAST") is the row's count, not description text.
+    auto read = ex::read_latin_item_rows(
+        "SHOP\n12:00\n2xEGGS LARGE 12CT\n7.08\nZxSUNSCREEN SPF50\n43.90\n2 CHICKEN BREAST\n14.84\n"
+        "1x MILO 1KG\n27.64\nSUBTOTAL\n93.46\n");
+    ASSERT_TRUE(read);
+    EXPECT_EQ(rows_of(read->rows), (std::vector<Row>{{"EGGS LARGE 12CT", 2, 3.54, 7.08},
+                                                     {"SUNSCREEN SPF50", 2, 21.95, 43.90},
+                                                     {"CHICKEN BREAST", 2, 7.42, 14.84},
+                                                     {"MILO 1KG", 1, 27.64, 27.64}}));
+    // Without "2x" rows a leading number is the description's ("7 UP").
+    read = ex::read_latin_item_rows("SHOP\n12:00\n7 UP\n2.50\nSUBTOTAL\n2.50\n");
+    ASSERT_TRUE(read);
+    EXPECT_EQ(rows_of(read->rows), (std::vector<Row>{{"7 UP", 1, 2.50, 2.50}}));
+    // "1 X 14.1": a count with a unit price OCR damaged (the amount must hold its digits); "X 2.50 10.00": a unit
+    // price and amount whose count was lost; "M58.20": RM58.20.
+    read = ex::read_latin_item_rows(
+        "SHOP\n12:00\nSHAMPOO 400ML\n1 X 14.1\n14.51\nPVC TAPE\nX 2.50 10.00\nKNORR CHICKEN STOCK\nM58.20\n"
+        "SUBTOTAL\n82.71\n");
+    ASSERT_TRUE(read);
+    EXPECT_EQ(rows_of(read->rows), (std::vector<Row>{{"SHAMPOO 400ML", 1, 14.51, 14.51},
+                                                     {"PVC TAPE", 4, 2.50, 10.00},
+                                                     {"KNORR CHICKEN STOCK", 1, 58.20, 58.20}}));
+    // A damaged unit price whose digits the amount does not hold is no reading of that row.
+    EXPECT_FALSE(ex::read_latin_item_rows("SHOP\n12:00\nSHAMPOO 400ML\n1 X 9.1\n14.51\nSUBTOTAL\n14.51\n"));
+}
+
 TEST(LatinItemRows, ARowThatLostALetterTakesTheRowThatPrintsItWhole) {
     const auto read = ex::read_latin_item_rows(
         "SHOP\n12:00\nORANGE JICE\n3.34\nORANGE JUICE\n3.40\nSUGAR 1KG\n2.00\nSUGAR 12KG\n9.00\nSUBTOTAL\n17.74\n");

@@ -43,6 +43,13 @@ void descriptions_from_other_rows(std::vector<ItemRow>& rows) {
     }
 }
 
+// The count printed before a description: digits, or a look-alike of one that OCR read ("Zx" for 2x, "lx" for 1x).
+double count_of(const std::string& s) {
+    if (s == "Z") return 2.0;
+    if (s == "l" || s == "I") return 1.0;
+    return std::stod(s);
+}
+
 // One reading of lines [begin, end) of `l`, the rows ending at line `end`.
 Attempt read_between(const LatinRowLines& l, size_t begin, size_t end) {
     const std::vector<std::string>& lines = l.read;
@@ -58,7 +65,14 @@ Attempt read_between(const LatinRowLines& l, size_t begin, size_t end) {
     static const std::regex desc_at_unit(std::string(R"(^(.*?\S)\s*@\s*)") + kMoney + "$");
     static const std::regex count(R"(^\d{1,3}$)");
     static const std::regex count_at(R"(^(\d{1,3})\s*(?:@|x|X|×)$)");
-    static const std::regex qty_desc(R"(^(\d{1,3})\s*[xX]\s+(.+)$)");
+    // "2x EGGS", "2xEGGS" (glued: a lower-case x before a capital), "ZxSUNSCREEN" / "lx MILK" (look-alikes of 2, 1)
+    static const std::regex qty_desc(R"(^(\d{1,3}|[ZlI](?=x))\s*(?:[xX]\s+|x(?=[A-Z]))(.+)$)");
+    // "1 X 14.1", "1 X 380": a count and a unit price that OCR damaged (the amount after them must have its digits)
+    static const std::regex qty_at_damaged(R"(^(\d{1,3})\s*(?:@|x|X|×)\s*(\d[\d.,]*|[.,]\d+)$)");
+    // "X 2.50 10.00": a unit price and amount whose count OCR lost (the count is amount / unit price)
+    static const std::regex at_unit_amount(std::string(R"(^(?:@|x|X|×)\s*)") + kMoney + R"(\s+)" + kMoney + "$");
+    // "2 CHICKEN BREAST" on a receipt whose rows print "2x CHICKEN BREAST": the count that lost its x
+    static const std::regex count_lost_x(R"(^(\d{1,2})\s+([A-Z]{2}.*)$)");
     // "2 AMERICANO TALL 3.36 6.72", "4x PASTA PENNE 5.64": an optional count, the description, one or two amounts
     static const std::regex desc_amounts(std::string(R"(^(?:(\d{1,3})\s*[xX]?\s+)?(.*?\S)\s+)") + kMoney +
                                          R"((?:\s+)" + kMoney + ")?$");
@@ -72,6 +86,7 @@ Attempt read_between(const LatinRowLines& l, size_t begin, size_t end) {
     LatinItemRows out;
     std::string desc;                   // description read so far (lines joined by a space)
     std::optional<double> qty, unit;    // a count (and unit price) printed before the amount
+    std::string unit_print;             // a unit price OCR damaged ("1 X 14.1"): the amount / count must fit it
     bool unit_unchecked = false;        // qty and unit come from a "1  3.25" line: the amount must be their product
     std::optional<int> bare_count;      // a count alone on its line ("3" then "@ 1.31", or a table's QTY box)
     int count_then_unit = 0;            // "3 @" on its line (0: none): the unit price follows (or "1x": a count)
@@ -111,6 +126,7 @@ Attempt read_between(const LatinRowLines& l, size_t begin, size_t end) {
         desc.clear();
         qty.reset();
         unit.reset();
+        unit_print.clear();
         unit_unchecked = false;
         bare_count.reset();
     };
@@ -138,9 +154,15 @@ Attempt read_between(const LatinRowLines& l, size_t begin, size_t end) {
         emit(a);
         return true;
     };
+    // Rows that print their count as "2x DESC": a count before a description that lost its x is that row's count.
+    static const std::regex x_count_line(R"(^\d{1,3}x\s*[A-Z])");
+    bool x_counts = false;
+    for (size_t i = begin; i < end && !x_counts; ++i) x_counts = std::regex_search(lines[i], x_count_line);
+    // "M58.20": the R of RM lost before an amount.
+    static const std::regex rm_lost(R"(^[MR]\d[\d,]*[.,]\d{2}$)");
     std::smatch m;
     for (size_t i = begin; i < end; ++i) {
-        const std::string& line = lines[i];
+        const std::string line = std::regex_match(lines[i], rm_lost) ? "RM" + lines[i].substr(1) : lines[i];
         if (line.empty()) continue;
         const bool is_amount = std::regex_match(line, m, amount_line);
         if (queued && !is_amount) return fail(i);  // two descriptions in a row are followed by their amounts
@@ -174,6 +196,8 @@ Attempt read_between(const LatinRowLines& l, size_t begin, size_t end) {
                 continue;
             }
             if (unit_unchecked && (!qty || !unit || std::fabs(*qty * *unit - *a) > 0.005)) return fail(i);
+            if (!unit_print.empty() && (!qty || *qty <= 0 || !digits_fit(unit_print, std::round(*a / *qty * 100.0) / 100.0)))
+                return fail(i);
             // A table row: count, description, unit price, amount ("1" / "MEE GORENG" / "7.20" / "7.20").
             std::smatch next;
             if (qty && !unit && i + 1 < end && std::regex_match(lines[i + 1], next, amount_line)) {
@@ -228,6 +252,16 @@ Attempt read_between(const LatinRowLines& l, size_t begin, size_t end) {
             emit(*a);
             continue;
         }
+        if (std::regex_match(line, m, at_unit_amount)) {  // "X 2.50 10.00": the count is amount / unit price
+            const std::optional<double> u = money_of(m, 1), a = money_of(m, 5);
+            if (!u || !a || *u <= 0 || desc.empty() || pending) return fail(i);
+            const double q = std::round(*a / *u);
+            if (q < 1 || std::fabs(q * *u - *a) > 0.005 || (qty && *qty != q)) return fail(i);
+            qty = q;
+            unit = *u;
+            emit(*a);
+            continue;
+        }
         if (std::regex_match(line, m, qty_at) || std::regex_match(line, m, count_unit)) {
             const bool unchecked = line.find_first_of("@xX") == std::string::npos && line.find("×") == std::string::npos;
             const double q = std::stod(m[1].str());
@@ -238,6 +272,12 @@ Attempt read_between(const LatinRowLines& l, size_t begin, size_t end) {
             qty = q;
             unit = *u;
             unit_unchecked = unchecked;
+            continue;
+        }
+        if (std::regex_match(line, m, qty_at_damaged)) {  // "1 X 14.1": the count; the amount must fit the unit price
+            if (desc.empty() || pending || qty || unit) return fail(i);
+            qty = std::stod(m[1].str());
+            unit_print = m[2].str();
             continue;
         }
         if (std::regex_match(line, m, at_only)) {
@@ -298,7 +338,7 @@ Attempt read_between(const LatinRowLines& l, size_t begin, size_t end) {
                 queued = Queued{desc, qty};
                 desc.clear();
             }
-            qty = std::stod(m[1].str());
+            qty = count_of(m[1].str());
             const std::string text = trim(printed[i].substr(size_t(m.position(2)), size_t(m.length(2))));
             if (!pending) desc = text;
             else if (!pair_pending(i, text)) return fail(i);
@@ -311,11 +351,16 @@ Attempt read_between(const LatinRowLines& l, size_t begin, size_t end) {
         }
         if (bare_count && !qty) qty = double(*bare_count);
         bare_count.reset();
+        std::string text = printed[i];
+        if (x_counts && desc.empty() && !qty && std::regex_match(printed[i], m, count_lost_x)) {
+            qty = std::stod(m[1].str());
+            text = m[2].str();
+        }
         if (pending) {
-            if (!pair_pending(i, printed[i])) return fail(i);
+            if (!pair_pending(i, text)) return fail(i);
             continue;
         }
-        desc += (desc.empty() ? "" : " ") + printed[i];
+        desc += (desc.empty() ? "" : " ") + text;
     }
     // An amount alone above the end line is the end line's own ("$53.54" / "SUB TOTAL" / "TAX @7%").
     std::optional<double> amount_above_end;
