@@ -247,6 +247,26 @@ TEST(LatinItemRows, CountsGluedLostOrDamagedAndARinggitSignThatLostItsR) {
     EXPECT_FALSE(ex::read_latin_item_rows("SHOP\n12:00\nSHAMPOO 400ML\n1 X 9.1\n14.51\nSUBTOTAL\n14.51\n"));
 }
 
+TEST(LatinItemRows, DamagedHeadingsKeywordsCountsAndTheRowThatLostADigit) {
+    // "AM0UNT" heads the table; "l X 9.40" is a count of 1; "SubーTotal" ends the rows.
+    auto read = ex::read_latin_item_rows(
+        "SHOP\n12:00\nQTY\nDESC\nAM0UNT\nKF MODELLING CLAY\nl X 9.40\n9.40\nMILK 2 GAL\n3.94\nSubーTotal\n$13.34\n");
+    ASSERT_TRUE(read);
+    EXPECT_EQ(rows_of(read->rows), (std::vector<Row>{{"KF MODELLING CLAY", 1, 9.40, 9.40}, {"MILK 2 GAL", 1, 3.94, 3.94}}));
+    ASSERT_TRUE(read->end_amount);
+    EXPECT_DOUBLE_EQ(*read->end_amount, 13.34);
+    // 10.00 short: "2.00", "2.80" and "2.45" could each have lost a leading 1; the row printed "6 X 2.00" did.
+    read = ex::read_latin_item_rows(
+        "SHOP\n12:00\nTEH TARIK\n6 X\n2.00\n2.00\nCROISSANT\n2.80\nTEH TARIK\n2.45\nSUBTOTAL\n17.25\n");
+    ASSERT_TRUE(read);
+    ex::LatinItemRows r = *read;
+    EXPECT_FALSE(ex::rows_add_up_to(r, 17.25));
+    ASSERT_TRUE(ex::rows_add_up_to(r, 17.25, true));
+    EXPECT_EQ(rows_of(r.rows), (std::vector<Row>{{"TEH TARIK", 6, 2.00, 12.00},
+                                                 {"CROISSANT", 1, 2.80, 2.80},
+                                                 {"TEH TARIK", 1, 2.45, 2.45}}));
+}
+
 TEST(LatinItemRows, ARowThatLostALetterTakesTheRowThatPrintsItWhole) {
     const auto read = ex::read_latin_item_rows(
         "SHOP\n12:00\nORANGE JICE\n3.34\nORANGE JUICE\n3.40\nSUGAR 1KG\n2.00\nSUGAR 12KG\n9.00\nSUBTOTAL\n17.74\n");

@@ -55,9 +55,10 @@ Attempt read_between(const LatinRowLines& l, size_t begin, size_t end) {
     const std::vector<std::string>& lines = l.read;
     const std::vector<std::string>& printed = l.printed;
     static const std::regex amount_line(std::string("^") + kMoney + "$");
-    static const std::regex qty_at(std::string(R"(^(\d{1,3})\s*(?:@|x|X|×)\s*)") + kUnitMoney + "$");
+    // "2 X 4.34", "l X 9.40" (l for 1)
+    static const std::regex qty_at(std::string(R"(^(\d{1,3}|[ZlI])\s*(?:@|x|X|×)\s*)") + kUnitMoney + "$");
     static const std::regex at_only(std::string(R"(^(?:@|x|X|×)\s*)") + kMoney + "$");
-    static const std::regex qty_at_amount(std::string(R"(^(\d{1,3})\s*(?:@|x|X|×)\s*)") + kMoney + R"(\s+)" + kMoney +
+    static const std::regex qty_at_amount(std::string(R"(^(\d{1,3}|[ZlI])\s*(?:@|x|X|×)\s*)") + kMoney + R"(\s+)" + kMoney +
                                           "$");
     // "1  3.25": a count and unit price whose "X" OCR lost (the amount after them must be their product)
     static const std::regex count_unit(std::string(R"(^(\d{1,2})\s+)") + kMoney + "$");
@@ -244,7 +245,7 @@ Attempt read_between(const LatinRowLines& l, size_t begin, size_t end) {
             continue;
         }
         if (std::regex_match(line, m, qty_at_amount)) {  // "1 X 14.05 14.05": count, unit price and amount
-            const double q = std::stod(m[1].str());
+            const double q = count_of(m[1].str());
             const std::optional<double> u = money_of(m, 2), a = money_of(m, 6);
             if (!u || !a || desc.empty() || pending || std::fabs(q * *u - *a) > 0.005) return fail(i);
             qty = q;
@@ -264,7 +265,7 @@ Attempt read_between(const LatinRowLines& l, size_t begin, size_t end) {
         }
         if (std::regex_match(line, m, qty_at) || std::regex_match(line, m, count_unit)) {
             const bool unchecked = line.find_first_of("@xX") == std::string::npos && line.find("×") == std::string::npos;
-            const double q = std::stod(m[1].str());
+            const double q = count_of(m[1].str());
             const std::optional<double> u = money_of(m, 2);
             if (!u || pending) return fail(i);
             if (count_last_row(q, *u)) continue;
@@ -439,15 +440,19 @@ bool rows_add_up_to(LatinItemRows& reading, double target, bool lost_digit) {
         if (std::fabs(sum - target) <= 0.005) return true;
         if (!lost_digit) return false;
         // One row's amount lost a digit: "2.00" printed for 12.00 (its digits with one lost), the only row that fits.
-        std::optional<size_t> fits;
+        // Of several rows that fit, the one whose count times unit price is the amount with the digit back.
+        std::optional<size_t> fits, counted;
+        size_t n_fit = 0, n_counted = 0;
         for (size_t k = 0; k < reading.rows.size(); ++k) {
             const ItemRow& r = reading.rows[k];
             const double amount = std::round((r.amount + target - sum) * 100.0) / 100.0;
             if (r.amount <= 0 || amount <= r.amount || !one_digit_inserted(cents_digits(r.amount), cents_digits(amount)))
                 continue;
-            if (fits) return false;  // two rows fit: the arithmetic cannot tell which lost the digit
-            fits = k;
+            fits = k, ++n_fit;
+            if (r.quantity && r.unit_price && std::fabs(*r.quantity * *r.unit_price - amount) <= 0.005)
+                counted = k, ++n_counted;
         }
+        if (n_fit > 1) fits = n_counted == 1 ? counted : std::nullopt;  // else the arithmetic cannot tell which
         if (!fits) return false;
         ItemRow& r = reading.rows[*fits];
         r.amount = std::round((r.amount + target - sum) * 100.0) / 100.0;

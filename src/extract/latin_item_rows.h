@@ -70,7 +70,8 @@ std::optional<LatinItemRows> read_latin_item_rows(const std::string& text);
 // with a damaged row does when the amount target - (the other rows) has the digits printed for it with at most two
 // lost, in order, and its sign ("1.8" -> 1.68, ".00" -> 16.00): that row then gets the amount (and a unit price:
 // the amount over its count). With `lost_digit`, one without does when exactly one row's amount is short by a
-// digit OCR lost, the digits of amount + (target - sum) with one left out ("2.00" for 12.00): that row gets it.
+// digit OCR lost, the digits of amount + (target - sum) with one left out ("2.00" for 12.00): that row gets it (of
+// several such rows, the one whose count times unit price is that amount: "6 X 2.00" / "2.00" for 12.00).
 bool rows_add_up_to(LatinItemRows& reading, double target, bool lost_digit = false);
 
 }  // namespace receipt::extract

@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "extract/item_rows.h"
+#include "extract/latin_lookalikes.h"
 #include "extract/printed_amounts.h"
 #include "extract/printed_value.h"
 #include "extract/utf8.h"
@@ -63,7 +64,8 @@ bool is_damaged_total_keyword(const std::string& upper) {
 }  // namespace
 
 bool is_end_line(const std::string& upper) {
-    static const std::regex end(R"(^(SUB[\s-]*TOTAL|TOTAL|BALANCE\s+DUE|GRAND\s+TOTAL|AMOUNT\s+DUE|NET\s+TOTAL))");
+    // "SUB TOTAL", "Sub-Total", "SubーTotal" (OCR's long vowel mark or a dash for the hyphen)
+    static const std::regex end(R"(^(SUB(?:[\s-]|ー|－|–|—)*TOTAL|TOTAL|BALANCE\s+DUE|GRAND\s+TOTAL|AMOUNT\s+DUE|NET\s+TOTAL))");
     static const std::regex tax(R"(^(VAT|TAX|GST|SST)\b(?!\s*(INVOICE|ID|REG|NO\b|NO\.|NUMBER|SUMMARY)))");
     return std::regex_search(upper, end) || std::regex_search(upper, tax) || is_damaged_total_keyword(upper);
 }
@@ -78,8 +80,10 @@ bool is_header_line(const std::string& upper) {
         R"(^(QTY|DESC|DESCRIPTION|PRICE|AMOUNT|AMT|ITEM|ITEMS|CASHIER|OPERATOR|SERVED\s+BY|TRANS|TXN|TABLE|TBL\d*|EAT\s+IN|DINE\s+IN|TAKE\s*AWAY|RECEIPT|TAX\s+INVOICE|INVOICE|CASH\s+BILL|BILL|DATE|TIME)\b|^(RM|MYR|USD|GBP|EUR)$)");
     // A label that OCR damaged, with the number after it ("OERATOR 59874", "SERVED Y: 36806").
     static const std::regex label_number(R"(^[A-Z][A-Z .]{2,}:?\s*#?\d{4,}$)");
+    // A label with OCR look-alike digits in its words reads as the label ("AM0UNT").
     return std::regex_search(upper, time) || std::regex_search(upper, date) || std::regex_search(upper, month) ||
-           std::regex_search(upper, label) || std::regex_match(upper, label_number);
+           std::regex_search(upper, label) || std::regex_search(read_letter_confusions(upper), label) ||
+           std::regex_match(upper, label_number);
 }
 
 std::optional<LatinRowLines> latin_row_lines(const std::string& text) {
