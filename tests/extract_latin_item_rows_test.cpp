@@ -267,6 +267,31 @@ TEST(LatinItemRows, DamagedHeadingsKeywordsCountsAndTheRowThatLostADigit) {
                                                  {"TEH TARIK", 1, 2.45, 2.45}}));
 }
 
+TEST(LatinItemRows, UnitPricesAndAmountsOcrDamagedInCountedRows) {
+    // "3 @ 105" after its row's amount: the count, its unit price 1.05 lost the point; "51.80T": a glued tax code;
+    // ".12 T": a damaged amount with its tax code; "0.95" / ".95": a table row's amount that lost a digit.
+    auto read = ex::read_latin_item_rows(
+        "SHOP\n12:00\nBALL PEN BLUE\n3.15\n3 @ 105\nFACE MASK 50S\n51.80T\n1\nMINERAL WATER\n0.95\n.95\n"
+        "1x MILK 2% GAL\n.12 T\nSUBTOTAL\n59.02\n");
+    ASSERT_TRUE(read);
+    ASSERT_TRUE(read->damaged_row);
+    ex::LatinItemRows r = *read;
+    ASSERT_TRUE(ex::rows_add_up_to(r, 59.02));
+    EXPECT_EQ(rows_of(r.rows), (std::vector<Row>{{"BALL PEN BLUE", 3, 1.05, 3.15},
+                                                 {"FACE MASK 50S", 1, 51.80, 51.80},
+                                                 {"MINERAL WATER", 1, 0.95, 0.95},
+                                                 {"MILK 2% GAL", 1, 3.12, 3.12}}));
+    // "1 X 3065" / "0.65": a single unit whose unit price lost its point and whose amount lost a digit; the amount
+    // is what the subtotal leaves when it has the unit price's digits.
+    read = ex::read_latin_item_rows("SHOP\n12:00\nVITAMIN C\n1 X 3065\n0.65\nTOOTHPASTE\n7.06\nSUBTOTAL\n37.71\n");
+    ASSERT_TRUE(read);
+    r = *read;
+    ASSERT_TRUE(ex::rows_add_up_to(r, 37.71));
+    EXPECT_EQ(rows_of(r.rows), (std::vector<Row>{{"VITAMIN C", 1, 30.65, 30.65}, {"TOOTHPASTE", 1, 7.06, 7.06}}));
+    r = *read;
+    EXPECT_FALSE(ex::rows_add_up_to(r, 38.71));  // 31.65 does not have the printed digits 3065
+}
+
 TEST(LatinItemRows, ARowThatLostALetterTakesTheRowThatPrintsItWhole) {
     const auto read = ex::read_latin_item_rows(
         "SHOP\n12:00\nORANGE JICE\n3.34\nORANGE JUICE\n3.40\nSUGAR 1KG\n2.00\nSUGAR 12KG\n9.00\nSUBTOTAL\n17.74\n");

@@ -131,6 +131,17 @@ Attempt read_between(const LatinRowLines& l, size_t begin, size_t end) {
         unit_unchecked = false;
         bare_count.reset();
     };
+    // The row of desc whose amount OCR damaged (`print`): its amount is what the target leaves (rows_add_up_to).
+    auto emit_damaged = [&](size_t i, std::string print) {  // a copy: emit() clears unit_print
+        const std::optional<double> q = qty, u = unit;
+        emit(0.0);
+        --certain;
+        doubt(i);
+        out.damaged_row = out.rows.size() - 1;
+        out.damaged_print = print;
+        out.rows.back().quantity = q;
+        out.rows.back().unit_price = u;
+    };
     // A count and unit price after a row's amount belong to that row when they multiply to it.
     auto count_last_row = [&](double q, double u) {
         if (out.rows.empty() || last_counted || !desc.empty() || pending) return false;
@@ -197,9 +208,15 @@ Attempt read_between(const LatinRowLines& l, size_t begin, size_t end) {
                 continue;
             }
             if (unit_unchecked && (!qty || !unit || std::fabs(*qty * *unit - *a) > 0.005)) return fail(i);
-            if (!unit_print.empty() && (!qty || *qty <= 0 || !digits_fit(unit_print, std::round(*a / *qty * 100.0) / 100.0)))
-                return fail(i);
-            // A table row: count, description, unit price, amount ("1" / "MEE GORENG" / "7.20" / "7.20").
+            if (!unit_print.empty() && (!qty || *qty <= 0 || !digits_fit(unit_print, std::round(*a / *qty * 100.0) / 100.0))) {
+                // "1 X 3065" / "0.65": one of a single unit, both damaged; the amount has the unit price's digits.
+                if (!qty || *qty != 1 || out.damaged_row || !digits_fit(line, 0.01 * std::stod("0" + ascii_digits(unit_print))))
+                    return fail(i);
+                emit_damaged(i, unit_print);
+                continue;
+            }
+            // A table row: count, description, unit price, amount ("1" / "MEE GORENG" / "7.20" / "7.20"); an
+            // amount OCR damaged there is the count times unit price when it has its digits ("0.95" / ".95").
             std::smatch next;
             if (qty && !unit && i + 1 < end && std::regex_match(lines[i + 1], next, amount_line)) {
                 const std::optional<double> b = money_of(next, 1);
@@ -209,6 +226,13 @@ Attempt read_between(const LatinRowLines& l, size_t begin, size_t end) {
                     emit(*b);
                     continue;
                 }
+            }
+            if (qty && !unit && *a > 0 && i + 1 < end && is_damaged_amount(lines[i + 1]) &&
+                !has_ascii_letter(printed[i + 1]) && digits_fit(lines[i + 1], *qty * *a)) {
+                unit = *a;
+                ++i;
+                emit(std::round(*qty * *a * 100.0) / 100.0);
+                continue;
             }
             emit(*a);
             continue;
@@ -234,14 +258,7 @@ Attempt read_between(const LatinRowLines& l, size_t begin, size_t end) {
                 }
             }
             if (out.damaged_row) return fail(i);
-            const std::optional<double> q = qty, u = unit;
-            emit(0.0);
-            --certain;
-            doubt(i);
-            out.damaged_row = out.rows.size() - 1;
-            out.damaged_print = line;
-            out.rows.back().quantity = q;
-            out.rows.back().unit_price = u;
+            emit_damaged(i, line);
             continue;
         }
         if (std::regex_match(line, m, qty_at_amount)) {  // "1 X 14.05 14.05": count, unit price and amount
@@ -276,6 +293,17 @@ Attempt read_between(const LatinRowLines& l, size_t begin, size_t end) {
             continue;
         }
         if (std::regex_match(line, m, qty_at_damaged)) {  // "1 X 14.1": the count; the amount must fit the unit price
+            // After the row's amount ("3.15" / "3 @ 105"): that row's count, when the unit price fits.
+            if (desc.empty() && !pending && !out.rows.empty() && !last_counted && out.rows.back().amount > 0) {
+                const double q = std::stod(m[1].str());
+                const double u = std::round(out.rows.back().amount / q * 100.0) / 100.0;
+                if (q >= 1 && std::fabs(q * u - out.rows.back().amount) <= 0.005 && digits_fit(m[2].str(), u)) {
+                    out.rows.back().quantity = q;
+                    out.rows.back().unit_price = u;
+                    last_counted = true;
+                    continue;
+                }
+            }
             if (desc.empty() || pending || qty || unit) return fail(i);
             qty = std::stod(m[1].str());
             unit_print = m[2].str();

@@ -91,7 +91,9 @@ std::optional<LatinRowLines> latin_row_lines(const std::string& text) {
     const std::vector<std::string> as_is = printed_lines_as_is(text);
     if (read.size() != as_is.size() || read.size() > kMaxItemRowLines) return std::nullopt;
     // A tax code after an amount ("2.85 T", "41.95 SR") marks the item's tax rate: the amount alone is read.
-    static const std::regex tax_code(R"(^(.*\d[.,]\d{2})\s+(T|S|SR|ZR|Z|E|N|X|\*)$)");
+    // Also after an amount OCR damaged (".12 T", "4.0 T"), and a T glued to the amount ("51.80T").
+    static const std::regex tax_code(
+        R"(^(.*\d[.,]\d{2}|[-$£€RM\s]*\d*[.,]\d{1,2})(?:\s+(T|S|SR|ZR|Z|E|N|X|\*)|T)$)");
     LatinRowLines l;
     for (size_t i = 0; i < read.size(); ++i) {
         l.read.push_back(trim(read[i].substr(0, kMaxLineBytes)));
