@@ -62,6 +62,11 @@ TEST(LatinLookalikes, ItemDescriptions) {
     EXPECT_EQ(ex::latin_item_description_read("lx BALL PEN BLUE"), "BALL PEN BLUE");
     // Digits at a word's edge or before a unit, and sizes, stay.
     for (const std::string s : {"SUNSCREEN SPF50", "SUGAR 1KG", "MAGGI CURRY 5S", "SP5KG", "BATTERY AA 4S",
-                                "MINERAL WATER 1.5L", "A4 PAPER 500S", "8ANANAS"})
+                                "MINERAL WATER 1.5L", "A4 PAPER 500S", "8PCS", "8OZ CUP", "Z4 CABLE", "I5"})
         EXPECT_EQ(ex::latin_item_description_read(s), s) << s;
+    // At a word's edge: 8 / 0 before four or more capitals, I / l / Z before the digits of a size, Z before "%".
+    EXPECT_EQ(ex::latin_item_description_read("8ANANAS"), "BANANAS");
+    EXPECT_EQ(ex::latin_item_description_read("0RANGE JUICE"), "ORANGE JUICE");
+    EXPECT_EQ(ex::latin_item_description_read("TISSUE I0S"), "TISSUE 10S");
+    EXPECT_EQ(ex::latin_item_description_read("MILK Z% GAL"), "MILK 2% GAL");
 }

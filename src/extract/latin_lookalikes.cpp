@@ -90,6 +90,31 @@ std::string read_letters(const std::string& s, bool interior_only) {
     return out;
 }
 
+// The edges of description words that OCR misread (same length): a word-initial 8 or 0 before four or more capital
+// letters is B or O ("8ANANAS", "0RANGE"; not "8PCS"); a word-initial I, l or Z before digits and a unit is 1 or 2
+// ("I0S" for 10S, "Z00ML"), and a Z alone before "%" is 2 ("MILK Z% GAL").
+std::string read_word_edges(const std::string& s) {
+    std::string out = s;
+    for (size_t i = 0; i < s.size();) {
+        if (!is_alnum(s[i])) {
+            ++i;
+            continue;
+        }
+        size_t j = i;
+        while (j < s.size() && is_alnum(s[j])) ++j;
+        const char c = s[i];
+        size_t letters = i + 1, digits = i + 1;
+        while (letters < j && is_upper(s[letters])) ++letters;
+        while (digits < j && is_ascii_digit(s[digits])) ++digits;
+        if ((c == '8' || c == '0') && letters == j && j - i >= 5) out[i] = c == '8' ? 'B' : 'O';
+        if ((c == 'I' || c == 'l' || c == 'Z') && digits > i + 1 && digits < j && unit_after(s, digits, j))
+            out[i] = c == 'Z' ? '2' : '1';
+        if (c == 'Z' && j == i + 1 && j < s.size() && s[j] == '%') out[i] = '2';
+        i = j;
+    }
+    return out;
+}
+
 }  // namespace
 
 std::string read_letter_confusions(const std::string& s) { return read_letters(s, false); }
@@ -105,7 +130,8 @@ std::string latin_item_description_read(const std::string& s) {
         } catch (...) {
         }
     }
-    return read_letters(out, true);
+    out = read_letters(out, true);
+    return read_word_edges(out);
 }
 
 std::string repaired_company_suffix(const std::string& s) {
