@@ -292,6 +292,34 @@ TEST(LatinItemRows, UnitPricesAndAmountsOcrDamagedInCountedRows) {
     EXPECT_FALSE(ex::rows_add_up_to(r, 38.71));  // 31.65 does not have the printed digits 3065
 }
 
+TEST(LatinItemRows, AmountsMovedBelowOrDamagedAtTheEndOfTheRows) {
+    // The last row's amount glued and damaged ("SOCK 17.6"): the damaged row, its amount what the total leaves.
+    auto read = ex::read_latin_item_rows(
+        "SHOP\n12:00\n1x KNORR CHICKEN STOCK\n18.67\n1x KNORR CHICKEN SOCK 17.6\nGRAND TOTAL\n£36.35\n");
+    ASSERT_TRUE(read);
+    ex::LatinItemRows r = *read;
+    ASSERT_TRUE(r.end_amount);
+    ASSERT_TRUE(ex::rows_add_up_to(r, *r.end_amount));
+    EXPECT_EQ(rows_of(r.rows), (std::vector<Row>{{"KNORR CHICKEN STOCK", 1, 18.67, 18.67},
+                                                 {"KNORR CHICKEN STOCK", 1, 17.68, 17.68}}));  // the other row's
+    // The last row's amount below an end line that has none: the row's, then the end line's.
+    read = ex::read_latin_item_rows("SHOP\n12:00\n1x MILO 1KG\n27.71\n1x CHEDDAR CHEESE\nSUBOTAL\n3.85\n£31.56\n");
+    ASSERT_TRUE(read);
+    EXPECT_EQ(rows_of(read->rows), (std::vector<Row>{{"MILO 1KG", 1, 27.71, 27.71}, {"CHEDDAR CHEESE", 1, 3.85, 3.85}}));
+    ASSERT_TRUE(read->end_amount);
+    EXPECT_DOUBLE_EQ(*read->end_amount, 31.56);
+    EXPECT_TRUE(read->later_totals.empty());
+    // A total OCR damaged ("£65.9"): rows that add up to it with one digit back are the items.
+    nlohmann::ordered_json f = {{"line_items", nlohmann::ordered_json::array()}, {"net_amount", nullptr},
+                                {"total_amount", nullptr}, {"warnings", nlohmann::ordered_json::array()}};
+    ex::check_latin_items("SHOP\n12:00\n1x RICE 5KG\n18.81\n6x CHICKEN BREAST\n47.08\nOTAL:\n£65.9\n", f);
+    ASSERT_EQ(f["line_items"].size(), 2u) << f.dump();
+    EXPECT_DOUBLE_EQ(f["line_items"][1]["amount"].get<double>(), 47.08);
+    f["line_items"] = nlohmann::ordered_json::array();
+    ex::check_latin_items("SHOP\n12:00\n1x RICE 5KG\n18.81\n6x CHICKEN BREAST\n47.08\nOTAL:\n£6.9\n", f);
+    EXPECT_TRUE(f["line_items"].empty()) << f.dump();  // two digits lost: too little to go on
+}
+
 TEST(LatinItemRows, ARowThatLostALetterTakesTheRowThatPrintsItWhole) {
     const auto read = ex::read_latin_item_rows(
         "SHOP\n12:00\nORANGE JICE\n3.34\nORANGE JUICE\n3.40\nSUGAR 1KG\n2.00\nSUGAR 12KG\n9.00\nSUBTOTAL\n17.74\n");

@@ -12,6 +12,7 @@
 #include "extract/field_edits.h"
 #include "extract/item_rows.h"
 #include "extract/latin_item_rows.h"
+#include "extract/latin_row_lines.h"
 #include "extract/name_constraint.h"
 #include "extract/ocr_digits.h"
 #include "extract/printed_amounts.h"
@@ -458,6 +459,20 @@ void check_latin_items(const std::string& text, nlohmann::ordered_json& f) {
                 return;
             }
         }
+    // Else the first whose rows add up to an amount OCR damaged after a total line, one digit lost ("OTAL:" /
+    // "£65.9" for 65.89).
+    for (const LatinItemRows& reading : readings) {
+        if (reading.damaged_row) continue;
+        double sum = 0;
+        for (const ItemRow& r : reading.rows) sum += r.amount;
+        sum = std::round(sum * 100.0) / 100.0;
+        for (const std::string& print : reading.damaged_totals)
+            if (sum > 0 && ascii_digits(print).size() + 1 == cents_digits(sum).size() && digits_fit(print, sum)) {
+                items_from_rows(text, reading.rows, sum, f, kCentTolerance, true);
+                items_count_times_unit(f, true, text);
+                return;
+            }
+    }
     items_count_times_unit(f, true, text);
 }
 

@@ -152,6 +152,20 @@ Attempt read_between(const LatinRowLines& l, size_t begin, size_t end) {
         last_counted = true;
         return true;
     };
+    // "1x KNORR CHICKEN SOCK 17.6" as the last row before the end line or before the next "1x" row: desc ends with
+    // an amount OCR damaged (a point in it), which is cut off desc and returned; nullopt (desc unchanged) otherwise.
+    auto damaged_tail = [&](size_t i) -> std::optional<std::string> {
+        const size_t sp = desc.find_last_of(' ');
+        if (sp == std::string::npos || out.damaged_row || qty.value_or(1) != 1 || unit) return std::nullopt;
+        const std::string tail = desc.substr(sp + 1);
+        if (tail.find_first_of(".,") == std::string::npos || has_ascii_letter(tail) || !is_damaged_amount(tail))
+            return std::nullopt;
+        size_t next = i + 1;
+        while (next < end && lines[next].empty()) ++next;
+        if (next < end && !std::regex_match(lines[next], qty_desc)) return std::nullopt;
+        desc = trim(desc.substr(0, sp));
+        return tail;
+    };
     // The description `text` of line i completes the row whose amount came before it, unless an amount follows
     // it (then it is more likely that amount's row, and the amount before it belongs to no row read here).
     auto pair_pending = [&](size_t i, const std::string& text) {
@@ -368,9 +382,13 @@ Attempt read_between(const LatinRowLines& l, size_t begin, size_t end) {
                 desc.clear();
             }
             qty = count_of(m[1].str());
-            const std::string text = trim(printed[i].substr(size_t(m.position(2)), size_t(m.length(2))));
-            if (!pending) desc = text;
-            else if (!pair_pending(i, text)) return fail(i);
+            std::string text = trim(printed[i].substr(size_t(m.position(2)), size_t(m.length(2))));
+            if (!pending) {
+                desc = text;
+                if (const auto tail = damaged_tail(i)) emit_damaged(i, *tail);
+            } else if (!pair_pending(i, text)) {
+                return fail(i);
+            }
             continue;
         }
         if (!has_ascii_letter(printed[i])) return fail(i);  // a line this reading does not know
@@ -390,16 +408,28 @@ Attempt read_between(const LatinRowLines& l, size_t begin, size_t end) {
             continue;
         }
         desc += (desc.empty() ? "" : " ") + text;
+        if (const auto tail = damaged_tail(i)) emit_damaged(i, *tail);
     }
     // An amount alone above the end line is the end line's own ("$53.54" / "SUB TOTAL" / "TAX @7%").
     std::optional<double> amount_above_end;
     if (pending && desc.empty()) amount_above_end = pending, pending.reset();
+    // A last description whose amount OCR put below an end line without one, above that line's amount
+    // ("1x CHEDDAR CHEESE" / "SUBOTAL" / "3.85" / "£40.68").
+    static const std::regex end_amount(std::string(kMoney) + "$");
+    std::smatch below, below2;
+    bool row_below_end = false;
+    if (!desc.empty() && !pending && !queued && !std::regex_search(lines[end], end_amount) && end + 2 < lines.size() &&
+        std::regex_match(lines[end + 1], below, amount_line) && std::regex_match(lines[end + 2], below2, amount_line))
+        if (const auto a = money_of(below, 1), b = money_of(below2, 1); a && b) {
+            emit(*a);
+            amount_above_end = *b;
+            row_below_end = true;
+        }
     if (!desc.empty() || pending || queued || certain == 0) return at;  // a line with nothing to pair, or no row
     for (const ItemRow& r : out.rows)
         if (names_no_item(ascii_upper(r.description))) return at;  // rows taken from the totals or the payment
     if (std::none_of(out.rows.begin(), out.rows.end(), [](const ItemRow& r) { return r.amount > 0; })) return at;
     // The subtotal / total printed on the end line or the line after it.
-    static const std::regex end_amount(std::string(kMoney) + "$");
     auto amount_at = [&](size_t e) -> std::optional<double> {
         if (std::regex_search(lines[e], m, end_amount)) return money_of(m, 1);
         if (e + 1 < lines.size() && std::regex_match(lines[e + 1], m, amount_line)) return money_of(m, 1);
@@ -407,13 +437,18 @@ Attempt read_between(const LatinRowLines& l, size_t begin, size_t end) {
     };
     out.end_amount = amount_at(end);
     if (amount_above_end) {  // the end line's amount is printed above it; what follows it is the next line's
-        if (out.end_amount) out.later_totals.push_back(*out.end_amount);
+        if (out.end_amount && !row_below_end) out.later_totals.push_back(*out.end_amount);
         out.end_amount = amount_above_end;
     }
-    // The totals printed with the next subtotal / total lines ("GST 6%" / "RM0.34" / "TOTAL AMOUNT" / "RM6.02").
-    for (size_t e = end + 1; e < lines.size() && e <= end + kLaterTotalLines; ++e)
-        if (is_end_line(l.upper[e]))
-            if (const std::optional<double> a = amount_at(e)) out.later_totals.push_back(*a);
+    // The totals printed with the next subtotal / total lines ("GST 6%" / "RM0.34" / "TOTAL AMOUNT" / "RM6.02"),
+    // and the amounts OCR damaged after an end line ("OTAL:" / "£65.9").
+    for (size_t e = end; e < lines.size() && e <= end + kLaterTotalLines; ++e) {
+        if (!is_end_line(l.upper[e])) continue;
+        const std::optional<double> a = amount_at(e);
+        if (a && e > end) out.later_totals.push_back(*a);
+        if (!a && e + 1 < lines.size() && is_damaged_amount(lines[e + 1]) && !has_ascii_letter(printed[e + 1]))
+            out.damaged_totals.push_back(lines[e + 1]);
+    }
     descriptions_from_other_rows(out.rows);
     at.reading = std::move(out);
     return at;

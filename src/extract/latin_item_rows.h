@@ -24,6 +24,8 @@ struct LatinItemRows {
     std::vector<ItemRow> rows;
     std::optional<double> end_amount;  // the amount on the subtotal / total line that ends the rows, or the next line
     std::vector<double> later_totals;  // the same for the subtotal / total lines of the 6 lines below it
+    // Amounts OCR damaged after the end line or those below it ("OTAL:" / "£65.9"), as printed.
+    std::vector<std::string> damaged_totals;
     // A row whose amount OCR damaged ("1.8" for 1.68, "1451" for 14.51, ".00" for 16.00): its index in `rows`, whose
     // amount is 0 until rows_add_up_to gives it one, and the amount as printed. At most one per reading.
     std::optional<size_t> damaged_row;
