@@ -27,6 +27,7 @@
 #include "extract/normalize_date.h"
 #include "extract/normalize_text.h"
 #include "extract/normalize_time.h"
+#include "extract/ocr_digits.h"
 #include "extract/printed_amounts.h"
 #include "extract/printed_items.h"
 #include "extract/printed_tax.h"
@@ -86,11 +87,20 @@ bool has_house_number(const std::string& name) {
     }
 }
 
-// True when a name pass started inside the address block: the name (spaces aside) is a piece of the address, or
-// holds a house number.
+// `s` with each OCR look-alike of a digit made that digit ("0ak" and "Oak" both "0ak"): a name copied from the
+// print and an address the model read compare alike.
+std::string digits_folded(std::string s) {
+    for (char& c : s)
+        if (const char d = confusion_digit(c)) c = d;
+    return s;
+}
+
+// True when a name pass started inside the address block: the name (spaces and OCR look-alikes aside) is a piece
+// of the address, or holds a house number.
 bool name_in_address(const std::string& name, const std::string& address) {
-    const std::string n = strip_spaces(name), a = strip_spaces(address);
-    return !n.empty() && (a.find(n) != std::string::npos || has_house_number(n));
+    const std::string n = strip_spaces(name);
+    return !n.empty() &&
+           (digits_folded(strip_spaces(address)).find(digits_folded(n)) != std::string::npos || has_house_number(n));
 }
 
 

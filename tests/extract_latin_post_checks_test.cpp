@@ -1,0 +1,35 @@
+// The post-checks of Latin-script receipts' names (extract/post_checks.h).
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "extract/post_checks.h"
+#include "receipt/extractor.h"
+
+namespace ex = receipt::extract;
+
+TEST(LatinPostChecks, ANameThatIsAPieceOfTheAddressBecomesTheHeaderLine) {
+    const receipt::ExtractOptions opts;
+    // The name pass copied the address lines as printed ("0ak" with a zero); the model read the address ("Oak").
+    const std::string text = "SAFEWAY\n5999 0ak Ave\nColumbus, OH\n4321S\nCASH BILL\nDec 11, 2017 11:18:08\n";
+    nlohmann::ordered_json f = {{"supplier_name", "59990ak Ave Columbus, OH"},
+                                {"supplier_address", "5999 Oak Ave Columbus, OH 43215"},
+                                {"currency", "USD"},
+                                {"net_amount", nullptr},
+                                {"total_tax_amount", nullptr},
+                                {"total_amount", nullptr},
+                                {"line_items", nlohmann::ordered_json::array()},
+                                {"warnings", nlohmann::ordered_json::array()}};
+    ex::apply_post_checks(text, "", opts, f);
+    EXPECT_EQ(f["supplier_name"], "SAFEWAY") << f.dump();
+    // A company name whose letters fold to digits ("HAI-O" as "HA1-0") holds no house number.
+    const std::string text2 = "HAI-O RAYA BHD (169199-V)\nKEPONG OUTLET\nHQ ADD: LOT 11995, BATU 2, JALAN KAPAR\n"
+                              "41400 KLANG, SELANGOR\nDATE: 15/12/2016\n";
+    nlohmann::ordered_json g = f;
+    g["supplier_name"] = "HAI-O RAYA BHD";
+    g["supplier_address"] = "LOT 11995, BATU 2, JALAN KAPAR 41400 KLANG, SELANGOR";
+    ex::apply_post_checks(text2, "", opts, g);
+    EXPECT_EQ(g["supplier_name"], "HAI-O RAYA BHD") << g.dump();
+}
