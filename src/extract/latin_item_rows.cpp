@@ -58,8 +58,8 @@ Attempt read_between(const LatinRowLines& l, size_t begin, size_t end) {
     // "2 X 4.34", "l X 9.40" (l for 1)
     static const std::regex qty_at(std::string(R"(^(\d{1,3}|[ZlI])\s*(?:@|x|X|×)\s*)") + kUnitMoney + "$");
     static const std::regex at_only(std::string(R"(^(?:@|x|X|×)\s*)") + kMoney + "$");
-    static const std::regex qty_at_amount(std::string(R"(^(\d{1,3}|[ZlI])\s*(?:@|x|X|×)\s*)") + kMoney + R"(\s+)" + kMoney +
-                                          "$");
+    static const std::regex qty_at_amount(std::string(R"(^(\d{1,3}|[ZlI])\s*(?:@|x|X|×)\s*)") + kMoney + R"(\s+)" +
+                                          kMoney + "$");
     // "1  3.25": a count and unit price whose "X" OCR lost (the amount after them must be their product)
     static const std::regex count_unit(std::string(R"(^(\d{1,2})\s+)") + kMoney + "$");
     static const std::regex product_code(R"(^\d{6,14}$)");
@@ -69,7 +69,7 @@ Attempt read_between(const LatinRowLines& l, size_t begin, size_t end) {
     // "2x EGGS", "2xEGGS" (glued: a lower-case x before a capital), "ZxSUNSCREEN" / "lx MILK" (look-alikes of 2, 1)
     static const std::regex qty_desc(R"(^(\d{1,3}|[ZlI](?=x))\s*(?:[xX]\s+|x(?=[A-Z]))(.+)$)");
     // "1 X 14.1", "1 X 380": a count and a unit price that OCR damaged (the amount after them must have its digits)
-    static const std::regex qty_at_damaged(R"(^(\d{1,3})\s*(?:@|x|X|×)\s*(\d[\d.,]*|[.,]\d+)$)");
+    static const std::regex qty_at_damaged(R"(^(\d{1,3})\s*(?:@|x|X|×)\s*(\d[\d.,]{0,8}|[.,]\d{1,4})$)");
     // "X 2.50 10.00": a unit price and amount whose count OCR lost (the count is amount / unit price)
     static const std::regex at_unit_amount(std::string(R"(^(?:@|x|X|×)\s*)") + kMoney + R"(\s+)" + kMoney + "$");
     // "2 CHICKEN BREAST" on a receipt whose rows print "2x CHICKEN BREAST": the count that lost its x
@@ -222,10 +222,11 @@ Attempt read_between(const LatinRowLines& l, size_t begin, size_t end) {
                 continue;
             }
             if (unit_unchecked && (!qty || !unit || std::fabs(*qty * *unit - *a) > 0.005)) return fail(i);
-            if (!unit_print.empty() && (!qty || *qty <= 0 || !digits_fit(unit_print, std::round(*a / *qty * 100.0) / 100.0))) {
+            if (!unit_print.empty() &&
+                (!qty || *qty <= 0 || !digits_fit(unit_print, std::round(*a / *qty * 100.0) / 100.0))) {
                 // "1 X 3065" / "0.65": one of a single unit, both damaged; the amount has the unit price's digits.
-                if (!qty || *qty != 1 || out.damaged_row || !digits_fit(line, 0.01 * std::stod("0" + ascii_digits(unit_print))))
-                    return fail(i);
+                const double as_cents = 0.01 * std::stod("0" + ascii_digits(unit_print));
+                if (!qty || *qty != 1 || out.damaged_row || !digits_fit(line, as_cents)) return fail(i);
                 emit_damaged(i, unit_print);
                 continue;
             }

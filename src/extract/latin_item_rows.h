@@ -57,7 +57,16 @@ struct LatinItemRows {
 //   - a table row's unit price that lost a digit (".40" / "3.40") is the amount over the count when its digits
 //     fit; an amount alone above the end line is that line's ("$53.54" / "SUB TOTAL");
 //   - an amount that lost a digit or its point ("1.8", "1451") is the row's count times unit price when their
-//     digits hold its printed digits, else the reading's damaged row (one at most).
+//     digits hold its printed digits, else the reading's damaged row (one at most); so is a last row's amount
+//     damaged and glued to it ("1x KNORR CHICKEN SOCK 17.6" above the end line or the next "1x" row), and a single
+//     unit whose unit price and amount are both damaged ("1 X 3065" / "0.65": the amount has the unit price's
+//     digits); a table row's amount that lost a digit after its unit price is their product ("0.95" / ".95");
+//   - counts glued to the description ("2xEGGS", "ZxSUNSCREEN" with Z for 2), that lost their x on receipts
+//     whose rows print "2x DESC" ("2 CHICKEN BREAST"), or read as letters ("l X 9.40") are counts; so are count
+//     lines with a unit price OCR damaged ("1 X 14.1": the amount must hold its digits; "3 @ 105" after the row's
+//     amount) and "X 2.50 10.00" (a count lost: amount / unit price); "M58.20" is RM58.20;
+//   - the last row's amount below an end line that has none, above that line's own ("1x CHEDDAR CHEESE" /
+//     "SUBOTAL" / "3.85" / "£40.68").
 // A row description that OCR dropped a letter from takes another row's that prints it whole ("ORANGE JICE" and
 // "ORANGE JUICE"). A reading fails when a line cannot be placed (an amount with no description before or after it, a description
 // with no amount after it), when a row names a total, tax, rounding or payment line ("CASH", "RELIEF GST"), or

@@ -74,9 +74,9 @@ void read_word(const std::string& s, size_t b, size_t e, std::string& out, bool 
     }
 }
 
-// read_letter_confusions, or with `interior_only` only digits between two letters.
-std::string read_letters(const std::string& s, bool interior_only) {
-    std::string out = s;
+// Calls fn(b, e) for each word [b, e) of `s`: a maximal run of ASCII letters and digits.
+template <typename Fn>
+void for_each_word(const std::string& s, Fn&& fn) {
     for (size_t i = 0; i < s.size();) {
         if (!is_alnum(s[i])) {
             ++i;
@@ -84,9 +84,15 @@ std::string read_letters(const std::string& s, bool interior_only) {
         }
         size_t j = i;
         while (j < s.size() && is_alnum(s[j])) ++j;
-        read_word(s, i, j, out, interior_only);
+        fn(i, j);
         i = j;
     }
+}
+
+// read_letter_confusions, or with `interior_only` only digits between two letters.
+std::string read_letters(const std::string& s, bool interior_only) {
+    std::string out = s;
+    for_each_word(s, [&](size_t b, size_t e) { read_word(s, b, e, out, interior_only); });
     return out;
 }
 
@@ -95,23 +101,16 @@ std::string read_letters(const std::string& s, bool interior_only) {
 // ("I0S" for 10S, "Z00ML"), and a Z alone before "%" is 2 ("MILK Z% GAL").
 std::string read_word_edges(const std::string& s) {
     std::string out = s;
-    for (size_t i = 0; i < s.size();) {
-        if (!is_alnum(s[i])) {
-            ++i;
-            continue;
-        }
-        size_t j = i;
-        while (j < s.size() && is_alnum(s[j])) ++j;
-        const char c = s[i];
-        size_t letters = i + 1, digits = i + 1;
-        while (letters < j && is_upper(s[letters])) ++letters;
-        while (digits < j && is_ascii_digit(s[digits])) ++digits;
-        if ((c == '8' || c == '0') && letters == j && j - i >= 5) out[i] = c == '8' ? 'B' : 'O';
-        if ((c == 'I' || c == 'l' || c == 'Z') && digits > i + 1 && digits < j && unit_after(s, digits, j))
-            out[i] = c == 'Z' ? '2' : '1';
-        if (c == 'Z' && j == i + 1 && j < s.size() && s[j] == '%') out[i] = '2';
-        i = j;
-    }
+    for_each_word(s, [&](size_t b, size_t e) {
+        const char c = s[b];
+        size_t letters = b + 1, digits = b + 1;
+        while (letters < e && is_upper(s[letters])) ++letters;
+        while (digits < e && is_ascii_digit(s[digits])) ++digits;
+        if ((c == '8' || c == '0') && letters == e && e - b >= 5) out[b] = c == '8' ? 'B' : 'O';
+        if ((c == 'I' || c == 'l' || c == 'Z') && digits > b + 1 && digits < e && unit_after(s, digits, e))
+            out[b] = c == 'Z' ? '2' : '1';
+        if (c == 'Z' && e == b + 1 && e < s.size() && s[e] == '%') out[b] = '2';
+    });
     return out;
 }
 
