@@ -16,3 +16,14 @@ TEST(Utf8, ExtraByteAt) {
     EXPECT_FALSE(ex::extra_byte_at("TRGET", "TAGGET"));          // one changed, not one added
     EXPECT_FALSE(ex::extra_byte_at("SUGAR 2KG", "SUGAR 13KG"));
 }
+
+TEST(Utf8, HasCjk) {
+    EXPECT_TRUE(ex::has_cjk("セブン-イレブン"));
+    EXPECT_TRUE(ex::has_cjk("合計 ¥1,280"));
+    EXPECT_TRUE(ex::has_cjk("ｺｰﾋｰ"));  // half-width katakana
+    EXPECT_TRUE(ex::has_cjk("ー合"));
+    // The prolonged sound mark and middle dot alone are OCR's reading of a dash or dot in Latin text.
+    EXPECT_FALSE(ex::has_cjk("TEL: (614) 555ー0740"));
+    EXPECT_FALSE(ex::has_cjk("SubーTotal\nA・B ｰ"));
+    EXPECT_FALSE(ex::has_cjk("TOTAL $12.50"));
+}

@@ -12,6 +12,7 @@ Writes, one {"id", "text", "fields", "target", "source"} object per line:
   dev3_ja.jsonl        600 receipts of the held-out layouts/chains from a third seed stream (a fresh development set)
   dev4_ja.jsonl        600 more from a fourth seed stream
   dev_en.jsonl         300 receipts of the held-out English layouts/chains from the development seed stream
+  dev2_en.jsonl        300 more from a fresh seed stream (13000)
   synth_test_ja.jsonl  held-out synthetic Japanese test set (held-out layouts/chains, test seed stream)
   synth_test_en.jsonl  held-out synthetic English test set
 Also refreshes train/samples/ and examples/ unless --no-samples.
@@ -272,6 +273,8 @@ def main():
     # An English development set: the held-out English layouts / chains from the development seed stream (7000),
     # for the checks of Latin-script receipts.
     write_jsonl(os.path.join(args.out, "dev_en.jsonl"), synth_records("test", "en", 7000, 300))
+    # A second English one from a fresh seed stream (13000), to check that those checks hold beyond dev_en.
+    write_jsonl(os.path.join(args.out, "dev2_en.jsonl"), synth_records("test", "en", 13000, 300))
     write_jsonl(os.path.join(args.out, "synth_test_ja.jsonl"), synth_records("test", "ja", 1000, args.n_test))
     write_jsonl(os.path.join(args.out, "synth_test_en.jsonl"), synth_records("test", "en", 1000, args.n_test // 3))
     if not args.no_samples:

@@ -255,8 +255,12 @@ bool has_cjk(std::string_view s) {
             ++i;
             continue;
         }
-        // Hiragana + Katakana (U+3040..U+30FF), CJK unified ideographs (U+4E00..U+9FFF), half-width katakana.
-        if ((cp >= 0x3040 && cp <= 0x30FF) || (cp >= 0x4E00 && cp <= 0x9FFF) || (cp >= 0xFF66 && cp <= 0xFF9F)) {
+        // Hiragana + Katakana (U+3040..U+30FF), CJK unified ideographs (U+4E00..U+9FFF), half-width katakana; not
+        // the prolonged sound mark or the middle dot (U+30FC, U+30FB, U+FF70), which OCR also reads for a dash or a
+        // dot in Latin text ("555ー0740", "SubーTotal").
+        const bool mark = cp == 0x30FC || cp == 0x30FB || cp == 0xFF70;
+        if (!mark &&
+            ((cp >= 0x3040 && cp <= 0x30FF) || (cp >= 0x4E00 && cp <= 0x9FFF) || (cp >= 0xFF66 && cp <= 0xFF9F))) {
             return true;
         }
         i += len;
