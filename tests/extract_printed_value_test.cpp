@@ -72,6 +72,12 @@ TEST(PrintedTimes, EveryTimeOfEveryLine) {
     EXPECT_EQ(ex::printed_times("12 JAN 2019\n0809:24\nTRANS# 80497\n"), (V{"08:09"}));
     EXPECT_EQ(ex::printed_times("0209:24 PM\n"), (V{"14:09"}));
     EXPECT_TRUE(ex::printed_times("TRANS 2575:12\n9909:24\n").empty());
+    // A 12-hour time that lost its colon, alone on its line; AM / PM in a box of its own on the next line.
+    EXPECT_EQ(ex::printed_times("SALES RECEIPT\n1138AM\nAMEX\n"), (V{"11:38"}));
+    EXPECT_EQ(ex::printed_times("12/05/2018\n5:40:14\nPM\nTOTAL\n"), (V{"17:40"}));
+    // An hour of two look-alikes before a colon ("lS" for 15) is read, and the minutes and seconds then are no time.
+    EXPECT_EQ(ex::printed_times("lS:17:15\n"), (V{"15:17"}));
+    EXPECT_TRUE(ex::printed_times("DATES:12\nTOTAL:\n").empty());
 }
 
 TEST(PrintedTimeFor, KeepsPrintedTimesAndRepairsOthers) {

@@ -23,6 +23,54 @@ const std::regex& time_regex() {
     return kTime;
 }
 
+// `text` with a line that is only AM or PM ("5:40:14" / "PM": OCR gave it a box of its own) joined to the line
+// before it when that one ends with a digit.
+std::string with_meridiem_joined(std::string_view text) {
+    std::vector<std::string> lines;
+    for (size_t i = 0; i <= text.size();) {
+        const size_t j = std::min(text.find('\n', i), text.size());
+        lines.emplace_back(text.substr(i, j - i));
+        i = j + 1;
+    }
+    std::string out;
+    for (size_t k = 0; k < lines.size(); ++k) {
+        std::string line = lines[k];
+        if (k + 1 < lines.size()) {
+            const std::string next = ascii_lower(trim(lines[k + 1]));
+            const std::string t = trim(line);
+            if ((next == "am" || next == "pm" || next == "a.m." || next == "p.m.") && !t.empty() &&
+                std::isdigit(static_cast<unsigned char>(t.back()))) {
+                line = t + " " + next;
+                ++k;
+            }
+        }
+        out += line;
+        if (k + 1 < lines.size()) out += '\n';
+    }
+    return out;
+}
+
+// `line` with an hour of one or two OCR look-alikes of digits before ":" and two digits ("lS:17:15" for 15:17:15)
+// read as digits: a word of its own (line start or a non-alphanumeric before it), at least one look-alike.
+void read_lookalike_hours(std::string& line) {
+    for (size_t c = line.find(':'); c != std::string::npos && c + 2 < line.size(); c = line.find(':', c + 1)) {
+        const auto digit = [&](size_t k) { return std::isdigit(static_cast<unsigned char>(line[k])) != 0; };
+        if (!digit(c + 1) || !digit(c + 2)) continue;
+        size_t b = c;
+        while (b > 0 && c - b < 3 && std::isalnum(static_cast<unsigned char>(line[b - 1]))) --b;
+        if (c - b == 0 || c - b > 2 || (b > 0 && std::isalnum(static_cast<unsigned char>(line[b - 1])))) continue;
+        bool lookalike = false, ok = true;
+        for (size_t k = b; k < c && ok; ++k) {
+            if (std::isdigit(static_cast<unsigned char>(line[k]))) continue;
+            ok = confusion_digit(line[k]) != 0;
+            lookalike = true;
+        }
+        if (!ok || !lookalike) continue;
+        for (size_t k = b; k < c; ++k)
+            if (!std::isdigit(static_cast<unsigned char>(line[k]))) line[k] = confusion_digit(line[k]);
+    }
+}
+
 }  // namespace
 
 std::optional<std::string> normalize_time(std::string_view text) try {
@@ -63,8 +111,10 @@ std::optional<std::string> normalize_time(std::string_view text) try {
     return std::nullopt;  // std::regex may throw (complexity / stack); treat as "no time"
 }
 
-std::vector<std::string> printed_times(std::string_view text) {
+std::vector<std::string> printed_times(std::string_view printed_text) {
     std::vector<std::string> out;
+    const std::string joined = with_meridiem_joined(printed_text);
+    const std::string_view text = joined;
     for_each_line_reading(text, kMaxTimeBytes, [&](const std::string& printed) {
         // OCR reads a time's colon as a semicolon ("13;17:15"): between two digits it is one.
         std::string line = date_apart_from_time(printed);  // "2021-11-0506:04:40"
@@ -72,6 +122,7 @@ std::vector<std::string> printed_times(std::string_view text) {
             if (line[i] == ';' && std::isdigit(static_cast<unsigned char>(line[i - 1])) &&
                 std::isdigit(static_cast<unsigned char>(line[i + 1])))
                 line[i] = ':';
+        read_lookalike_hours(line);
         const std::string read = read_digit_confusions(line);
         for (auto it = std::sregex_iterator(line.begin(), line.end(), time_regex()); it != std::sregex_iterator();
              ++it) {
@@ -94,6 +145,8 @@ std::vector<std::string> printed_times(std::string_view text) {
         static const std::regex alone(R"(^\s*(\d{4})\s*$)");
         // "0809:24": a time with seconds whose first colon OCR lost, alone on its line (a 12-hour one with AM / PM).
         static const std::regex lost_first_colon(R"(^\s*(\d{2})(\d{2}):(\d{2})\s*([AaPp][Mm])?\s*$)");
+        // "1138AM": a 12-hour time that lost its colon, alone on its line.
+        static const std::regex lost_colon_meridiem(R"(^\s*(\d{1,2})(\d{2})\s*([AaPp]\.?[Mm]\.?)\s*$)");
         std::string prev;
         for (size_t i = 0; i <= text.size();) {
             const size_t j = std::min(text.find('\n', i), text.size());
@@ -109,6 +162,11 @@ std::vector<std::string> printed_times(std::string_view text) {
             prev = line;
             if (hhmm.empty() && std::regex_search(line, m, lost_first_colon)) {
                 const auto t = normalize_time(m[1].str() + ":" + m[2].str() + ":" + m[3].str() + " " + m[4].str());
+                if (t && std::find(out.begin(), out.end(), *t) == out.end()) out.push_back(*t);
+                continue;
+            }
+            if (hhmm.empty() && std::regex_search(line, m, lost_colon_meridiem)) {
+                const auto t = normalize_time(m[1].str() + ":" + m[2].str() + " " + m[3].str());
                 if (t && std::find(out.begin(), out.end(), *t) == out.end()) out.push_back(*t);
                 continue;
             }
