@@ -23,3 +23,12 @@ TEST(OcrDigits, AloneBetweenTwoSlashes) {
     EXPECT_EQ(ex::read_digit_confusions("S/B"), "S/B");
     EXPECT_EQ(ex::read_digit_confusions("12/IS/05"), "12/IS/05");
 }
+
+TEST(OcrDigits, UnitsDigitAfterACurrencySign) {
+    EXPECT_EQ(ex::read_digit_confusions("TAX 10.1% $Z.20"), "TAX 10.1% $2.20");
+    EXPECT_EQ(ex::read_digit_confusions("£l.50"), "£1.50");
+    EXPECT_EQ(ex::read_digit_confusions("RMS,40"), "RM5,40");
+    // Not a word after the sign, nor a number without two decimals.
+    EXPECT_EQ(ex::read_digit_confusions("$OFF.50"), "$OFF.50");
+    EXPECT_EQ(ex::read_digit_confusions("$S.5 CUP"), "$S.5 CUP");
+}
