@@ -36,6 +36,11 @@ TEST(LatinHeader, NamesThatNameNoShop) {
     EXPECT_TRUE(ex::name_names_no_shop("NO.43 JALAN", "JALAN PUCHONG, TAMAN UNIVERSITI"));
     EXPECT_TRUE(ex::name_names_no_shop("WA 9811", addr));               // a piece of the address, a digit lost
     EXPECT_TRUE(ex::name_names_no_shop("Roa Austin, TX 78701", "9775 Station Road Austin, TX 78701"));
+    EXPECT_TRUE(ex::name_names_no_shop("DATE:", addr));
+    // A street line, even where the model's address starts with it (OCR printed it above the name).
+    EXPECT_TRUE(ex::name_names_no_shop("78 Market Street", "78 Market Street Glasgow G1 3SL"));
+    EXPECT_TRUE(ex::name_names_no_shop("5732 ain St", addr));
+    EXPECT_FALSE(ex::name_names_no_shop("7 ELEVEN", addr));
     EXPECT_FALSE(ex::name_names_no_shop("SAFEWAY", addr));
     EXPECT_FALSE(ex::name_names_no_shop("WAITROSE", "WAITROSE 12 High Street"));  // the address ran on the name
     EXPECT_FALSE(ex::name_names_no_shop("KFC", "KFC ROAD"));

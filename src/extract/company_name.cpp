@@ -33,7 +33,7 @@ bool name_like_line(const std::string& line) {
 
 bool title_or_id_line(const std::string& upper) {
     static const std::regex not_name(
-        R"(\b(INVOICE|RECEIPT|BILL|TEL|FAX|PHONE|GST|SST|VAT|REG|CO\.? ?NO)\b|^\(.*\)$)");
+        R"(\b(INVOICE|RECEIPT|BILL|TEL|FAX|PHONE|GST|SST|VAT|REG|CO\.? ?NO)\b|^\(.*\)$|^(DATE|TIME)\s*:)");
     try {
         return std::regex_search(upper, not_name);
     } catch (...) {

@@ -16,12 +16,15 @@ void check_latin_name(const std::string& text, nlohmann::ordered_json& f) {
     auto& name = f["supplier_name"];
     const auto& addr = f["supplier_address"];
     if (name.is_string() && addr.is_string() && !has_company_suffix(name.get<std::string>())) {
-        const std::string nm = name.get<std::string>(), a = addr.get<std::string>();
+        std::string nm = name.get<std::string>();
+        const std::string a = addr.get<std::string>();
         if (const auto line = name_without_address_run_on(text, nm, a)) {
             f["warnings"].push_back("supplier_name_run_on: the model wrote " + nm +
                                     ", which runs on from the header line " + *line + " into the address");
             name = *line;
-        } else if (name_names_no_shop(nm, a)) {
+            nm = *line;  // that line may itself name no shop ("5450 Market St")
+        }
+        if (name_names_no_shop(nm, a)) {
             if (const auto header = header_name_line_outside(text, a); header && *header != nm) {
                 f["warnings"].push_back("supplier_name_not_a_name: the model wrote " + nm +
                                         ", the receipt's first name line is " + *header);

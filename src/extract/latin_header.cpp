@@ -65,8 +65,11 @@ bool name_names_no_shop(const std::string& name, const std::string& address) {
     if (c.empty()) return false;
     if (title_or_id_line(upper) || damaged_title(c)) return true;
     static const std::regex house(R"(^(NO|LOT)\s*[.:]?\s*\d)");
+    // A street line: a house number, one or two words and a street type ("5450 Market St", "78 HIGH STREET").
+    static const std::regex street(
+        R"(^\d{1,5}[A-Z]?\s+[A-Z'.]+(\s+[A-Z'.]+)?\s+(ST|STREET|AVE|AVENUE|ROAD|RD|LANE|LN|BLVD|DRIVE|DR|WAY)\.?$)");
     try {
-        if (std::regex_search(upper, house)) return true;
+        if (std::regex_search(upper, house) || std::regex_search(upper, street)) return true;
     } catch (...) {
     }
     // An address that starts with the name ran on from the name line above it (address_without_name_lines

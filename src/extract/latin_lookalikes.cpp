@@ -134,8 +134,8 @@ std::string latin_item_description_read(const std::string& s) {
 }
 
 std::string repaired_company_suffix(const std::string& s) {
-    // One letter lost from SDN BHD, after a word: SD / SN for SDN, BD / BH for BHD (not both damaged).
-    static const std::regex lost_sdn(R"((\w[.)]?\s+)(SD|SN)(\s+BHD\b))"), lost_bhd(R"((\w[.)]?\s+SDN\s+)(BD|BH)\b)");
+    // One letter lost from SDN BHD, after a word: SD / SN / DN for SDN, BD / BH for BHD (not both damaged).
+    static const std::regex lost_sdn(R"((\w[.)]?\s+)(SD|SN|DN)(\s+BHD\b))"), lost_bhd(R"((\w[.)]?\s+SDN\s+)(BD|BH)\b)");
     // A one- to three-letter bracket before the suffix that lost one of its brackets.
     static const std::regex open_only(R"(\(([A-Z]{1,3})(\s+SDN\b))"), close_only(R"((^|\s)([A-Z]{1,3})\)(\s+SDN\b))");
     if (s.size() > 200) return s;  // bounds std::regex's recursion

@@ -23,7 +23,8 @@ std::string read_letter_confusions(const std::string& s);
 std::string latin_item_description_read(const std::string& s);
 
 // A Latin company name `s` with its damaged parts of a company suffix and its registration bracket repaired:
-//   * "SDN BD", "SDN BH", "SD BHD", "SN BHD" (one letter lost from SDN BHD, upper case, after a word) -> "SDN BHD";
+//   * "SDN BD", "SDN BH", "SD BHD", "SN BHD", "DN BHD" (one letter lost from SDN BHD, upper case, after a word) ->
+//     "SDN BHD";
 //   * "(M SDN BHD" -> "(M) SDN BHD" and "CO. M) SDN BHD" -> "CO. (M) SDN BHD": a one- to three-letter bracket
 //     ("(M)", "(KL)") right before the suffix that lost one of its brackets.
 // Other text is unchanged.
