@@ -85,12 +85,7 @@ std::vector<std::string> total_window_runs(const std::string& text, bool skip_pa
     static const char* const kLatin[] = {"TOTAL", "AMOUNT", "JUMLAH", "DUE", "NETT", "ROUND"};
     static const char* const kPayment[] = {"PAID", "CASH", "CHANGE", "TENDER", "RECEIVED"};
     static const char* const kOther[] = {"合計", "会計", "お買上", "総計", "請求"};
-    std::vector<std::string> lines;
-    for (size_t i = 0; i <= text.size();) {
-        const size_t j = std::min(text.find('\n', i), text.size());
-        lines.push_back(text.substr(i, j - i));
-        i = j + 1;
-    }
+    const std::vector<std::string> lines = split_lines(text);
     std::string window;
     for (size_t i = 0; i < lines.size(); ++i) {
         const std::string upper = ascii_upper(lines[i]);

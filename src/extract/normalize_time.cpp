@@ -26,12 +26,7 @@ const std::regex& time_regex() {
 // `text` with a line that is only AM or PM ("5:40:14" / "PM": OCR gave it a box of its own) joined to the line
 // before it when that one ends with a digit.
 std::string with_meridiem_joined(std::string_view text) {
-    std::vector<std::string> lines;
-    for (size_t i = 0; i <= text.size();) {
-        const size_t j = std::min(text.find('\n', i), text.size());
-        lines.emplace_back(text.substr(i, j - i));
-        i = j + 1;
-    }
+    const std::vector<std::string> lines = split_lines(text);
     std::string out;
     for (size_t k = 0; k < lines.size(); ++k) {
         std::string line = lines[k];

@@ -1,5 +1,6 @@
 #include "extract/utf8.h"
 
+#include <algorithm>
 #include <cstdint>
 
 namespace receipt::extract {
@@ -245,6 +246,16 @@ std::string ascii_upper(std::string_view s) {
         if (c >= 'a' && c <= 'z') c = static_cast<char>(c - 'a' + 'A');
     }
     return out;
+}
+
+std::vector<std::string> split_lines(std::string_view text) {
+    std::vector<std::string> lines;
+    for (size_t i = 0; i <= text.size();) {
+        const size_t j = std::min(text.find('\n', i), text.size());
+        lines.emplace_back(text.substr(i, j - i));
+        i = j + 1;
+    }
+    return lines;
 }
 
 bool has_cjk(std::string_view s) {

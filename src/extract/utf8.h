@@ -71,6 +71,9 @@ std::optional<std::vector<uint32_t>> code_points(std::string_view s);
 // Code points cps[begin, min(end, size)) as UTF-8.
 std::string utf8_of(const std::vector<uint32_t>& cps, size_t begin = 0, size_t end = SIZE_MAX);
 
+// The lines of `text` (split at '\n', the last one possibly empty), as they are.
+std::vector<std::string> split_lines(std::string_view text);
+
 // True when `s` contains a code point in the Hiragana, Katakana or CJK ideograph blocks (half-width katakana too),
 // other than the prolonged sound mark and middle dot, which OCR also reads in Latin text for a dash or a dot.
 bool has_cjk(std::string_view s);
