@@ -114,3 +114,37 @@ TEST(LatinTotals, NetAmountFromTheSubtotalLine) {
     // The printed subtotal lost a digit (3.95 for 34.95): the model's net stands.
     EXPECT_EQ(net_after("SUB TOTAL\n3.95\nTOTAL\n34.95\n", 34.95), 34.95);
 }
+
+TEST(LatinTotals, StatesTax) {
+    // A rate with at most an amount after it, OCR damage to the tax word included.
+    EXPECT_TRUE(ex::states_tax("SUBTOTAL\n£21.48\nVAT 20%\n£3.58\n"));
+    EXPECT_TRUE(ex::states_tax("TA @6.25%\n$2.3S\n"));
+    EXPECT_TRUE(ex::states_tax("ST 6% RM0.59\n"));
+    EXPECT_TRUE(ex::states_tax("SR @ 6% 15.00 0.90\n"));
+    // A tax word with an amount; a note that states the rate.
+    EXPECT_TRUE(ex::states_tax("SALES TAX $2.35\n"));
+    EXPECT_TRUE(ex::states_tax("TOTAL GST\n0.59\n"));
+    EXPECT_TRUE(ex::states_tax("TAKEOUT TOTAL (INCL GST)\nTOTAL INCLUDES 6% GST\n1.51\n"));
+    EXPECT_TRUE(ex::states_tax("(BILL INCLUSIVE OF 6% GST : RM2.21)\n"));
+    // Identifiers, the invoice title, notes without a rate and an item's percent state none.
+    EXPECT_FALSE(ex::states_tax("WAITROSE\nVAT No. GB 776 9644 91\nTAX INVOICE\nMILK 2% GAL\n3.49\nTOTAL\n£3.49\n"));
+    EXPECT_FALSE(ex::states_tax("GST ID NO : 152313796774\nGST IDNO : 450572655111\nVAT N0. GB 574 4476 36\n"));
+    EXPECT_FALSE(ex::states_tax("TEL: 03-9409 9994\nGST\nID NO : 529726865033\nTotal (InclusiveGST)\n151.87\n"));
+    EXPECT_FALSE(ex::states_tax("TOTAL SALES (EXCLUDING\nGST)\nRM134.95\n"));
+    EXPECT_FALSE(ex::states_tax(""));
+}
+
+TEST(LatinTotals, ATaxTheReceiptDoesNotStateIsDropped) {
+    auto tax_after = [](const std::string& text, nlohmann::ordered_json tax) {
+        nlohmann::ordered_json f = {{"net_amount", nullptr}, {"total_tax_amount", tax}, {"total_amount", 21.48},
+                                    {"line_items", nlohmann::ordered_json::array()},
+                                    {"warnings", nlohmann::ordered_json::array()}};
+        ex::check_latin_totals(text, f);
+        return f["total_tax_amount"];
+    };
+    // A VAT-inclusive receipt without a VAT line: the model's 1/6 of the total, or a unit price, is no stated tax.
+    const std::string text = "WAITROSE\nVAT No. GB 387 4628 23\nORANGE JUICE\n£21.48\n6 @ 3.58\nTOTAL\n£21.48\n";
+    EXPECT_EQ(tax_after(text, 3.58), nullptr);
+    EXPECT_EQ(tax_after(text, nullptr), nullptr);
+    EXPECT_EQ(tax_after(text + "VAT 20%\n£3.58\n", 3.58), 3.58);
+}

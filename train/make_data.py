@@ -14,6 +14,7 @@ Writes, one {"id", "text", "fields", "target", "source"} object per line:
   dev_en.jsonl         300 receipts of the held-out English layouts/chains from the development seed stream
   dev2_en.jsonl        300 more from a fresh seed stream (13000)
   dev3_en.jsonl        300 more from another (15000), for checking a round after it is made
+  dev4_en.jsonl        300 more (17000), for checking rounds made on the first three
   synth_test_ja.jsonl  held-out synthetic Japanese test set (held-out layouts/chains, test seed stream)
   synth_test_en.jsonl  held-out synthetic English test set
 Also refreshes train/samples/ and examples/ unless --no-samples.
@@ -278,6 +279,8 @@ def main():
     write_jsonl(os.path.join(args.out, "dev2_en.jsonl"), synth_records("test", "en", 13000, 300))
     # And a third (seed stream 15000), kept for checking a round of changes after it was made on the other two.
     write_jsonl(os.path.join(args.out, "dev3_en.jsonl"), synth_records("test", "en", 15000, 300))
+    # A fourth (17000), for checking the rounds made on the first three.
+    write_jsonl(os.path.join(args.out, "dev4_en.jsonl"), synth_records("test", "en", 17000, 300))
     write_jsonl(os.path.join(args.out, "synth_test_ja.jsonl"), synth_records("test", "ja", 1000, args.n_test))
     write_jsonl(os.path.join(args.out, "synth_test_en.jsonl"), synth_records("test", "en", 1000, args.n_test // 3))
     if not args.no_samples:

@@ -183,7 +183,10 @@ def generate(rng, held_out=False):
     if show_sub:
         rows.append([rng.choice(["SUBTOTAL", "SUB TOTAL", "Sub-Total", "TOTAL SALES (EXCLUDING GST)"]),
                      money(subtotal, sym)])
-    if tax_rate and (not incl or rng.random() < 0.8):
+    # The tax is a field only where the receipt prints it (a tax line or the GST summary below): a VAT-inclusive UK
+    # receipt without a VAT line may sell zero-rated goods, so 1/6 of its total is no tax it states.
+    tax_printed = bool(tax_rate and (not incl or rng.random() < 0.8))
+    if tax_printed:
         rows.append([f"{tax_name} {tax_rate:g}%" if rng.random() < 0.7 else f"{tax_name} @{tax_rate:g}%",
                      money(tax, sym)])
     final = total
@@ -204,6 +207,7 @@ def generate(rng, held_out=False):
         rows.append([card, money(final, sym)])
         rows.append([f"************{rng.randrange(1000, 9999)}"])
     if region == "my" and tax_rate and rng.random() < 0.6:
+        tax_printed = True
         rows.append([f"{tax_name} Summary", "Amount(RM)", "Tax(RM)"])
         rows.append([f"SR @ {tax_rate:g}%", money(round(subtotal - tax if incl else subtotal, 2)), money(tax)])
     rows.append([rng.choice(["THANK YOU", "THANK YOU. PLEASE COME AGAIN", "Thank you for shopping with us",
@@ -218,7 +222,7 @@ def generate(rng, held_out=False):
         currency=cur if sym or region != "my" else "MYR",
         line_items=items,
         net_amount=subtotal if show_sub else None,
-        total_tax_amount=tax if tax_rate else None,
+        total_tax_amount=tax if tax_printed else None,
         total_amount=final,
     )
     return rows, fields, dict(kind=kind, layout=layout, region=region)

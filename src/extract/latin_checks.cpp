@@ -38,6 +38,13 @@ void check_latin_totals(const std::string& text, nlohmann::ordered_json& f) {
     const auto num = [&](const char* key) -> std::optional<double> {
         return f[key].is_number() ? std::optional<double>(f[key].get<double>()) : std::nullopt;
     };
+    // A receipt that states no tax has none; the model writes an amount it guessed (a share of the total, an item's).
+    if (f["total_tax_amount"].is_number() && !states_tax(text)) {
+        f["warnings"].push_back("total_tax_amount_not_printed: the model wrote " + written(f["total_tax_amount"]) +
+                                ", the receipt states no tax");
+        f["total_tax_amount"] = nullptr;
+        revalidate(f);
+    }
     // A printed subtotal, tax line and their sum printed below them stand over the model's net, tax and total when
     // those do not add up.
     if (const auto printed = printed_totals_that_add_up(text)) {

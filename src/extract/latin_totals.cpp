@@ -193,4 +193,31 @@ std::optional<PrintedTotals> printed_totals_that_add_up(const std::string& text)
     return std::nullopt;
 }
 
+bool states_tax(const std::string& text) {
+    // A rate in % with at most two amounts after it (a tax summary's amount taxed and tax), each with a currency
+    // sign of up to 3 bytes ("RM", "£").
+    static const std::regex rate_line(R"(\d\s*%(\s*[^\s\d]{0,3}\d[\d.,]*){0,2}\s*$)");
+    static const std::regex word(R"((^|[^A-Za-z0-9])(SALES\s*TAX|TAX|VAT|GST|SST|TX)(?![A-Za-z]))", std::regex::icase);
+    static const std::regex not_stated(R"(^\W*(N[O0]\b|N[O0]\.|ID|REG|INV|NUMBER|#|\)))", std::regex::icase);
+    static const std::regex note(R"(INCL|EXCL)", std::regex::icase);
+    static const std::regex any_rate(R"(\d\s*%)");
+    const std::vector<std::string> lines = split_lines(text);
+    for (size_t i = 0; i < lines.size(); ++i) {
+        const std::string head(utf8_prefix(lines[i], kMaxLineBytes));
+        if (std::regex_search(head, rate_line)) return true;
+        if (std::regex_search(head, note)) {
+            // "TOTAL INCLUDES 6% GST", "(BILL INCLUSIVE OF 6% GST : RM2.21)" state it; "(Inclusive GST)" does not.
+            if (std::regex_search(head, any_rate) && std::regex_search(head, word)) return true;
+            continue;
+        }
+        const std::string next = i + 1 < lines.size() ? std::string(utf8_prefix(lines[i + 1], kMaxLineBytes)) : "";
+        for (std::sregex_iterator it(head.begin(), head.end(), word), end; it != end; ++it) {
+            const size_t after = size_t(it->position(0) + it->length(0));
+            const std::string rest = head.substr(after) + (trim(head.substr(after)).empty() ? " " + next : "");
+            if (!std::regex_search(rest, not_stated)) return true;
+        }
+    }
+    return false;
+}
+
 }  // namespace receipt::extract

@@ -37,4 +37,13 @@ std::optional<double> printed_subtotal(const std::string& text);
 // to, or a total that includes it; within 1.5 cents): a tax summary's "GST 6%" / "15.00" is the amount taxed.
 std::optional<double> printed_tax_line_amount(const std::string& text);
 
+// Whether a Latin-script receipt states a tax anywhere: a line with a rate in % followed by at most two amounts
+// ("VAT 20%", "TA @6.25%", "ST 6% RM0.59", "SR @ 6%"; not "MILK 2% GAL"), or a tax word (TAX, VAT, GST, SST, TX)
+// that is not an identifier's or the invoice's ("VAT No. GB ...", "GST ID NO :", "GST" / "ID NO :" over two lines,
+// "TAX INVOICE") nor a note without a rate that prices include or exclude it ("Total (Inclusive GST)", "(EXCLUDING"
+// / "GST)"; "TOTAL INCLUDES 6% GST" states it).
+// A receipt that states none has no total_tax_amount: a VAT-inclusive UK receipt without a VAT line may sell
+// zero-rated goods, so no share of its total is a tax it states.
+bool states_tax(const std::string& text);
+
 }  // namespace receipt::extract
