@@ -17,6 +17,8 @@ TEST(LatinLookalikes, DigitsInsideWordsBecomeLetters) {
     EXPECT_EQ(ex::read_letter_confusions("MR. D.I.Y. (M) SDN 8HD"), "MR. D.I.Y. (M) SDN BHD");
     EXPECT_EQ(ex::read_letter_confusions("Wa1greens"), "Walgreens");  // lower case: 1 -> l, 0 -> o
     EXPECT_EQ(ex::read_letter_confusions("Sh0p"), "Shop");
+    EXPECT_EQ(ex::read_letter_confusions("8oots"), "Boots");  // a capitalised word's first letter
+    EXPECT_EQ(ex::read_letter_confusions("5 0ak Ave"), "5 Oak Ave");
 }
 
 TEST(LatinLookalikes, NumbersCodesAndOrdinalsStay) {

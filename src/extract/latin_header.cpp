@@ -40,6 +40,16 @@ bool damaged_title(const std::string& c) {
     return false;
 }
 
+// A phone number without its label: at least 7 digits and at most 2 letters (look-alikes: "0161 40S 9360").
+bool phone_like(const std::string& s) {
+    int digits = 0, letters = 0;
+    for (unsigned char ch : s) {
+        if (ch >= '0' && ch <= '9') ++digits;
+        else if ((ch >= 'A' && ch <= 'Z') || (ch >= 'a' && ch <= 'z')) ++letters;
+    }
+    return digits >= 7 && letters <= 2;
+}
+
 }  // namespace
 
 std::optional<std::string> name_without_address_run_on(const std::string& text, const std::string& name,
@@ -63,7 +73,7 @@ bool name_names_no_shop(const std::string& name, const std::string& address) {
     if (has_cjk(name)) return false;
     const std::string upper = ascii_upper(trim(name)), c = canon(name);
     if (c.empty()) return false;
-    if (title_or_id_line(upper) || damaged_title(c)) return true;
+    if (title_or_id_line(upper) || damaged_title(c) || phone_like(c)) return true;
     static const std::regex house(R"(^(NO|LOT)\s*[.:]?\s*\d)");
     // A street line: a house number, one or two words and a street type ("5450 Market St", "78 HIGH STREET").
     static const std::regex street(
@@ -83,7 +93,7 @@ std::optional<std::string> header_name_line_outside(const std::string& text, con
     const std::string a = canon(address);
     for (const std::string& line : first_lines(text, kNameHeaderLines, kMaxLineBytes)) {
         const std::string upper = ascii_upper(line), c = canon(line);
-        if (!has_ascii_letter(upper) || title_or_id_line(upper) || damaged_title(c)) continue;
+        if (!has_ascii_letter(upper) || title_or_id_line(upper) || damaged_title(c) || phone_like(c)) continue;
         if (!a.empty() && fuzzy_piece_of(c, a)) continue;
         return line;
     }

@@ -17,7 +17,8 @@ std::optional<std::string> name_without_address_run_on(const std::string& text, 
                                                         const std::string& address);
 
 // Whether a Latin-script `name` names no shop: a document title, phone or registration line ("TAX INVOICE",
-// "TAXINOICE", "RECEIPT", "TEL:", "DATE:"), a house number that starts an address ("NO.43 JALAN"), a street line
+// "TAXINOICE", "RECEIPT", "TEL:", "DATE:"), a phone number without its label (7+ digits, at most 2 letters:
+// "0161 40S9360"), a house number that starts an address ("NO.43 JALAN"), a street line
 // ("5450 Market St", "78 HIGH STREET") or a piece of `address`
 // within one edit in eight characters ("London SWlA" of "London SW1A 1AA"; at least 4 characters) other than its
 // start (an address that starts with the name ran on from the name line).

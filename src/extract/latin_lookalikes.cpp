@@ -67,6 +67,8 @@ void read_word(const std::string& s, size_t b, size_t e, std::string& out, bool 
             if (c == '1') out[i] = 'I';
             if (c == '5') out[i] = 'S';
             if (c == '8') out[i] = 'B';
+        } else if (i == b && (c == '0' || c == '5' || c == '8')) {
+            out[i] = c == '0' ? 'O' : c == '5' ? 'S' : 'B';  // the capital of a capitalised word ("8oots", "0ak")
         } else {
             if (c == '0') out[i] = 'o';
             if (c == '1') out[i] = 'l';

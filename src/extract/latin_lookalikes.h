@@ -12,7 +12,8 @@ namespace receipt::extract {
 // least 3 characters with at least 2 letters, at least as many letters as digits (as many only when they alternate:
 // "8O0K", not "KL08"), and no digit but 0, 1, 5 and 8 (so "CT281", "OLIVE9", "99" and "SS2" stay); ordinals ("1ST",
 // "23RD") stay too. In an upper-case word 0 -> O, 1 -> I, 5 -> S, 8 -> B ("P0PULAR", "8OOK", "5DN", "BAKERIE5"); in a
-// lower-case one (an upper-case first letter allowed) 0 -> o, 1 -> l ("Wa1greens"). Other text is unchanged.
+// lower-case one (an upper-case first letter allowed) 0 -> o, 1 -> l ("Wa1greens"), and a first 0, 5 or 8 is the
+// capital O, S or B ("0ak", "8oots"). Other text is unchanged.
 std::string read_letter_confusions(const std::string& s);
 
 // A Latin-script item description as printed, read: a count OCR left in front of it ("1x ", "Ix ", "lx ", or "x "
