@@ -34,6 +34,7 @@ TEST(LatinLookalikes, CompanySuffixWithALostLetter) {
     EXPECT_EQ(ex::repaired_company_suffix("MR. D.I.Y. (M) SD BHD"), "MR. D.I.Y. (M) SDN BHD");
     EXPECT_EQ(ex::repaired_company_suffix("AEON CO, (M) BHD"), "AEON CO. (M) BHD");
     EXPECT_EQ(ex::repaired_company_suffix("ACME TRADING CO,"), "ACME TRADING CO.");
+    EXPECT_EQ(ex::repaired_company_suffix("POPULAR BOOK C0. (M) SDN BHD"), "POPULAR BOOK CO. (M) SDN BHD");
     EXPECT_EQ(ex::repaired_company_suffix("CO, LTD HOLDINGS"), "CO, LTD HOLDINGS");
     EXPECT_EQ(ex::repaired_company_suffix("POPULAR 8OOK CO. (M) SN BHD"), "POPULAR 8OOK CO. (M) SDN BHD");
     EXPECT_EQ(ex::repaired_company_suffix("GARDENI BAKERIES (KL) DN BHD"), "GARDENI BAKERIES (KL) SDN BHD");

@@ -33,3 +33,23 @@ TEST(LatinPostChecks, ANameThatIsAPieceOfTheAddressBecomesTheHeaderLine) {
     ex::apply_post_checks(text2, "", opts, g);
     EXPECT_EQ(g["supplier_name"], "HAI-O RAYA BHD") << g.dump();
 }
+
+TEST(LatinPostChecks, ACompanyTheReceiptDoesNotPrintBecomesTheCompanyLine) {
+    const receipt::ExtractOptions opts;
+    const std::string text = "GARDENIA BKERIES (KL) SDN BHD\n(565420-X)\nNO.70, JALAN ANGSA,\nTAMAN MELWATI,\n"
+                             "43000 KAJANG,\nSELANGOR.\nPHONE: 03-9526 1353\n";
+    nlohmann::ordered_json f = {{"supplier_name", "BAMINIDA (M) SDN BHD"},
+                                {"supplier_address", "NO.70, JALAN ANGSA, TAMAN MELAWATI, 43000 KAJANG, SELANGOR."},
+                                {"currency", "MYR"},
+                                {"net_amount", nullptr},
+                                {"total_tax_amount", nullptr},
+                                {"total_amount", nullptr},
+                                {"line_items", nlohmann::ordered_json::array()},
+                                {"warnings", nlohmann::ordered_json::array()}};
+    ex::apply_post_checks(text, "", opts, f);
+    EXPECT_EQ(f["supplier_name"], "GARDENIA BKERIES (KL) SDN BHD") << f.dump();
+    // A name that reads the damaged line (one letter OCR lost) stays.
+    f["supplier_name"] = "GARDENIA BAKERIES (KL) SDN BHD";
+    ex::apply_post_checks(text, "", opts, f);
+    EXPECT_EQ(f["supplier_name"], "GARDENIA BAKERIES (KL) SDN BHD") << f.dump();
+}

@@ -8,6 +8,7 @@
 
 #include "extract/latin_lookalikes.h"
 #include "extract/name_constraint.h"
+#include "extract/printed_value.h"
 #include "extract/utf8.h"
 
 namespace receipt::extract {
@@ -137,6 +138,16 @@ std::optional<std::string> company_line_ending_with(const std::string& text, con
                       end = strip_spaces(ascii_upper(repaired_company_suffix(read_letter_confusions(name))));
     if (end.empty() || end.size() > whole.size() || whole.compare(whole.size() - end.size(), end.size(), end) != 0)
         return std::nullopt;
+    return line;
+}
+
+std::optional<std::string> company_line_for_unprinted(const std::string& text, const std::string& name) {
+    if (has_cjk(text) || name_is_printed(text, name)) return std::nullopt;
+    const std::optional<std::string> line = company_line(text);
+    if (!line) return std::nullopt;
+    const std::string l = strip_spaces(ascii_upper(*line)),
+                      n = strip_spaces(ascii_upper(repaired_company_suffix(read_letter_confusions(name))));
+    if (n.empty() || 3 * edit_distance(n, l) <= int(std::max(n.size(), l.size()))) return std::nullopt;
     return line;
 }
 

@@ -43,4 +43,10 @@ std::string company_name_spaced(const std::string& name);
 // for "MR. D. I. Y."); nullopt otherwise.
 std::optional<std::string> company_line_ending_with(const std::string& text, const std::string& name);
 
+// The company line of a Latin-script `text` when the model's company `name` is not printed (name_is_printed) and more
+// than a third of its characters (spaces aside, look-alikes read) differ from the line's: a company the model made
+// up or recalled ("BAMINIDA (M) SDN BHD" over the printed "GARDENIA BKERIES (KL) SDN BHD"). nullopt otherwise: a
+// name that reads a damaged company line ("GARDENIA BAKERIES" for "GARDENIA BKERIES") stays.
+std::optional<std::string> company_line_for_unprinted(const std::string& text, const std::string& name);
+
 }  // namespace receipt::extract

@@ -140,8 +140,8 @@ std::string repaired_company_suffix(const std::string& s) {
     static const std::regex lost_sdn(R"((\w[.)]?\s+)(SD|SN|DN)(\s+BHD\b))"), lost_bhd(R"((\w[.)]?\s+SDN\s+)(BD|BH)\b)");
     // A one- to three-letter bracket before the suffix that lost one of its brackets.
     static const std::regex open_only(R"(\(([A-Z]{1,3})(\s+SDN\b))"), close_only(R"((^|\s)([A-Z]{1,3})\)(\s+SDN\b))");
-    // CO. with its period read as a comma, before a bracket or at the end ("AEON CO, (M) BHD").
-    static const std::regex co_comma(R"(\bCO,(\s*\(|\s*$))");
+    // CO. with its period read as a comma or its O as a zero, before a bracket or at the end ("AEON CO, (M) BHD").
+    static const std::regex co_comma(R"(\bC(?:O,|0[.,])(\s*\(|\s*$))");
     if (s.size() > 200) return s;  // bounds std::regex's recursion
     try {
         std::string out = std::regex_replace(s, lost_sdn, "$1SDN$3");

@@ -28,7 +28,8 @@ std::string latin_item_description_read(const std::string& s);
 //     "SDN BHD";
 //   * "(M SDN BHD" -> "(M) SDN BHD" and "CO. M) SDN BHD" -> "CO. (M) SDN BHD": a one- to three-letter bracket
 //     ("(M)", "(KL)") right before the suffix that lost one of its brackets;
-//   * "CO," before a bracket or at the end -> "CO." ("AEON CO, (M) BHD"; no SROIE company name has a comma).
+//   * "CO,", "C0." or "C0," before a bracket or at the end -> "CO." ("AEON CO, (M) BHD"; no SROIE company name has
+//     a comma).
 // Other text is unchanged.
 std::string repaired_company_suffix(const std::string& s);
 

@@ -119,6 +119,10 @@ void apply_post_checks(const std::string& text, const std::string& target, const
             if (const auto company = company_line(text)) name = *company;
         } else if (const auto whole = company_line_ending_with(text, wrote)) {
             name = *whole;
+        } else if (const auto printed = company_line_for_unprinted(text, wrote)) {
+            f["warnings"].push_back("supplier_name_not_printed: the model wrote " + wrote +
+                                    ", the receipt's company line is " + *printed);
+            name = *printed;
         }
         if (name.is_string()) name = company_name_spaced(without_registration_number(name.get<std::string>()));
         // A Latin-script name still not printed (the name pass found nothing to copy: the model wrote a memorised
