@@ -111,3 +111,32 @@ TEST(AddressBlock, StreetLineAboveAUsAddress) {
     EXPECT_FALSE(ex::address_with_street_line_above("SHOP\n12 ITEMS\nSan Jose, CA 95113\n", "San Jose, CA 95113", ""));
     EXPECT_FALSE(ex::address_with_street_line_above(text, "San Jose, CA 95113", "OTHER NAME"));
 }
+
+TEST(AddressBlock, StrayLinesLeaveTheAddress) {
+    // A phone number, a damaged document title and a registration number printed among the address lines.
+    EXPECT_EQ(ex::address_without_stray_lines("Co-op Food\n214 Station Road\n0141 278 9614\nGlasgow G1 3SL\n",
+                                              "214 Station Road 0141 278 9614 Glasgow G1 3SL"),
+              "214 Station Road Glasgow G1 3SL");
+    EXPECT_EQ(ex::address_without_stray_lines("WALMART SUPERCENTER\n7676 Market St\nTAX INVOIC\nAustin, TX 78701\n",
+                                              "7676 Market St TAX INVOIC Austin, TX 78701"),
+              "7676 Market St Austin, TX 78701");
+    EXPECT_EQ(ex::address_without_stray_lines("POPULAR BOOK CO. (M) SDN BHD\n(245b19-W)\nNO.26, JALAN BUKIT BINTANG,\n"
+                                              "47300 PETALING JAYA, SELANGOR.\n",
+                                              "(245b19-W) NO.26, JALAN BUKIT BINTANG, 47300 PETALING JAYA, SELANGOR."),
+              "NO.26, JALAN BUKIT BINTANG, 47300 PETALING JAYA, SELANGOR.");
+    // The pieces of a phone number below the address; the model's spacing stays ("IL 62704" printed "IL62704").
+    EXPECT_EQ(ex::address_without_stray_lines("AEON CO. (M) BHD\nNO.191, JALAN ANGSA,\n81100 JOHOR BAHRU, JOHOR.\n"
+                                              "07-8917\n2984\n",
+                                              "NO.191, JALAN ANGSA, 81100 JOHOR BAHRU, JOHOR. 07-8917 2984"),
+              "NO.191, JALAN ANGSA, 81100 JOHOR BAHRU, JOHOR.");
+    EXPECT_EQ(ex::address_without_stray_lines("SAFEWAY\n1191 Market St\n(217) 555-0140\nSpringfield, IL62704\n",
+                                              "1191 Market St (217) 555-0140 Springfield, IL 62704"),
+              "1191 Market St Springfield, IL 62704");
+    // Postcode lines, street lines and a postcode alone at the end stay.
+    EXPECT_EQ(ex::address_without_stray_lines("SHOP\n69, JALAN TEMENGGUNG 3/9\n43200 CHERAS\n47300\n",
+                                              "69, JALAN TEMENGGUNG 3/9 43200 CHERAS 47300"),
+              std::nullopt);
+    EXPECT_EQ(ex::address_without_stray_lines("SHOP\n7568 Market St\nColumbus, OH 43215\n",
+                                              "7568 Market St Columbus, OH 43215"),
+              std::nullopt);
+}

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "extract/company_name.h"
+#include "extract/latin_header.h"
 #include "extract/name_constraint.h"
 #include "extract/utf8.h"
 
@@ -244,6 +245,49 @@ std::optional<std::string> address_block(const std::string& text, const std::str
             for (size_t l = start; l <= end; ++l) out += (out.empty() ? "" : " ") + lines[l];
             return collapse_whitespace(out);
         }
+    } catch (...) {
+    }
+    return std::nullopt;
+}
+
+std::optional<std::string> address_without_stray_lines(const std::string& text, const std::string& addr) {
+    if (has_cjk(addr)) return std::nullopt;
+    const std::vector<std::string> lines = first_lines(text, kAddressSearchLines, 200);
+    // A registration number, OCR look-alikes in its digits included: "(245b19-W)", "JM0517726".
+    static const std::regex reg_like(R"(^\([0-9A-Z]{5,12}-?[A-Z]\)\.?$|^[0-9A-Z]{4,11}-[A-Z]\.?$)");
+    static const std::regex postcode(R"(^\d{5}(-\d{4})?[,.]?$)");
+    try {
+        const auto at = printed_lines_of(lines, strip_spaces(ascii_upper(addr)));
+        if (!at || at->first == at->second) return std::nullopt;
+        const auto digits = [](const std::string& c) { return std::count_if(c.begin(), c.end(), is_ascii_digit); };
+        std::vector<bool> stray(at->second + 1, false);
+        for (size_t k = at->first; k <= at->second; ++k) {
+            const std::string c = strip_spaces(ascii_upper(lines[k]));
+            stray[k] = phone_like(c) || damaged_title(c) || (std::regex_match(c, reg_like) && digits(c) >= 4);
+        }
+        // Trailing lines without a letter other than a postcode: the pieces of a phone number ("07-8917" / "2984").
+        for (size_t k = at->second; k > at->first; --k) {
+            const std::string c = strip_spaces(lines[k]);
+            if (has_ascii_letter(c) || std::regex_match(c, postcode)) break;
+            stray[k] = true;
+        }
+        if (std::count(stray.begin(), stray.end(), true) == 0) return std::nullopt;
+        // The stray lines' characters cut from `addr` (whose non-space characters are the lines', in order), so the
+        // rest keeps the model's spacing.
+        std::string out;
+        size_t k = at->first, left = strip_spaces(lines[k]).size();
+        for (char ch : addr) {
+            if (is_ascii_space(ch)) {
+                out += ' ';
+                continue;
+            }
+            while (left == 0 && k < at->second) left = strip_spaces(lines[++k]).size();
+            if (!stray[k]) out += ch;
+            --left;
+        }
+        out = collapse_whitespace(out);
+        if (out.empty()) return std::nullopt;
+        return out;
     } catch (...) {
     }
     return std::nullopt;

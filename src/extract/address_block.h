@@ -64,4 +64,11 @@ std::optional<std::string> address_without_name_lines(const std::string& text, c
 // nullopt when it has none.
 std::optional<std::string> address_without_registration_line(const std::string& text, const std::string& addr);
 
+// A Latin-script `addr` printed as whole lines among the first kAddressSearchLines, without the lines in it that are
+// no part of an address: a phone number alone ("0141 278 9614"), a document title OCR damaged ("TAX INVOIC"), a
+// registration number ("(245b19-W)"), and the trailing lines without a letter that are no postcode (the pieces of a
+// phone number: "07-8917" / "2984"). The rest of `addr` keeps its spacing. nullopt when there is none such or
+// nothing would be left.
+std::optional<std::string> address_without_stray_lines(const std::string& text, const std::string& addr);
+
 }  // namespace receipt::extract

@@ -29,7 +29,8 @@ bool fuzzy_piece_of(const std::string& piece, const std::string& hay) {
     return substring_edit_distance(piece, hay) <= allowed;
 }
 
-// Document titles without spaces; a name within one edit of one (OCR drops letters: "TAXINOICE") is a title.
+}  // namespace
+
 bool damaged_title(const std::string& c) {
     static const char* const titles[] = {"TAXINVOICE", "SIMPLIFIEDTAXINVOICE", "RECEIPT", "SALESRECEIPT",
                                          "OFFICIALRECEIPT", "CASHBILL", "CASHSALE", "INVOICE"};
@@ -40,7 +41,6 @@ bool damaged_title(const std::string& c) {
     return false;
 }
 
-// A phone number without its label: at least 7 digits and at most 2 letters (look-alikes: "0161 40S 9360").
 bool phone_like(const std::string& s) {
     int digits = 0, letters = 0;
     for (unsigned char ch : s) {
@@ -49,8 +49,6 @@ bool phone_like(const std::string& s) {
     }
     return digits >= 7 && letters <= 2;
 }
-
-}  // namespace
 
 std::optional<std::string> name_without_address_run_on(const std::string& text, const std::string& name,
                                                         const std::string& address) {

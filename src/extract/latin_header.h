@@ -16,6 +16,12 @@ namespace receipt::extract {
 std::optional<std::string> name_without_address_run_on(const std::string& text, const std::string& name,
                                                         const std::string& address);
 
+// Whether `c` (upper case, spaces removed) is a document title or within one edit of one ("TAXINOICE", "RECEIPT").
+bool damaged_title(const std::string& c);
+
+// Whether `s` is a phone number without its label: at least 7 digits and at most 2 letters ("0161 40S 9360").
+bool phone_like(const std::string& s);
+
 // Whether a Latin-script `name` names no shop: a document title, phone or registration line ("TAX INVOICE",
 // "TAXINOICE", "RECEIPT", "TEL:", "DATE:"), a phone number without its label (7+ digits, at most 2 letters:
 // "0161 40S9360"), a house number that starts an address ("NO.43 JALAN"), a street line

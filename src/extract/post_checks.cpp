@@ -165,6 +165,8 @@ void apply_post_checks(const std::string& text, const std::string& target, const
             if (auto cut = address_without_name_lines(text, addr.get<std::string>(), name.get<std::string>()))
                 addr = *cut;
         if (auto cut = address_without_registration_line(text, addr.get<std::string>())) addr = *cut;
+        if (!has_cjk(text))
+            if (auto cut = address_without_stray_lines(text, addr.get<std::string>())) addr = *cut;
         if (auto longer = address_with_lines_below(text, addr.get<std::string>())) addr = *longer;
         if (!has_cjk(addr.get<std::string>())) {
             if (auto longer = address_with_house_number_above(text, addr.get<std::string>())) addr = *longer;
