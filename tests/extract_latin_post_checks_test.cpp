@@ -10,18 +10,27 @@
 
 namespace ex = receipt::extract;
 
+namespace {
+
+// The fields of a receipt with a name and an address and nothing else read.
+nlohmann::ordered_json header_fields(const std::string& name, const std::string& address, const std::string& cur) {
+    return {{"supplier_name", name},
+            {"supplier_address", address},
+            {"currency", cur},
+            {"net_amount", nullptr},
+            {"total_tax_amount", nullptr},
+            {"total_amount", nullptr},
+            {"line_items", nlohmann::ordered_json::array()},
+            {"warnings", nlohmann::ordered_json::array()}};
+}
+
+}  // namespace
+
 TEST(LatinPostChecks, ANameThatIsAPieceOfTheAddressBecomesTheHeaderLine) {
     const receipt::ExtractOptions opts;
     // The name pass copied the address lines as printed ("0ak" with a zero); the model read the address ("Oak").
     const std::string text = "SAFEWAY\n5999 0ak Ave\nColumbus, OH\n4321S\nCASH BILL\nDec 11, 2017 11:18:08\n";
-    nlohmann::ordered_json f = {{"supplier_name", "59990ak Ave Columbus, OH"},
-                                {"supplier_address", "5999 Oak Ave Columbus, OH 43215"},
-                                {"currency", "USD"},
-                                {"net_amount", nullptr},
-                                {"total_tax_amount", nullptr},
-                                {"total_amount", nullptr},
-                                {"line_items", nlohmann::ordered_json::array()},
-                                {"warnings", nlohmann::ordered_json::array()}};
+    nlohmann::ordered_json f = header_fields("59990ak Ave Columbus, OH", "5999 Oak Ave Columbus, OH 43215", "USD");
     ex::apply_post_checks(text, "", opts, f);
     EXPECT_EQ(f["supplier_name"], "SAFEWAY") << f.dump();
     // A company name whose letters fold to digits ("HAI-O" as "HA1-0") holds no house number.
@@ -38,14 +47,8 @@ TEST(LatinPostChecks, ACompanyTheReceiptDoesNotPrintBecomesTheCompanyLine) {
     const receipt::ExtractOptions opts;
     const std::string text = "GARDENIA BKERIES (KL) SDN BHD\n(565420-X)\nNO.70, JALAN ANGSA,\nTAMAN MELWATI,\n"
                              "43000 KAJANG,\nSELANGOR.\nPHONE: 03-9526 1353\n";
-    nlohmann::ordered_json f = {{"supplier_name", "BAMINIDA (M) SDN BHD"},
-                                {"supplier_address", "NO.70, JALAN ANGSA, TAMAN MELAWATI, 43000 KAJANG, SELANGOR."},
-                                {"currency", "MYR"},
-                                {"net_amount", nullptr},
-                                {"total_tax_amount", nullptr},
-                                {"total_amount", nullptr},
-                                {"line_items", nlohmann::ordered_json::array()},
-                                {"warnings", nlohmann::ordered_json::array()}};
+    nlohmann::ordered_json f =
+        header_fields("BAMINIDA (M) SDN BHD", "NO.70, JALAN ANGSA, TAMAN MELAWATI, 43000 KAJANG, SELANGOR.", "MYR");
     ex::apply_post_checks(text, "", opts, f);
     EXPECT_EQ(f["supplier_name"], "GARDENIA BKERIES (KL) SDN BHD") << f.dump();
     // A name that reads the damaged line (one letter OCR lost) stays.
