@@ -271,7 +271,10 @@ std::optional<std::string> address_without_stray_lines(const std::string& text, 
             if (has_ascii_letter(c) || std::regex_match(c, postcode)) break;
             stray[k] = true;
         }
-        if (std::count(stray.begin(), stray.end(), true) == 0) return std::nullopt;
+        const auto spaced = [](char ch) { return is_ascii_space(ch); };
+        const size_t non_space = addr.size() - size_t(std::count_if(addr.begin(), addr.end(), spaced));
+        if (std::count(stray.begin(), stray.end(), true) == 0 || non_space != strip_spaces(addr).size())
+            return std::nullopt;  // nothing to cut, or a space the walk below would not skip (U+3000)
         // The stray lines' characters cut from `addr` (whose non-space characters are the lines', in order), so the
         // rest keeps the model's spacing.
         std::string out;

@@ -202,20 +202,24 @@ bool states_tax(const std::string& text) {
     static const std::regex note(R"(INCL|EXCL)", std::regex::icase);
     static const std::regex any_rate(R"(\d\s*%)");
     const std::vector<std::string> lines = split_lines(text);
-    for (size_t i = 0; i < lines.size(); ++i) {
-        const std::string head(utf8_prefix(lines[i], kMaxLineBytes));
-        if (std::regex_search(head, rate_line)) return true;
-        if (std::regex_search(head, note)) {
-            // "TOTAL INCLUDES 6% GST", "(BILL INCLUSIVE OF 6% GST : RM2.21)" state it; "(Inclusive GST)" does not.
-            if (std::regex_search(head, any_rate) && std::regex_search(head, word)) return true;
-            continue;
+    try {
+        for (size_t i = 0; i < lines.size(); ++i) {
+            const std::string head(utf8_prefix(lines[i], kMaxLineBytes));
+            if (std::regex_search(head, rate_line)) return true;
+            if (std::regex_search(head, note)) {
+                // "TOTAL INCLUDES 6% GST", "(BILL INCLUSIVE OF 6% GST : RM2.21)" state it; "(Inclusive GST)" does not.
+                if (std::regex_search(head, any_rate) && std::regex_search(head, word)) return true;
+                continue;
+            }
+            const std::string next = i + 1 < lines.size() ? std::string(utf8_prefix(lines[i + 1], kMaxLineBytes)) : "";
+            for (std::sregex_iterator it(head.begin(), head.end(), word), end; it != end; ++it) {
+                const size_t after = size_t(it->position(0) + it->length(0));
+                const std::string rest = head.substr(after) + (trim(head.substr(after)).empty() ? " " + next : "");
+                if (!std::regex_search(rest, not_stated)) return true;
+            }
         }
-        const std::string next = i + 1 < lines.size() ? std::string(utf8_prefix(lines[i + 1], kMaxLineBytes)) : "";
-        for (std::sregex_iterator it(head.begin(), head.end(), word), end; it != end; ++it) {
-            const size_t after = size_t(it->position(0) + it->length(0));
-            const std::string rest = head.substr(after) + (trim(head.substr(after)).empty() ? " " + next : "");
-            if (!std::regex_search(rest, not_stated)) return true;
-        }
+    } catch (...) {
+        return true;  // unread: the model's tax stands
     }
     return false;
 }
