@@ -72,6 +72,12 @@ TEST(PrintedTimes, EveryTimeOfEveryLine) {
     EXPECT_EQ(ex::printed_times("12 JAN 2019\n0809:24\nTRANS# 80497\n"), (V{"08:09"}));
     EXPECT_EQ(ex::printed_times("0209:24 PM\n"), (V{"14:09"}));
     EXPECT_TRUE(ex::printed_times("TRANS 2575:12\n9909:24\n").empty());
+    // ... or after a date, with a one-digit hour too; and one that lost its second colon.
+    EXPECT_EQ(ex::printed_times("16/03/2018 1058:47\n9.75\n"), (V{"10:58"}));
+    EXPECT_EQ(ex::printed_times("Nov 14, 2023 1911:36\nAMOUNT\n"), (V{"19:11"}));
+    EXPECT_EQ(ex::printed_times("TAMAN MELAWATI,\n736:42 AM\n"), (V{"07:36"}));
+    EXPECT_EQ(ex::printed_times("30/04/2015 18:0324\n"), (V{"18:03"}));
+    EXPECT_TRUE(ex::printed_times("TOTAL 1058:47\nREF 18:0324\n").empty());
     // A 12-hour time that lost its colon, alone on its line; AM / PM in a box of its own on the next line.
     EXPECT_EQ(ex::printed_times("SALES RECEIPT\n1138AM\nAMEX\n"), (V{"11:38"}));
     EXPECT_EQ(ex::printed_times("12/05/2018\n5:40:14\nPM\nTOTAL\n"), (V{"17:40"}));

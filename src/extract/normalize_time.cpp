@@ -138,8 +138,14 @@ std::vector<std::string> printed_times(std::string_view printed_text) {
     try {
         static const std::regex after_weekday(R"((曜日|曜|\))\s*(\d{4})\s*$)");
         static const std::regex alone(R"(^\s*(\d{4})\s*$)");
-        // "0809:24": a time with seconds whose first colon OCR lost, alone on its line (a 12-hour one with AM / PM).
-        static const std::regex lost_first_colon(R"(^\s*(\d{2})(\d{2}):(\d{2})\s*([AaPp][Mm])?\s*$)");
+        // "0809:24", "736:42 AM": a time with seconds whose first colon OCR lost, ending its line; "18:0324": one
+        // whose second colon it lost. Alone on the line or after a date ("16/03/2018 1058:47").
+        static const std::regex lost_first_colon(R"((^|\s)(\d{1,2})(\d{2}):(\d{2})\s*([AaPp][Mm])?\s*$)");
+        static const std::regex lost_second_colon(R"((^|\s)(\d{1,2}):(\d{2})(\d{2})\s*([AaPp][Mm])?\s*$)");
+        const auto alone_or_dated = [](const std::string& line, const std::smatch& m) {
+            const std::string before = trim(line.substr(0, size_t(m.position(0))));
+            return before.empty() || normalize_date(before).has_value();
+        };
         // "1138AM": a 12-hour time that lost its colon, alone on its line.
         static const std::regex lost_colon_meridiem(R"(^\s*(\d{1,2})(\d{2})\s*([AaPp]\.?[Mm]\.?)\s*$)");
         std::string prev;
@@ -155,8 +161,9 @@ std::vector<std::string> printed_times(std::string_view printed_text) {
                      std::regex_search(line, m, alone))
                 hhmm = m[1];
             prev = line;
-            if (hhmm.empty() && std::regex_search(line, m, lost_first_colon)) {
-                const auto t = normalize_time(m[1].str() + ":" + m[2].str() + ":" + m[3].str() + " " + m[4].str());
+            if (hhmm.empty() && ((std::regex_search(line, m, lost_first_colon) && alone_or_dated(line, m)) ||
+                                 (std::regex_search(line, m, lost_second_colon) && alone_or_dated(line, m)))) {
+                const auto t = normalize_time(m[2].str() + ":" + m[3].str() + ":" + m[4].str() + " " + m[5].str());
                 if (t && std::find(out.begin(), out.end(), *t) == out.end()) out.push_back(*t);
                 continue;
             }
