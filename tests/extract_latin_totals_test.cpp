@@ -74,6 +74,7 @@ TEST(LatinTotals, TaxLineAmount) {
 
 TEST(LatinTotals, SubtotalKeywordAsOcrLeavesIt) {
     EXPECT_EQ(ex::printed_subtotal("SUB T0TAL\n$6.88\nTX 8.25%\n"), 6.88);
+    EXPECT_EQ(ex::printed_subtotal("SU8TOTAL\n46.81\nSST 6%\n2.81\n"), 46.81);
     EXPECT_EQ(ex::printed_subtotal("UBTOTAL\n£2.58\nVAT 20%\n"), 2.58);
     EXPECT_EQ(ex::printed_subtotal("OTAL SALES (EXCLUDING GST)\n$23.39\n"), 23.39);
     // The closing bracket lost: the amount after the keyword is still read.

@@ -53,11 +53,11 @@ std::optional<size_t> keyword_end(const std::string& line, const std::regex& re)
     return size_t(m.position(0) + m.length(0));
 }
 
-// The subtotal keyword: SUBTOTAL, SUB TOTAL, SUB-TOTAL (its S read as 5 or lost, its O read as 0 by OCR), TOTAL
+// The subtotal keyword: SUBTOTAL, SUB TOTAL, SUB-TOTAL (its S read as 5 or lost, its B as 8, its O as 0 by OCR), TOTAL
 // SALES (EXCLUDING ...) (its T lost; the bracket ends before an amount when OCR lost the closing one).
 const std::regex& subtotal_re() {
     static const std::regex re(
-        R"(\b[S5]?UB\s*-?\s*T[O0]T\w*|\bT?OTAL\s+SALES\s*\(?\s*E?XCL\w*[^)$\xC2\xA30-9]*\)?)", std::regex::icase);
+        R"(\b[S5]?U[B8]\s*-?\s*T[O0]T\w*|\bT?OTAL\s+SALES\s*\(?\s*E?XCL\w*[^)$\xC2\xA30-9]*\)?)", std::regex::icase);
     return re;
 }
 
