@@ -111,10 +111,12 @@ std::vector<Ymd> numeric_readings(const std::string& a, const std::string& b, co
             // Japanese line are house numbers (大久保8-27-16, 八丁堀1-4-1).
             if (a.size() != 2) return {};
             order = {ymd};
-        } else if (hints.month_first) {
-            order = {mdy, dmy, ymd};
         } else {
-            order = {dmy, mdy, ymd};
+            // A one-digit year is one OCR cut short ("06/11/1" for 06/11/17, "0-04-18" for 03-04-18): such a date
+            // has no reading (a day of one digit at the end is read year first only on Japanese receipts).
+            if (c.size() < 2) return {};
+            order = hints.month_first ? std::vector<Ymd>{mdy, dmy} : std::vector<Ymd>{dmy, mdy};
+            if (a.size() >= 2) order.push_back(ymd);
         }
     }
     std::vector<Ymd> valid;
