@@ -22,8 +22,10 @@ struct DateHints {
 //   month names "12 Jan 2019", "12-JAN-19", "Jan 12, 2019", "January 12 2019";
 //   Japanese "2024年5月1日", "令和6年5月1日", "令和元年5月1日", "平成31年4月30日", "R6.5.1", "H31/4/30", "S64.1.7",
 //   and "202412月1日" (a four-digit year whose 年 OCR dropped, then month 月 and day 日).
-// Years must fall in 1900..2100; two-digit years yy map to 20yy (yy < 70) or 19yy. Era dates before the era
-// began (令和1年4月30日) are rejected; dates after an era ended (H31.5.1) are accepted, as some tills print them.
+// Years must fall in 1900..2100; two-digit years yy map to 20yy (yy < 70) or 19yy; an all-numeric date with a
+// one-digit year ("06/11/1": OCR cut it short) has no reading, but for "24/04/1" year first with hints.japanese.
+// Era dates before the era began (令和1年4月30日) are rejected; dates after an era ended (H31.5.1) are accepted, as
+// some tills print them.
 std::optional<std::string> normalize_date(std::string_view text, const DateHints& hints = {});
 
 // Every date printed in a receipt text as "YYYY-MM-DD", first printed first, without repeats: each line is scanned
