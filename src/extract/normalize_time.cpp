@@ -149,10 +149,8 @@ std::vector<std::string> printed_times(std::string_view printed_text) {
         // "1138AM": a 12-hour time that lost its colon, alone on its line.
         static const std::regex lost_colon_meridiem(R"(^\s*(\d{1,2})(\d{2})\s*([AaPp]\.?[Mm]\.?)\s*$)");
         std::string prev;
-        for (size_t i = 0; i <= text.size();) {
-            const size_t j = std::min(text.find('\n', i), text.size());
-            const std::string line = fold_fullwidth(sanitize_utf8(utf8_prefix(text.substr(i, j - i), kMaxTimeBytes)));
-            i = j + 1;
+        for (const std::string& printed : split_lines(text)) {
+            const std::string line = fold_fullwidth(sanitize_utf8(utf8_prefix(printed, kMaxTimeBytes)));
             const bool dated = normalize_date(line).has_value() || contains(line, "曜");
             std::smatch m;
             std::string hhmm;
