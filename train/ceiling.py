@@ -5,9 +5,11 @@
 
 For each labelled receipt and field, the gold value counts as recoverable when every digit it needs is printed:
   supplier_address   every run of digits in the gold address is a run of digits in the text;
-  supplier_phone     the digits of the gold number after its area code appear in that order in the text's
-                     digits (separators and anything between numbers ignored; the area code may come from the
-                     address: generous, so the bound stays an upper bound);
+  supplier_phone     the digits of the gold number after its area code are printed together: consecutive in the
+                     digits of one line, or of a line and the next (OCR splits lines), once OCR's look-alike
+                     letters are read as the digits they stand for (O/D as 0, l/I as 1, Z 2, S 5, b 6, B 8, g 9;
+                     train/synth_noise.py) and separators dropped; the area code may come from the address
+                     (generous, so the bound stays an upper bound);
   net / total        the amount's digits (whole, or with two decimals) are a run in the text once separators
                      inside numbers are removed (the total tax is left out: it may be a sum of printed taxes);
   supplier_name      each space-separated part of the gold name is a piece of the text, whitespace aside (a
@@ -35,6 +37,9 @@ import sys
 import unicodedata
 
 AMOUNT_FIELDS = ("net_amount", "total_amount")
+# OCR's look-alike letters for digits (train/synth_noise.py's CONFUSIONS, read back).
+LOOKALIKE_DIGITS = str.maketrans({"O": "0", "D": "0", "o": "0", "l": "1", "I": "1", "Z": "2", "S": "5", "b": "6",
+                                  "B": "8", "g": "9"})
 CJK = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")
 
 
@@ -57,11 +62,6 @@ def amount_runs(text):
     """Digit runs of the text with thousands separators and decimal points inside numbers removed."""
     t = re.sub(r"(?<=\d)[,.](?=\d)", "", text)
     return set(re.findall(r"\d+", t))
-
-
-def subsequence(needle, hay):
-    it = iter(hay)
-    return all(c in it for c in needle)
 
 
 def no_space(s):
@@ -108,8 +108,9 @@ def recoverable(field, gold, text):
         return all(r in runs for r in re.findall(r"\d+", nfkc(gold)))
     if field == "supplier_phone":
         # The area code (up to the first '-' or ')') may come from the address instead of the print.
-        subscriber = re.split(r"[-)]", nfkc(gold), maxsplit=1)[-1]
-        return subsequence(re.sub(r"\D", "", subscriber), re.sub(r"\D", "", text))
+        subscriber = re.sub(r"\D", "", re.split(r"[-)]", nfkc(gold), maxsplit=1)[-1])
+        lines = [re.sub(r"\D", "", nfkc(line).translate(LOOKALIKE_DIGITS)) for line in text.split("\n")]
+        return any(subscriber in "".join(lines[i : i + 2]) for i in range(len(lines)))
     if field in AMOUNT_FIELDS:
         return bool(amount_digits(gold) & amount_runs(text))
     raise ValueError(field)
