@@ -40,6 +40,14 @@ TEST(LatinTotals, SubtotalTaxAndTheirSum) {
     const auto e = ex::printed_totals_that_add_up("TOTAL SALES (EXCLUDING GST)\n128.03\nTAX 8.875%\n$11.36\nTotal\n$139.39\n");
     ASSERT_TRUE(e);
     EXPECT_DOUBLE_EQ(e->net, 128.03);
+    // OCR boxes of a colon and the currency between each keyword and its amount (SROIE).
+    expect_totals("SUB TOTAL\n:\nRM\n68.87\nSERVICE CHARGE\n:\nRM\n0.00\nGST/TAX 6%\n:\nRM\n4.13\nTO\n:\nRM\n73.00\n",
+                  68.87, 4.13, 73.00);
+    expect_totals("SUB-TOTAL (EX)\n:\n26.00\nTOTAL TAX\n: RM\n1.56\nTOTAL\n27.56\n", 26.00, 1.56, 27.56);
+    // At most two such boxes; a line with words is no separator.
+    EXPECT_FALSE(ex::printed_subtotal("SUB TOTAL\n:\nRM\n:\n68.87\n"));
+    EXPECT_FALSE(ex::printed_subtotal("SUB TOTAL\nCASH\n68.87\n"));
+    EXPECT_EQ(ex::printed_subtotal("SUB TOTAL\n:\nRM\n68.87\n"), 68.87);
 }
 
 TEST(LatinTotals, NoReadingThatDoesNotAddUp) {

@@ -15,13 +15,28 @@ namespace {
 
 constexpr size_t kMaxLineBytes = 200;  // bytes of a line the regexes look at (bounds std::regex's recursion)
 
+// Whether `line` holds nothing but a colon and a currency code or sign: the boxes that OCR read between a label and
+// its amount on SROIE receipts ("SUB TOTAL" / ":" / "RM" / "68.87").
+bool separator_line(const std::string& line) {
+    static const std::regex re(R"(\s*:?\s*(RM|MYR|\$|\xC2\xA3|\xE2\x82\xAC)?\s*:?\s*)", std::regex::icase);
+    if (line.size() > 16) return false;
+    try {
+        return std::regex_match(line, re);
+    } catch (...) {
+        return false;
+    }
+}
+
 // The first amount with cents of lines[i] from byte `at` on (no rate, usable), else the one number of the next line
-// when it is such an amount.
+// when it is such an amount; at most two separator lines (":", "RM") may come between.
 std::optional<double> cents_amount_at(const std::vector<std::string>& lines, size_t i, size_t at) {
     for (const PrintedNumber& n : printed_numbers(lines[i]))
         if (n.begin >= at && n.usable && !n.percent) return n.cents ? std::optional<double>(n.value) : std::nullopt;
-    if (i + 1 >= lines.size()) return std::nullopt;
-    const std::vector<PrintedNumber> below = printed_numbers(lines[i + 1]);
+    constexpr size_t kMaxSeparatorLines = 2;
+    size_t next = i + 1;
+    while (next < lines.size() && next - i <= kMaxSeparatorLines && separator_line(lines[next])) ++next;
+    if (next >= lines.size()) return std::nullopt;
+    const std::vector<PrintedNumber> below = printed_numbers(lines[next]);
     if (below.size() != 1 || !below[0].usable || below[0].percent || !below[0].cents) return std::nullopt;
     return below[0].value;
 }
