@@ -136,15 +136,14 @@ std::string lost_chome_mark_restored(const std::string& line) {
 // and lost_chome_mark_restored.
 std::string house_numbers_read(const std::string& text) {
     std::string out;
-    for (size_t i = 0; i <= text.size();) {
-        const size_t j = std::min(text.find('\n', i), text.size());
-        std::string line = text.substr(i, j - i);
+    bool first = true;
+    for (std::string& line : split_lines(text)) {
         if (line.find("丁目") != std::string::npos || line.find("番") != std::string::npos ||
             line.find('-') != std::string::npos)
             line = lost_chome_mark_restored(read_house_number_confusions(line));
+        if (!first) out += '\n';
         out += line;
-        if (j < text.size()) out += '\n';
-        i = j + 1;
+        first = false;
     }
     return out;
 }

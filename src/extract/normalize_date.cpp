@@ -351,14 +351,13 @@ constexpr size_t kEraBytes = 6;        // 令和 / 平成 before the era year
 std::vector<std::string> dates_with_digit_lost(std::string_view text) {
     // A weekday that OCR put in a box of its own ("2024年3月日" / "月曜日 09:32") is read with the line above.
     std::string joined;
-    for (size_t i = 0; i <= text.size();) {
-        const size_t j = std::min(text.find('\n', i), text.size());
-        const std::string_view line = text.substr(i, j - i);
+    bool first = true;
+    for (const std::string& line : split_lines(text)) {
         const bool weekday_first = printed_weekday(line) &&
                                    (line.find("曜") == 3 || line.rfind("(", 0) == 0 || line.rfind("（", 0) == 0);
-        if (i > 0) joined += weekday_first ? ' ' : '\n';
+        if (!first) joined += weekday_first ? ' ' : '\n';
         joined += line;
-        i = j + 1;
+        first = false;
     }
     std::vector<std::string> out;
     int lines_tried = 0;  // each try scans the line once per position and digit: a few lines at most
@@ -416,7 +415,7 @@ std::vector<std::string> dates_with_day_digit_lost(std::string_view text) {
             const int year = expand_year(m[1].str()), month = to_int(m[3].str());
             const std::string d = m[4].str();
             for (char digit = '0'; digit <= '9'; ++digit)
-                for (const std::string day : {std::string(1, digit) + d, d + digit}) {
+                for (const std::string& day : {std::string(1, digit) + d, d + digit}) {
                     const Ymd v{year, month, to_int(day)};
                     if (!is_valid(v)) continue;
                     const std::string date = iso(v);
@@ -430,29 +429,24 @@ std::vector<std::string> dates_with_day_digit_lost(std::string_view text) {
 std::vector<std::string> labelled_dates(std::string_view text) {
     std::string labelled;  // the label lines and the line after each, in order
     bool take_next = false;
-    for (size_t i = 0; i <= text.size();) {
-        const size_t j = std::min(text.find('\n', i), text.size());
-        const std::string line(text.substr(i, j - i));
+    for (const std::string& line : split_lines(text)) {
         const std::string lower = ascii_lower(line);
         const bool label = lower.find("date") != std::string::npos || lower.find("tarikh") != std::string::npos ||
                            line.find("日付") != std::string::npos || line.find("日時") != std::string::npos;
         if (label || take_next) labelled += line + "\n";
         take_next = label;
-        i = j + 1;
     }
     return printed_dates(labelled);
 }
 
 std::optional<std::string> sole_printed_date(std::string_view text, const DateHints& hints) {
     std::optional<std::string> found;
-    for (size_t i = 0; i <= text.size();) {
-        const size_t j = std::min(text.find('\n', i), text.size());
-        const std::vector<std::string> dates = printed_dates(text.substr(i, j - i), hints);
+    for (const std::string& line : split_lines(text)) {
+        const std::vector<std::string> dates = printed_dates(line, hints);
         if (!dates.empty()) {
             if (found) return std::nullopt;  // a second date line
             found = dates.front();
         }
-        i = j + 1;
     }
     return found;
 }

@@ -140,14 +140,11 @@ namespace {
 template <typename Pred>
 std::string lines_without(std::string_view text, Pred&& damaged) {
     std::string out;
-    for (size_t i = 0; i <= text.size();) {
-        const size_t j = std::min(text.find('\n', i), text.size());
-        const std::string_view line = text.substr(i, j - i);
-        if (!damaged(line)) {
+    for (const std::string& line : split_lines(text)) {
+        if (!damaged(std::string_view(line))) {
             if (!out.empty()) out += '\n';
             out += line;
         }
-        i = j + 1;
     }
     return out;
 }
