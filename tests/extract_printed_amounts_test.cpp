@@ -114,6 +114,9 @@ TEST(PayableTotal, AmountAfterAPayableTotalLine) {
     EXPECT_EQ(ex::payable_total("TOTAL 12.00\nCASH 20.00"), std::nullopt);            // no payable line
     EXPECT_EQ(ex::payable_total("ACCOUNTS PAYABLE DEPT\n12.00"), std::nullopt);        // no total word
     EXPECT_EQ(ex::payable_total("TOTAL PAYABLE\n\n\n\n12.00"), std::nullopt);          // nothing in the window
+    // The amount paid with the tax included is the total; the amount without it is not.
+    EXPECT_EQ(ex::payable_total("MTD RC : 111.90\nAMT PAID INCL GST : RM111.90\nAMT PAID EXCL. GST :RM 105.57"), 111.90);
+    EXPECT_EQ(ex::payable_total("AMT PAID EXCL. GST :RM 105.57\nGST AMT : RM5.33"), std::nullopt);
 }
 
 TEST(PrintedAmounts, CashPaidTotal) {

@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <initializer_list>
+#include <regex>
 
 #include "extract/name_constraint.h"
 #include "extract/ocr_digits.h"
@@ -106,15 +107,13 @@ std::optional<double> amount_on_or_below(const std::vector<std::string>& lines, 
 }
 
 std::vector<std::string> printed_lines_as_is(const std::string& text) {
-    std::vector<std::string> lines;
-    for (size_t i = 0; i <= text.size();) {
-        const size_t j = std::min(text.find('\n', i), text.size());
+    std::vector<std::string> lines = split_lines(text);
+    for (std::string& line : lines) {
         try {
-            lines.push_back(fold_fullwidth(sanitize_utf8(text.substr(i, j - i))));
+            line = fold_fullwidth(sanitize_utf8(line));
         } catch (...) {
-            lines.emplace_back();
+            line.clear();
         }
-        i = j + 1;
     }
     return lines;
 }
@@ -198,14 +197,24 @@ std::optional<double> payable_total(const std::string& text) {
     const std::vector<std::string> lines = printed_lines(text);
     for (size_t li = 0; li < lines.size(); ++li) {
         const std::string upper = ascii_upper(lines[li]);
-        const size_t at = upper.find("PAYABLE");
-        if (at == std::string::npos || (upper.find("TOTAL") == std::string::npos &&
-                                        upper.find("AMOUNT") == std::string::npos &&
-                                        upper.find("AMT") == std::string::npos))
-            continue;
+        size_t end = upper.find("PAYABLE");  // where the keyword ends on the line
+        if (end != std::string::npos) end += 7;
+        if (end != std::string::npos && upper.find("TOTAL") == std::string::npos &&
+            upper.find("AMOUNT") == std::string::npos && upper.find("AMT") == std::string::npos)
+            end = std::string::npos;
+        if (end == std::string::npos && upper.size() <= 200) {
+            // "AMT PAID INCL GST : RM111.90": the amount paid with the tax included.
+            static const std::regex paid_incl(R"(PAID\s*INCL\w*\.?\s*(OF\s*)?(GST|TAX|VAT|SST)\b)");
+            std::smatch m;
+            try {
+                if (std::regex_search(upper, m, paid_incl)) end = size_t(m.position(0) + m.length(0));
+            } catch (...) {
+            }
+        }
+        if (end == std::string::npos) continue;
         for (size_t k = li; k < lines.size() && k <= li + size_t(kTotalAmountLines); ++k)
             for (const PrintedNumber& n : printed_numbers(lines[k]))
-                if ((k > li || n.begin >= at + 7) && n.usable && n.cents) return n.value;
+                if ((k > li || n.begin >= end) && n.usable && n.cents) return n.value;
         return std::nullopt;
     }
     return std::nullopt;

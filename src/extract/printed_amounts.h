@@ -60,8 +60,9 @@ std::optional<double> keyword_total(const std::string& text);
 std::optional<double> keyword_subtotal(const std::string& text, bool* printed = nullptr);
 
 // The amount with cents printed after the first "payable" total line (TOTAL PAYABLE, TOTAL AMT PAYABLE, AMOUNT
-// PAYABLE: a line holding PAYABLE and TOTAL, AMOUNT or AMT, any case), on that line after PAYABLE or on the next
-// kTotalAmountLines lines; nullopt when there is none. The amount due, after discounts, service and rounding.
+// PAYABLE: a line holding PAYABLE and TOTAL, AMOUNT or AMT, any case; or the amount paid with the tax included,
+// "AMT PAID INCL GST"), on that line after the keyword or on the next kTotalAmountLines lines; nullopt when there
+// is none. The amount due, after discounts, service and rounding.
 std::optional<double> payable_total(const std::string& text);
 
 // The amount paid in cash: the amount tendered (a line starting with CASH, CASH RECEIVED, CASH TENDERED, TENDERED,
