@@ -26,6 +26,24 @@ TEST(LatinHeader, NameThatRanOnIntoTheAddressIsItsHeaderLine) {
     EXPECT_EQ(ex::name_without_address_run_on("ローソン\n新宿1-2-3", "ローソン新宿1-2-3", "新宿1-2-3"), std::nullopt);
 }
 
+TEST(LatinHeader, NameWithoutTheStreetLinesItTookAcross) {
+    // OCR put the house number's box before the name; the name pass copied the street line below it.
+    const std::string text = "141\nWAITROSE\nStation Road\nLeeds LS14DY\nTEL: 0113 400 9299\n";
+    EXPECT_EQ(ex::name_without_street_lines(text, "WAITROSE Station Road"), "WAITROSE");
+    EXPECT_EQ(ex::name_without_street_lines("WAITROSE\nRoad\n121 Station\n", "WAITROSERoad"), "WAITROSE");
+    EXPECT_EQ(ex::name_without_street_lines("2004 High Street\nTARET\nAustn, TX 78701\n", "2004 High Street TARET"),
+              "TARET");
+    EXPECT_EQ(ex::name_without_street_lines("700\nSAFEWAY\nMarket St\n", "700 SAFEWAY"), "SAFEWAY");
+    // A number printed on the name's own line is part of it; a name of one line, or of no street line, stands.
+    EXPECT_EQ(ex::name_without_street_lines("99 SPEED MART S/B\nLOT P.T. 2811\n", "99 SPEED MART S/B"), std::nullopt);
+    EXPECT_EQ(ex::name_without_street_lines(text, "WAITROSE"), std::nullopt);
+    EXPECT_EQ(ex::name_without_street_lines("POPULAR\nBOOK CO. (M) SDN BHD\n", "POPULAR BOOK CO. (M) SDN BHD"),
+              std::nullopt);
+    EXPECT_EQ(ex::name_without_street_lines("SAFEWAY\n", "SAFEWAY"), std::nullopt);
+    // Nothing left that can name a shop.
+    EXPECT_EQ(ex::name_without_street_lines("700\nMarket St\n", "700 Market St"), std::nullopt);
+}
+
 TEST(LatinHeader, NamesThatNameNoShop) {
     const std::string addr = "3512 Station Road Seattle, WA 98101";
     EXPECT_TRUE(ex::name_names_no_shop("TAX INVOICE", addr));

@@ -18,6 +18,12 @@ void check_latin_name(const std::string& text, nlohmann::ordered_json& f) {
     if (name.is_string() && addr.is_string() && !has_company_suffix(name.get<std::string>())) {
         std::string nm = name.get<std::string>();
         const std::string a = addr.get<std::string>();
+        if (const auto kept = name_without_street_lines(text, nm)) {
+            f["warnings"].push_back("supplier_name_street_lines: the model wrote " + nm +
+                                    ", which takes the street lines printed beside the name " + *kept);
+            name = *kept;
+            nm = *kept;
+        }
         if (const auto line = name_without_address_run_on(text, nm, a)) {
             f["warnings"].push_back("supplier_name_run_on: the model wrote " + nm +
                                     ", which runs on from the header line " + *line + " into the address");

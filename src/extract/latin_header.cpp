@@ -29,7 +29,45 @@ bool fuzzy_piece_of(const std::string& piece, const std::string& hay) {
     return substring_edit_distance(piece, hay) <= allowed;
 }
 
+// Whether a header line (upper case, trimmed) is a house number alone ("141", "700") or a street line with or
+// without its number: at most two words before a street type ("2004 HIGH STREET", "STATION ROAD", "ROAD").
+bool street_or_number_line(const std::string& upper) {
+    static const std::regex re(
+        R"(^\d{1,5}[A-Z]?$|^(\d{1,5}[A-Z]?\s+)?([A-Z'.]+\s+){0,2}(ST|STREET|AVE|AVENUE|ROAD|RD|LANE|LN|BLVD|DRIVE|DR|WAY)\.?$)");
+    if (upper.size() > kMaxLineBytes) return false;
+    try {
+        return std::regex_search(upper, re);
+    } catch (...) {
+        return false;
+    }
+}
+
 }  // namespace
+
+std::optional<std::string> name_without_street_lines(const std::string& text, const std::string& name) {
+    const std::string n = canon(name);
+    if (has_cjk(name) || n.empty()) return std::nullopt;
+    const std::vector<std::string> lines = first_lines(text, kNameHeaderLines + 2, kMaxLineBytes);
+    for (size_t i = 0; i < lines.size() && i < kNameHeaderLines; ++i) {
+        // The lines i..j whose joined text (spaces aside) is the name.
+        std::string joined;
+        size_t j = i;
+        for (; j < lines.size(); ++j) {
+            joined += canon(lines[j]);
+            if (joined.size() >= n.size()) break;
+        }
+        if (joined != n || j == i || j >= lines.size()) continue;
+        size_t b = i, e = j;
+        while (b < e && street_or_number_line(ascii_upper(lines[b]))) ++b;
+        while (e > b && street_or_number_line(ascii_upper(lines[e]))) --e;
+        if (b == i && e == j) return std::nullopt;
+        std::string kept;
+        for (size_t k = b; k <= e; ++k) kept += (kept.empty() ? "" : " ") + lines[k];
+        if (!has_ascii_letter(kept) || street_or_number_line(ascii_upper(kept))) return std::nullopt;
+        return kept;
+    }
+    return std::nullopt;
+}
 
 bool damaged_title(const std::string& c) {
     static const char* const titles[] = {"TAXINVOICE", "SIMPLIFIEDTAXINVOICE", "RECEIPT", "SALESRECEIPT",

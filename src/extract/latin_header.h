@@ -16,6 +16,13 @@ namespace receipt::extract {
 std::optional<std::string> name_without_address_run_on(const std::string& text, const std::string& name,
                                                         const std::string& address);
 
+// `name` without the header lines it took across that are a house number alone or a street line, when `name`
+// (spaces aside) is two or more consecutive header lines of `text` joined: OCR put the house number's box before
+// the name ("141" / "WAITROSE" / "Station Road" written "WAITROSE Station Road", "2004 High Street" / "TARET",
+// "700" / "SAFEWAY"). nullopt when `name` is no such lines, takes no such line, or keeps none with a letter.
+// Latin-script names only.
+std::optional<std::string> name_without_street_lines(const std::string& text, const std::string& name);
+
 // Whether `c` (upper case, spaces removed) is a document title or within one edit of one ("TAXINOICE", "RECEIPT").
 bool damaged_title(const std::string& c);
 
