@@ -187,6 +187,9 @@ TEST(TotalFallback, LargestAmountWithCentsNearATotalKeyword) {
     EXPECT_EQ(ex::total_fallback("GRAND TOTAL\nRM1,234.50\n"), 1234.5);
     EXPECT_EQ(ex::total_fallback("合計\n¥3,021\n"), std::nullopt);  // no cents: no guess
     EXPECT_EQ(ex::total_fallback("ITEM 12.50\n"), std::nullopt);   // no total keyword
+    // The keyword with a letter lost to OCR.
+    EXPECT_EQ(ex::total_fallback("GST 6%\n1.37\nTOTA\n24.25\nVISA\n24.25\n"), 24.25);
+    EXPECT_EQ(ex::total_fallback("SUBTTAL\n$50.24\nTAX 6.25%\n$3.14\nTotl\n(Incluive G5T)\n53.38\nCASH\n$73.00\n"), 53.38);
     // The cash given is no total, even next to AMOUNT.
     EXPECT_EQ(ex::total_fallback("TOTAL AMT PAYABLE :\n159.00\nPAID AMOUNT :\n200.00\nCHANGE :\n41.00"), 159.0);
     // The copy constraint's window still holds every keyword line.

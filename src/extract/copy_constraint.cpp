@@ -82,7 +82,9 @@ bool constrained(const std::string& field) { return field == "tel" || field == "
 }  // namespace
 
 std::vector<std::string> total_window_runs(const std::string& text, bool skip_payment_lines) {
-    static const char* const kLatin[] = {"TOTAL", "AMOUNT", "JUMLAH", "DUE", "NETT", "ROUND"};
+    // TOTAL also with one letter lost to OCR ("TOTA", "Totl", "TOAL"; "OTAL" is in TOTAL itself).
+    static const char* const kLatin[] = {"TOTAL", "TOTA", "TOTL", "TOAL", "TTAL", "OTAL",
+                                         "AMOUNT", "JUMLAH", "DUE", "NETT", "ROUND"};
     static const char* const kPayment[] = {"PAID", "CASH", "CHANGE", "TENDER", "RECEIVED"};
     static const char* const kOther[] = {"合計", "会計", "お買上", "総計", "請求"};
     const std::vector<std::string> lines = split_lines(text);

@@ -32,8 +32,9 @@ inline constexpr size_t kTotalWindowLines = 3;
 // Largest tax (each part of "a + b") as a share of the net amount written before it.
 inline constexpr double kMaxTaxShareOfNet = 0.3;
 
-// The digit runs (as digit_runs) of the lines near a total keyword: each line holding TOTAL, AMOUNT, JUMLAH, DUE,
-// NETT or ROUND (any case), or 合計, 会計, お買上, 総計, 請求, and the kTotalWindowLines - 1 lines after it. Empty
+// The digit runs (as digit_runs) of the lines near a total keyword: each line holding TOTAL (or TOTAL with one
+// letter lost: TOTA, TOTL, TOAL, TTAL, OTAL), AMOUNT, JUMLAH, DUE, NETT or ROUND (any case), or 合計, 会計, お買上,
+// 総計, 請求, and the kTotalWindowLines - 1 lines after it. Empty
 // when no line has a keyword.
 // With skip_payment_lines, a keyword line that also names a payment (PAID, CASH, CHANGE, TENDER, RECEIVED: "PAID
 // AMOUNT : 200.00") opens no window.
