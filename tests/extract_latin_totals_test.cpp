@@ -157,3 +157,20 @@ TEST(LatinTotals, ATaxTheReceiptDoesNotStateIsDropped) {
     EXPECT_EQ(tax_after(text, nullptr), nullptr);
     EXPECT_EQ(tax_after(text + "VAT 20%\n£3.58\n", 3.58), 3.58);
 }
+
+TEST(LatinTotals, TotalWithADigitLost) {
+    // Net + tax: "RM0.85" printed for 29.10 + 1.75 = 30.85.
+    const std::string added = "SUBTOTAL\nRM29,10\nGST 6%\nRM1.75\nTOTAL\nRM0.85\nCASH\nRM50.00\n";
+    EXPECT_EQ(ex::latin_total_digit_back(added, 0.85, 29.10, 1.75), 30.85);
+    // Tax included at the printed rate: 70.16 x 20 / 120 = 11.69; no other digit put back fits.
+    const std::string included = "VAT @20%\n\u00a311.69\nBALANCE DUE\n\u00a30.16\nCash\n\u00a380.00\n";
+    EXPECT_EQ(ex::latin_total_digit_back(included, 0.16, std::nullopt, 11.69), 70.16);
+    // Nothing to put back: the sum has two digits more, the net is not printed, the total is not printed.
+    EXPECT_EQ(ex::latin_total_digit_back(added, 0.85, 129.10, 1.75), std::nullopt);
+    EXPECT_EQ(ex::latin_total_digit_back("TAX 6%\nRM1.75\nTOTAL\nRM0.85\n", 0.85, 29.10, 1.75), std::nullopt);
+    EXPECT_EQ(ex::latin_total_digit_back(added, 3.85, 29.10, 1.75), std::nullopt);
+    // Without a printed rate there is nothing to fit.
+    EXPECT_EQ(ex::latin_total_digit_back("VAT\n\u00a311.69\nDUE\n\u00a30.16\n", 0.16, std::nullopt, 11.69), std::nullopt);
+    EXPECT_EQ(ex::latin_total_digit_back("小計\n29.10\n税 6%\n1.75\n合計\n0.85\n", 0.85, 29.10, 1.75), std::nullopt);
+}
+

@@ -124,6 +124,9 @@ TEST(PrintedAmounts, CashPaidTotal) {
     EXPECT_EQ(ex::cash_paid_total("TOTAL\n84.00\nDISC\n-1.00\nTOTAL INCLUSIVE GST:\n83.00\nCASH\n85.00\nCHANGE\n2.00\n"), 83.0);
     EXPECT_EQ(ex::cash_paid_total("TOTAL: 48.15\nCASH : 50.00\nCHANGE : 1.85\n"), 48.15);
     EXPECT_EQ(ex::cash_paid_total("RM21.85\nGRAND TOTAL\nTOTAL PAID\nRM50.00\nCHANGE\nRM28.15\n"), 21.85);
+    // A currency sign before the amount on its own line (UK and US receipts).
+    EXPECT_EQ(ex::cash_paid_total("\u00a3113.08\nToal (Inclusive GST)\nCASH\n\u00a3133.00\nChange\n\u00a319.92\n"), 113.08);
+    EXPECT_EQ(ex::cash_paid_total("TOTAL\n$53.38\nCASH\n$73.00\nCHANGE\n$19.62\n"), 53.38);
     EXPECT_EQ(ex::cash_paid_total("TOTAL\n13.80\nCASH\n:\n13.80\nCHANGE (RM)\n0.00\n"), 13.8);
     // The difference not printed, no change line, a payment-type line without an amount, change above the cash.
     EXPECT_EQ(ex::cash_paid_total("TOTAL 10.00\nCASH 50.00\nCHANGE 30.00\n"), std::nullopt);

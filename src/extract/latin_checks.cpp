@@ -92,6 +92,16 @@ void check_latin_totals(const std::string& text, nlohmann::ordered_json& f) {
             revalidate(f);
         }
     }
+    // A total that lost a digit to OCR is what the net and tax make (or the tax and its printed rate).
+    if (const auto tot = num("total_amount"), tax = num("total_tax_amount"), net = num("net_amount");
+        tot && tax && !(net && std::fabs(*net + *tax - *tot) < 0.005))
+        if (const auto t = latin_total_digit_back(text, *tot, net, *tax)) {
+            f["warnings"].push_back("total_amount_dropped_digit: the receipt prints " + json_amount(*tot).dump() +
+                                    ", one digit short of " + json_amount(*t).dump() +
+                                    (net ? ", which the net amount and its tax make" : ", which its tax and rate make"));
+            f["total_amount"] = json_amount(*t);
+            revalidate(f);
+        }
 }
 
 }  // namespace receipt::extract

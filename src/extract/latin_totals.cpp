@@ -2,10 +2,12 @@
 #include "extract/latin_totals.h"
 
 #include <cmath>
+#include <cstdio>
 #include <regex>
 #include <utility>
 #include <vector>
 
+#include "extract/dropped_digit.h"
 #include "extract/printed_amounts.h"
 #include "extract/utf8.h"
 
@@ -237,6 +239,60 @@ bool states_tax(const std::string& text) {
         return true;  // unread: the model's tax stands
     }
     return false;
+}
+
+namespace {
+
+// The digits of an amount with cents as printed, the point left out: 30.85 -> "3085", 0.85 -> "085".
+std::string cents_digits(double v) {
+    if (!std::isfinite(v) || v < 0 || v >= 1e12) return {};
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.2f", v);
+    std::string s(buf);
+    s.erase(s.size() - 3, 1);
+    return s;
+}
+
+// Whether some line of `lines` prints `value` as an amount with cents.
+bool printed_cents(const std::vector<std::string>& lines, double value) {
+    for (const std::string& line : lines)
+        if (prints_cents_amount(line, value)) return true;
+    return false;
+}
+
+}  // namespace
+
+std::optional<double> latin_total_digit_back(const std::string& text, double total, const std::optional<double>& net,
+                                             double tax) {
+    if (has_cjk(text) || !(total >= 0) || !(tax > 0)) return std::nullopt;
+    const std::vector<std::string> lines = latin_lines(text);
+    if (!printed_cents(lines, total) || !printed_cents(lines, tax)) return std::nullopt;
+    const std::string shorter = cents_digits(total);
+    if (net) {
+        // Tax added to the net: the total is their sum.
+        const double sum = std::round((*net + tax) * 100) / 100;
+        if (sum > total && printed_cents(lines, *net) && one_digit_inserted(shorter, cents_digits(sum))) return sum;
+        return std::nullopt;
+    }
+    // Tax included in the total at a printed rate r: tax = total x r / (100 + r) within kRateSlack.
+    constexpr double kRateSlack = 0.015;
+    std::vector<double> rates;
+    for (const std::string& line : lines)
+        if (keyword_end(line, tax_re()))
+            if (const auto r = printed_rate(line); r && *r > 0) rates.push_back(*r);
+    std::optional<double> found;
+    for (size_t at = 0; at <= shorter.size(); ++at)
+        for (char d = '0'; d <= '9'; ++d) {
+            const std::string longer = shorter.substr(0, at) + d + shorter.substr(at);
+            if (!one_digit_inserted(shorter, longer)) continue;
+            const double v = std::stod(longer) / 100;
+            for (double r : rates)
+                if (std::fabs(v * r / (100 + r) - tax) <= kRateSlack) {
+                    if (found && std::fabs(*found - v) >= 0.005) return std::nullopt;  // two readings fit
+                    found = v;
+                }
+        }
+    return found;
 }
 
 }  // namespace receipt::extract

@@ -37,6 +37,14 @@ std::optional<double> printed_subtotal(const std::string& text);
 // to, or a total that includes it; within 1.5 cents): a tax summary's "GST 6%" / "15.00" is the amount taxed.
 std::optional<double> printed_tax_line_amount(const std::string& text);
 
+// The total of a receipt with cents whose printed total lost one digit to OCR ("RM0.85" for 30.85, "£0.16" for
+// 70.16): `total` and `tax` are printed amounts, and `total` with one digit put back is net + tax (with `net`,
+// printed too), or, without a net, the one amount whose printed tax rate gives `tax` (tax = total x r / (100 + r)
+// within 1.5 cents; "VAT 20%" / "£11.69" makes "016" 70.16). nullopt when none or more than one fits, and for texts
+// in CJK script.
+std::optional<double> latin_total_digit_back(const std::string& text, double total, const std::optional<double>& net,
+                                             double tax);
+
 // Whether a Latin-script receipt states a tax anywhere: a line with a rate in % followed by at most two amounts
 // ("VAT 20%", "TA @6.25%", "ST 6% RM0.59", "SR @ 6%"; not "MILK 2% GAL"), or a tax word (TAX, VAT, GST, SST, TX)
 // that is not an identifier's or the invoice's ("VAT No. GB ...", "GST ID NO :", "GST" / "ID NO :" over two lines,

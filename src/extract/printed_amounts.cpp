@@ -240,8 +240,8 @@ std::optional<double> rounded_total(const std::string& text, double total) {
 namespace {
 
 // The amount of a tender / change line `li` whose keyword ends at byte `key_end`: the last usable amount with cents
-// after the keyword on the line, else a line of the next kTotalAmountLines that holds only an amount ("RM", ':' and
-// blank lines skipped), in cents; nullopt when there is none.
+// after the keyword on the line, else a line of the next kTotalAmountLines that holds only an amount (a currency
+// code or sign, RM $ £ €, and ':' aside; blank lines skipped), in cents; nullopt when there is none.
 std::optional<long> line_amount_cents(const std::vector<std::string>& lines, size_t li, size_t key_end) {
     std::optional<long> same;
     for (const PrintedNumber& n : printed_numbers(lines[li]))
@@ -249,7 +249,7 @@ std::optional<long> line_amount_cents(const std::vector<std::string>& lines, siz
     if (same) return same;
     for (size_t k = li + 1; k < lines.size() && k <= li + size_t(kTotalAmountLines); ++k) {
         std::string rest = ascii_upper(lines[k]);
-        for (const char* skip : {"RM", ":"})
+        for (const char* skip : {"RM", ":", "$", "\xC2\xA3", "\xE2\x82\xAC"})  // RM, ':', $, £, €
             for (size_t at = rest.find(skip); at != std::string::npos; at = rest.find(skip)) rest.erase(at, strlen(skip));
         rest = trim(rest);
         if (rest.empty()) continue;

@@ -68,7 +68,7 @@ std::optional<double> payable_total(const std::string& text);
 // The amount paid in cash: the amount tendered (a line starting with CASH, CASH RECEIVED, CASH TENDERED, TENDERED,
 // TENDER, PAID, TOTAL PAID, AMOUNT PAID or AMOUNT TENDERED) minus the change (a later line starting with CHANGE or
 // CHANGE DUE), each an amount with cents after its keyword on the line or alone on one of the next
-// kTotalAmountLines lines ("RM" and ':' aside). Only when the difference is positive and printed elsewhere as an
+// kTotalAmountLines lines ("RM", "$", "£", "€" and ':' aside). Only when the difference is positive and printed elsewhere as an
 // amount with cents (the total line); else nullopt. On SROIE training receipts it equals the labelled total on 286
 // of 290 receipts where it is read (the others: a total labelled before cash rounding, one label of the amount
 // before tax).
