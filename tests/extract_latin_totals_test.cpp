@@ -106,11 +106,16 @@ TEST(LatinTotals, SubtotalLineAmount) {
     EXPECT_EQ(ex::printed_subtotal("SUB TOTAL\n21\n"), std::nullopt);
     EXPECT_EQ(ex::printed_subtotal("TOTAL\n21.00\n"), std::nullopt);
     EXPECT_EQ(ex::printed_subtotal("小計 SUBTOTAL\n1,000\n"), std::nullopt);
+    // A letter of SALES lost; the bracket's rest on a line of its own.
+    EXPECT_EQ(ex::printed_subtotal("TOTAL SALS (EXCLUDING GST)\n$93.93\nTAX 8.875%\n$8.34\n"), 93.93);
+    EXPECT_EQ(ex::printed_subtotal("TOTAL SALES (EXCLUDING\nGST)\nRM134.95\nTOTAL AMOUNT\nRM134.95\n"), 134.95);
+    EXPECT_EQ(ex::printed_subtotal("SUB TOTAL\nGST)\n12.00\n"), std::nullopt);  // no bracket left open
 }
 
 TEST(LatinTotals, NetAmountFromTheSubtotalLine) {
-    auto net_after = [](const std::string& text, nlohmann::ordered_json net) {
-        nlohmann::ordered_json f = {{"net_amount", net}, {"total_tax_amount", nullptr}, {"total_amount", nullptr},
+    auto net_after = [](const std::string& text, nlohmann::ordered_json net,
+                        nlohmann::ordered_json total = nullptr) {
+        nlohmann::ordered_json f = {{"net_amount", net}, {"total_tax_amount", nullptr}, {"total_amount", total},
                                     {"line_items", nlohmann::ordered_json::array()},
                                     {"warnings", nlohmann::ordered_json::array()}};
         ex::check_latin_totals(text, f);
@@ -120,8 +125,23 @@ TEST(LatinTotals, NetAmountFromTheSubtotalLine) {
     EXPECT_EQ(net_after(text, 12.75), 44.85);    // an item's amount
     EXPECT_EQ(net_after(text, nullptr), 44.85);  // none written
     EXPECT_EQ(net_after(text, 44.85), 44.85);
-    // The printed subtotal lost a digit (3.95 for 34.95): the model's net stands.
+    // The printed subtotal lost digits (3.95 for 34.95): the model's net stands; a net above the total does not.
     EXPECT_EQ(net_after("SUB TOTAL\n3.95\nTOTAL\n34.95\n", 34.95), 34.95);
+    EXPECT_EQ(net_after("SUB TOTAL\n3.95\nTOTAL\n34.95\n", 34.95, 34.95), 34.95);
+    EXPECT_EQ(net_after("Sub-Total $71.61\nTX 7%\n$5.01\nTOTAL AMOUNT\n$7.62\n", 4594, 71.61), 71.61);
+}
+
+TEST(LatinTotals, NetWithoutCentsAboveTheTotal) {
+    auto net_after = [](nlohmann::ordered_json net, double tax, double total) {
+        nlohmann::ordered_json f = {{"net_amount", net}, {"total_tax_amount", tax}, {"total_amount", total},
+                                    {"line_items", nlohmann::ordered_json::array()},
+                                    {"warnings", nlohmann::ordered_json::array()}};
+        ex::check_latin_totals("ITEMS\nTAX 8.875%\n$13.26\nBALANCE DUE\n$162.62\n", f);
+        return f["net_amount"];
+    };
+    EXPECT_EQ(net_after(14936, 13.26, 162.62), 149.36);  // "$14936": the point lost
+    EXPECT_EQ(net_after(47500, 13.26, 162.62), nullptr);  // a postcode
+    EXPECT_EQ(net_after(170, 13.26, 162.62), 170);        // a net above the total (a coupon after it) stays
 }
 
 TEST(LatinTotals, StatesTax) {

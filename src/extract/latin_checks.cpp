@@ -8,6 +8,7 @@
 #include "extract/company_name.h"
 #include "extract/field_edits.h"
 #include "extract/latin_header.h"
+#include "extract/latin_row_lines.h"
 #include "extract/latin_totals.h"
 
 namespace receipt::extract {
@@ -81,14 +82,34 @@ void check_latin_totals(const std::string& text, nlohmann::ordered_json& f) {
         }
     }
     // The amount after the subtotal keyword is the net amount; the model writes an item's amount there, or nothing.
-    // Unless that amount has fewer digits than the model's net: OCR lost one ("3.95" printed for 34.95).
+    // Unless that amount has fewer digits than the model's net and the model's is no more than the total: OCR lost
+    // digits ("3.95" printed for 34.95). A net above the total with more digits is no such reading ("4594").
     if (const auto printed = printed_subtotal(text); printed && *printed > 0) {
-        const auto had = num("net_amount");
-        const auto digits = [](double v) { return std::to_string(std::llround(std::fabs(v) * 100)).size(); };
-        if (!(had && (std::fabs(*had - *printed) < 0.005 || digits(*printed) < digits(*had)))) {
+        const auto had = num("net_amount"), tot = num("total_amount");
+        const bool digits_lost = had && cents_digits(*printed).size() < cents_digits(*had).size() &&
+                                 !(tot && *had > *tot + 0.005);
+        if (!(had && (std::fabs(*had - *printed) < 0.005 || digits_lost))) {
             f["warnings"].push_back("net_amount_from_subtotal_line: the model wrote " + written(f["net_amount"]) +
                                     ", the receipt's subtotal line prints " + json_amount(*printed).dump());
             f["net_amount"] = json_amount(*printed);
+            revalidate(f);
+        }
+    }
+    // A net amount without cents above the total is no subtotal of this receipt: an amount whose point OCR lost
+    // ("$14936" for 149.36: it and the tax make the total), else a number of another kind (a postcode, an id) when
+    // it is ten times the total or more.
+    if (const auto net = num("net_amount"), tot = num("total_amount");
+        net && tot && *tot > 0 && *net > *tot && *net == std::floor(*net)) {
+        const double tax = num("total_tax_amount").value_or(0), point = *net / 100;
+        if (std::fabs(point + tax - *tot) < 0.005) {
+            f["warnings"].push_back("net_amount_point_lost: the model wrote " + written(f["net_amount"]) +
+                                    ", the receipt's amounts make " + json_amount(point).dump());
+            f["net_amount"] = json_amount(point);
+            revalidate(f);
+        } else if (*net >= 10 * *tot) {
+            f["warnings"].push_back("net_amount_not_an_amount: the model wrote " + written(f["net_amount"]) +
+                                    ", ten times the total or more");
+            f["net_amount"] = nullptr;
             revalidate(f);
         }
     }

@@ -1,13 +1,14 @@
 // Printed subtotal, tax and total that add up (extract/latin_totals.h).
 #include "extract/latin_totals.h"
 
+#include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <regex>
 #include <utility>
 #include <vector>
 
 #include "extract/dropped_digit.h"
+#include "extract/latin_row_lines.h"
 #include "extract/printed_amounts.h"
 #include "extract/utf8.h"
 
@@ -18,12 +19,14 @@ namespace {
 constexpr size_t kMaxLineBytes = 200;  // bytes of a line the regexes look at (bounds std::regex's recursion)
 
 // Whether `line` holds nothing but a colon and a currency code or sign: the boxes that OCR read between a label and
-// its amount on SROIE receipts ("SUB TOTAL" / ":" / "RM" / "68.87").
-bool separator_line(const std::string& line) {
+// its amount on SROIE receipts ("SUB TOTAL" / ":" / "RM" / "68.87"). With `bracket_open` (the label's line left a
+// bracket open), also the label's rest that closes it ("TOTAL SALES (EXCLUDING" / "GST)" / "RM134.95").
+bool separator_line(const std::string& line, bool bracket_open) {
     static const std::regex re(R"(\s*:?\s*(RM|MYR|\$|\xC2\xA3|\xE2\x82\xAC)?\s*:?\s*)", std::regex::icase);
+    static const std::regex closing(R"(\s*[A-Za-z .&]{0,12}\)\s*:?\s*)");
     if (line.size() > 16) return false;
     try {
-        return std::regex_match(line, re);
+        return std::regex_match(line, re) || (bracket_open && std::regex_match(line, closing));
     } catch (...) {
         return false;
     }
@@ -35,8 +38,13 @@ std::optional<double> cents_amount_at(const std::vector<std::string>& lines, siz
     for (const PrintedNumber& n : printed_numbers(lines[i]))
         if (n.begin >= at && n.usable && !n.percent) return n.cents ? std::optional<double>(n.value) : std::nullopt;
     constexpr size_t kMaxSeparatorLines = 2;
+    const auto count = [&](char c) { return std::count(lines[i].begin(), lines[i].end(), c); };
+    bool bracket_open = count('(') > count(')');
     size_t next = i + 1;
-    while (next < lines.size() && next - i <= kMaxSeparatorLines && separator_line(lines[next])) ++next;
+    while (next < lines.size() && next - i <= kMaxSeparatorLines && separator_line(lines[next], bracket_open)) {
+        if (lines[next].find(')') != std::string::npos) bracket_open = false;
+        ++next;
+    }
     if (next >= lines.size()) return std::nullopt;
     const std::vector<PrintedNumber> below = printed_numbers(lines[next]);
     if (below.size() != 1 || !below[0].usable || below[0].percent || !below[0].cents) return std::nullopt;
@@ -71,10 +79,12 @@ std::optional<size_t> keyword_end(const std::string& line, const std::regex& re)
 }
 
 // The subtotal keyword: SUBTOTAL, SUB TOTAL, SUB-TOTAL (its S read as 5 or lost, its B as 8, its O as 0 by OCR), TOTAL
-// SALES (EXCLUDING ...) (its T lost; the bracket ends before an amount when OCR lost the closing one).
+// SALES (EXCLUDING ...) (its T lost, a letter of SALES lost; the bracket ends before an amount when OCR lost the
+// closing one).
 const std::regex& subtotal_re() {
     static const std::regex re(
-        R"(\b[S5]?U[B8]\s*-?\s*T[O0]T\w*|\bT?OTAL\s+SALES\s*\(?\s*E?XCL\w*[^)$\xC2\xA30-9]*\)?)", std::regex::icase);
+        R"(\b[S5]?U[B8]\s*-?\s*T[O0]T\w*|\bT?OTAL\s+(SALES|SALS|SAES|SLES|ALES)\s*\(?\s*E?XCL\w*[^)$\xC2\xA30-9]*\)?)",
+        std::regex::icase);
     return re;
 }
 
@@ -242,16 +252,6 @@ bool states_tax(const std::string& text) {
 }
 
 namespace {
-
-// The digits of an amount with cents as printed, the point left out: 30.85 -> "3085", 0.85 -> "085".
-std::string cents_digits(double v) {
-    if (!std::isfinite(v) || v < 0 || v >= 1e12) return {};
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.2f", v);
-    std::string s(buf);
-    s.erase(s.size() - 3, 1);
-    return s;
-}
 
 // Whether some line of `lines` prints `value` as an amount with cents.
 bool printed_cents(const std::vector<std::string>& lines, double value) {
