@@ -107,3 +107,15 @@ TEST(LatinHeader, UnlabelledOrDamagedLabelPhone) {
     EXPECT_EQ(ex::latin_labelled_phone_for("SHOP\n020 7994 7645\n020 7994 7646\n", ""), std::nullopt);
     EXPECT_EQ(ex::latin_labelled_phone_for("SHOP\n020 7994 7645\nTEL 020 1111 2222\n", ""), "020 1111 2222");
 }
+
+TEST(LatinHeader, PhoneDigitsByCurrency) {
+    EXPECT_EQ(ex::latin_phone_digits_expected("0161 782 547", "GBP"), 11u);
+    EXPECT_EQ(ex::latin_phone_digits_expected("020 7994 7645", "GBP"), 11u);
+    EXPECT_EQ(ex::latin_phone_digits_expected("0800 123 456", "GBP"), 0u);  // freephone: not told
+    EXPECT_EQ(ex::latin_phone_digits_expected("(303) 555-575", "USD"), 10u);
+    EXPECT_EQ(ex::latin_phone_digits_expected("1-800-555-0199", "USD"), 11u);
+    EXPECT_EQ(ex::latin_phone_digits_expected("03-9201 6281/6920", "MYR"), 10u);
+    EXPECT_EQ(ex::latin_phone_digits_expected("07-352 3888", "MYR"), 0u);  // 9 or 10 digits outside 03
+    EXPECT_EQ(ex::latin_phone_digits_expected("03-1234 5678", "JPY"), 0u);
+}
+

@@ -191,4 +191,16 @@ std::optional<std::string> latin_labelled_phone_for(const std::string& text, con
     return found[0];
 }
 
+size_t latin_phone_digits_expected(const std::string& phone, const std::string& currency) {
+    std::string digits;  // of the first number: up to a '/' that starts a second one
+    for (char c : phone.substr(0, phone.find('/')))
+        if (c >= '0' && c <= '9') digits += c;
+    if (currency == "GBP" && digits.size() >= 2 && digits[0] == '0' &&
+        (digits[1] == '1' || digits[1] == '2' || digits[1] == '7'))
+        return 11;
+    if (currency == "USD") return digits.size() == 11 && digits[0] == '1' ? 11 : 10;
+    if (currency == "MYR" && digits.rfind("03", 0) == 0) return 10;
+    return 0;
+}
+
 }  // namespace receipt::extract

@@ -5,6 +5,7 @@
 // numbers that the receipt prints whole after a label ("0161 9112 9112" for "PHONE: 0161 907 9112").
 #pragma once
 
+#include <cstddef>
 #include <optional>
 #include <string>
 
@@ -48,5 +49,11 @@ std::optional<std::string> header_name_line_outside(const std::string& text, con
 // number, the one header line that is a number alone ("0Z0 7994 7645", "(512) 555-9385", "03-6616 3115": 10 or 11
 // digits in groups); nullopt otherwise.
 std::optional<std::string> latin_labelled_phone_for(const std::string& text, const std::string& model_phone);
+
+// How many digits a phone number of the receipt's country has, where its currency and its first digits tell
+// (the first number of "03-9201 6281/6920"): 11 for a UK number from 01, 02 or 07 (GBP); 10 for a US number,
+// after a leading 1 (USD); 10 for a Kuala Lumpur number from 03 (MYR). 0 where they do not tell (other Malaysian
+// area codes have 9 or 10 digits, mobile numbers 10 or 11).
+size_t latin_phone_digits_expected(const std::string& phone, const std::string& currency);
 
 }  // namespace receipt::extract

@@ -163,6 +163,19 @@ void apply_post_checks(const std::string& text, const std::string& target, const
                                     " with a digit lost");
             phone = nullptr;
         }
+        // The same for a Latin-script number where the receipt's currency tells its length ("0161 782 547" for a
+        // UK number of 11 digits): OCR dropped a digit, or the model cut the number short.
+        if (!japanese && phone.is_string() && f["currency"].is_string()) {
+            const std::string p = phone.get<std::string>(), first = p.substr(0, p.find('/'));
+            const std::string currency = f["currency"].get<std::string>();
+            if (const size_t expected = latin_phone_digits_expected(p, currency);
+                expected && phone_digits(first) != expected) {
+                f["warnings"].push_back("supplier_phone_incomplete: " + p + " has " +
+                                        std::to_string(phone_digits(first)) + " digits, a " + currency +
+                                        " receipt's number " + std::to_string(expected));
+                phone = nullptr;
+            }
+        }
         if (japanese && phone.is_string() && !japanese_phone_length_ok(phone.get<std::string>())) {
             f["warnings"].push_back("supplier_phone_incomplete: " + phone.get<std::string>() + " has " +
                                     std::to_string(phone_digits(phone.get<std::string>())) +
