@@ -20,6 +20,14 @@ TEST(LatinAddress, GarbledHouseNumberIsReadFromThePrint) {
     EXPECT_EQ(ex::house_number_as_printed("JOE'S\n6823 Main\nSt\n", "6283 Main St Springfield, IL 62704"),
               "6823 Main St Springfield, IL 62704");
     EXPECT_EQ(ex::house_number_as_printed("SHOP\nLOT 12A JALAN BESAR\n", "LOT 21A JALAN BESAR"), "LOT 12A JALAN BESAR");
+    // The printed street lost or changed a letter to OCR.
+    EXPECT_EQ(ex::house_number_as_printed("MR. D.I.Y.\nNO.39, JAAN ANGSA, TAMAN MELAWATI,\n",
+                                          "NO.93, JALAN ANGSA, TAMAN MELAWATI,"),
+              "NO.39, JALAN ANGSA, TAMAN MELAWATI,");
+    EXPECT_EQ(ex::house_number_as_printed("WALMART\n8153 Maket St\nSeattle, WA 98101\n", "1853 Market St Seattle, WA 98101"),
+              "8153 Market St Seattle, WA 98101");
+    EXPECT_EQ(ex::house_number_as_printed("SHOP\nNO.B2, JALAN 8UKIT\nBINTANG,\n", "NO.28, JALAN BUKIT BINTANG,"),
+              "NO.82, JALAN BUKIT BINTANG,");
 }
 
 TEST(LatinAddress, NumberLeftAlone) {
@@ -27,6 +35,7 @@ TEST(LatinAddress, NumberLeftAlone) {
     EXPECT_EQ(ex::house_number_as_printed(text, "124 Market Street Glasgow G1 3SL"), std::nullopt);  // printed
     EXPECT_EQ(ex::house_number_as_printed(text, "Market Street Glasgow"), std::nullopt);  // no house number
     EXPECT_EQ(ex::house_number_as_printed(text, "124 High Street Glasgow"), std::nullopt);  // another street
+    EXPECT_EQ(ex::house_number_as_printed(text, "421 Marsh Lane Glasgow"), std::nullopt);    // other street words
     // Two printed numbers before the same street: undecided.
     EXPECT_EQ(ex::house_number_as_printed("SHOP\n12 Market Street\nHQ: 14 Market Street\n", "21 Market Street"),
               std::nullopt);

@@ -8,6 +8,7 @@
 
 #include "extract/name_constraint.h"
 #include "extract/ocr_digits.h"
+#include "extract/printed_value.h"
 #include "extract/utf8.h"
 
 namespace receipt::extract {
@@ -27,6 +28,17 @@ std::string alnum_key(const std::string& s, size_t n) {
             k += char(c >= 'a' && c <= 'z' ? c - 'a' + 'A' : c);
     }
     return k;
+}
+
+// Whether the street words after a printed number (`after`) are the model's (`key`, kStreetKey letters and digits):
+// the same key, or, for a whole key, one within one edit of the printed words' first 5, 6 or 7 letters and digits
+// (OCR dropped or changed a letter: "JAAN ANGSA" for JALAN ANGSA, "Maket St" for Market St).
+bool same_street(const std::string& after, const std::string& key) {
+    if (alnum_key(after, kStreetKey) == key) return true;
+    if (key.size() < kStreetKey) return false;
+    for (size_t n = kStreetKey - 1; n <= kStreetKey + 1; ++n)
+        if (edit_distance(key, alnum_key(after, n)) <= 1) return true;
+    return false;
 }
 
 }  // namespace
@@ -65,7 +77,7 @@ std::optional<std::string> house_number_as_printed(const std::string& text, cons
                     p.pop_back();
                 }
                 if (li + 1 < lines.size()) after += " " + lines[li + 1];
-                if (alnum_key(after, kStreetKey) != key) continue;
+                if (!same_street(after, key)) continue;
                 if (p == wrote) return std::nullopt;
                 if (printed && *printed != p) return std::nullopt;  // two numbers before the street: undecided
                 printed = p;

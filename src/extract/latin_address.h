@@ -12,7 +12,8 @@ namespace receipt::extract {
 // `address` with its leading house number ("529", "NO.138", "LOT 12A") as the receipt prints it before the same
 // street words, when the model's number is not printed there: the header lines (digit look-alikes next to digits
 // read as digits: "8B86 Station Road") hold exactly one number followed (on its line or the next) by the first
-// six letters and digits of what follows the model's number ("STATIO", "JALANS"), and it differs from the model's.
+// six letters and digits of what follows the model's number ("STATIO", "JALANS"; within one edit where OCR damaged
+// the street: "JAAN ANGSA", "Maket St"), and it differs from the model's.
 // nullopt otherwise (no house number, the model's number printed, no such number or more than one).
 std::optional<std::string> house_number_as_printed(const std::string& text, const std::string& address);
 
