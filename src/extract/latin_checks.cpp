@@ -119,7 +119,8 @@ void check_latin_totals(const std::string& text, nlohmann::ordered_json& f) {
         if (const auto t = latin_total_digit_back(text, *tot, net, *tax)) {
             f["warnings"].push_back("total_amount_dropped_digit: the receipt prints " + json_amount(*tot).dump() +
                                     ", one digit short of " + json_amount(*t).dump() +
-                                    (net ? ", which the net amount and its tax make" : ", which its tax and rate make"));
+                                    (net ? ", which the net amount and its tax make"
+                                         : ", which its tax and rate make"));
             f["total_amount"] = json_amount(*t);
             revalidate(f);
         }

@@ -29,11 +29,13 @@ bool fuzzy_piece_of(const std::string& piece, const std::string& hay) {
     return substring_edit_distance(piece, hay) <= allowed;
 }
 
+// The street types a street line ends with, as a regex group ("5450 Market St", "STATION ROAD").
+constexpr char kStreetType[] = R"((ST|STREET|AVE|AVENUE|ROAD|RD|LANE|LN|BLVD|DRIVE|DR|WAY)\.?$)";
+
 // Whether a header line (upper case, trimmed) is a house number alone ("141", "700") or a street line with or
 // without its number: at most two words before a street type ("2004 HIGH STREET", "STATION ROAD", "ROAD").
 bool street_or_number_line(const std::string& upper) {
-    static const std::regex re(
-        R"(^\d{1,5}[A-Z]?$|^(\d{1,5}[A-Z]?\s+)?([A-Z'.]+\s+){0,2}(ST|STREET|AVE|AVENUE|ROAD|RD|LANE|LN|BLVD|DRIVE|DR|WAY)\.?$)");
+    static const std::regex re(std::string(R"(^\d{1,5}[A-Z]?$|^(\d{1,5}[A-Z]?\s+)?([A-Z'.]+\s+){0,2})") + kStreetType);
     if (upper.size() > kMaxLineBytes) return false;
     try {
         return std::regex_search(upper, re);
@@ -112,8 +114,7 @@ bool name_names_no_shop(const std::string& name, const std::string& address) {
     if (title_or_id_line(upper) || damaged_title(c) || phone_like(c)) return true;
     static const std::regex house(R"(^(NO|LOT)\s*[.:]?\s*\d)");
     // A street line: a house number, one or two words and a street type ("5450 Market St", "78 HIGH STREET").
-    static const std::regex street(
-        R"(^\d{1,5}[A-Z]?\s+[A-Z'.]+(\s+[A-Z'.]+)?\s+(ST|STREET|AVE|AVENUE|ROAD|RD|LANE|LN|BLVD|DRIVE|DR|WAY)\.?$)");
+    static const std::regex street(std::string(R"(^\d{1,5}[A-Z]?\s+[A-Z'.]+(\s+[A-Z'.]+)?\s+)") + kStreetType);
     try {
         if (std::regex_search(upper, house) || std::regex_search(upper, street)) return true;
     } catch (...) {

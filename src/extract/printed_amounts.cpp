@@ -197,12 +197,12 @@ std::optional<double> payable_total(const std::string& text) {
     const std::vector<std::string> lines = printed_lines(text);
     for (size_t li = 0; li < lines.size(); ++li) {
         const std::string upper = ascii_upper(lines[li]);
-        size_t end = upper.find("PAYABLE");  // where the keyword ends on the line
-        if (end != std::string::npos) end += 7;
-        if (end != std::string::npos && upper.find("TOTAL") == std::string::npos &&
-            upper.find("AMOUNT") == std::string::npos && upper.find("AMT") == std::string::npos)
-            end = std::string::npos;
-        if (end == std::string::npos && upper.size() <= 200) {
+        size_t end = std::string::npos;  // where the keyword ends on the line
+        const auto has = [&](const char* word) { return upper.find(word) != std::string::npos; };
+        if (const size_t at = upper.find("PAYABLE");
+            at != std::string::npos && (has("TOTAL") || has("AMOUNT") || has("AMT"))) {
+            end = at + 7;
+        } else if (upper.size() <= 200) {  // bounds std::regex's recursion
             // "AMT PAID INCL GST : RM111.90": the amount paid with the tax included.
             static const std::regex paid_incl(R"(PAID\s*INCL\w*\.?\s*(OF\s*)?(GST|TAX|VAT|SST)\b)");
             std::smatch m;
