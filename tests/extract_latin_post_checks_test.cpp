@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "extract/known_names.h"
 #include "extract/post_checks.h"
 #include "receipt/extractor.h"
 
@@ -55,4 +56,22 @@ TEST(LatinPostChecks, ACompanyTheReceiptDoesNotPrintBecomesTheCompanyLine) {
     f["supplier_name"] = "GARDENIA BAKERIES (KL) SDN BHD";
     ex::apply_post_checks(text, "", opts, f);
     EXPECT_EQ(f["supplier_name"], "GARDENIA BAKERIES (KL) SDN BHD") << f.dump();
+}
+
+TEST(LatinPostChecks, AKnownStoreNameOcrDamagedGetsItsKnownSpelling) {
+    const auto known = ex::KnownNames::parse("144\tGARDENIA BAKERIES (KL) SDN BHD\n952\tツルハドラッグ\n", "known.txt");
+    const std::string text = "GARDENIA BAKRIES (KL) SDN BHD\n(139386-X)\nLOT 3, JALAN PELABUR 23/1,\n";
+    receipt::ExtractOptions opts;
+    nlohmann::ordered_json f = header_fields("GARDENIA BAKRIES (KL) SDN BHD", "LOT 3, JALAN PELABUR 23/1,", "MYR");
+    ex::apply_post_checks(text, "", opts, f, &known);
+    EXPECT_EQ(f["supplier_name"], "GARDENIA BAKERIES (KL) SDN BHD") << f.dump();
+    ASSERT_FALSE(f["warnings"].empty());
+    EXPECT_NE(f["warnings"].back().get<std::string>().find("supplier_name_known"), std::string::npos) << f.dump();
+    // Without the list, or with the name checks off, the name stays as printed.
+    nlohmann::ordered_json g = header_fields("GARDENIA BAKRIES (KL) SDN BHD", "LOT 3, JALAN PELABUR 23/1,", "MYR");
+    ex::apply_post_checks(text, "", opts, g);
+    EXPECT_EQ(g["supplier_name"], "GARDENIA BAKRIES (KL) SDN BHD");
+    opts.copy_name = false;
+    ex::apply_post_checks(text, "", opts, g, &known);
+    EXPECT_EQ(g["supplier_name"], "GARDENIA BAKRIES (KL) SDN BHD");
 }

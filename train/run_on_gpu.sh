@@ -45,6 +45,9 @@ PYTHONUNBUFFERED=1 "${LAUNCH[@]}" train/train.py \
     ${RESUME:+--resume "$RESUME"} \
     "$@" 2>&1 | tee "$LOG"
 
+# The store names of the training data, for the runtime's name check (src/extract/known_names.h).
+python3 train/known_names.py --data "$TRAIN_FILE" --out "$OUT_MODEL/known_names.txt"
+
 echo "---- final metrics ($OUT_MODEL/metrics.json)"
 cat "$OUT_MODEL/metrics.json"
 ls -la "$OUT_MODEL"

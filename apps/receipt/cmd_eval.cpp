@@ -62,7 +62,7 @@ void add_eval_command(CLI::App& app) {
         ModelArgs model;
         std::string data, report;
         int limit = 0, batch_size = 8, max_new = 512;
-        bool free_numbers = false, free_name = false, free_date = false, free_address = false;
+        bool free_numbers = false, free_name = false, free_date = false, free_address = false, no_known_names = false;
         bool ignore_spaces = false, exclude_ocr_mismatch = false;
     };
     auto a = std::make_shared<Args>();
@@ -87,6 +87,9 @@ void add_eval_command(CLI::App& app) {
                   "keep an address that is not printed in the receipt (default: copy it from the printed text)");
     cmd->add_flag("--no-copy-date", a->free_date,
                   "keep a receipt date / time that is not printed on the receipt (default: use the printed one closest to it)");
+    cmd->add_flag("--no-known-names", a->no_known_names,
+                  "keep a store name OCR damaged as printed (default: restore the spelling of a store known from "
+                  "training, listed in the model folder's known_names.txt)");
     cmd->callback([a] {
         std::ifstream in(a->data);
         RECEIPT_CHECK(in.good(), receipt::InvalidInput, "cannot open --data file '" + a->data + "'");
@@ -119,11 +122,13 @@ void add_eval_command(CLI::App& app) {
         opts.copy_name = !a->free_name;
         opts.copy_date = !a->free_date;
         opts.copy_address = !a->free_address;
+        opts.known_names = !a->no_known_names;
         nlohmann::json report;
         report["copy_numbers"] = opts.copy_numbers;
         report["copy_name"] = opts.copy_name;
         report["copy_date"] = opts.copy_date;
         report["copy_address"] = opts.copy_address;
+        report["known_names"] = opts.known_names;
         report["data"] = a->data;
         report["ignore_spaces"] = a->ignore_spaces;
         report["exclude_ocr_mismatch"] = a->exclude_ocr_mismatch;

@@ -136,6 +136,7 @@ void add_extract_command(CLI::App& app) {
         std::string jsonl, out = "-";
         int batch_size = 8, beams = 1, max_new = 512;
         bool pretty = false, raw = false, free_numbers = false, free_name = false, free_date = false, free_address = false;
+        bool no_known_names = false;
     };
     auto a = std::make_shared<Args>();
     auto* cmd = app.add_subcommand("extract", "Extract receipt fields as JSON (one object per receipt)");
@@ -158,6 +159,9 @@ void add_extract_command(CLI::App& app) {
                   "keep an address that is not printed in the receipt (default: copy it from the printed text)");
     cmd->add_flag("--no-copy-date", a->free_date,
                   "keep a receipt date / time that is not printed on the receipt (default: use the printed one closest to it)");
+    cmd->add_flag("--no-known-names", a->no_known_names,
+                  "keep a store name OCR damaged as printed (default: restore the spelling of a store known from "
+                  "training, listed in the model folder's known_names.txt)");
     cmd->callback([a] {
         RECEIPT_CHECK(!a->files.empty() || !a->jsonl.empty(), receipt::InvalidInput,
                       "give receipt files, - for standard input, or --jsonl FILE");
@@ -171,6 +175,7 @@ void add_extract_command(CLI::App& app) {
         opts.copy_name = !a->free_name;
         opts.copy_date = !a->free_date;
         opts.copy_address = !a->free_address;
+        opts.known_names = !a->no_known_names;
         if (!a->jsonl.empty()) {
             int rc = run_jsonl(ex, a->jsonl, a->out, a->batch_size, opts, a->raw);
             if (rc != kExitOk) throw CLI::RuntimeError(rc);

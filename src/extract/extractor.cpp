@@ -11,6 +11,7 @@
 
 #include "extract/address_block.h"
 #include "extract/copy_constraint.h"
+#include "extract/known_names.h"
 #include "extract/latin_address.h"
 #include "extract/name_constraint.h"
 #include "extract/post_checks.h"
@@ -68,6 +69,8 @@ Extractor::Extractor(std::shared_ptr<const Model> model, const EngineOptions& op
     vocabs_ = std::make_shared<const ConstraintVocabs>(
         ConstraintVocabs{extract::CopyConstraint::make_vocab(*tokenizer_, vocab),
                          extract::NameConstraint::make_vocab(*tokenizer_, vocab), std::move(skeleton)});
+    known_names_ = std::make_shared<const extract::KnownNames>(
+        extract::KnownNames::load(model_->dir() + "/known_names.txt"));
 }
 
 Extractor::~Extractor() = default;
@@ -338,7 +341,8 @@ std::vector<Extraction> Extractor::extract(const std::vector<std::string>& texts
     for (long i = 0; i < long(n); ++i) {
         try {
             nlohmann::ordered_json& f = fields[size_t(i)];
-            extract::apply_post_checks(texts[size_t(i)], out[size_t(i)].target_text, options, f);
+            extract::apply_post_checks(texts[size_t(i)], out[size_t(i)].target_text, options, f,
+                                       options.known_names ? known_names_.get() : nullptr);
             out[size_t(i)].fields_json = f.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
         } catch (...) {
             failed[size_t(i)] = std::current_exception();  // no exception may leave an OpenMP region

@@ -15,6 +15,7 @@
 #include "extract/item_checks.h"
 #include "extract/japanese_phone.h"
 #include "extract/kana_lookalikes.h"
+#include "extract/known_names.h"
 #include "extract/latin_checks.h"
 #include "extract/latin_lookalikes.h"
 #include "extract/latin_header.h"
@@ -73,7 +74,7 @@ std::vector<double> written_tax_parts(const std::string& target) {
 }  // namespace
 
 void apply_post_checks(const std::string& text, const std::string& target, const ExtractOptions& options,
-                       nlohmann::ordered_json& f) {
+                       nlohmann::ordered_json& f, const KnownNames* known) {
     // The store name and the address against the print (extract/name_address_checks.h).
     check_name_and_address(text, options, f);
     // Japanese text copied from the printed receipt carries the OCR's katakana / kanji look-alikes ("東急ス卜ア");
@@ -92,6 +93,13 @@ void apply_post_checks(const std::string& text, const std::string& target, const
             if (f[key].is_string()) f[key] = fix_kana_lookalikes(f[key].get<std::string>());
         fix_item_lookalikes();
     }
+    // A store name known from training whose letters OCR dropped gets its known spelling (extract/known_names.h).
+    if (known && options.copy_name && f["supplier_name"].is_string())
+        if (auto fixed = known_name_for(text, f["supplier_name"].get<std::string>(), *known)) {
+            f["warnings"].push_back("supplier_name_known: the receipt prints " +
+                                    f["supplier_name"].get<std::string>() + ", the store known as " + *fixed);
+            f["supplier_name"] = *fixed;
+        }
     if (options.copy_date) check_date_and_time(text, f);
     // No valid total (the model wandered off in the total field), or a total without cents on a receipt whose
     // total lines print cents (the model copied a piece of a number: "55" of 27.55, a quantity): the largest

@@ -16,9 +16,13 @@ namespace receipt::extract {
 // is printed at the top: on SROIE validation and the Japanese development set within the first three lines).
 inline constexpr int kNameLines = 4;
 
+class KnownNames;
+
 // Repairs `fields` (the schema object of one receipt, with its "warnings") against the receipt `text`; `target`
-// is the model's raw output for it. Which checks run follows options.copy_name / copy_date / copy_numbers.
+// is the model's raw output for it. Which checks run follows options.copy_name / copy_date / copy_numbers; with
+// `known` (store names known from training, extract/known_names.h) and options.copy_name, a store name OCR damaged
+// gets its known spelling.
 void apply_post_checks(const std::string& text, const std::string& target, const ExtractOptions& options,
-                       nlohmann::ordered_json& fields);
+                       nlohmann::ordered_json& fields, const KnownNames* known = nullptr);
 
 }  // namespace receipt::extract

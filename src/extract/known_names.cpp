@@ -1,0 +1,178 @@
+// Store names known from training (extract/known_names.h).
+#include "extract/known_names.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+#include "extract/name_constraint.h"
+#include "extract/utf8.h"
+#include "receipt/errors.h"
+
+namespace receipt::extract {
+
+namespace {
+
+// Spaces and punctuation: ASCII other than letters and digits, Latin-1's symbols (U+0080..U+00BF, U+00D7, U+00F7),
+// general punctuation (U+2000..U+206F), CJK symbols and punctuation (U+3000..U+303F), the katakana middle dot, and
+// the full- and half-width forms' punctuation.
+bool letter_or_digit(uint32_t cp) {
+    if (cp < 0x80) return (cp >= '0' && cp <= '9') || (cp >= 'A' && cp <= 'Z') || (cp >= 'a' && cp <= 'z');
+    if (cp <= 0xBF || cp == 0xD7 || cp == 0xF7) return false;
+    if (cp >= 0x2000 && cp <= 0x206F) return false;
+    if (cp >= 0x3000 && cp <= 0x303F) return false;
+    if (cp == 0x30FB) return false;
+    if ((cp >= 0xFF01 && cp <= 0xFF0F) || (cp >= 0xFF1A && cp <= 0xFF20) || (cp >= 0xFF3B && cp <= 0xFF40) ||
+        (cp >= 0xFF5B && cp <= 0xFF65))
+        return false;
+    return true;
+}
+
+// The letters and digits of s as code points (name_letters).
+std::u32string letters(std::string_view s) {
+    std::u32string out;
+    for (size_t i = 0; i < s.size();) {
+        uint32_t cp = 0;
+        const size_t len = decode_one(s, i, cp);
+        if (len == 0) {
+            ++i;
+            continue;
+        }
+        if (letter_or_digit(cp)) out.push_back(char32_t(cp));
+        i += len;
+    }
+    return out;
+}
+
+// True when a is b with some code points left out (a subsequence of b).
+bool subsequence(const std::u32string& a, const std::u32string& b) {
+    size_t j = 0;
+    for (char32_t c : b)
+        if (j < a.size() && a[j] == c) ++j;
+    return j == a.size();
+}
+
+// The one candidate to take (indices into names, which are sorted most frequent first): the only one, or the first
+// when it is at least 5 times as frequent as the second. nullopt otherwise.
+std::optional<size_t> clear_winner(const std::vector<size_t>& candidates, const std::vector<KnownName>& names) {
+    if (candidates.empty()) return std::nullopt;
+    if (candidates.size() == 1) return candidates[0];
+    if (names[candidates[0]].count >= 5 * names[candidates[1]].count) return candidates[0];
+    return std::nullopt;
+}
+
+}  // namespace
+
+std::string name_letters(std::string_view s) {
+    std::string out;
+    for (char32_t c : letters(s)) append_utf8(out, uint32_t(c));
+    return out;
+}
+
+KnownNames KnownNames::parse(std::string_view content, const std::string& source) {
+    KnownNames k;
+    const auto lines = split_lines(content);
+    for (size_t n = 0; n < lines.size(); ++n) {
+        std::string line = lines[n];
+        if (!line.empty() && line.back() == '\r') line.pop_back();
+        if (line.find_first_not_of(" \t") == std::string::npos || line[0] == '#') continue;
+        const std::string where = source + ":" + std::to_string(n + 1) + ": ";
+        RECEIPT_CHECK(invalid_utf8_offset(line) == std::string::npos, ModelError, where + "not valid UTF-8");
+        const size_t tab = line.find('\t');
+        RECEIPT_CHECK(tab != std::string::npos && tab > 0 && tab + 1 < line.size(), ModelError,
+                      where + "expected COUNT<TAB>NAME");
+        const std::string count_s = line.substr(0, tab);
+        char* stop = nullptr;
+        errno = 0;
+        const long count = std::strtol(count_s.c_str(), &stop, 10);
+        RECEIPT_CHECK(errno == 0 && stop == count_s.c_str() + count_s.size() && count > 0 &&
+                          count_s.find_first_not_of("0123456789") == std::string::npos,
+                      ModelError, where + "count '" + count_s + "' is not a positive integer");
+        KnownName name{line.substr(tab + 1), {}, count};
+        name.letters = letters(name.name);
+        if (name.letters.empty()) continue;
+        k.letters_.insert(name.letters);
+        k.names_.push_back(std::move(name));
+    }
+    std::stable_sort(k.names_.begin(), k.names_.end(),
+                     [](const KnownName& a, const KnownName& b) { return a.count > b.count; });
+    return k;
+}
+
+KnownNames KnownNames::load(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in.is_open()) {
+        std::ifstream probe(path);
+        if (!probe.good() && errno == ENOENT) return {};
+        RECEIPT_THROW(ModelError, "cannot read " + path);
+    }
+    std::ostringstream s;
+    s << in.rdbuf();
+    RECEIPT_CHECK(!in.bad(), ModelError, "cannot read " + path);
+    return parse(s.str(), path);
+}
+
+int max_dropped_letters(size_t n_letters, bool cjk) { return n_letters < (cjk ? 6u : 8u) ? 1 : 2; }
+
+std::optional<std::string> known_name_for(const std::string& text, const std::string& name, const KnownNames& known) {
+    if (known.empty()) return std::nullopt;
+    const bool cjk = has_cjk(name);
+    // The chain and the branch after it (Japanese names), or the whole name.
+    const size_t space = cjk ? name.find(' ') : std::string::npos;
+    const std::string chain = name.substr(0, space);
+    const std::string branch = space == std::string::npos ? "" : name.substr(space);
+    const std::u32string model = letters(chain);
+    if (model.size() < 4) return std::nullopt;
+    const auto& names = known.names();
+    if (known.has_letters(model)) {
+        // Known letters: respelled only where OCR dropped spaces ("POPULARBOOK CO." for "POPULAR BOOK CO.").
+        const auto spaces = [](const std::string& s) { return std::count(s.begin(), s.end(), ' '); };
+        const std::string bare = strip_spaces(chain);
+        for (const auto& k : names)
+            if (k.letters == model && strip_spaces(k.name) == bare && spaces(k.name) > spaces(chain))
+                return k.name + branch;
+        return std::nullopt;
+    }
+
+    // OCR dropped letters of a known name.
+    std::vector<size_t> dropped;
+    for (size_t i = 0; i < names.size(); ++i) {
+        const auto& key = names[i].letters;
+        if (key.size() <= model.size()) continue;
+        const size_t extra = key.size() - model.size();
+        if (extra > size_t(max_dropped_letters(key.size(), has_cjk(names[i].name)))) continue;
+        if (subsequence(model, key)) dropped.push_back(i);
+    }
+    if (!dropped.empty()) {
+        if (auto w = clear_winner(dropped, names)) return names[*w].name + branch;
+        return std::nullopt;
+    }
+    if (cjk) return std::nullopt;
+
+    // A known name the model took one line of: the rest of it is one of the first lines.
+    std::vector<std::u32string> heads;
+    for (const auto& line : first_lines(text, 6)) {
+        auto l = letters(line);
+        if (!l.empty()) heads.push_back(std::move(l));
+    }
+    std::vector<size_t> joined;
+    for (size_t i = 0; i < names.size(); ++i) {
+        const auto& key = names[i].letters;
+        if (key.size() <= model.size()) continue;
+        const std::u32string before = key.substr(0, key.size() - model.size());
+        const std::u32string after = key.substr(model.size());
+        const bool ends = key.compare(key.size() - model.size(), model.size(), model) == 0;
+        const bool starts = key.compare(0, model.size(), model) == 0;
+        for (const auto& h : heads)
+            if ((ends && h == before) || (starts && h == after)) {
+                joined.push_back(i);
+                break;
+            }
+    }
+    if (auto w = clear_winner(joined, names)) return names[*w].name;
+    return std::nullopt;
+}
+
+}  // namespace receipt::extract

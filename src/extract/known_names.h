@@ -1,0 +1,66 @@
+// Store names known from training: the names of the real receipts the shipped model was trained on and the chains
+// of its synthetic receipts (train/known_names.py writes them to known_names.txt in the model folder). The model
+// copies a store name from the print, so where OCR dropped letters of a name it has seen many times it writes the
+// damaged spelling ("GARDENIA BAKRIES (KL) SDN BHD", "ツルハラグ"); the known spelling is then restored. A name the
+// model has never seen is left as printed: nothing is invented for it.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_set>
+#include <vector>
+
+namespace receipt::extract {
+
+// One known name: its spelling and in how many training receipts it was the store name (or the chain part of it).
+struct KnownName {
+    std::string name;
+    std::u32string letters;  // the code points of name_letters(name)
+    long count = 0;
+};
+
+// The letters and digits of `s` (ASCII letters and digits, and every other code point but spaces and punctuation:
+// kana, kanji, accented letters, the prolonged sound mark), in order: "MR. D.I.Y. (M) SDN BHD" -> "MRDIYMSDNBHD",
+// "セブン-イレブン" -> "セブンイレブン". Invalid UTF-8 bytes are left out.
+std::string name_letters(std::string_view s);
+
+// The list, most frequent first.
+class KnownNames {
+public:
+    KnownNames() = default;
+    // Parses known_names.txt: one "COUNT<TAB>NAME" per line (COUNT a positive integer), '#' comment lines and blank
+    // lines skipped; a name with no letters or digits is skipped. Throws ModelError naming `source` and the line for
+    // anything else.
+    static KnownNames parse(std::string_view content, const std::string& source);
+    // Reads and parses `path`; an empty list when the file does not exist (a model folder without one). Throws
+    // ModelError when it exists but cannot be read or parsed.
+    static KnownNames load(const std::string& path);
+
+    const std::vector<KnownName>& names() const { return names_; }
+    bool empty() const { return names_.empty(); }
+    // True when some known name has these letters and digits (KnownName::letters).
+    bool has_letters(const std::u32string& letters) const { return letters_.count(letters) != 0; }
+
+private:
+    std::vector<KnownName> names_;
+    std::unordered_set<std::u32string> letters_;
+};
+
+// Most letters OCR may have dropped from a known name of n letters and digits for it to be restored: 1, or 2 from
+// 6 letters in Japanese / 8 in Latin script (fewer letters leave too many names one or two letters apart).
+int max_dropped_letters(size_t n_letters, bool cjk);
+
+// The known spelling of the store name the model wrote, or nullopt to keep it. For a Japanese name (holding kana or
+// kanji) the chain is its part before the first space and the branch after it is kept ("セブン-イブ 道玄坂中央店" ->
+// "セブン-イレブン 道玄坂中央店"); a Latin name is matched whole. With at least 4 letters and digits:
+//   * known with exactly them: the known spelling where it is the model's with spaces OCR dropped
+//     ("GARDENIABAKERIES (KL) SDN BHD"), else none (another known spelling: "SUPER SEVEN" and "SUPER.SEVEN");
+//   * else a known chain whose letters and digits are the model's with 1 to max_dropped_letters more, in order (OCR
+//     dropped them): the only one, or one at least 5 times as frequent in training as the next;
+//   * else (Latin script) a known name that is the model's letters and digits with one of the first 6 lines of
+//     `text` before or after them (OCR broke the name over two lines and the model took one: "POPULAR" / "BOOK
+//     CO. (M) SDN BHD"), under the same rule for several.
+std::optional<std::string> known_name_for(const std::string& text, const std::string& name, const KnownNames& known);
+
+}  // namespace receipt::extract

@@ -1,0 +1,140 @@
+// Store names known from training (extract/known_names.h): the list file and the restoring of OCR-damaged names.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <fstream>
+#include <string>
+
+#include "extract/known_names.h"
+#include "receipt/errors.h"
+
+namespace ex = receipt::extract;
+
+namespace {
+
+ex::KnownNames sample() {
+    return ex::KnownNames::parse("# comment\n"
+                                 "952\tツルハドラッグ\n"
+                                 "1596\tセブン-イレブン\n"
+                                 "897\tエディオン\n"
+                                 "964\tライフ\n"
+                                 "144\tGARDENIA BAKERIES (KL) SDN BHD\n"
+                                 "4\tGARDENIA BAKERIES (KI ) SDN BHD\n"
+                                 "48\tPOPULAR BOOK CO. (M) SDN BHD\n"
+                                 "364\tTARGET\n"
+                                 "8\tMR. D.I.Y. SDN BHD\n"
+                                 "455\tMR. D.I.Y. (M) SDN BHD\n"
+                                 "4\tSUPER.SEVEN CASH & CARRY SDN BHD\n"
+                                 "\n"
+                                 "30\tAEON CO. (M) BHD\n"
+                                 "28\tAEON CO. (M) SDN BHD\n",
+                                 "known_names.txt");
+}
+
+}  // namespace
+
+TEST(KnownNames, LettersAndDigits) {
+    EXPECT_EQ(ex::name_letters("MR. D.I.Y. (M) SDN BHD"), "MRDIYMSDNBHD");
+    EXPECT_EQ(ex::name_letters("セブン-イレブン 新宿西口店"), "セブンイレブン新宿西口店");
+    EXPECT_EQ(ex::name_letters("ファミリーマート・ＡＢ（東）"), "ファミリーマートＡＢ東");
+    EXPECT_EQ(ex::name_letters("Sainsbury's"), "Sainsburys");
+    EXPECT_EQ(ex::name_letters(""), "");
+}
+
+TEST(KnownNames, ParsesSortedByCount) {
+    const auto k = sample();
+    ASSERT_EQ(k.names().size(), 13u);
+    EXPECT_EQ(k.names()[0].name, "セブン-イレブン");
+    EXPECT_EQ(k.names()[0].count, 1596);
+    EXPECT_EQ(k.names().back().count, 4);
+    EXPECT_TRUE(k.has_letters(k.names()[0].letters));
+    // Windows line ends; a name of punctuation alone is skipped.
+    const auto w = ex::KnownNames::parse("3\tTESCO\r\n2\t---\r\n", "w.txt");
+    ASSERT_EQ(w.names().size(), 1u);
+    EXPECT_EQ(w.names()[0].name, "TESCO");
+}
+
+TEST(KnownNames, MalformedListsAreModelErrors) {
+    for (const char* bad : {"TESCO\n", "0\tTESCO\n", "-3\tTESCO\n", "3x\tTESCO\n", "3\t\n", "\tTESCO\n",
+                            "99999999999999999999999\tTESCO\n", "3\tTES\xff" "CO\n"}) {
+        try {
+            ex::KnownNames::parse(std::string("1\tOK\n") + bad, "m/known_names.txt");
+            ADD_FAILURE() << "accepted: " << bad;
+        } catch (const receipt::ModelError& e) {
+            EXPECT_NE(e.message().find("m/known_names.txt:2: "), std::string::npos) << e.message();
+        }
+    }
+}
+
+TEST(KnownNames, LoadsAFileOrNothing) {
+    EXPECT_TRUE(ex::KnownNames::load("/nonexistent-dir/known_names.txt").empty());
+    const std::string path = ::testing::TempDir() + "known_names_test.txt";
+    {
+        std::ofstream out(path);
+        out << "# list\n12\tTESCO\n";
+    }
+    const auto k = ex::KnownNames::load(path);
+    ASSERT_EQ(k.names().size(), 1u);
+    EXPECT_EQ(k.names()[0].count, 12);
+    {
+        std::ofstream out(path);
+        out << "TESCO\n";
+    }
+    EXPECT_THROW(ex::KnownNames::load(path), receipt::ModelError);
+    std::remove(path.c_str());
+}
+
+TEST(KnownNames, LettersOcrDroppedAreRestored) {
+    const auto k = sample();
+    EXPECT_EQ(ex::known_name_for("", "GARDENIA BAKRIES (KL) SDN BHD", k), "GARDENIA BAKERIES (KL) SDN BHD");
+    // The letters of a known name with spaces OCR dropped.
+    EXPECT_EQ(ex::known_name_for("", "GARDENIABAKERIES (KL) SDN BHD", k), "GARDENIA BAKERIES (KL) SDN BHD");
+    EXPECT_EQ(ex::known_name_for("", "MR.D.I.Y. (M) SDN BHD", k), "MR. D.I.Y. (M) SDN BHD");
+    EXPECT_EQ(ex::known_name_for("", "POPUAR BOOK CO. (M) SDN BHD", k), "POPULAR BOOK CO. (M) SDN BHD");
+    EXPECT_EQ(ex::known_name_for("", "TARET", k), "TARGET");
+    EXPECT_EQ(ex::known_name_for("", "MR. D.I.. (M) SDN BHD", k), "MR. D.I.Y. (M) SDN BHD");
+    // Two letters from a Japanese chain of 7; the branch stays.
+    EXPECT_EQ(ex::known_name_for("", "ツルハラグ", k), "ツルハドラッグ");
+    EXPECT_EQ(ex::known_name_for("", "セブン-イブ 道玄坂中央店", k), "セブン-イレブン 道玄坂中央店");
+    EXPECT_EQ(ex::known_name_for("", "エデオン 日本橋駅東口店", k), "エディオン 日本橋駅東口店");
+    // Two candidates: the one 36 times as frequent (the other is a label's typo).
+    EXPECT_EQ(ex::known_name_for("", "GARENIA BAKERIES (K) SDN BHD", k), "GARDENIA BAKERIES (KL) SDN BHD");
+}
+
+TEST(KnownNames, OtherNamesStand) {
+    const auto k = sample();
+    // A known name, spelled otherwise or not.
+    EXPECT_EQ(ex::known_name_for("", "SUPER SEVEN CASH & CARRY SDN BHD", k), std::nullopt);
+    EXPECT_EQ(ex::known_name_for("", "GARDENIA BAKERIES (KL)  SDN BHD", k), std::nullopt);
+    EXPECT_EQ(ex::known_name_for("", "GARDENIA BAKERIES (KL)SDN BHD.", k), std::nullopt);
+    EXPECT_EQ(ex::known_name_for("", "MR. D.I.Y. SDN BHD", k), std::nullopt);
+    EXPECT_EQ(ex::known_name_for("", "セブン-イレブン 新宿店", k), std::nullopt);
+    // Too short to tell ("ライフ" lost one of three letters), or too many letters lost for a short name.
+    EXPECT_EQ(ex::known_name_for("", "ラフ", k), std::nullopt);
+    EXPECT_EQ(ex::known_name_for("", "TRET", k), std::nullopt);
+    // Letters the known name does not have: another store.
+    EXPECT_EQ(ex::known_name_for("", "TARGIT", k), std::nullopt);
+    EXPECT_EQ(ex::known_name_for("", "GARDEN CAFE", k), std::nullopt);
+    // One letter from AEON CO. (M) BHD, four from AEON CO. (M) SDN BHD: the first. Three and six: neither.
+    EXPECT_EQ(ex::known_name_for("", "AEON CO (M) BD", k), "AEON CO. (M) BHD");
+    EXPECT_EQ(ex::known_name_for("", "AEONCO(M)", k), std::nullopt);
+    // Two candidates of like frequency: neither.
+    const auto two = ex::KnownNames::parse("30\tKEDAI ABC\n28\tKEDAI ABD\n", "two.txt");
+    EXPECT_EQ(ex::known_name_for("", "KEDAI AB", two), std::nullopt);
+    // No list.
+    EXPECT_EQ(ex::known_name_for("", "TARET", ex::KnownNames{}), std::nullopt);
+}
+
+TEST(KnownNames, NameBrokenOverTwoLines) {
+    const auto k = sample();
+    EXPECT_EQ(ex::known_name_for("POPULAR\nBOOK CO. (M) SDN BHD\n(174894-H)\n", "BOOK CO. (M) SDN BHD", k),
+              "POPULAR BOOK CO. (M) SDN BHD");
+    EXPECT_EQ(ex::known_name_for("POPULAR BOOK\n(32573-H)\nCO. (M) SDN BHD\nNO.195, JALAN", "CO. (M) SDN BHD", k),
+              "POPULAR BOOK CO. (M) SDN BHD");
+    EXPECT_EQ(ex::known_name_for("POPULAR BOOK\nCO. (M) SDN BHD\n", "POPULAR BOOK", k), "POPULAR BOOK CO. (M) SDN BHD");
+    // The rest is not a line of the header.
+    EXPECT_EQ(ex::known_name_for("POPULAR STATIONERY\nBOOK CO. (M) SDN BHD\n", "BOOK CO. (M) SDN BHD", k),
+              std::nullopt);
+    EXPECT_EQ(ex::known_name_for("A\nB\nC\nD\nE\nF\nPOPULAR\nBOOK CO. (M) SDN BHD\n", "BOOK CO. (M) SDN BHD", k),
+              std::nullopt);
+}
