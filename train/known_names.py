@@ -7,8 +7,8 @@ Reads the training file of train/make_data.py (train.jsonl or train.jsonl.gz) an
 per known store name, most frequent first, COUNT being the training receipts that name it:
   * every store name of a real receipt (SROIE, rds_silver);
   * the names of at least --min-synthetic-share of the synthetic receipts (default 0.1%): the chains the generators
-    draw for training (synth_ja_data.py, synth_en.py: each names 0.5-3% of them), not the invented names made to
-    teach copying (a short one may recur, in under 0.01%) and not the chains held out for the test sets (never
+    draw for training (synth_ja_data.py, synth_en.py: each names 0.5-2.8% of them), not the invented names made to
+    teach copying (a short one may recur, in at most 0.01%) and not the chains held out for the test sets (never
     drawn for training).
 For a Japanese name (one holding kana or kanji) the name is its chain, the part before the first space ("セブン-イレブン"
 of "セブン-イレブン 新宿西口店"). Spellings with the same letters and digits ("AEON CO. (M) BHD" and "AEON CO. (M)
