@@ -42,6 +42,11 @@ TEST(CompanyName, RegistrationNumberAndLineEnds) {
     EXPECT_EQ(ex::without_registration_number("YONG SOON FATT S/B (81497-P)"), "YONG SOON FATT S/B");
     EXPECT_EQ(ex::without_registration_number("VIVOPAC MARKETING SDN BHD"), "VIVOPAC MARKETING SDN BHD");
     EXPECT_EQ(ex::without_registration_number("(2 PCS)"), "(2 PCS)");
+    // A company name that ran on past its registration number into the address line.
+    EXPECT_EQ(ex::without_registration_number("BROADVIEW MARKETING SDN BHD (728384-M) NO. 9-G, JALAN DINAR D U3/D"),
+              "BROADVIEW MARKETING SDN BHD");
+    // Without a company suffix before it, only a trailing number goes.
+    EXPECT_EQ(ex::without_registration_number("KEDAI ABC (12345-X) CAWANGAN 2"), "KEDAI ABC (12345-X) CAWANGAN 2");
     const std::string text = "DIGI TELECOMMUNICATIONS SDN BHD\n(201283-M)\nLOT LG 315";
     EXPECT_EQ(ex::company_line_ending_with(text, "TELECOMMUNICATIONS SDN BHD"), "DIGI TELECOMMUNICATIONS SDN BHD");
     EXPECT_EQ(ex::company_line_ending_with(text, "digi telecommunications sdnbhd"), "DIGI TELECOMMUNICATIONS SDN BHD");

@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <string>
 
@@ -132,9 +133,57 @@ TEST(KnownNames, NameBrokenOverTwoLines) {
     EXPECT_EQ(ex::known_name_for("POPULAR BOOK\n(32573-H)\nCO. (M) SDN BHD\nNO.195, JALAN", "CO. (M) SDN BHD", k),
               "POPULAR BOOK CO. (M) SDN BHD");
     EXPECT_EQ(ex::known_name_for("POPULAR BOOK\nCO. (M) SDN BHD\n", "POPULAR BOOK", k), "POPULAR BOOK CO. (M) SDN BHD");
+    // Two lines after the model's piece.
+    const auto roti = ex::KnownNames::parse("20\tTHE ROTI MAN BAKERY\n", "r.txt");
+    EXPECT_EQ(ex::known_name_for("3180502\nTHE\nROTI\nMAN\nBAKERY\n000965911\n", "THE ROTI", roti),
+              "THE ROTI MAN BAKERY");
+    // Letters dropped from a name printed over lines; lines out of order.
+    const auto more = ex::KnownNames::parse("397\tKEDAI RUNCIT SRI JAYA\n381\tWHOLE FOODS MARKET\n"
+                                            "358\tTRADER JOE'S\n455\t99 SPEED MART S/B\n", "m.txt");
+    EXPECT_EQ(ex::known_name_for("KDAI RUNCIT SRI\nJAYA\n(555533-H)\n", "KDAI RUNCIT SRI", more),
+              "KEDAI RUNCIT SRI JAYA");
+    EXPECT_EQ(ex::known_name_for("WHOLE OODS MARKE\n8797 StationRoad\n", "WHOLE OODS", more), "WHOLE FOODS MARKET");
+    EXPECT_EQ(ex::known_name_for("JOE'S\nTRADE\n6823 Main\n", "JOE'S", more), "TRADER JOE'S");
+    EXPECT_EQ(ex::known_name_for("99\nSPEED ART S/B\nNO.112, JALAN PUCHONG\n", "SPEED ART S/B", more),
+              "99 SPEED MART S/B");
+    // Three letters short, or the model's letters not in the lines: nothing.
+    EXPECT_EQ(ex::known_name_for("KDAI RUNCT SR\nJAYA\n", "KDAI RUNCT SR", more), std::nullopt);
+    EXPECT_EQ(ex::known_name_for("KDAI RUNCIT SRI\nJAYA\n", "KEDAI JAYA", more), std::nullopt);
     // The rest is not a line of the header.
     EXPECT_EQ(ex::known_name_for("POPULAR STATIONERY\nBOOK CO. (M) SDN BHD\n", "BOOK CO. (M) SDN BHD", k),
               std::nullopt);
     EXPECT_EQ(ex::known_name_for("A\nB\nC\nD\nE\nF\nPOPULAR\nBOOK CO. (M) SDN BHD\n", "BOOK CO. (M) SDN BHD", k),
               std::nullopt);
+}
+
+TEST(KnownNames, ItemDescriptions) {
+    const auto items = ex::KnownNames::parse("4000\tCHICKEN BREAST\n4100\tマヨネーズ 450g\n4200\t緑茶 2L\n4300\t麦茶 2L\n"
+                                             "4400\t食ﾊﾟﾝ 6枚切\n4500\tPROMO\n",
+                                             "known_items.txt");
+    EXPECT_EQ(ex::known_item_for("CHICKEN BREST", items), "CHICKEN BREAST");
+    EXPECT_EQ(ex::known_item_for("ヨネーズ 450g", items), "マヨネーズ 450g");
+    EXPECT_EQ(ex::known_item_for("食ﾊﾟﾝ6枚切", items), "食ﾊﾟﾝ 6枚切");
+    EXPECT_EQ(ex::known_item_for("ROMO", items), "PROMO");
+    // Two of like frequency, known as it is, too short, another item, or no list: kept.
+    EXPECT_EQ(ex::known_item_for("茶 2L", items), std::nullopt);
+    EXPECT_EQ(ex::known_item_for("CHICKEN BREAST", items), std::nullopt);
+    EXPECT_EQ(ex::known_item_for("PR", items), std::nullopt);
+    EXPECT_EQ(ex::known_item_for("CHICKEN RICE", items), std::nullopt);
+    EXPECT_EQ(ex::known_item_for("CHICKEN BREST", ex::KnownNames{}), std::nullopt);
+}
+
+TEST(KnownNames, ListsOfAModelFolder) {
+    const std::filesystem::path dir = std::filesystem::path(::testing::TempDir()) / "known_lists_test";
+    std::filesystem::remove_all(dir);
+    auto none = ex::KnownLists::load(dir.string());  // no such folder: both lists empty
+    EXPECT_TRUE(none.stores.empty());
+    EXPECT_TRUE(none.items.empty());
+    std::filesystem::create_directories(dir);
+    std::ofstream(dir / "known_names.txt") << "12\tTESCO\n";
+    auto stores_only = ex::KnownLists::load(dir.string());
+    EXPECT_EQ(stores_only.stores.names().size(), 1u);
+    EXPECT_TRUE(stores_only.items.empty());
+    std::ofstream(dir / "known_items.txt") << "PROMO\n";
+    EXPECT_THROW(ex::KnownLists::load(dir.string()), receipt::ModelError);
+    std::filesystem::remove_all(dir);
 }

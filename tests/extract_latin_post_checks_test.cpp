@@ -59,7 +59,8 @@ TEST(LatinPostChecks, ACompanyTheReceiptDoesNotPrintBecomesTheCompanyLine) {
 }
 
 TEST(LatinPostChecks, AKnownStoreNameOcrDamagedGetsItsKnownSpelling) {
-    const auto known = ex::KnownNames::parse("144\tGARDENIA BAKERIES (KL) SDN BHD\n952\tツルハドラッグ\n", "known.txt");
+    const ex::KnownLists known{
+        ex::KnownNames::parse("144\tGARDENIA BAKERIES (KL) SDN BHD\n952\tツルハドラッグ\n", "known_names.txt"), {}};
     const std::string text = "GARDENIA BAKRIES (KL) SDN BHD\n(139386-X)\nLOT 3, JALAN PELABUR 23/1,\n";
     receipt::ExtractOptions opts;
     nlohmann::ordered_json f = header_fields("GARDENIA BAKRIES (KL) SDN BHD", "LOT 3, JALAN PELABUR 23/1,", "MYR");

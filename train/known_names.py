@@ -1,18 +1,21 @@
 #!/usr/bin/env python3
-"""Write the store names known from training, for the runtime's name check (src/extract/known_names.h).
+"""Write the store names and item descriptions known from training, for the runtime (src/extract/known_names.h).
 
-    python3 train/known_names.py --data train/out/data/train.jsonl.gz --out models/receipt-t5-small/known_names.txt
+    python3 train/known_names.py --data train/out/data/train.jsonl.gz --out-dir models/receipt-t5-small
 
-Reads the training file of train/make_data.py (train.jsonl or train.jsonl.gz) and writes one "COUNT<TAB>NAME" line
-per known store name, most frequent first, COUNT being the training receipts that name it:
+Reads the training file of train/make_data.py (train.jsonl or train.jsonl.gz) and writes known_names.txt and
+known_items.txt there: one "COUNT<TAB>TEXT" line per known store name (COUNT: the training receipts that name it) or
+item description (COUNT: the training item rows that have it), most frequent first. Store names:
   * every store name of a real receipt (SROIE, rds_silver);
   * the names of at least --min-synthetic-share of the synthetic receipts (default 0.1%): the chains the generators
     draw for training (synth_ja_data.py, synth_en.py: each names 0.5-2.8% of them), not the invented names made to
     teach copying (a short one may recur, in at most 0.01%) and not the chains held out for the test sets (never
     drawn for training).
 For a Japanese name (one holding kana or kanji) the name is its chain, the part before the first space ("セブン-イレブン"
-of "セブン-イレブン 新宿西口店"). Spellings with the same letters and digits ("AEON CO. (M) BHD" and "AEON CO. (M)
-BHD.") are one name, spelled as most receipts spell it, with their counts added.
+of "セブン-イレブン 新宿西口店"). Item descriptions: every one of a real receipt, and those of at least
+--min-synthetic-item-share of the synthetic item rows (default 0.001%; the generators draw from fixed lists, each
+description in over 0.01% of the rows). In both lists, spellings with the same letters and digits ("AEON CO. (M) BHD"
+and "AEON CO. (M) BHD.") are one, spelled as most rows spell it, with their counts added.
 Plain Python 3, no dependencies.
 """
 
@@ -20,6 +23,7 @@ import argparse
 import collections
 import gzip
 import json
+import os
 import sys
 
 
@@ -54,19 +58,41 @@ def chain_of(name):
     return name.split(" ")[0] if is_cjk(name) else name
 
 
-def known_names(records, min_synthetic_share):
-    synthetic, real = collections.Counter(), collections.Counter()
-    n_synthetic = 0
+class Tally:
+    """Counts of texts on synthetic and on real receipts, and how many synthetic units (receipts or rows) there were."""
+
+    def __init__(self):
+        self.synthetic, self.real, self.n_synthetic = collections.Counter(), collections.Counter(), 0
+
+    def add(self, text, is_synthetic):
+        if isinstance(text, str) and text.strip():
+            (self.synthetic if is_synthetic else self.real)[" ".join(text.split())] += 1
+
+    def known(self, min_synthetic_share):
+        """[(count, text)] most frequent first: the real texts and the synthetic ones of at least that share."""
+        counts = collections.Counter({n: c for n, c in self.synthetic.items()
+                                      if c >= min_synthetic_share * self.n_synthetic})
+        counts.update(self.real)
+        return merged_spellings(counts)
+
+
+def tally(records):
+    """(store names, item descriptions) of the training records."""
+    names, items = Tally(), Tally()
     for r in records:
         is_synthetic = str(r.get("source", "")).startswith("synth")
-        n_synthetic += is_synthetic
-        name = (r.get("fields") or {}).get("supplier_name")
-        if not isinstance(name, str) or not name.strip():
-            continue
-        name = " ".join(name.split())
-        (synthetic if is_synthetic else real)[chain_of(name)] += 1
-    counts = collections.Counter({n: c for n, c in synthetic.items() if c >= min_synthetic_share * n_synthetic})
-    counts.update(real)
+        fields = r.get("fields") or {}
+        names.n_synthetic += is_synthetic
+        name = fields.get("supplier_name")
+        names.add(chain_of(" ".join(name.split())) if isinstance(name, str) else None, is_synthetic)
+        for it in fields.get("line_items") or []:
+            if isinstance(it, dict):
+                items.n_synthetic += is_synthetic
+                items.add(it.get("description"), is_synthetic)
+    return names, items
+
+
+def merged_spellings(counts):
     spelling, total = {}, collections.Counter()
     for n, c in counts.items():
         k = name_letters(n)
@@ -78,22 +104,33 @@ def known_names(records, min_synthetic_share):
     return sorted(((total[k], spelling[k]) for k in spelling), key=lambda x: (-x[0], x[1]))
 
 
+def write_list(path, header, entries):
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(header)
+        f.write("# Written by train/known_names.py; read by the runtime (src/extract/known_names.h).\n")
+        for c, n in entries:
+            f.write(f"{c}\t{n}\n")
+    print(f"{len(entries)} -> {path}", file=sys.stderr)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--data", required=True, help="train.jsonl or train.jsonl.gz of train/make_data.py")
-    ap.add_argument("--out", required=True, help="known_names.txt to write (in the model folder)")
+    ap.add_argument("--out-dir", required=True, help="model folder to write known_names.txt and known_items.txt to")
     ap.add_argument("--min-synthetic-share", type=float, default=0.001,
                     help="least share of the synthetic training receipts naming a store for it to count")
+    ap.add_argument("--min-synthetic-item-share", type=float, default=0.00001,
+                    help="least share of the synthetic training item rows with a description for it to count")
     args = ap.parse_args()
     opener = gzip.open if args.data.endswith(".gz") else open
     with opener(args.data, "rt", encoding="utf-8") as f:
-        names = known_names((json.loads(line) for line in f if line.strip()), args.min_synthetic_share)
-    with open(args.out, "w", encoding="utf-8") as f:
-        f.write("# Store names known from training: COUNT<TAB>NAME, COUNT the training receipts naming the store.\n")
-        f.write("# Written by train/known_names.py; read by the runtime's name check (src/extract/known_names.h).\n")
-        for c, n in names:
-            f.write(f"{c}\t{n}\n")
-    print(f"{len(names)} names -> {args.out}", file=sys.stderr)
+        names, items = tally(json.loads(line) for line in f if line.strip())
+    write_list(os.path.join(args.out_dir, "known_names.txt"),
+               "# Store names known from training: COUNT<TAB>NAME, COUNT the training receipts naming the store.\n",
+               names.known(args.min_synthetic_share))
+    write_list(os.path.join(args.out_dir, "known_items.txt"),
+               "# Item descriptions known from training: COUNT<TAB>DESCRIPTION, COUNT the training item rows.\n",
+               items.known(args.min_synthetic_item_share))
 
 
 if __name__ == "__main__":

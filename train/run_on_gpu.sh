@@ -45,8 +45,8 @@ PYTHONUNBUFFERED=1 "${LAUNCH[@]}" train/train.py \
     ${RESUME:+--resume "$RESUME"} \
     "$@" 2>&1 | tee "$LOG"
 
-# The store names of the training data, for the runtime's name check (src/extract/known_names.h).
-python3 train/known_names.py --data "$TRAIN_FILE" --out "$OUT_MODEL/known_names.txt"
+# The store names and item descriptions of the training data, for the runtime (src/extract/known_names.h).
+python3 train/known_names.py --data "$TRAIN_FILE" --out-dir "$OUT_MODEL"
 
 echo "---- final metrics ($OUT_MODEL/metrics.json)"
 cat "$OUT_MODEL/metrics.json"

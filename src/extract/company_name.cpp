@@ -109,8 +109,14 @@ std::optional<std::string> header_name_line(const std::string& text) {
 }
 
 std::string without_registration_number(const std::string& name) {
-    static const std::regex reg_no(R"(\s*\(\s*\d{3,}-[A-Za-z]\s*\)\s*$)");
+    static const std::regex reg_no(R"(\s*\(\s*\d{3,}-[A-Za-z]\s*\)\s*$)"), inner(R"(\s*\(\s*\d{3,}-[A-Za-z]\s*\))");
     try {
+        // A company name that runs on past its registration number into the next header line.
+        std::smatch m;
+        if (std::regex_search(name, m, inner) && m.position(0) > 0 && m.suffix().length() > 0) {
+            const std::string before = name.substr(0, size_t(m.position(0)));
+            if (has_company_suffix(before)) return before;
+        }
         return std::regex_replace(name, reg_no, "");
     } catch (...) {
         return name;

@@ -30,7 +30,9 @@ std::optional<std::string> company_line(const std::string& text);
 // when none does. For a name the model took from inside the address ("RIMBUNAN" of "JALAN RIMBUNAN RAYA").
 std::optional<std::string> header_name_line(const std::string& text);
 
-// `name` without a trailing company registration number ("YONG SOON FATT S/B (81497-P)" -> "YONG SOON FATT S/B").
+// `name` without a trailing company registration number ("YONG SOON FATT S/B (81497-P)" -> "YONG SOON FATT S/B"),
+// and without what follows one after a company suffix (the name pass ran on into the address line below:
+// "BROADVIEW MARKETING SDN BHD (728384-M) NO. 9-G, JALAN DINAR D U3/D" -> "BROADVIEW MARKETING SDN BHD").
 std::string without_registration_number(const std::string& name);
 
 // A company name (one with a company suffix; Latin script) spaced as such names are printed: a space before an

@@ -69,8 +69,7 @@ Extractor::Extractor(std::shared_ptr<const Model> model, const EngineOptions& op
     vocabs_ = std::make_shared<const ConstraintVocabs>(
         ConstraintVocabs{extract::CopyConstraint::make_vocab(*tokenizer_, vocab),
                          extract::NameConstraint::make_vocab(*tokenizer_, vocab), std::move(skeleton)});
-    known_names_ = std::make_shared<const extract::KnownNames>(
-        extract::KnownNames::load(model_->dir() + "/known_names.txt"));
+    known_ = std::make_shared<const extract::KnownLists>(extract::KnownLists::load(model_->dir()));
 }
 
 Extractor::~Extractor() = default;
@@ -342,7 +341,7 @@ std::vector<Extraction> Extractor::extract(const std::vector<std::string>& texts
         try {
             nlohmann::ordered_json& f = fields[size_t(i)];
             extract::apply_post_checks(texts[size_t(i)], out[size_t(i)].target_text, options, f,
-                                       options.known_names ? known_names_.get() : nullptr);
+                                       options.known_names ? known_.get() : nullptr);
             out[size_t(i)].fields_json = f.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
         } catch (...) {
             failed[size_t(i)] = std::current_exception();  // no exception may leave an OpenMP region

@@ -114,7 +114,51 @@ KnownNames KnownNames::load(const std::string& path) {
     return parse(s.str(), path);
 }
 
+KnownLists KnownLists::load(const std::string& model_dir) {
+    return {KnownNames::load(model_dir + "/known_names.txt"), KnownNames::load(model_dir + "/known_items.txt")};
+}
+
 int max_dropped_letters(size_t n_letters, bool cjk) { return n_letters < (cjk ? 6u : 8u) ? 1 : 2; }
+
+namespace {
+
+// The two readings known_name_for and known_item_for share, for `piece` (a chain, a name or a description) with
+// letters `model`: its known spelling with spaces OCR dropped, or the one known piece it is with letters dropped.
+// `decided` is set when either applies (a known letters match decides even when it keeps the piece).
+std::optional<std::string> known_spelling(const std::string& piece, const std::u32string& model,
+                                          const KnownNames& known, bool& decided) {
+    const auto& names = known.names();
+    decided = true;
+    if (known.has_letters(model)) {
+        // Known letters: respelled only where OCR dropped spaces ("POPULARBOOK CO." for "POPULAR BOOK CO.").
+        const auto spaces = [](const std::string& s) { return std::count(s.begin(), s.end(), ' '); };
+        const std::string bare = strip_spaces(piece);
+        for (const auto& k : names)
+            if (k.letters == model && strip_spaces(k.name) == bare && spaces(k.name) > spaces(piece)) return k.name;
+        return std::nullopt;
+    }
+    // OCR dropped letters of a known one.
+    std::vector<size_t> dropped;
+    for (size_t i = 0; i < names.size(); ++i) {
+        const auto& key = names[i].letters;
+        if (key.size() <= model.size()) continue;
+        const size_t extra = key.size() - model.size();
+        if (extra > size_t(max_dropped_letters(key.size(), has_cjk(names[i].name)))) continue;
+        if (subsequence(model, key)) dropped.push_back(i);
+    }
+    decided = !dropped.empty();
+    if (auto w = clear_winner(dropped, names)) return names[*w].name;
+    return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<std::string> known_item_for(const std::string& description, const KnownNames& items) {
+    const std::u32string model = letters(description);
+    if (items.empty() || model.size() < 3) return std::nullopt;
+    bool decided = false;
+    return known_spelling(description, model, items, decided);
+}
 
 std::optional<std::string> known_name_for(const std::string& text, const std::string& name, const KnownNames& known) {
     if (known.empty()) return std::nullopt;
@@ -126,36 +170,20 @@ std::optional<std::string> known_name_for(const std::string& text, const std::st
     const std::u32string model = letters(chain);
     if (model.size() < 4) return std::nullopt;
     const auto& names = known.names();
-    if (known.has_letters(model)) {
-        // Known letters: respelled only where OCR dropped spaces ("POPULARBOOK CO." for "POPULAR BOOK CO.").
-        const auto spaces = [](const std::string& s) { return std::count(s.begin(), s.end(), ' '); };
-        const std::string bare = strip_spaces(chain);
-        for (const auto& k : names)
-            if (k.letters == model && strip_spaces(k.name) == bare && spaces(k.name) > spaces(chain))
-                return k.name + branch;
-        return std::nullopt;
-    }
+    bool decided = false;
+    if (auto k = known_spelling(chain, model, known, decided)) return *k + branch;
+    if (decided || cjk) return std::nullopt;
 
-    // OCR dropped letters of a known name.
-    std::vector<size_t> dropped;
-    for (size_t i = 0; i < names.size(); ++i) {
-        const auto& key = names[i].letters;
-        if (key.size() <= model.size()) continue;
-        const size_t extra = key.size() - model.size();
-        if (extra > size_t(max_dropped_letters(key.size(), has_cjk(names[i].name)))) continue;
-        if (subsequence(model, key)) dropped.push_back(i);
-    }
-    if (!dropped.empty()) {
-        if (auto w = clear_winner(dropped, names)) return names[*w].name + branch;
-        return std::nullopt;
-    }
-    if (cjk) return std::nullopt;
-
-    // A known name the model took one line of: the rest of it is one of the first lines.
-    std::vector<std::u32string> heads;
+    // A known name the model took a piece of: the rest of it is one of the first lines, or two or three
+    // consecutive ones ("THE" / "ROTI" / "MAN" / "BAKERY").
+    std::vector<std::u32string> lines, heads;
     for (const auto& line : first_lines(text, 6)) {
         auto l = letters(line);
-        if (!l.empty()) heads.push_back(std::move(l));
+        if (!l.empty()) lines.push_back(std::move(l));
+    }
+    for (size_t i = 0; i < lines.size(); ++i) {
+        std::u32string joined_lines;
+        for (size_t j = i; j < std::min(lines.size(), i + 3); ++j) heads.push_back(joined_lines += lines[j]);
     }
     std::vector<size_t> joined;
     for (size_t i = 0; i < names.size(); ++i) {
@@ -172,6 +200,29 @@ std::optional<std::string> known_name_for(const std::string& text, const std::st
             }
     }
     if (auto w = clear_winner(joined, names)) return names[*w].name;
+
+    // A known name printed over lines with letters OCR dropped, of which the model took a piece ("KDAI RUNCIT SRI"
+    // of "KDAI RUNCIT SRI" / "JAYA"): one to three consecutive first lines, or two adjacent ones in swapped order
+    // (OCR put them out of order: "JOE'S" / "TRADE"), that hold the model's letters and are the known name's with
+    // at most max_dropped_letters left out.
+    std::vector<std::u32string> windows;
+    for (size_t i = 0; i < lines.size(); ++i) {
+        std::u32string w;
+        for (size_t j = i; j < std::min(lines.size(), i + 3); ++j) windows.push_back(w += lines[j]);
+        if (i + 1 < lines.size()) windows.push_back(lines[i + 1] + lines[i]);
+    }
+    std::vector<size_t> spread;
+    for (size_t i = 0; i < names.size(); ++i) {
+        const auto& key = names[i].letters;
+        const size_t most = size_t(max_dropped_letters(key.size(), false));
+        for (const auto& w : windows)
+            if (w.size() <= key.size() && key.size() - w.size() <= most && w.find(model) != std::u32string::npos &&
+                subsequence(w, key)) {
+                spread.push_back(i);
+                break;
+            }
+    }
+    if (auto w = clear_winner(spread, names)) return names[*w].name;
     return std::nullopt;
 }
 

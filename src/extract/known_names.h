@@ -1,8 +1,9 @@
-// Store names known from training: the names of the real receipts the shipped model was trained on and the chains
-// of its synthetic receipts (train/known_names.py writes them to known_names.txt in the model folder). The model
-// copies a store name from the print, so where OCR dropped letters of a name it has seen many times it writes the
-// damaged spelling ("GARDENIA BAKRIES (KL) SDN BHD", "ツルハラグ"); the known spelling is then restored. A name the
-// model has never seen is left as printed: nothing is invented for it.
+// Store names and item descriptions known from training: those of the real receipts the shipped model was trained
+// on and the chains and items of its synthetic receipts (train/known_names.py writes them to known_names.txt and
+// known_items.txt in the model folder). The model copies a store name or an item from the print, so where OCR dropped
+// letters of one it has seen many times it writes the damaged spelling ("GARDENIA BAKRIES (KL) SDN BHD", "ツルハラグ",
+// "CHICKEN BREST"); the known spelling is then restored. One the model has never seen is left as printed: nothing is
+// invented for it.
 #pragma once
 
 #include <optional>
@@ -47,6 +48,15 @@ private:
     std::unordered_set<std::u32string> letters_;
 };
 
+// The lists of a model folder: known_names.txt (stores) and known_items.txt (item descriptions), each empty when
+// its file is missing.
+struct KnownLists {
+    KnownNames stores;
+    KnownNames items;
+    // Loads both from `model_dir`; throws ModelError as KnownNames::load.
+    static KnownLists load(const std::string& model_dir);
+};
+
 // Most letters OCR may have dropped from a known name of n letters and digits for it to be restored: 1, or 2 from
 // 6 letters in Japanese / 8 in Latin script (fewer letters leave too many names one or two letters apart).
 int max_dropped_letters(size_t n_letters, bool cjk);
@@ -59,8 +69,20 @@ int max_dropped_letters(size_t n_letters, bool cjk);
 //   * else a known chain whose letters and digits are the model's with 1 to max_dropped_letters more, in order (OCR
 //     dropped them): the only one, or one at least 5 times as frequent in training as the next;
 //   * else (Latin script) a known name that is the model's letters and digits with one of the first 6 lines of
-//     `text` before or after them (OCR broke the name over two lines and the model took one: "POPULAR" / "BOOK
-//     CO. (M) SDN BHD"), under the same rule for several.
+//     `text`, or two or three consecutive ones, before or after them (OCR broke the name over lines and the model
+//     took a piece: "POPULAR" / "BOOK CO. (M) SDN BHD", "THE" / "ROTI" / "MAN" / "BAKERY"), under the same rule
+//     for several;
+//   * else (Latin script) a known name printed over one to three consecutive first lines (or two adjacent ones in
+//     swapped order) that hold the model's letters and digits, with at most max_dropped_letters of its letters
+//     dropped ("KDAI RUNCIT SRI" of "KDAI RUNCIT SRI" / "JAYA", "WHOLE OODS" of "WHOLE OODS MARKE"), under the same
+//     rule for several.
 std::optional<std::string> known_name_for(const std::string& text, const std::string& name, const KnownNames& known);
+
+// The known spelling of an item description the model wrote, or nullopt to keep it: with at least 3 letters and
+// digits, the known one with the same letters and more spaces ("食ﾊﾟﾝ6枚切" -> "食ﾊﾟﾝ 6枚切"), else one whose letters
+// and digits are the model's with 1 to max_dropped_letters more, in order ("CHICKEN BREST" -> "CHICKEN BREAST",
+// "ヨネーズ 450g" -> "マヨネーズ 450g"): the only one, or one at least 5 times as frequent as the next ("茶 2L" stays:
+// 緑茶 2L and 麦茶 2L).
+std::optional<std::string> known_item_for(const std::string& description, const KnownNames& items);
 
 }  // namespace receipt::extract

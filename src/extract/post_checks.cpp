@@ -74,7 +74,7 @@ std::vector<double> written_tax_parts(const std::string& target) {
 }  // namespace
 
 void apply_post_checks(const std::string& text, const std::string& target, const ExtractOptions& options,
-                       nlohmann::ordered_json& f, const KnownNames* known) {
+                       nlohmann::ordered_json& f, const KnownLists* known) {
     // The store name and the address against the print (extract/name_address_checks.h).
     check_name_and_address(text, options, f);
     // Japanese text copied from the printed receipt carries the OCR's katakana / kanji look-alikes ("東急ス卜ア");
@@ -95,7 +95,7 @@ void apply_post_checks(const std::string& text, const std::string& target, const
     }
     // A store name known from training whose letters OCR dropped gets its known spelling (extract/known_names.h).
     if (known && options.copy_name && f["supplier_name"].is_string())
-        if (auto fixed = known_name_for(text, f["supplier_name"].get<std::string>(), *known)) {
+        if (auto fixed = known_name_for(text, f["supplier_name"].get<std::string>(), known->stores)) {
             f["warnings"].push_back("supplier_name_known: the receipt prints " +
                                     f["supplier_name"].get<std::string>() + ", the store known as " + *fixed);
             f["supplier_name"] = *fixed;
@@ -328,6 +328,24 @@ void apply_post_checks(const std::string& text, const std::string& target, const
         if (!changed.empty())
             f["warnings"].push_back("line_item_description_read: items " + changed +
                                     " had a count or OCR look-alike digits in their descriptions");
+    }
+    // Item descriptions known from training whose letters OCR dropped get their known spellings
+    // (extract/known_names.h).
+    if (known && f["line_items"].is_array()) {
+        std::string changed;
+        int k = 0;
+        for (auto& it : f["line_items"]) {
+            ++k;
+            if (!it.is_object() || !it.contains("description") || !it["description"].is_string()) continue;
+            if (auto fixed = known_item_for(it["description"].get<std::string>(), known->items)) {
+                changed += (changed.empty() ? "" : ", ") + std::to_string(k) + " (" +
+                           it["description"].get<std::string>() + " -> " + *fixed + ")";
+                it["description"] = *fixed;
+            }
+        }
+        if (!changed.empty())
+            f["warnings"].push_back("line_item_description_known: items " + changed +
+                                    " take the spelling of an item known from training");
     }
     // A receipt that prints a base and a tax amount for each of its tax rates gives the total tax exactly
     // (extract/printed_tax.h); the model often takes one rate's tax, a base, or a wrong column.

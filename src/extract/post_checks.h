@@ -16,13 +16,13 @@ namespace receipt::extract {
 // is printed at the top: on SROIE validation and the Japanese development set within the first three lines).
 inline constexpr int kNameLines = 4;
 
-class KnownNames;
+struct KnownLists;
 
 // Repairs `fields` (the schema object of one receipt, with its "warnings") against the receipt `text`; `target`
 // is the model's raw output for it. Which checks run follows options.copy_name / copy_date / copy_numbers; with
-// `known` (store names known from training, extract/known_names.h) and options.copy_name, a store name OCR damaged
-// gets its known spelling.
+// `known` (store names and item descriptions known from training, extract/known_names.h), a store name (with
+// options.copy_name) and item descriptions OCR damaged get their known spellings.
 void apply_post_checks(const std::string& text, const std::string& target, const ExtractOptions& options,
-                       nlohmann::ordered_json& fields, const KnownNames* known = nullptr);
+                       nlohmann::ordered_json& fields, const KnownLists* known = nullptr);
 
 }  // namespace receipt::extract
