@@ -172,6 +172,33 @@ TEST(KnownNames, ItemDescriptions) {
     EXPECT_EQ(ex::known_item_for("CHICKEN BREST", ex::KnownNames{}), std::nullopt);
 }
 
+TEST(KnownNames, DroppedDigitsAreNotPutBack) {
+    const auto items = ex::KnownNames::parse("4000\tCOCA COLA 1500ml\n3000\tA4 PAPER 500S\n", "known_items.txt");
+    EXPECT_EQ(ex::known_item_for("COCA COLA 500ml", items), std::nullopt);
+    EXPECT_EQ(ex::known_item_for("A4 PAPER 50S", items), std::nullopt);
+    EXPECT_EQ(ex::known_item_for("COCA CLA 1500ml", items), "COCA COLA 1500ml");
+}
+
+TEST(KnownNames, Addresses) {
+    const auto addresses = ex::KnownNames::parse(
+        "40\tNO 1&3, JALAN WANGSA DELIMA 12, WANGSA LINK, WANGSA MAJU, 53300 KUALA LUMPUR\n"
+        "50\tLEVEL 6, BANGUNAN TH, DAMANSARA UPTOWN3 NO.3, JALAN SS21/39, 47400 PETALING JAYA SELANGOR\n",
+        "known_addresses.txt");
+    EXPECT_EQ(ex::known_address_for("NO 1&3, JALAN ANGSA DELIMA 12, WANGSA LINK, WANGSA MAJU, 53300 KUALA LUMPUR",
+                                    addresses),
+              "NO 1&3, JALAN WANGSA DELIMA 12, WANGSA LINK, WANGSA MAJU, 53300 KUALA LUMPUR");
+    // Spaces as the model wrote them stand (labels of one store space its address either way); a house number
+    // that lost a digit is another address.
+    EXPECT_EQ(ex::known_address_for("LEVEL 6, BANGUNAN TH, DAMANSARA UPTOWN3 NO.3, JALAN SS21/39,47400 PETALING JAYA "
+                                    "SELANGOR",
+                                    addresses),
+              std::nullopt);
+    EXPECT_EQ(ex::known_address_for("NO 1&3, JALAN WANGSA DELIMA 1, WANGSA LINK, WANGSA MAJU, 53300 KUALA LUMPUR",
+                                    addresses),
+              std::nullopt);
+    EXPECT_EQ(ex::known_address_for("JALAN ANGSA", addresses), std::nullopt);
+}
+
 TEST(KnownNames, ListsOfAModelFolder) {
     const std::filesystem::path dir = std::filesystem::path(::testing::TempDir()) / "known_lists_test";
     std::filesystem::remove_all(dir);

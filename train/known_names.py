@@ -3,9 +3,10 @@
 
     python3 train/known_names.py --data train/out/data/train.jsonl.gz --out-dir models/receipt-t5-small
 
-Reads the training file of train/make_data.py (train.jsonl or train.jsonl.gz) and writes known_names.txt and
-known_items.txt there: one "COUNT<TAB>TEXT" line per known store name (COUNT: the training receipts that name it) or
-item description (COUNT: the training item rows that have it), most frequent first. Store names:
+Reads the training file of train/make_data.py (train.jsonl or train.jsonl.gz) and writes known_names.txt,
+known_items.txt and known_addresses.txt there: one "COUNT<TAB>TEXT" line per known store name or address (COUNT: the
+training receipts that have it) or item description (COUNT: the training item rows that have it), most frequent
+first. Store names (and addresses, by the same rules, whole):
   * every store name of a real receipt (SROIE, rds_silver);
   * the names of at least --min-synthetic-share of the synthetic receipts (default 0.1%): the chains the generators
     draw for training (synth_ja_data.py, synth_en.py: each names 0.5-2.8% of them), not the invented names made to
@@ -77,19 +78,21 @@ class Tally:
 
 
 def tally(records):
-    """(store names, item descriptions) of the training records."""
-    names, items = Tally(), Tally()
+    """(store names, item descriptions, store addresses) of the training records."""
+    names, items, addresses = Tally(), Tally(), Tally()
     for r in records:
         is_synthetic = str(r.get("source", "")).startswith("synth")
         fields = r.get("fields") or {}
         names.n_synthetic += is_synthetic
+        addresses.n_synthetic += is_synthetic
         name = fields.get("supplier_name")
         names.add(chain_of(" ".join(name.split())) if isinstance(name, str) else None, is_synthetic)
+        addresses.add(fields.get("supplier_address"), is_synthetic)
         for it in fields.get("line_items") or []:
             if isinstance(it, dict):
                 items.n_synthetic += is_synthetic
                 items.add(it.get("description"), is_synthetic)
-    return names, items
+    return names, items, addresses
 
 
 def merged_spellings(counts):
@@ -116,21 +119,24 @@ def write_list(path, header, entries):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--data", required=True, help="train.jsonl or train.jsonl.gz of train/make_data.py")
-    ap.add_argument("--out-dir", required=True, help="model folder to write known_names.txt and known_items.txt to")
+    ap.add_argument("--out-dir", required=True, help="model folder to write the three lists to")
     ap.add_argument("--min-synthetic-share", type=float, default=0.001,
-                    help="least share of the synthetic training receipts naming a store for it to count")
+                    help="least share of the synthetic training receipts with a store name or address for it to count")
     ap.add_argument("--min-synthetic-item-share", type=float, default=0.00001,
                     help="least share of the synthetic training item rows with a description for it to count")
     args = ap.parse_args()
     opener = gzip.open if args.data.endswith(".gz") else open
     with opener(args.data, "rt", encoding="utf-8") as f:
-        names, items = tally(json.loads(line) for line in f if line.strip())
+        names, items, addresses = tally(json.loads(line) for line in f if line.strip())
     write_list(os.path.join(args.out_dir, "known_names.txt"),
                "# Store names known from training: COUNT<TAB>NAME, COUNT the training receipts naming the store.\n",
                names.known(args.min_synthetic_share))
     write_list(os.path.join(args.out_dir, "known_items.txt"),
                "# Item descriptions known from training: COUNT<TAB>DESCRIPTION, COUNT the training item rows.\n",
                items.known(args.min_synthetic_item_share))
+    write_list(os.path.join(args.out_dir, "known_addresses.txt"),
+               "# Store addresses known from training: COUNT<TAB>ADDRESS, COUNT the training receipts.\n",
+               addresses.known(args.min_synthetic_share))
 
 
 if __name__ == "__main__":

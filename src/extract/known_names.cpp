@@ -33,24 +33,26 @@ bool letter_or_digit(uint32_t cp) {
 // The letters and digits of s as code points (name_letters).
 std::u32string letters(std::string_view s) {
     std::u32string out;
-    for (size_t i = 0; i < s.size();) {
-        uint32_t cp = 0;
-        const size_t len = decode_one(s, i, cp);
-        if (len == 0) {
-            ++i;
-            continue;
-        }
+    for_each_code_point(s, [&](uint32_t cp) {
         if (letter_or_digit(cp)) out.push_back(char32_t(cp));
-        i += len;
-    }
+    });
     return out;
 }
 
-// True when a is b with some code points left out (a subsequence of b).
-bool subsequence(const std::u32string& a, const std::u32string& b) {
+// A digit, ASCII or full-width.
+bool is_digit(char32_t c) { return (c >= U'0' && c <= U'9') || (c >= U'\uFF10' && c <= U'\uFF19'); }
+
+// True when a is b with some letters (not digits) left out. A digit OCR dropped is not put back: a size, a house
+// number or a branch number that differs by one is another item, address or store ("500ml" is no "1500ml" with its
+// "1" lost). Matching each code point of b as early as it can be is enough: only letters may be skipped.
+bool letters_dropped(const std::u32string& a, const std::u32string& b) {
     size_t j = 0;
-    for (char32_t c : b)
-        if (j < a.size() && a[j] == c) ++j;
+    for (char32_t c : b) {
+        if (j < a.size() && a[j] == c)
+            ++j;
+        else if (is_digit(c))
+            return false;
+    }
     return j == a.size();
 }
 
@@ -115,21 +117,24 @@ KnownNames KnownNames::load(const std::string& path) {
 }
 
 KnownLists KnownLists::load(const std::string& model_dir) {
-    return {KnownNames::load(model_dir + "/known_names.txt"), KnownNames::load(model_dir + "/known_items.txt")};
+    return {KnownNames::load(model_dir + "/known_names.txt"), KnownNames::load(model_dir + "/known_items.txt"),
+            KnownNames::load(model_dir + "/known_addresses.txt")};
 }
 
 int max_dropped_letters(size_t n_letters, bool cjk) { return n_letters < (cjk ? 6u : 8u) ? 1 : 2; }
 
 namespace {
 
-// The two readings known_name_for and known_item_for share, for `piece` (a chain, a name or a description) with
-// letters `model`: its known spelling with spaces OCR dropped, or the one known piece it is with letters dropped.
-// `decided` is set when either applies (a known letters match decides even when it keeps the piece).
+// The two readings known_name_for, known_item_for and known_address_for share, for `piece` (a chain, a name, a
+// description or an address) with letters `model`: its known spelling with spaces OCR dropped (respell_spaces), or
+// the one known piece it is with letters dropped. `decided` is set when either applies (a known letters match decides
+// even when it keeps the piece).
 std::optional<std::string> known_spelling(const std::string& piece, const std::u32string& model,
-                                          const KnownNames& known, bool& decided) {
+                                          const KnownNames& known, bool respell_spaces, bool& decided) {
     const auto& names = known.names();
     decided = true;
     if (known.has_letters(model)) {
+        if (!respell_spaces) return std::nullopt;
         // Known letters: respelled only where OCR dropped spaces ("POPULARBOOK CO." for "POPULAR BOOK CO.").
         const auto spaces = [](const std::string& s) { return std::count(s.begin(), s.end(), ' '); };
         const std::string bare = strip_spaces(piece);
@@ -144,7 +149,7 @@ std::optional<std::string> known_spelling(const std::string& piece, const std::u
         if (key.size() <= model.size()) continue;
         const size_t extra = key.size() - model.size();
         if (extra > size_t(max_dropped_letters(key.size(), has_cjk(names[i].name)))) continue;
-        if (subsequence(model, key)) dropped.push_back(i);
+        if (letters_dropped(model, key)) dropped.push_back(i);
     }
     decided = !dropped.empty();
     if (auto w = clear_winner(dropped, names)) return names[*w].name;
@@ -157,7 +162,14 @@ std::optional<std::string> known_item_for(const std::string& description, const 
     const std::u32string model = letters(description);
     if (items.empty() || model.size() < 3) return std::nullopt;
     bool decided = false;
-    return known_spelling(description, model, items, decided);
+    return known_spelling(description, model, items, true, decided);
+}
+
+std::optional<std::string> known_address_for(const std::string& address, const KnownNames& addresses) {
+    const std::u32string model = letters(address);
+    if (addresses.empty() || model.size() < 10) return std::nullopt;
+    bool decided = false;
+    return known_spelling(address, model, addresses, false, decided);
 }
 
 std::optional<std::string> known_name_for(const std::string& text, const std::string& name, const KnownNames& known) {
@@ -171,7 +183,7 @@ std::optional<std::string> known_name_for(const std::string& text, const std::st
     if (model.size() < 4) return std::nullopt;
     const auto& names = known.names();
     bool decided = false;
-    if (auto k = known_spelling(chain, model, known, decided)) return *k + branch;
+    if (auto k = known_spelling(chain, model, known, true, decided)) return *k + branch;
     if (decided || cjk) return std::nullopt;
 
     // A known name the model took a piece of: the rest of it is one of the first lines, or two or three
@@ -217,7 +229,7 @@ std::optional<std::string> known_name_for(const std::string& text, const std::st
         const size_t most = size_t(max_dropped_letters(key.size(), false));
         for (const auto& w : windows)
             if (w.size() <= key.size() && key.size() - w.size() <= most && w.find(model) != std::u32string::npos &&
-                subsequence(w, key)) {
+                letters_dropped(w, key)) {
                 spread.push_back(i);
                 break;
             }

@@ -48,17 +48,19 @@ private:
     std::unordered_set<std::u32string> letters_;
 };
 
-// The lists of a model folder: known_names.txt (stores) and known_items.txt (item descriptions), each empty when
-// its file is missing.
+// The lists of a model folder: known_names.txt (stores), known_items.txt (item descriptions) and
+// known_addresses.txt (store addresses), each empty when its file is missing.
 struct KnownLists {
     KnownNames stores;
     KnownNames items;
-    // Loads both from `model_dir`; throws ModelError as KnownNames::load.
+    KnownNames addresses;
+    // Loads the three from `model_dir`; throws ModelError as KnownNames::load.
     static KnownLists load(const std::string& model_dir);
 };
 
-// Most letters OCR may have dropped from a known name of n letters and digits for it to be restored: 1, or 2 from
-// 6 letters in Japanese / 8 in Latin script (fewer letters leave too many names one or two letters apart).
+// Most letters OCR may have dropped from a known name of n letters and digits for it to be restored: 1, or 2 from 6
+// letters in Japanese / 8 in Latin script (fewer letters leave too many names one or two letters apart). Letters
+// only: a dropped digit is never put back (a size, house number or branch number one digit apart is another one).
 int max_dropped_letters(size_t n_letters, bool cjk);
 
 // The known spelling of the store name the model wrote, or nullopt to keep it. For a Japanese name (holding kana or
@@ -84,5 +86,11 @@ std::optional<std::string> known_name_for(const std::string& text, const std::st
 // "ヨネーズ 450g" -> "マヨネーズ 450g"): the only one, or one at least 5 times as frequent as the next ("茶 2L" stays:
 // 緑茶 2L and 麦茶 2L).
 std::optional<std::string> known_item_for(const std::string& description, const KnownNames& items);
+
+// The known spelling of a store address the model wrote, or nullopt to keep it: with at least 10 letters and digits,
+// none known with exactly them, the one known address whose letters are the model's with 1 to max_dropped_letters
+// more, in order ("NO 1&3, JALAN ANGSA DELIMA 12, WANGSA LINK" -> "... JALAN WANGSA DELIMA 12 ..."), or one at least
+// 5 times as frequent as the next. Spaces are not respelled: labels of one store space its address either way.
+std::optional<std::string> known_address_for(const std::string& address, const KnownNames& addresses);
 
 }  // namespace receipt::extract

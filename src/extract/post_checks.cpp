@@ -100,6 +100,13 @@ void apply_post_checks(const std::string& text, const std::string& target, const
                                     f["supplier_name"].get<std::string>() + ", the store known as " + *fixed);
             f["supplier_name"] = *fixed;
         }
+    // So does a store address known from training.
+    if (known && options.copy_address && f["supplier_address"].is_string())
+        if (auto fixed = known_address_for(f["supplier_address"].get<std::string>(), known->addresses)) {
+            f["warnings"].push_back("supplier_address_known: the receipt prints " +
+                                    f["supplier_address"].get<std::string>() + ", the address known as " + *fixed);
+            f["supplier_address"] = *fixed;
+        }
     if (options.copy_date) check_date_and_time(text, f);
     // No valid total (the model wandered off in the total field), or a total without cents on a receipt whose
     // total lines print cents (the model copied a piece of a number: "55" of 27.55, a quantity): the largest

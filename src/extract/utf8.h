@@ -63,6 +63,21 @@ std::vector<std::string> first_lines(std::string_view text, size_t n, size_t max
 // there are not valid UTF-8 (overlong, surrogate, past U+10FFFF, truncated).
 size_t decode_one(std::string_view s, size_t i, uint32_t& cp);
 
+// Calls f(cp) for each code point of `s` in order, skipping bytes that are not valid UTF-8 (decode_one).
+template <class F>
+void for_each_code_point(std::string_view s, F&& f) {
+    for (size_t i = 0; i < s.size();) {
+        uint32_t cp = 0;
+        const size_t len = decode_one(s, i, cp);
+        if (len == 0) {
+            ++i;
+            continue;
+        }
+        f(cp);
+        i += len;
+    }
+}
+
 // Appends code point `cp` (at most U+10FFFF) to `out` as UTF-8.
 void append_utf8(std::string& out, uint32_t cp);
 
