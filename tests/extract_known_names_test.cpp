@@ -212,5 +212,8 @@ TEST(KnownNames, ListsOfAModelFolder) {
     EXPECT_TRUE(stores_only.items.empty());
     std::ofstream(dir / "known_items.txt") << "PROMO\n";
     EXPECT_THROW(ex::KnownLists::load(dir.string()), receipt::ModelError);
+    std::filesystem::remove(dir / "known_items.txt");
+    std::filesystem::create_directories(dir / "known_items.txt");  // a folder where the list should be
+    EXPECT_THROW(ex::KnownLists::load(dir.string()), receipt::ModelError);
     std::filesystem::remove_all(dir);
 }

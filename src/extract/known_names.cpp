@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -104,12 +105,12 @@ KnownNames KnownNames::parse(std::string_view content, const std::string& source
 }
 
 KnownNames KnownNames::load(const std::string& path) {
+    std::error_code ec;
+    const auto status = std::filesystem::status(path, ec);
+    if (status.type() == std::filesystem::file_type::not_found) return {};
+    RECEIPT_CHECK(!ec && std::filesystem::is_regular_file(status), ModelError, "cannot read " + path + ": not a file");
     std::ifstream in(path, std::ios::binary);
-    if (!in.is_open()) {
-        std::ifstream probe(path);
-        if (!probe.good() && errno == ENOENT) return {};
-        RECEIPT_THROW(ModelError, "cannot read " + path);
-    }
+    RECEIPT_CHECK(in.is_open(), ModelError, "cannot read " + path);
     std::ostringstream s;
     s << in.rdbuf();
     RECEIPT_CHECK(!in.bad(), ModelError, "cannot read " + path);

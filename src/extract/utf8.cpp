@@ -259,24 +259,16 @@ std::vector<std::string> split_lines(std::string_view text) {
 }
 
 bool has_cjk(std::string_view s) {
-    for (size_t i = 0; i < s.size();) {
-        uint32_t cp = 0;
-        const size_t len = decode_one(s, i, cp);
-        if (len == 0) {
-            ++i;
-            continue;
-        }
+    bool found = false;
+    for_each_code_point(s, [&](uint32_t cp) {
         // Hiragana + Katakana (U+3040..U+30FF), CJK unified ideographs (U+4E00..U+9FFF), half-width katakana; not
         // the prolonged sound mark or the middle dot (U+30FC, U+30FB, U+FF70), which OCR also reads for a dash or a
         // dot in Latin text ("555ー0740", "SubーTotal").
         const bool mark = cp == 0x30FC || cp == 0x30FB || cp == 0xFF70;
-        if (!mark &&
-            ((cp >= 0x3040 && cp <= 0x30FF) || (cp >= 0x4E00 && cp <= 0x9FFF) || (cp >= 0xFF66 && cp <= 0xFF9F))) {
-            return true;
-        }
-        i += len;
-    }
-    return false;
+        found = found || (!mark && ((cp >= 0x3040 && cp <= 0x30FF) || (cp >= 0x4E00 && cp <= 0x9FFF) ||
+                                    (cp >= 0xFF66 && cp <= 0xFF9F)));
+    });
+    return found;
 }
 
 }  // namespace receipt::extract
