@@ -160,8 +160,8 @@ void add_extract_command(CLI::App& app) {
     cmd->add_flag("--no-copy-date", a->free_date,
                   "keep a receipt date / time that is not printed on the receipt (default: use the printed one closest to it)");
     cmd->add_flag("--no-known-names", a->no_known_names,
-                  "keep store names and item descriptions OCR damaged as printed (default: restore the spelling of "
-                  "one known from training, listed in the model folder's known_names.txt and known_items.txt)");
+                  "keep store names, item descriptions and addresses OCR damaged as printed (default: restore the "
+                  "spelling of one known from training, listed in the model folder's known_*.txt)");
     cmd->callback([a] {
         RECEIPT_CHECK(!a->files.empty() || !a->jsonl.empty(), receipt::InvalidInput,
                       "give receipt files, - for standard input, or --jsonl FILE");

@@ -33,9 +33,9 @@ struct ExtractOptions {
     // A receipt date or time that is not printed on the receipt is replaced by the printed one closest to it
     // (no date at all: the first printed date), with a warning (extract/printed_value.h).
     bool copy_date = true;
-    // A store name or item description whose letters OCR dropped is restored to the spelling of one known from
-    // training (known_names.txt and known_items.txt in the model folder, where present; extract/known_names.h),
-    // with a warning.
+    // A store name, item description or store address whose letters OCR dropped is restored to the spelling of one
+    // known from training (known_names.txt, known_items.txt and known_addresses.txt in the model folder, where
+    // present; extract/known_names.h), with a warning.
     bool known_names = true;
     ExtractOptions() { generation.max_new_tokens = 512; }
 };
@@ -77,7 +77,7 @@ private:
     int max_input_tokens_;
     struct ConstraintVocabs;  // the copy and name constraints' vocabulary tables, built once
     std::shared_ptr<const ConstraintVocabs> vocabs_;
-    std::shared_ptr<const extract::KnownLists> known_;  // the model folder's known_names.txt, known_items.txt
+    std::shared_ptr<const extract::KnownLists> known_;  // the model folder's known_*.txt lists (empty where missing)
 };
 
 // The bundled default model folder: $RECEIPT_MODEL_DIR when set, else the first of
