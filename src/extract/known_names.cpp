@@ -93,8 +93,9 @@ KnownNames KnownNames::parse(std::string_view content, const std::string& source
         RECEIPT_CHECK(errno == 0 && stop == count_s.c_str() + count_s.size() && count > 0 &&
                           count_s.find_first_not_of("0123456789") == std::string::npos,
                       ModelError, where + "count '" + count_s + "' is not a positive integer");
-        KnownName name{line.substr(tab + 1), {}, count};
+        KnownName name{line.substr(tab + 1), {}, count, false};
         name.letters = letters(name.name);
+        name.cjk = has_cjk(name.name);
         if (name.letters.empty()) continue;
         k.letters_.insert(name.letters);
         k.names_.push_back(std::move(name));
@@ -149,7 +150,7 @@ std::optional<std::string> known_spelling(const std::string& piece, const std::u
         const auto& key = names[i].letters;
         if (key.size() <= model.size()) continue;
         const size_t extra = key.size() - model.size();
-        if (extra > size_t(max_dropped_letters(key.size(), has_cjk(names[i].name)))) continue;
+        if (extra > size_t(max_dropped_letters(key.size(), names[i].cjk))) continue;
         if (letters_dropped(model, key)) dropped.push_back(i);
     }
     decided = !dropped.empty();
@@ -198,6 +199,9 @@ std::optional<std::string> known_name_for(const std::string& text, const std::st
         std::u32string joined_lines;
         for (size_t j = i; j < std::min(lines.size(), i + 3); ++j) heads.push_back(joined_lines += lines[j]);
     }
+    // The same runs, and two adjacent lines in swapped order, for the reading with letters dropped below.
+    std::vector<std::u32string> windows = heads;
+    for (size_t i = 0; i + 1 < lines.size(); ++i) windows.push_back(lines[i + 1] + lines[i]);
     std::vector<size_t> joined;
     for (size_t i = 0; i < names.size(); ++i) {
         const auto& key = names[i].letters;
@@ -218,12 +222,6 @@ std::optional<std::string> known_name_for(const std::string& text, const std::st
     // of "KDAI RUNCIT SRI" / "JAYA"): one to three consecutive first lines, or two adjacent ones in swapped order
     // (OCR put them out of order: "JOE'S" / "TRADE"), that hold the model's letters and are the known name's with
     // at most max_dropped_letters left out.
-    std::vector<std::u32string> windows;
-    for (size_t i = 0; i < lines.size(); ++i) {
-        std::u32string w;
-        for (size_t j = i; j < std::min(lines.size(), i + 3); ++j) windows.push_back(w += lines[j]);
-        if (i + 1 < lines.size()) windows.push_back(lines[i + 1] + lines[i]);
-    }
     std::vector<size_t> spread;
     for (size_t i = 0; i < names.size(); ++i) {
         const auto& key = names[i].letters;

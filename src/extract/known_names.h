@@ -19,6 +19,7 @@ struct KnownName {
     std::string name;
     std::u32string letters;  // the code points of name_letters(name)
     long count = 0;
+    bool cjk = false;  // has_cjk(name): max_dropped_letters counts it as Japanese
 };
 
 // The letters and digits of `s` (ASCII letters and digits, and every other code point but spaces and punctuation:
