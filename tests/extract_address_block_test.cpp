@@ -112,6 +112,25 @@ TEST(AddressBlock, StreetLineAboveAUsAddress) {
     EXPECT_FALSE(ex::address_with_street_line_above(text, "San Jose, CA 95113", "OTHER NAME"));
 }
 
+TEST(AddressBlock, StreetLineFirstWhereOcrReadItLater) {
+    // The street line read below the city line, or between the pieces of the city line.
+    EXPECT_EQ(ex::address_with_street_line_first("SAFEWAY\nAustin, TX 78701\n393 Market St\nTel (512) 555-1046\n",
+                                                 "Austin, TX 78701"),
+              "393 Market St Austin, TX 78701");
+    EXPECT_EQ(ex::address_with_street_line_first("WHOLE FOODS MARKET\nDenver,\n857 Market St\nCO 80202\nPHONE: 1\n",
+                                                 "Denver, 857 Market St CO 80202"),
+              "857 Market St Denver, CO 80202");
+    // Already first, no street line, two street lines, or an address that is not printed as whole lines: unchanged.
+    const std::string text = "SHOP\n393 Market St\nAustin, TX 78701\n12 Oak Ave\n";
+    EXPECT_FALSE(ex::address_with_street_line_first(text, "393 Market St Austin, TX 78701"));
+    EXPECT_FALSE(ex::address_with_street_line_first("SHOP\nAustin, TX 78701\nTEL 555\n", "Austin, TX 78701"));
+    EXPECT_FALSE(ex::address_with_street_line_first("SHOP\nAustin,\n1 Main St\n2 Oak Ave\n", "Austin, 1 Main St"));
+    EXPECT_FALSE(ex::address_with_street_line_first("SHOP\nAustin, TX 78701 USA\n393 Market St\n", "Austin, TX"));
+    // A Malaysian address: no US / UK street line below it.
+    EXPECT_FALSE(ex::address_with_street_line_first("AEON\nNO.5, JALAN ANGSA,\n81100 JOHOR BAHRU,\nJOHOR.\n",
+                                                    "NO.5, JALAN ANGSA, 81100 JOHOR BAHRU,"));
+}
+
 TEST(AddressBlock, StrayLinesLeaveTheAddress) {
     // A phone number, a damaged document title and a registration number printed among the address lines.
     EXPECT_EQ(ex::address_without_stray_lines("Co-op Food\n214 Station Road\n0141 278 9614\nGlasgow G1 3SL\n",

@@ -63,6 +63,14 @@ bool has_postcode(const std::string& line) {
     return std::regex_search(line, five);
 }
 
+// A US / UK street line: a house number, then the street and a street word ending the line ("7051 Market St",
+// "25 Main Street").
+bool street_line(const std::string& line) {
+    static const std::regex street(
+        R"(^\s*\d+[A-Z]?\s+[A-Z][A-Z .'-]*\b(ST|STREET|AVE|AVENUE|RD|ROAD|LN|LANE|BLVD|DR|DRIVE|WAY|HWY)\.?\s*$)");
+    return std::regex_search(ascii_upper(line), street);
+}
+
 // The first lines [first, last] of `lines` whose concatenation, spaces aside and upper-cased, is
 // `value_c`; nullopt when none are.
 std::optional<std::pair<size_t, size_t>> printed_lines_of(const std::vector<std::string>& lines,
@@ -175,9 +183,6 @@ std::optional<std::string> address_with_house_number_above(const std::string& te
 std::optional<std::string> address_with_street_line_above(const std::string& text, const std::string& addr,
                                                           const std::string& name) {
     const std::vector<std::string> lines = first_lines(text, kAddressSearchLines, 200);
-    // A house number, then the street and a street word ending the line: "7051 Market St", "25 Main Street".
-    static const std::regex street(
-        R"(^\s*\d+[A-Z]?\s+[A-Z][A-Z .'-]*\b(ST|STREET|AVE|AVENUE|RD|ROAD|LN|LANE|BLVD|DR|DRIVE|WAY|HWY)\.?\s*$)");
     try {
         const std::string addr_upper = ascii_upper(addr);
         if (addr_upper.empty() || std::isdigit(static_cast<unsigned char>(trim(addr_upper)[0]))) return std::nullopt;
@@ -187,8 +192,38 @@ std::optional<std::string> address_with_street_line_above(const std::string& tex
         // The store name may stand between (OCR moved the street box above it).
         if (above > 0 && !name.empty() && strip_spaces(ascii_upper(lines[above])) == strip_spaces(ascii_upper(name)))
             --above;
-        if (!std::regex_search(ascii_upper(lines[above]), street)) return std::nullopt;
+        if (!street_line(lines[above])) return std::nullopt;
         return collapse_whitespace(trim(lines[above]) + " " + addr);
+    } catch (...) {
+    }
+    return std::nullopt;
+}
+
+std::optional<std::string> address_with_street_line_first(const std::string& text, const std::string& addr) {
+    const std::vector<std::string> lines = first_lines(text, kAddressSearchLines, 200);
+    try {
+        const std::string addr_upper = ascii_upper(addr);
+        if (addr_upper.empty() || std::isdigit(static_cast<unsigned char>(trim(addr_upper)[0]))) return std::nullopt;
+        const auto at = printed_lines_of(lines, strip_spaces(addr_upper));
+        if (!at) return std::nullopt;
+        size_t last = at->second;
+        // The street line printed right below the address, when the block stays within kAddressBlockLines lines.
+        if (last + 1 < lines.size() && last + 2 - at->first <= kAddressBlockLines && street_line(lines[last + 1]))
+            ++last;
+        std::optional<size_t> street;
+        for (size_t l = at->first + 1; l <= last; ++l)
+            if (street_line(lines[l])) {
+                if (street) return std::nullopt;  // two street lines: not one address read out of order
+                street = l;
+            }
+        if (!street) return std::nullopt;
+        std::string out = trim(lines[*street]);
+        for (size_t l = at->first; l <= last; ++l)
+            if (l != *street) {
+                out += ' ';
+                out += trim(lines[l]);
+            }
+        return collapse_whitespace(out);
     } catch (...) {
     }
     return std::nullopt;

@@ -53,6 +53,13 @@ std::optional<std::string> address_with_house_number_above(const std::string& te
 std::optional<std::string> address_with_street_line_above(const std::string& text, const std::string& addr,
                                                           const std::string& name);
 
+// `addr` with the US / UK street line first where OCR read it below the city line or between the pieces of that
+// line ("Austin, TX 78701" / "393 Market St" -> "393 Market St Austin, TX 78701"; "Denver," / "857 Market St" /
+// "CO 80202" -> "857 Market St Denver, CO 80202"): when `addr` is printed as whole consecutive lines among the
+// first kAddressSearchLines and does not start with a digit, and exactly one of its lines after the first, or the
+// line printed right below it, is a house number, a street and a street word. nullopt when nothing moves.
+std::optional<std::string> address_with_street_line_first(const std::string& text, const std::string& addr);
+
 // `addr` without the store name printed as its first whole line(s): "BHPETROL SUBANG AIRPORT JALAN LAPANGAN ..." for
 // the name "BHPETROL SUBANG AIRPORT" printed on its own line above the address. A name that is only the start of
 // a line ("DOMINO'S PIZZA" of "DOMINO'S PIZZA TAMAN UNIVERSITI", a branch line) is kept. nullopt when nothing

@@ -119,6 +119,7 @@ void check_name_and_address(const std::string& text, const ExtractOptions& optio
             if (auto longer = address_with_street_line_above(text, addr.get<std::string>(),
                                                              name.is_string() ? name.get<std::string>() : ""))
                 addr = *longer;
+            if (auto moved = address_with_street_line_first(text, addr.get<std::string>())) addr = *moved;
         }
         // A Latin-script house number the model garbled ("NO.183" for the printed "NO.138") is read from the print
         // before the same street (extract/latin_address.h).
