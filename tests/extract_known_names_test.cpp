@@ -199,12 +199,35 @@ TEST(KnownNames, Addresses) {
     EXPECT_EQ(ex::known_address_for("JALAN ANGSA", addresses), std::nullopt);
 }
 
+TEST(KnownNames, AddressWords) {
+    const auto words = ex::KnownNames::parse("9883\tStreet\n6813\tStation\n6653\tMarket\n2000\tManchester\n"
+                                             "3425\tMain\n3200\tHigh\n1500\tMELAWATI\n1400\tBINTANG\n900\tHANG\n"
+                                             "800\tGOMBAK\n700\tTAN\n40\tBANGKA\n30\tBANGSA\n",
+                                             "known_address_words.txt");
+    EXPECT_EQ(ex::known_address_words_for("171 Maket Steet Machester M1 1AE", words),
+              "171 Market Street Manchester M1 1AE");
+    // Three letters of a four-letter word; two dropped from eight; the case as printed.
+    EXPECT_EQ(ex::known_address_words_for("254 igh Street", words), "254 High Street");
+    EXPECT_EQ(ex::known_address_words_for("TAMAN ELAATI,", words), "TAMAN MELAWATI,");
+    EXPECT_EQ(ex::known_address_words_for("TAMAN elaati,", words), std::nullopt);
+    // Known words, runs touching a digit (OCR garbled the token), 1-2 letter runs, two candidates near in count,
+    // a dropped digit, and Japanese addresses stand.
+    EXPECT_EQ(ex::known_address_words_for("NO.5, JALAN TAN 3", words), std::nullopt);
+    EXPECT_EQ(ex::known_address_words_for("JALAN ANG5A, BUKIT 8INTANG", words), std::nullopt);
+    EXPECT_EQ(ex::known_address_words_for("NO 5 ST", words), std::nullopt);
+    EXPECT_EQ(ex::known_address_words_for("JALAN BANGA", words), std::nullopt);
+    EXPECT_EQ(ex::known_address_words_for("Leeds LS1 4DY", words), std::nullopt);
+    EXPECT_EQ(ex::known_address_words_for("東京都港区 Maket 1-2-3", words), std::nullopt);
+    EXPECT_EQ(ex::known_address_words_for("171 Maket Street", ex::KnownNames{}), std::nullopt);
+}
+
 TEST(KnownNames, ListsOfAModelFolder) {
     const std::filesystem::path dir = std::filesystem::path(::testing::TempDir()) / "known_lists_test";
     std::filesystem::remove_all(dir);
-    auto none = ex::KnownLists::load(dir.string());  // no such folder: both lists empty
+    auto none = ex::KnownLists::load(dir.string());  // no such folder: every list empty
     EXPECT_TRUE(none.stores.empty());
     EXPECT_TRUE(none.items.empty());
+    EXPECT_TRUE(none.address_words.empty());
     std::filesystem::create_directories(dir);
     std::ofstream(dir / "known_names.txt") << "12\tTESCO\n";
     auto stores_only = ex::KnownLists::load(dir.string());

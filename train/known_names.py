@@ -4,9 +4,9 @@
     python3 train/known_names.py --data train/out/data/train.jsonl.gz --out-dir models/receipt-t5-small
 
 Reads the training file of train/make_data.py (train.jsonl or train.jsonl.gz) and writes known_names.txt,
-known_items.txt and known_addresses.txt there: one "COUNT<TAB>TEXT" line per known store name or address (COUNT: the
-training receipts that have it) or item description (COUNT: the training item rows that have it), most frequent
-first. Store names (and addresses, by the same rules, whole):
+known_items.txt, known_addresses.txt and known_address_words.txt there: one "COUNT<TAB>TEXT" line per known store
+name, address or address word (COUNT: the training receipts that have it) or item description (COUNT: the training
+item rows that have it), most frequent first. Store names (and addresses, by the same rules, whole):
   * every store name of a real receipt (SROIE, rds_silver);
   * the names of at least --min-synthetic-share of the synthetic receipts (default 0.1%): the chains the generators
     draw for training (synth_ja_data.py, synth_en.py: each names 0.5-2.8% of them), not the invented names made to
@@ -15,7 +15,9 @@ first. Store names (and addresses, by the same rules, whole):
 For a Japanese name (one holding kana or kanji) the name is its chain, the part before the first space ("セブン-イレブン"
 of "セブン-イレブン 新宿西口店"). Item descriptions: every one of a real receipt, and those of at least
 --min-synthetic-item-share of the synthetic item rows (default 0.001%; the generators draw from fixed lists, each
-description in over 0.01% of the rows). In both lists, spellings with the same letters and digits ("AEON CO. (M) BHD"
+description in over 0.01% of the rows). Address words: the runs of 3 or more ASCII letters of Latin-script
+addresses ("Market", "PETALING"), by the rules of names (the generators' invented streets are in far fewer than 0.1%
+of the receipts). In every list, spellings with the same letters and digits ("AEON CO. (M) BHD"
 and "AEON CO. (M) BHD.") are one, spelled as most rows spell it, with their counts added.
 Plain Python 3, no dependencies.
 """
@@ -25,6 +27,7 @@ import collections
 import gzip
 import json
 import os
+import re
 import sys
 
 
@@ -77,9 +80,16 @@ class Tally:
         return merged_spellings(counts)
 
 
+def address_words(address):
+    """The words of a Latin-script address: its runs of 3 or more ASCII letters, each once ("Market", "JALAN")."""
+    if not isinstance(address, str) or is_cjk(address):
+        return set()
+    return {w for w in re.findall(r"[A-Za-z]+", address) if len(w) >= 3}
+
+
 def tally(records):
-    """(store names, item descriptions, store addresses) of the training records."""
-    names, items, addresses = Tally(), Tally(), Tally()
+    """(store names, item descriptions, store addresses, address words) of the training records."""
+    names, items, addresses, words = Tally(), Tally(), Tally(), Tally()
     for r in records:
         is_synthetic = str(r.get("source", "")).startswith("synth")
         fields = r.get("fields") or {}
@@ -88,11 +98,14 @@ def tally(records):
         name = fields.get("supplier_name")
         names.add(chain_of(" ".join(name.split())) if isinstance(name, str) else None, is_synthetic)
         addresses.add(fields.get("supplier_address"), is_synthetic)
+        words.n_synthetic += is_synthetic
+        for w in address_words(fields.get("supplier_address")):
+            words.add(w, is_synthetic)
         for it in fields.get("line_items") or []:
             if isinstance(it, dict):
                 items.n_synthetic += is_synthetic
                 items.add(it.get("description"), is_synthetic)
-    return names, items, addresses
+    return names, items, addresses, words
 
 
 def merged_spellings(counts):
@@ -127,7 +140,7 @@ def main():
     args = ap.parse_args()
     opener = gzip.open if args.data.endswith(".gz") else open
     with opener(args.data, "rt", encoding="utf-8") as f:
-        names, items, addresses = tally(json.loads(line) for line in f if line.strip())
+        names, items, addresses, words = tally(json.loads(line) for line in f if line.strip())
     write_list(os.path.join(args.out_dir, "known_names.txt"),
                "# Store names known from training: COUNT<TAB>NAME, COUNT the training receipts naming the store.\n",
                names.known(args.min_synthetic_share))
@@ -137,6 +150,9 @@ def main():
     write_list(os.path.join(args.out_dir, "known_addresses.txt"),
                "# Store addresses known from training: COUNT<TAB>ADDRESS, COUNT the training receipts.\n",
                addresses.known(args.min_synthetic_share))
+    write_list(os.path.join(args.out_dir, "known_address_words.txt"),
+               "# Words of Latin-script store addresses known from training: COUNT<TAB>WORD, COUNT the training "
+               "receipts.\n", words.known(args.min_synthetic_share))
 
 
 if __name__ == "__main__":

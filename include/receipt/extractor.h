@@ -33,9 +33,9 @@ struct ExtractOptions {
     // A receipt date or time that is not printed on the receipt is replaced by the printed one closest to it
     // (no date at all: the first printed date), with a warning (extract/printed_value.h).
     bool copy_date = true;
-    // A store name, item description or store address whose letters OCR dropped is restored to the spelling of one
-    // known from training (known_names.txt, known_items.txt and known_addresses.txt in the model folder, where
-    // present; extract/known_names.h), with a warning.
+    // A store name, item description, store address or word of a Latin-script address whose letters OCR dropped is
+    // restored to the spelling of one known from training (known_names.txt, known_items.txt, known_addresses.txt
+    // and known_address_words.txt in the model folder, where present; extract/known_names.h), with a warning.
     bool known_names = true;
     ExtractOptions() { generation.max_new_tokens = 512; }
 };

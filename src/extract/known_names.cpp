@@ -120,7 +120,8 @@ KnownNames KnownNames::load(const std::string& path) {
 
 KnownLists KnownLists::load(const std::string& model_dir) {
     return {KnownNames::load(model_dir + "/known_names.txt"), KnownNames::load(model_dir + "/known_items.txt"),
-            KnownNames::load(model_dir + "/known_addresses.txt")};
+            KnownNames::load(model_dir + "/known_addresses.txt"),
+            KnownNames::load(model_dir + "/known_address_words.txt")};
 }
 
 int max_dropped_letters(size_t n_letters, bool cjk) { return n_letters < (cjk ? 6u : 8u) ? 1 : 2; }
@@ -172,6 +173,48 @@ std::optional<std::string> known_address_for(const std::string& address, const K
     if (addresses.empty() || model.size() < 10) return std::nullopt;
     bool decided = false;
     return known_spelling(address, model, addresses, false, decided);
+}
+
+std::optional<std::string> known_address_words_for(const std::string& address, const KnownNames& words) {
+    if (words.empty() || has_cjk(address)) return std::nullopt;
+    const auto ascii_letter = [](char c) { return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z'); };
+    const auto digit_at = [&](size_t k) { return k < address.size() && address[k] >= '0' && address[k] <= '9'; };
+    const auto& known = words.names();
+    std::string out;
+    bool changed = false;
+    for (size_t i = 0; i < address.size();) {
+        if (!ascii_letter(address[i])) {
+            out += address[i++];
+            continue;
+        }
+        size_t end = i;
+        while (end < address.size() && ascii_letter(address[end])) ++end;
+        const std::string word = address.substr(i, end - i);
+        // A run touching a digit is a piece of a token OCR garbled ("ANG5A", "8INTANG"), not a word.
+        const bool touches_digit = digit_at(end) || (i > 0 && digit_at(i - 1));
+        i = end;
+        const std::u32string model = letters(word);
+        if (model.size() < 3 || touches_digit || words.has_letters(model)) {
+            out += word;
+            continue;
+        }
+        // Known words of 4+ letters that are this one with letters dropped (by OCR), most frequent first.
+        std::vector<size_t> dropped;
+        for (size_t k = 0; k < known.size(); ++k) {
+            const auto& key = known[k].letters;
+            if (key.size() < 4 || key.size() <= model.size()) continue;
+            if (key.size() - model.size() > size_t(max_dropped_letters(key.size(), false))) continue;
+            if (letters_dropped(model, key)) dropped.push_back(k);
+        }
+        if (auto w = clear_winner(dropped, known)) {
+            out += known[*w].name;
+            changed = true;
+        } else {
+            out += word;
+        }
+    }
+    if (!changed) return std::nullopt;
+    return out;
 }
 
 std::optional<std::string> known_name_for(const std::string& text, const std::string& name, const KnownNames& known) {

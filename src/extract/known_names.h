@@ -49,13 +49,15 @@ private:
     std::unordered_set<std::u32string> letters_;
 };
 
-// The lists of a model folder: known_names.txt (stores), known_items.txt (item descriptions) and
-// known_addresses.txt (store addresses), each empty when its file is missing.
+// The lists of a model folder: known_names.txt (stores), known_items.txt (item descriptions),
+// known_addresses.txt (store addresses) and known_address_words.txt (the words of Latin-script addresses), each
+// empty when its file is missing.
 struct KnownLists {
     KnownNames stores;
     KnownNames items;
     KnownNames addresses;
-    // Loads the three from `model_dir`; throws ModelError as KnownNames::load.
+    KnownNames address_words;
+    // Loads the four from `model_dir`; throws ModelError as KnownNames::load.
     static KnownLists load(const std::string& model_dir);
 };
 
@@ -93,5 +95,12 @@ std::optional<std::string> known_item_for(const std::string& description, const 
 // more, in order ("NO 1&3, JALAN ANGSA DELIMA 12, WANGSA LINK" -> "... JALAN WANGSA DELIMA 12 ..."), or one at least
 // 5 times as frequent as the next. Spaces are not respelled: labels of one store space its address either way.
 std::optional<std::string> known_address_for(const std::string& address, const KnownNames& addresses);
+
+// A Latin-script store address with its words respelled where OCR dropped letters of a known address word
+// ("171 Maket Steet Machester M1 1AE" -> "171 Market Street Manchester M1 1AE"), or nullopt to keep it: each run of
+// 3 or more ASCII letters that is no known word takes the known word of at least 4 letters that is the run with 1
+// to max_dropped_letters letters more, in order and in the same case: the only one, or one at least 5 times as
+// frequent as the next. Digits and spaces are never changed; an address holding kana or kanji is left alone.
+std::optional<std::string> known_address_words_for(const std::string& address, const KnownNames& words);
 
 }  // namespace receipt::extract

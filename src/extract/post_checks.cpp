@@ -107,6 +107,13 @@ void apply_post_checks(const std::string& text, const std::string& target, const
                                     f["supplier_address"].get<std::string>() + ", the address known as " + *fixed);
             f["supplier_address"] = *fixed;
         }
+    // And a Latin-script address word known from training ("Maket Steet" -> "Market Street").
+    if (known && options.copy_address && f["supplier_address"].is_string())
+        if (auto fixed = known_address_words_for(f["supplier_address"].get<std::string>(), known->address_words)) {
+            f["warnings"].push_back("supplier_address_words_known: the receipt prints " +
+                                    f["supplier_address"].get<std::string>() + ", known words read as " + *fixed);
+            f["supplier_address"] = *fixed;
+        }
     if (options.copy_date) check_date_and_time(text, f);
     // No valid total (the model wandered off in the total field), or a total without cents on a receipt whose
     // total lines print cents (the model copied a piece of a number: "55" of 27.55, a quantity): the largest
