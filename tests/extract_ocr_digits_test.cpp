@@ -32,3 +32,13 @@ TEST(OcrDigits, UnitsDigitAfterACurrencySign) {
     EXPECT_EQ(ex::read_digit_confusions("$OFF.50"), "$OFF.50");
     EXPECT_EQ(ex::read_digit_confusions("$S.5 CUP"), "$S.5 CUP");
 }
+
+TEST(OcrDigits, UnitsDigitStartingAnAmount) {
+    // At the line start, after a space or a minus sign, before the point and two-digit cents.
+    EXPECT_EQ(ex::read_digit_confusions("I.05"), "1.05");
+    EXPECT_EQ(ex::read_digit_confusions("PROMO -S.20"), "PROMO -5.20");
+    EXPECT_EQ(ex::read_digit_confusions("1 X l,40 T"), "1 X 1,40 T");
+    // Not inside a word, nor with one decimal.
+    EXPECT_EQ(ex::read_digit_confusions("NO.12"), "NO.12");
+    EXPECT_EQ(ex::read_digit_confusions("S.5"), "S.5");
+}

@@ -18,8 +18,8 @@ inline constexpr std::string_view kDigitLookalikes = "OoDlI|ZSbBg";
 // `s` with every look-alike that stands next to an ASCII digit replaced by its digit, read left to right (a
 // look-alike after one so read counts as after a digit: "1,5OO" -> "1,500"), and one right before a thousands
 // group after no letter ("Z,416" -> "2,416", "¥l.790" -> "¥1.790"), and one alone between two slashes with digits
-// beyond them ("20/I/2015" -> "20/1/2015"), and one between a currency sign and the cents of an amount ("$Z.20" ->
-// "$2.20"); same length.
+// beyond them ("20/I/2015" -> "20/1/2015"), and one before the point and two-digit cents of an amount after a
+// currency sign, a space, a minus sign or at the line start ("$Z.20" -> "$2.20", "I.05" -> "1.05"); same length.
 std::string read_digit_confusions(const std::string& s);
 
 // `s` (after read_digit_confusions) with OCR look-alikes of the yen signs read as the signs: a "Y" that starts an
