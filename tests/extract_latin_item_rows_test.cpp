@@ -10,6 +10,7 @@
 
 #include "extract/item_checks.h"
 #include "extract/latin_item_rows.h"
+#include "extract/latin_row_lines.h"
 
 namespace ex = receipt::extract;
 
@@ -440,4 +441,35 @@ TEST(LatinItemRows, ItemsThatAddUpStayAndRowsThatDoNotAreIgnored) {
                                 {"total_amount", 27.35}, {"warnings", nlohmann::ordered_json::array()}};
     ex::check_latin_items(short_text, g);
     EXPECT_TRUE(g["line_items"].empty());
+}
+
+TEST(LatinItemRows, CountBoxBelowTheUnitPriceAndADamagedCashierLabel) {
+    // A table row whose count box OCR moved below the unit price; a cashier label, one letter lost, below its
+    // number ("97765" / "CASHIR:").
+    const std::string text = "SHOP\n28/1/2018\n01:41PM\n97765\nCASHIR:\nQTY\nDESC\nPRICE\nAMOUNT\n"
+                             "1\nPASTA PENNE\n1.36\n1.36\nRICE 5KG\n20.75\n2\n41.50\nSUBTOTAL\n42.86\n";
+    const auto read = ex::read_latin_item_rows(text);
+    ASSERT_TRUE(read);
+    EXPECT_EQ(rows_of(read->rows), (std::vector<Row>{{"PASTA PENNE", 1, 1.36, 1.36}, {"RICE 5KG", 2, 20.75, 41.5}}));
+    const auto cashier = ex::read_latin_item_rows("SHOP\n01:41PM\n97765\nCASHIR:\n6x CHEDDAR CHEESE\n28.20\n"
+                                                  "4x PASTA PENNE\n4.20\nSub-Total RM32.40\n");
+    ASSERT_TRUE(cashier);
+    EXPECT_EQ(cashier->rows.size(), 2u);
+    EXPECT_EQ(cashier->rows[0].description, "CHEDDAR CHEESE");
+    // A footer label with its colon ("TOT QTY:") is no header: the rows above it stay the reading's.
+    EXPECT_FALSE(ex::is_header_line("TOT QTY:"));
+    EXPECT_TRUE(ex::is_header_line("OPERTOR:"));
+}
+
+TEST(LatinItemRows, ModelDescriptionsPrintedInAnotherCaseStay) {
+    // The model's items add up and are printed, letter case aside: they keep the model's descriptions.
+    const std::string text = "SHOP\n12/01/2020\n10:00\nSR I00100000035- 1 MEAT + 3 VEGE\n$7.10\n1\n$7.10\n"
+                             "SR I00100000171-MEAT DISH\n$3.00\n1\n$3.00\nTOTAL AMOUNT\n$10.10\n";
+    const nlohmann::ordered_json items = {
+        {{"description", "1 Meat + 3 Vege"}, {"quantity", 1}, {"unit_price", 7.1}, {"amount", 7.1}},
+        {{"description", "Meat Dish"}, {"quantity", 1}, {"unit_price", 3.0}, {"amount", 3.0}}};
+    nlohmann::ordered_json f = {{"line_items", items}, {"net_amount", nullptr}, {"total_amount", 10.1},
+                                {"warnings", nlohmann::ordered_json::array()}};
+    ex::check_latin_items(text, f);
+    EXPECT_EQ(f["line_items"], items);
 }

@@ -265,15 +265,16 @@ bool items_from_rows(const std::string& text, const std::optional<std::vector<It
     const bool more_rows = adds_up(items, *target, tol) && rows_hold_items(read, items);
     if (adds_up(items, *target, tol) && !more_rows) {
         // The items add up, but an item named with text the receipt does not print (the model wrote an item of
-        // another shop for the right amount) takes the description of the printed row with its amount.
-        const std::string printed = strip_spaces(text);
+        // another shop for the right amount) takes the description of the printed row with its amount. Letter case
+        // aside: "1 Meat + 3 Vege" is printed as "1 MEAT + 3 VEGE".
+        const std::string printed = ascii_upper(strip_spaces(text));
         std::vector<bool> taken(read.size(), false);
         std::string changed;
         for (size_t k = 0; k < items.size(); ++k) {
             auto& it = items[k];
             if (!it.contains("description") || !it["description"].is_string()) continue;
             const std::string d = strip_spaces(it["description"].get<std::string>());
-            if (d.empty() || substring_edit_distance(d, printed) * 10 <= 3 * int(d.size())) continue;
+            if (d.empty() || substring_edit_distance(ascii_upper(d), printed) * 10 <= 3 * int(d.size())) continue;
             const std::optional<std::vector<uint32_t>> have = code_points(d);
             for (size_t j = 0; j < read.size(); ++j)
                 if (!taken[j] && std::fabs(read[j].amount - it["amount"].get<double>()) < 0.005) {

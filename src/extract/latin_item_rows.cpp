@@ -230,9 +230,23 @@ Attempt read_between(const LatinRowLines& l, size_t begin, size_t end) {
                 emit_damaged(i, unit_print);
                 continue;
             }
+            // A table row whose count box OCR moved below the unit price ("RICE 5KG" / "20.75" / "1" / "20.75"):
+            // the amount after the count is their product.
+            std::smatch next;
+            if (!qty && !unit && i + 2 < end && std::regex_match(lines[i + 1], count) &&
+                !has_ascii_letter(printed[i + 1]) && std::regex_match(lines[i + 2], next, amount_line)) {
+                const std::optional<double> b = money_of(next, 1);
+                const double q = std::stoi(lines[i + 1]);
+                if (b && q >= 1 && *a > 0 && std::fabs(q * *a - *b) <= 0.005) {
+                    qty = q;
+                    unit = *a;
+                    i += 2;
+                    emit(*b);
+                    continue;
+                }
+            }
             // A table row: count, description, unit price, amount ("1" / "MEE GORENG" / "7.20" / "7.20"); an
             // amount OCR damaged there is the count times unit price when it has its digits ("0.95" / ".95").
-            std::smatch next;
             if (qty && !unit && i + 1 < end && std::regex_match(lines[i + 1], next, amount_line)) {
                 const std::optional<double> b = money_of(next, 1);
                 if (b && std::fabs(*qty * *a - *b) <= 0.005) {

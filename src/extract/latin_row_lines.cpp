@@ -1,6 +1,7 @@
 // Lines of a Latin-script receipt's item area, read (extract/latin_row_lines.h).
 #include "extract/latin_row_lines.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
@@ -80,6 +81,16 @@ bool is_header_line(const std::string& upper) {
         R"(^(QTY|DESC|DESCRIPTION|PRICE|AMOUNT|AMT|ITEM|ITEMS|CASHIER|OPERATOR|SERVED\s+BY|TRANS|TXN|TABLE|TBL\d*|EAT\s+IN|DINE\s+IN|TAKE\s*AWAY|RECEIPT|TAX\s+INVOICE|INVOICE|CASH\s+BILL|BILL|DATE|TIME)\b|^(RM|MYR|USD|GBP|EUR)$)");
     // A label that OCR damaged, with the number after it ("OERATOR 59874", "SERVED Y: 36806").
     static const std::regex label_number(R"(^[A-Z][A-Z .]{2,}:?\s*#?\d{4,}$)");
+    // A cashier / operator label alone with its colon, one letter lost, added or changed ("CASHIR:", its number
+    // printed above it); not a footer label ("TOT QTY:").
+    static const std::regex colon_label(R"(^([A-Z][A-Z .]{2,}):$)");
+    std::smatch cm;
+    if (std::regex_match(upper, cm, colon_label)) {
+        std::string k = cm[1].str();
+        k.erase(std::remove(k.begin(), k.end(), ' '), k.end());
+        for (const char* l : {"CASHIER", "OPERATOR", "SERVEDBY", "SALESPERSON"})
+            if (edit_distance(k, l) <= 1) return true;
+    }
     // A label with OCR look-alike digits in its words reads as the label ("AM0UNT").
     return std::regex_search(upper, time) || std::regex_search(upper, date) || std::regex_search(upper, month) ||
            std::regex_search(upper, label) || std::regex_search(read_letter_confusions(upper), label) ||

@@ -28,8 +28,8 @@ std::optional<double> money_of(const std::smatch& m, size_t first);
 bool is_end_line(const std::string& upper);
 
 // A header line above the item rows: a date or time, a cashier / operator / transaction label (or one that OCR
-// damaged, with its number after it: "OERATOR 59874"), a table heading, a currency column heading, a restaurant's
-// table number or order kind ("TBL64 / 1", "EAT IN", "TAKE AWAY").
+// damaged, with its number after it: "OERATOR 59874", or alone with its colon: "CASHIR:"), a table heading, a
+// currency column heading, a restaurant's table number or order kind ("TBL64 / 1", "EAT IN", "TAKE AWAY").
 bool is_header_line(const std::string& upper);
 
 // A receipt's lines three ways, each trimmed and cut to 200 bytes: look-alikes next to digits read as digits
