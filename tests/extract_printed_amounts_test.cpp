@@ -38,11 +38,12 @@ TEST(PrintedLines, FoldsAndReadsLookAlikes) {
 
 TEST(PrintedLines, LookAlikeBeforeAThousandsGroup) {
     // "Z,416" and "¥l.790": the first digit of an amount before its thousands group; not "No.123" (a word).
-    const std::vector<std::string> lines = ex::printed_lines("Z,416\n¥l.790\nNo.123\nS,12\n");
+    const std::vector<std::string> lines = ex::printed_lines("Z,416\n¥l.790\nNo.123\nS,12\nS,1\n");
     EXPECT_EQ(lines[0], "2,416");
     EXPECT_EQ(lines[1], "¥1.790");
     EXPECT_EQ(lines[2], "No.123");
-    EXPECT_EQ(lines[3], "S,12");  // no group of three
+    EXPECT_EQ(lines[3], "5,12");  // no group of three, but an amount's two-digit cents after a decimal comma
+    EXPECT_EQ(lines[4], "S,1");   // neither
 }
 
 TEST(PrintedNumbers, YenThousandsReadAsAPoint) {
