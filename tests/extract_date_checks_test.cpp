@@ -121,6 +121,24 @@ TEST(DateChecks, UsReceiptsPrintTheMonthFirst) {
     EXPECT_EQ(h["receipt_date"], "2016-08-25");
 }
 
+TEST(DateChecks, DateOrderOfTheReceiptsRegion) {
+    // No currency read, but a US city, state and ZIP code printed: month first.
+    auto f = fields("2016-04-07", nullptr);
+    ex::check_date_and_time("TARGET\n7304 High Street\nColumbus, OH 43215\n07/04/2016\n13:10:45\n", f);
+    EXPECT_EQ(f["receipt_date"], "2016-07-04");
+    EXPECT_TRUE(warned(f, "receipt_date_month_first")) << f["warnings"].dump();
+    // Ringgit (pounds, euros, Singapore dollars): the model's month-first reading is the day-first one.
+    auto g = fields("2015-07-10", nullptr);
+    g["currency"] = "MYR";
+    ex::check_date_and_time("POPULAR BOOK\n43000 KAJANG,\n07/10/2015\n18:41\n", g);
+    EXPECT_EQ(g["receipt_date"], "2015-10-07");
+    EXPECT_TRUE(warned(g, "receipt_date_day_first")) << g["warnings"].dump();
+    // No currency and no US address: the model's reading stands.
+    auto h = fields("2015-07-10", nullptr);
+    ex::check_date_and_time("SHOP\n07/10/2015\n", h);
+    EXPECT_EQ(h["receipt_date"], "2015-07-10");
+}
+
 TEST(DateChecks, TimeThatLostADigitIsNone) {
     auto f = fields(nullptr, "15:31");
     ex::check_date_and_time("ローソン 新宿店\n2024/03/05(火)\n15:4:18\n合計 ¥500\n", f);

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <optional>
+#include <regex>
 #include <vector>
 
 #include "extract/normalize_date.h"
@@ -18,6 +19,19 @@ namespace receipt::extract {
 namespace {
 
 constexpr size_t kMaxDateLineBytes = 200;  // bytes of a line the date readers look at
+
+// A US city, state and ZIP code line among the first 10 lines ("Columbus, OH 43215", "Austin, TX 78701-1234").
+bool us_address_printed(const std::string& text) {
+    static const std::regex city_state_zip(R"([A-Za-z.]+,? ?[A-Z]{2} \d{5}(-\d{4})?\s*$)");
+    size_t line_no = 0;
+    for (size_t i = 0; i <= text.size() && line_no < 10; ++line_no) {
+        const size_t j = std::min(text.find('\n', i), text.size());
+        const std::string line = text.substr(i, std::min<size_t>(j - i, kMaxDateLineBytes));
+        if (std::regex_search(line, city_state_zip)) return true;
+        i = j + 1;
+    }
+    return false;
+}
 
 }  // namespace
 
@@ -75,21 +89,29 @@ void check_date_and_time(const std::string& text, nlohmann::ordered_json& f) {
             }
         }
     }
-    // A US receipt (dollars) prints its numeric dates month first: the model's day-first reading of an ambiguous
-    // date ("2/8/16" read as 2016-08-02) is its month-first one (2016-02-08).
-    if (date.is_string() && f["currency"].is_string() && f["currency"].get<std::string>() == "USD" && !has_cjk(text)) {
+    // A US receipt (dollars, or a US state and ZIP code printed) prints its numeric dates month first: the
+    // model's day-first reading of an ambiguous date ("2/8/16" read as 2016-08-02) is its month-first one
+    // (2016-02-08). A receipt in ringgit, pounds, euros or Singapore dollars prints them day first, the other way
+    // round ("07/10/2015" is 2015-10-07).
+    const std::string currency = f["currency"].is_string() ? f["currency"].get<std::string>() : "";
+    const bool us = currency == "USD" || (currency.empty() && us_address_printed(text));
+    const bool day_first_region = currency == "MYR" || currency == "GBP" || currency == "EUR" || currency == "SGD";
+    if (date.is_string() && (us || day_first_region) && !has_cjk(text)) {
         const std::string d = date.get<std::string>();
-        std::optional<std::string> month_first;
+        std::optional<std::string> other;
         for_each_line_reading(text, kMaxDateLineBytes, [&](const std::string& line) {
-            if (month_first) return;
+            if (other) return;
             const auto day_first = normalize_date(line);
-            const auto us = normalize_date(line, DateHints{false, true});
-            if (day_first == d && us && *us != d) month_first = us;
+            const auto month_first = normalize_date(line, DateHints{false, true});
+            if (!day_first || !month_first || *day_first == *month_first) return;
+            if (us && *day_first == d) other = month_first;
+            if (!us && *month_first == d) other = day_first;
         });
-        if (month_first) {
-            f["warnings"].push_back("receipt_date_month_first: the model wrote " + d +
-                                    ", a US receipt prints the month first: " + *month_first);
-            date = *month_first;
+        if (other) {
+            f["warnings"].push_back("receipt_date_" + std::string(us ? "month" : "day") + "_first: the model wrote " +
+                                    d + ", a " + (us ? "US receipt" : "receipt in " + currency) + " prints the " +
+                                    (us ? "month" : "day") + " first: " + *other);
+            date = *other;
         }
     }
     // The weekday printed by the date ("202/09/14(土)") tells a date the model read through OCR damage from the
