@@ -36,9 +36,9 @@ std::string read_digit_confusions(const std::string& s) {
         // The units digit of an amount right after its currency sign ("$Z.20", "£l.50"), or starting a word or
         // after a minus sign ("I.05" alone on its line, "-S.20").
         const std::string_view before = std::string_view(s).substr(0, i);
-        const bool after_sign = before.ends_with("$") || before.ends_with("£") || before.ends_with("€") ||
-                                before.ends_with("RM") || i == 0 || s[i - 1] == ' ' || s[i - 1] == '-';
-        const bool cents = after_sign && i + 3 < s.size() && (s[i + 1] == '.' || s[i + 1] == ',') &&
+        const bool amount_start = before.ends_with("$") || before.ends_with("£") || before.ends_with("€") ||
+                                  before.ends_with("RM") || i == 0 || s[i - 1] == ' ' || s[i - 1] == '-';
+        const bool cents = amount_start && i + 3 < s.size() && (s[i + 1] == '.' || s[i + 1] == ',') &&
                            is_ascii_digit(s[i + 2]) && is_ascii_digit(s[i + 3]) &&
                            (i + 4 >= s.size() || !is_ascii_digit(s[i + 4]));
         if (prev || next || group || slashed || cents) out[i] = d;
