@@ -65,6 +65,11 @@ TEST(AddressBlock, LinesBelowAPrintedAddress) {
                                            "41150 KLANG, SELANGOR\n1320-TMN BATU\nGST ID. NO : 000181747712\n",
                                            "LOT P.T. 2811, JALAN ANGSA, TAMAN BERKELEY 41150 KLANG, SELANGOR"),
               "LOT P.T. 2811, JALAN ANGSA, TAMAN BERKELEY 41150 KLANG, SELANGOR 1320-TMN BATU");
+    // A state line right below the postcode line, after four lines (OCR broke "TAMAN UNIVERSITI," in two).
+    const std::string five = "GARDENIA BAKERIES (KL) SDN BHD\nNO.129, JALAN SS 2/24,\nTAMAN\nUNIVERSITI,\n"
+                             "10200 GEORGETOWN,\nPULAU PINANG.\nPHONE: 04-2614 4649\n";
+    EXPECT_EQ(ex::address_with_lines_below(five, "NO.129, JALAN SS 2/24, TAMAN UNIVERSITI, 10200 GEORGETOWN,"),
+              "NO.129, JALAN SS 2/24, TAMAN UNIVERSITI, 10200 GEORGETOWN, PULAU PINANG.");
 }
 
 TEST(AddressBlock, NameAndRegistrationLinesLeaveTheAddress) {

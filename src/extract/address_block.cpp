@@ -148,7 +148,9 @@ std::optional<std::string> address_with_lines_below(const std::string& text, con
         const long room = long(kAddressBlockLines) - long(j - at->first + 1);
         auto part = [&](size_t l) { return l < lines.size() && !lines[l].empty() && !other_line(lines[l]); };
         size_t add = 0;
-        if (room >= 1 && part(j + 1) && state_line(lines[j + 1])) {
+        // A state line right below the postcode line ends the address whatever the block's length (OCR may have
+        // broken a line of it in two: "TAMAN" / "UNIVERSITI,").
+        if ((room >= 1 || has_postcode(lines[j])) && part(j + 1) && state_line(lines[j + 1])) {
             add = 1;
         } else if (room >= 2 && part(j + 1) && part(j + 2) && state_line(lines[j + 2]) &&
                    !has_ascii_digit(lines[j + 1])) {

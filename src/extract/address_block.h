@@ -36,7 +36,8 @@ std::optional<std::string> header_address_block(const std::string& text);
 // `addr` with the lines printed right below it that end a Malaysian address: when `addr` is printed (spaces aside,
 // any case) as whole consecutive lines among the first kAddressSearchLines, and the next line names a state
 // ("PAHANG"), or the next line has no digits and the one after it names a state ("CAMERON HIGHLANDS," / "PAHANG"),
-// those lines are added, to at most kAddressBlockLines lines in all; then a branch-code line ("1320-TMN BATU").
+// those lines are added, to at most kAddressBlockLines lines in all (a state line right below the postcode line
+// whatever the length); then a branch-code line ("1320-TMN BATU").
 // nullopt when nothing is added. (SROIE training labels never stop above such a state line, and include the
 // branch-code line on 24 of 26 receipts that print one.)
 std::optional<std::string> address_with_lines_below(const std::string& text, const std::string& addr);
