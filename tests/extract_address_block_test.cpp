@@ -136,6 +136,21 @@ TEST(AddressBlock, StreetLineFirstWhereOcrReadItLater) {
                                                     "NO.5, JALAN ANGSA, 81100 JOHOR BAHRU,"));
 }
 
+TEST(AddressBlock, StreetPieceAboveTheHouseNumber) {
+    EXPECT_EQ(ex::address_with_street_piece_above("WAITROSE\nStation Road\n213\nBristol BS1 5TR\nTEL: 0117\n",
+                                                  "213 Bristol BS1 5TR"),
+              "213 Station Road Bristol BS1 5TR");
+    EXPECT_EQ(ex::address_with_street_piece_above("WAITROSE\nRoad\n121 Station\nManchester M11AE\n",
+                                                  "121 Station Manchester M11AE"),
+              "121 Station Road Manchester M11AE");
+    // A whole street line, a line above that is the store name, or one with a digit: unchanged.
+    EXPECT_FALSE(ex::address_with_street_piece_above("TESCO\n12 High Street\nLeeds LS1 4DY\n",
+                                                     "12 High Street Leeds LS1 4DY"));
+    EXPECT_FALSE(ex::address_with_street_piece_above("WAITROSE\n213\nBristol BS1 5TR\n", "213 Bristol BS1 5TR"));
+    EXPECT_FALSE(ex::address_with_street_piece_above("TEL 0117\nRoad 5\n213\nBristol BS1 5TR\n",
+                                                     "213 Bristol BS1 5TR"));
+}
+
 TEST(AddressBlock, StrayLinesLeaveTheAddress) {
     // A phone number, a damaged document title and a registration number printed among the address lines.
     EXPECT_EQ(ex::address_without_stray_lines("Co-op Food\n214 Station Road\n0141 278 9614\nGlasgow G1 3SL\n",

@@ -231,6 +231,29 @@ std::optional<std::string> address_with_street_line_first(const std::string& tex
     return std::nullopt;
 }
 
+std::optional<std::string> address_with_street_piece_above(const std::string& text, const std::string& addr) {
+    const std::vector<std::string> lines = first_lines(text, kAddressSearchLines, 200);
+    try {
+        const auto at = printed_lines_of(lines, strip_spaces(ascii_upper(addr)));
+        if (!at || at->first == 0) return std::nullopt;
+        const std::string first = trim(lines[at->first]), above = trim(lines[at->first - 1]);
+        if (first.empty() || !std::isdigit(static_cast<unsigned char>(first[0])) || above.empty() ||
+            has_ascii_digit(above) || street_line(first))
+            return std::nullopt;
+        // The house number (and the street's first words) below, the rest of the street above.
+        const std::string street = first + " " + above;
+        if (!street_line(street)) return std::nullopt;
+        std::string out = street;
+        for (size_t l = at->first + 1; l <= at->second; ++l) {
+            out += ' ';
+            out += trim(lines[l]);
+        }
+        return collapse_whitespace(out);
+    } catch (...) {
+    }
+    return std::nullopt;
+}
+
 std::optional<std::string> address_without_name_lines(const std::string& text, const std::string& addr,
                                                       const std::string& name) {
     const std::string name_c = strip_spaces(ascii_upper(name)), addr_c = strip_spaces(ascii_upper(addr));

@@ -61,6 +61,12 @@ std::optional<std::string> address_with_street_line_above(const std::string& tex
 // line printed right below it, is a house number, a street and a street word. nullopt when nothing moves.
 std::optional<std::string> address_with_street_line_first(const std::string& text, const std::string& addr);
 
+// `addr` with the piece of its US / UK street line that OCR printed above it ("Station Road" / "213" / "Bristol BS1
+// 5TR" -> "213 Station Road Bristol BS1 5TR", "Street" / "237 Hig" / ... -> "237 Hig Street ..."): when `addr` is
+// printed as whole consecutive lines among the first kAddressSearchLines, its first line starts with a digit and is
+// no street line, the line above it has no digit, and the two, number first, make a street line. nullopt otherwise.
+std::optional<std::string> address_with_street_piece_above(const std::string& text, const std::string& addr);
+
 // `addr` without the store name printed as its first whole line(s): "BHPETROL SUBANG AIRPORT JALAN LAPANGAN ..." for
 // the name "BHPETROL SUBANG AIRPORT" printed on its own line above the address. A name that is only the start of
 // a line ("DOMINO'S PIZZA" of "DOMINO'S PIZZA TAMAN UNIVERSITI", a branch line) is kept. nullopt when nothing

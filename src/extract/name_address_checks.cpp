@@ -120,6 +120,7 @@ void check_name_and_address(const std::string& text, const ExtractOptions& optio
                                                              name.is_string() ? name.get<std::string>() : ""))
                 addr = *longer;
             if (auto moved = address_with_street_line_first(text, addr.get<std::string>())) addr = *moved;
+            if (auto joined = address_with_street_piece_above(text, addr.get<std::string>())) addr = *joined;
         }
         // A Latin-script house number the model garbled ("NO.183" for the printed "NO.138") is read from the print
         // before the same street (extract/latin_address.h).
