@@ -219,11 +219,11 @@ std::optional<std::string> address_with_street_line_first(const std::string& tex
                 street = l;
             }
         if (!street) return std::nullopt;
-        std::string out = trim(lines[*street]);
+        std::string out = lines[*street];  // first_lines trims each line
         for (size_t l = at->first; l <= last; ++l)
             if (l != *street) {
                 out += ' ';
-                out += trim(lines[l]);
+                out += lines[l];
             }
         return collapse_whitespace(out);
     } catch (...) {
@@ -236,7 +236,8 @@ std::optional<std::string> address_with_street_piece_above(const std::string& te
     try {
         const auto at = printed_lines_of(lines, strip_spaces(ascii_upper(addr)));
         if (!at || at->first == 0) return std::nullopt;
-        const std::string first = trim(lines[at->first]), above = trim(lines[at->first - 1]);
+        const std::string& first = lines[at->first];  // first_lines trims each line
+        const std::string& above = lines[at->first - 1];
         if (first.empty() || !std::isdigit(static_cast<unsigned char>(first[0])) || above.empty() ||
             has_ascii_digit(above) || street_line(first))
             return std::nullopt;
@@ -246,7 +247,7 @@ std::optional<std::string> address_with_street_piece_above(const std::string& te
         std::string out = street;
         for (size_t l = at->first + 1; l <= at->second; ++l) {
             out += ' ';
-            out += trim(lines[l]);
+            out += lines[l];
         }
         return collapse_whitespace(out);
     } catch (...) {

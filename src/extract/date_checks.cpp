@@ -23,13 +23,8 @@ constexpr size_t kMaxDateLineBytes = 200;  // bytes of a line the date readers l
 // A US city, state and ZIP code line among the first 10 lines ("Columbus, OH 43215", "Austin, TX 78701-1234").
 bool us_address_printed(const std::string& text) {
     static const std::regex city_state_zip(R"([A-Za-z.]+,? ?[A-Z]{2} \d{5}(-\d{4})?\s*$)");
-    size_t line_no = 0;
-    for (size_t i = 0; i <= text.size() && line_no < 10; ++line_no) {
-        const size_t j = std::min(text.find('\n', i), text.size());
-        const std::string line = text.substr(i, std::min<size_t>(j - i, kMaxDateLineBytes));
+    for (const std::string& line : first_lines(text, 10, kMaxDateLineBytes))
         if (std::regex_search(line, city_state_zip)) return true;
-        i = j + 1;
-    }
     return false;
 }
 

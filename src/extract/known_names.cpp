@@ -128,6 +128,20 @@ int max_dropped_letters(size_t n_letters, bool cjk) { return n_letters < (cjk ? 
 
 namespace {
 
+// Indices into known.names() (most frequent first) of the entries of at least min_letters letters and digits that
+// are `model` with 1 to max_dropped_letters of their letters left out, in order (letters_dropped).
+std::vector<size_t> with_letters_dropped(const std::u32string& model, const KnownNames& known, size_t min_letters) {
+    const auto& names = known.names();
+    std::vector<size_t> out;
+    for (size_t i = 0; i < names.size(); ++i) {
+        const auto& key = names[i].letters;
+        if (key.size() < min_letters || key.size() <= model.size()) continue;
+        if (key.size() - model.size() > size_t(max_dropped_letters(key.size(), names[i].cjk))) continue;
+        if (letters_dropped(model, key)) out.push_back(i);
+    }
+    return out;
+}
+
 // The two readings known_name_for, known_item_for and known_address_for share, for `piece` (a chain, a name, a
 // description or an address) with letters `model`: its known spelling with spaces OCR dropped (respell_spaces), or
 // the one known piece it is with letters dropped. `decided` is set when either applies (a known letters match decides
@@ -146,14 +160,7 @@ std::optional<std::string> known_spelling(const std::string& piece, const std::u
         return std::nullopt;
     }
     // OCR dropped letters of a known one.
-    std::vector<size_t> dropped;
-    for (size_t i = 0; i < names.size(); ++i) {
-        const auto& key = names[i].letters;
-        if (key.size() <= model.size()) continue;
-        const size_t extra = key.size() - model.size();
-        if (extra > size_t(max_dropped_letters(key.size(), names[i].cjk))) continue;
-        if (letters_dropped(model, key)) dropped.push_back(i);
-    }
+    const std::vector<size_t> dropped = with_letters_dropped(model, known, 0);
     decided = !dropped.empty();
     if (auto w = clear_winner(dropped, names)) return names[*w].name;
     return std::nullopt;
@@ -178,7 +185,7 @@ std::optional<std::string> known_address_for(const std::string& address, const K
 std::optional<std::string> known_address_words_for(const std::string& address, const KnownNames& words) {
     if (words.empty() || has_cjk(address)) return std::nullopt;
     const auto ascii_letter = [](char c) { return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z'); };
-    const auto digit_at = [&](size_t k) { return k < address.size() && address[k] >= '0' && address[k] <= '9'; };
+    const auto digit_at = [&](size_t k) { return k < address.size() && is_ascii_digit(address[k]); };
     const auto& known = words.names();
     std::string out;
     bool changed = false;
@@ -198,15 +205,8 @@ std::optional<std::string> known_address_words_for(const std::string& address, c
             out += word;
             continue;
         }
-        // Known words of 4+ letters that are this one with letters dropped (by OCR), most frequent first.
-        std::vector<size_t> dropped;
-        for (size_t k = 0; k < known.size(); ++k) {
-            const auto& key = known[k].letters;
-            if (key.size() < 4 || key.size() <= model.size()) continue;
-            if (key.size() - model.size() > size_t(max_dropped_letters(key.size(), false))) continue;
-            if (letters_dropped(model, key)) dropped.push_back(k);
-        }
-        if (auto w = clear_winner(dropped, known)) {
+        // Known words of 4+ letters that are this one with letters dropped (by OCR).
+        if (auto w = clear_winner(with_letters_dropped(model, words, 4), known)) {
             out += known[*w].name;
             changed = true;
         } else {
