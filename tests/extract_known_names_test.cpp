@@ -172,6 +172,28 @@ TEST(KnownNames, ItemDescriptions) {
     EXPECT_EQ(ex::known_item_for("CHICKEN BREST", ex::KnownNames{}), std::nullopt);
 }
 
+TEST(KnownNames, ItemDescriptionsWithOcrLookalikes) {
+    const auto items = ex::KnownNames::parse("4500\tPROMO\n3000\tMAGGI CURRY 5S\n2000\tSUNSCREEN SPF50\n"
+                                             "1000\tCOTTON BUDS\n900\tSOUP\n800\tS0UP\n700\tMILO 1KG\n"
+                                             "600\tA4 PAPER 500S\n",
+                                             "known_items.txt");
+    EXPECT_EQ(ex::known_item_for("PROM0", items), "PROMO");
+    EXPECT_EQ(ex::known_item_for("MAGGICURRY 55", items), "MAGGI CURRY 5S");
+    EXPECT_EQ(ex::known_item_for("SUNSCREEN SPFSO", items), "SUNSCREEN SPF50");
+    // Look-alikes and letters lost ("MILO 1KG" with its M lost and its 1 read as I); never a digit lost.
+    EXPECT_EQ(ex::known_item_for("ILO IKG", items), "MILO 1KG");
+    EXPECT_EQ(ex::known_item_for("A4 PPER S00S", items), "A4 PAPER 500S");
+    EXPECT_EQ(ex::known_item_for("A4 PAPER 5OS", items), std::nullopt);
+    // A count left in front without its "x": the rest is known, as it is or with look-alikes.
+    EXPECT_EQ(ex::known_item_for("1 5UNSCREEN SPF50", items), "SUNSCREEN SPF50");
+    EXPECT_EQ(ex::known_item_for("2 COTTON BUDS", items), "COTTON BUDS");
+    // Two known of like frequency ("SOUP", "S0UP"), more than three look-alikes, or another letter: kept.
+    EXPECT_EQ(ex::known_item_for("50UP", items), std::nullopt);
+    EXPECT_EQ(ex::known_item_for("5UN5CREEN 5PF5O", items), std::nullopt);
+    EXPECT_EQ(ex::known_item_for("PROMI", items), std::nullopt);
+    EXPECT_EQ(ex::known_item_for("123 COTTON BUDS", items), std::nullopt);
+}
+
 TEST(KnownNames, DroppedDigitsAreNotPutBack) {
     const auto items = ex::KnownNames::parse("4000\tCOCA COLA 1500ml\n3000\tA4 PAPER 500S\n", "known_items.txt");
     EXPECT_EQ(ex::known_item_for("COCA COLA 500ml", items), std::nullopt);

@@ -459,6 +459,11 @@ TEST(LatinItemRows, CountBoxBelowTheUnitPriceAndADamagedCashierLabel) {
     // A footer label with its colon ("TOT QTY:") is no header: the rows above it stay the reading's.
     EXPECT_FALSE(ex::is_header_line("TOT QTY:"));
     EXPECT_TRUE(ex::is_header_line("OPERTOR:"));
+    // A table heading alone with a letter lost; a word of a description one letter from a short heading is none.
+    EXPECT_TRUE(ex::is_header_line("AMOUT"));
+    EXPECT_TRUE(ex::is_header_line("DESCRIPTON"));
+    EXPECT_FALSE(ex::is_header_line("RICE"));
+    EXPECT_FALSE(ex::is_header_line("AMOUT DUE"));
 }
 
 TEST(LatinItemRows, ModelDescriptionsPrintedInAnotherCaseStay) {

@@ -67,6 +67,9 @@ TEST(LatinLookalikes, ItemDescriptions) {
     EXPECT_EQ(ex::latin_item_description_read("1x SCREWDRIVER SET"), "SCREWDRIVER SET");
     EXPECT_EQ(ex::latin_item_description_read("Ix SCREWDRIVER SET"), "SCREWDRIVER SET");
     EXPECT_EQ(ex::latin_item_description_read("lx BALL PEN BLUE"), "BALL PEN BLUE");
+    EXPECT_EQ(ex::latin_item_description_read("1xTISSUE 10S"), "TISSUE 10S");  // the space lost
+    EXPECT_EQ(ex::latin_item_description_read("2xLED BULB 9W"), "LED BULB 9W");
+    EXPECT_EQ(ex::latin_item_description_read("IXORA PLANT"), "IXORA PLANT");  // a word, no count
     // Digits at a word's edge or before a unit, and sizes, stay.
     for (const std::string s : {"SUNSCREEN SPF50", "SUGAR 1KG", "MAGGI CURRY 5S", "SP5KG", "BATTERY AA 4S",
                                 "MINERAL WATER 1.5L", "A4 PAPER 500S", "8PCS", "8OZ CUP", "Z4 CABLE", "I5"})

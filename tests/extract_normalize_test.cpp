@@ -381,6 +381,20 @@ TEST(NormalizeDate, SeparatorsOrTheEraYearMarkLost) {
     EXPECT_EQ(ex::date_apart_from_time("2021/11/05 06:04"), "2021/11/05 06:04");
 }
 
+TEST(NormalizeDate, MonthAbbreviationOcrDamaged) {
+    EXPECT_EQ(date("26 AP 2023"), "2023-04-26");      // one letter lost: only APR holds A, P
+    EXPECT_EQ(date("28 AU 2023 15:00"), "2023-08-28");
+    EXPECT_EQ(date("29 UL 2023"), "2023-07-29");
+    EXPECT_EQ(date("13 FE8 2022"), "2022-02-13");     // 8 for B
+    EXPECT_EQ(date("0CT 5, 2021"), "2021-10-05");     // 0 for O, month first
+    EXPECT_EQ(date("31 JU 2021"), "<none>");          // JUN or JUL
+    EXPECT_EQ(date("12 MA 2021"), "<none>");          // MAR or MAY
+    EXPECT_EQ(date("12 AM 2023"), "<none>");          // no month holds A, M in that order
+    EXPECT_EQ(date("31 AP 2023"), "<none>");          // no April 31
+    EXPECT_EQ(date("12 A8 2023"), "<none>");          // mostly digits
+    EXPECT_EQ(date("26 AP 23"), "<none>");            // a two-digit year is too little to go on
+}
+
 TEST(Currency, PrintsYenAmounts) {
     EXPECT_TRUE(ex::prints_yen_amounts("アサヒスーパードライ 350ml\n\\248\n小 計\n\\248"));
     EXPECT_TRUE(ex::prints_yen_amounts("お茶\n98円\n合計\n98円"));

@@ -166,13 +166,75 @@ std::optional<std::string> known_spelling(const std::string& piece, const std::u
     return std::nullopt;
 }
 
+// True when the ASCII digit d and the letter l are OCR look-alikes: 0 / O o, 1 / I l L, 2 / Z, 5 / S s, 6 / G, 8 / B.
+bool digit_lookalike(char32_t d, char32_t l) {
+    switch (d) {
+        case U'0': return l == U'O' || l == U'o';
+        case U'1': return l == U'I' || l == U'l' || l == U'L';
+        case U'2': return l == U'Z';
+        case U'5': return l == U'S' || l == U's';
+        case U'6': return l == U'G';
+        case U'8': return l == U'B';
+        default: return false;
+    }
+}
+
+// True when `model` is `known` with 1 to 3 of its characters read as their look-alikes, a digit for a letter or a
+// letter for a digit ("PROM0" for PROMO, "MAGGICURRY55" for MAGGICURRY5S), and at most max_dropped of its letters
+// (no digit) lost ("ILOIKG" for MILO1KG), the others the same. Greedy as letters_dropped, a look-alike taken where
+// the characters differ.
+bool lookalikes_of(const std::u32string& model, const std::u32string& known, size_t max_dropped) {
+    if (model.size() > known.size() || known.size() - model.size() > max_dropped) return false;
+    size_t j = 0;
+    int read = 0;
+    for (char32_t c : known) {
+        if (j < model.size() && model[j] == c) {
+            ++j;
+        } else if (j < model.size() && (digit_lookalike(model[j], c) || digit_lookalike(c, model[j]))) {
+            if (++read > 3) return false;
+            ++j;
+        } else if (is_digit(c)) {
+            return false;
+        }
+    }
+    return j == model.size() && read > 0;
+}
+
 }  // namespace
 
 std::optional<std::string> known_item_for(const std::string& description, const KnownNames& items) {
     const std::u32string model = letters(description);
     if (items.empty() || model.size() < 3) return std::nullopt;
     bool decided = false;
-    return known_spelling(description, model, items, true, decided);
+    if (auto k = known_spelling(description, model, items, true, decided); k || decided || has_cjk(description))
+        return k;
+    // Latin script, no known item it is or lost letters of: one whose letters and digits it holds with OCR
+    // look-alikes, or, after a count OCR left in front of it without its "x" ("1 5UNSCREEN SPF50"), exactly or with
+    // look-alikes.
+    const auto& names = items.names();
+    auto with_lookalikes = [&](const std::u32string& m, bool letters_lost) {
+        std::vector<size_t> out;  // indices, most frequent first
+        for (size_t i = 0; i < names.size(); ++i) {
+            const size_t lost = letters_lost ? size_t(max_dropped_letters(names[i].letters.size(), false)) : 0;
+            if (lookalikes_of(m, names[i].letters, lost)) out.push_back(i);
+        }
+        return out;
+    };
+    std::vector<size_t> found = with_lookalikes(model, false);
+    if (found.empty()) found = with_lookalikes(model, true);  // letters lost as well ("ILO IKG" for MILO 1KG)
+    if (auto w = clear_winner(found, names)) return names[*w].name;
+    if (!found.empty()) return std::nullopt;
+    size_t at = description.find_first_not_of(' ');
+    const size_t count_end = description.find_first_not_of("0123456789", at);
+    if (at == std::string::npos || count_end == std::string::npos || count_end == at || count_end - at > 2 ||
+        description[count_end] != ' ')
+        return std::nullopt;
+    const std::u32string rest = letters(description.substr(count_end));
+    if (rest.size() < 4) return std::nullopt;
+    for (size_t i = 0; i < names.size(); ++i)
+        if (names[i].letters == rest || lookalikes_of(rest, names[i].letters, 0)) found.push_back(i);
+    if (auto w = clear_winner(found, names)) return names[*w].name;
+    return std::nullopt;
 }
 
 std::optional<std::string> known_address_for(const std::string& address, const KnownNames& addresses) {

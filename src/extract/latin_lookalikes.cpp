@@ -122,8 +122,8 @@ std::string read_letter_confusions(const std::string& s) { return read_letters(s
 
 std::string latin_item_description_read(const std::string& s) {
     // "1x ", "Ix ", "lx ", "12 x ": a count OCR left in front of the description (the quantity holds it); "x "
-    // alone when OCR lost its digit.
-    static const std::regex count_prefix(R"(^\s*(?:[0-9Il]{1,2}\s?[xX]|x)\s+(?=\S))");
+    // alone when OCR lost its digit; "1xTISSUE": a count whose space OCR lost, before three capitals.
+    static const std::regex count_prefix(R"(^\s*(?:(?:[0-9Il]{1,2}\s?[xX]|x)\s+(?=\S)|[0-9Il]{1,2}x(?=[A-Z]{3})))");
     std::string out = s;
     if (s.size() <= 200) {
         try {

@@ -16,8 +16,8 @@ namespace receipt::extract {
 // capital O, S or B ("0ak", "8oots"). Other text is unchanged.
 std::string read_letter_confusions(const std::string& s);
 
-// A Latin-script item description as printed, read: a count OCR left in front of it ("1x ", "Ix ", "lx ", or "x "
-// that lost its digit) goes, and a digit look-alike between two letters of a word ("C0UPON") is read as above. Digits at a word's edge stay
+// A Latin-script item description as printed, read: a count OCR left in front of it ("1x ", "Ix ", "lx ", "x "
+// that lost its digit, or "1x" that lost its space before three capitals: "1xTISSUE") goes, and a digit look-alike between two letters of a word ("C0UPON") is read as above. Digits at a word's edge stay
 // ("SPF50", "1KG", "5S"), and so does one before a unit that ends the word ("SP5KG"). At a word's edge, an 8 or 0
 // before four or more capitals is B or O ("8ANANAS"), an I, l or Z before the digits of a count and unit is 1 or 2
 // ("I0S" for 10S), and a Z alone before "%" is 2 ("MILK Z% GAL").

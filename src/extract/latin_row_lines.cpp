@@ -91,6 +91,11 @@ bool is_header_line(const std::string& upper) {
         for (const char* l : {"CASHIER", "OPERATOR", "SERVEDBY", "SALESPERSON"})
             if (edit_distance(k, l) <= 1) return true;
     }
+    // A table heading alone on its line with one letter lost, added or changed ("AMOUT", "DESCRIPTON"); not the
+    // shorter headings, whose damaged forms are words of descriptions ("PRICE" / "RICE").
+    if (upper.size() >= 5 && upper.size() <= 12 && upper.find(' ') == std::string::npos)
+        for (const char* l : {"AMOUNT", "DESCRIPTION"})
+            if (edit_distance(upper, l) <= 1) return true;
     // A label with OCR look-alike digits in its words reads as the label ("AM0UNT").
     return std::regex_search(upper, time) || std::regex_search(upper, date) || std::regex_search(upper, month) ||
            std::regex_search(upper, label) || std::regex_search(read_letter_confusions(upper), label) ||

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cctype>
 #include <cstdio>
 #include <regex>
 #include <vector>
@@ -75,17 +76,51 @@ std::optional<Ymd> from_era(const std::string& era, const std::string& year, con
     return std::nullopt;
 }
 
+constexpr std::array<std::string_view, 12> kMonthNames = {"january", "february", "march",     "april",
+                                                          "may",     "june",     "july",      "august",
+                                                          "september", "october", "november", "december"};
+
 int month_from_name(const std::string& word) {
-    static constexpr std::array<std::string_view, 12> kNames = {"january",   "february", "march",    "april",
-                                                                "may",       "june",     "july",     "august",
-                                                                "september", "october",  "november", "december"};
     const std::string w = ascii_lower(word);
     if (w == "sept") return 9;
     for (int i = 0; i < 12; ++i) {
         // Either the 3-letter abbreviation or the full name.
-        if (w == kNames[i] || (w.size() == 3 && kNames[i].substr(0, 3) == w)) return i + 1;
+        if (w == kMonthNames[i] || (w.size() == 3 && kMonthNames[i].substr(0, 3) == w)) return i + 1;
     }
     return 0;
+}
+
+// The month of an abbreviation that OCR damaged (priority-10 patterns of scan): digit look-alikes read as letters
+// (0 -> O, 1 -> L, 5 -> S, 6 -> G, 8 -> B: "FE8", "0CT", "AU6"), then the month whose 3-letter abbreviation it is,
+// or, for two letters (one lost: "AP", "AU", "UL", "SE"), the only month whose abbreviation holds both in order. 0
+// when none or several hold them ("JU": June or July; "MA", "AR", "JN"), or when the token is mostly digits.
+int month_from_damaged_name(const std::string& token) {
+    if (token.size() < 2 || token.size() > 3) return 0;
+    std::string w;
+    int letters = 0;
+    for (const char c : token) {
+        const char lower = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+        if (lower >= 'a' && lower <= 'z') {
+            ++letters;
+            w += lower;
+            continue;
+        }
+        static constexpr std::string_view kDigits = "01568", kLetters = "olsgb";
+        const size_t at = kDigits.find(c);
+        if (at == std::string_view::npos) return 0;
+        w += kLetters[at];
+    }
+    if (letters * 2 < static_cast<int>(token.size()) + 1) return 0;  // "AU6", "FE8" yes; "0C", "8O8" no
+    if (w.size() == 3) return month_from_name(w);
+    int found = 0;
+    for (int m = 1; m <= 12; ++m) {
+        const std::string abbr = ascii_lower(std::string(kMonthNames[m - 1].substr(0, 3)));
+        const size_t first = abbr.find(w[0]);
+        if (first == std::string::npos || abbr.find(w[1], first + 1) == std::string::npos) continue;
+        if (found) return 0;
+        found = m;
+    }
+    return found;
 }
 
 // All-numeric a<sep>b<sep>c: the valid readings, the one picked from digit counts and hints first, then the
@@ -185,6 +220,13 @@ std::vector<Candidate> scan(const std::string& s, DateHints hints, bool all_read
     static const std::regex kYearMonthRun("(^|\\D)((?:19|20)\\d{2})(\\d{2})([./-])(\\d{2})(?![\\d:])");
     static const std::regex kMonthDayRun("(^|\\D)((?:19|20)\\d{2})([./-])(\\d{2})(\\d{2})(?![\\d:])");
 
+    // "26 AP 2023", "13 FE8 2022", "AU6 28, 2023": a month abbreviation OCR damaged (month_from_damaged_name),
+    // with a day and a four-digit year 19xx / 20xx around it.
+    static const std::regex kDayDamagedMonth(
+        "(^|[^\\dA-Za-z])(\\d{1,2})[\\s./-]+([A-Za-z0-9]{2,3})\\.?[\\s./,-]+((?:19|20)\\d{2})(?!\\d)");
+    static const std::regex kDamagedMonthDay(
+        "(^|[^\\dA-Za-z])([A-Za-z0-9]{2,3})\\.?[\\s./-]+(\\d{1,2})(?:\\s*,\\s*|[\\s./-]+)((?:19|20)\\d{2})(?!\\d)");
+
     std::vector<Candidate> found;
     collect(
         s, kEraKanji, 0, 1, [](const std::smatch& m) { return from_era(m[1], m[2], m[3], m[4]); }, found);
@@ -245,6 +287,16 @@ std::vector<Candidate> scan(const std::string& s, DateHints hints, bool all_read
             [re](const std::smatch& m) -> std::optional<Ymd> {
                 // Groups: year 2, then month 3 and day 5 (separator 4), or month 4 and day 5 (separator 3).
                 const Ymd v{to_int(m[2]), to_int(re == &kYearMonthRun ? m[3] : m[4]), to_int(m[5])};
+                return is_valid(v) ? std::optional<Ymd>(v) : std::nullopt;
+            },
+            found);
+    for (const std::regex* re : {&kDayDamagedMonth, &kDamagedMonthDay})
+        collect(
+            s, *re, 10, 2,
+            [re](const std::smatch& m) -> std::optional<Ymd> {
+                const bool day_first = re == &kDayDamagedMonth;
+                const Ymd v{to_int(m[4]), month_from_damaged_name(day_first ? m[3] : m[2]),
+                            to_int(day_first ? m[2] : m[3])};
                 return is_valid(v) ? std::optional<Ymd>(v) : std::nullopt;
             },
             found);
