@@ -460,10 +460,26 @@ TEST(LatinItemRows, CountBoxBelowTheUnitPriceAndADamagedCashierLabel) {
     EXPECT_FALSE(ex::is_header_line("TOT QTY:"));
     EXPECT_TRUE(ex::is_header_line("OPERTOR:"));
     // A table heading alone with a letter lost; a word of a description one letter from a short heading is none.
+    EXPECT_TRUE(ex::is_header_line("SERVED 8Y:"));  // 8 for B
     EXPECT_TRUE(ex::is_header_line("AMOUT"));
     EXPECT_TRUE(ex::is_header_line("DESCRIPTON"));
     EXPECT_FALSE(ex::is_header_line("RICE"));
     EXPECT_FALSE(ex::is_header_line("AMOUT DUE"));
+}
+
+TEST(LatinItemRows, SubtotalLabelBrokenOverTwoLinesAndRunTogetherAmounts) {
+    // "SUB" / "TOTAL" ends the rows; "8.808.80" is a unit price and an amount whose space OCR lost (1 x 8.80).
+    const auto read = ex::read_latin_item_rows("SHOP\nSERVED 8Y:\n16670\n1x EXTENSION CORD 3M\n26.75 T\n"
+                                               "1 TISSUE 10S 8.808.80\nSUB\nTOTAL\nRM35.55\n");
+    ASSERT_TRUE(read);
+    EXPECT_EQ(rows_of(read->rows),
+              (std::vector<Row>{{"EXTENSION CORD 3M", 1, 26.75, 26.75}, {"TISSUE 10S", 1, 8.8, 8.8}}));
+    ASSERT_TRUE(read->end_amount);
+    EXPECT_DOUBLE_EQ(*read->end_amount, 35.55);
+    EXPECT_EQ(ex::with_run_together_amounts_apart("2 COCA COLA 1.5L 3.026.04"), "2 COCA COLA 1.5L 3.02 6.04");
+    // The count times the price is not the amount, or no count: as printed.
+    EXPECT_EQ(ex::with_run_together_amounts_apart("1 TISSUE 10S 8.809.80"), "1 TISSUE 10S 8.809.80");
+    EXPECT_EQ(ex::with_run_together_amounts_apart("TISSUE 10S 8.808.80"), "TISSUE 10S 8.808.80");
 }
 
 TEST(LatinItemRows, ModelDescriptionsPrintedInAnotherCaseStay) {

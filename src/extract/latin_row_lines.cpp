@@ -83,11 +83,13 @@ bool is_header_line(const std::string& upper) {
     static const std::regex label_number(R"(^[A-Z][A-Z .]{2,}:?\s*#?\d{4,}$)");
     // A cashier / operator label alone with its colon, one letter lost, added or changed ("CASHIR:", its number
     // printed above it); not a footer label ("TOT QTY:").
-    static const std::regex colon_label(R"(^([A-Z][A-Z .]{2,}):$)");
+    // Look-alike digits read as letters first ("SERVED 8Y:").
+    static const std::regex colon_label(R"(^([A-Z][A-Z0-9 .]{2,}):$)");
     std::smatch cm;
     if (std::regex_match(upper, cm, colon_label)) {
         std::string k = cm[1].str();
         k.erase(std::remove(k.begin(), k.end(), ' '), k.end());
+        for (char& c : k) c = c == '0' ? 'O' : c == '1' ? 'I' : c == '5' ? 'S' : c == '8' ? 'B' : c;
         for (const char* l : {"CASHIER", "OPERATOR", "SERVEDBY", "SALESPERSON"})
             if (edit_distance(k, l) <= 1) return true;
     }
@@ -120,8 +122,29 @@ std::optional<LatinRowLines> latin_row_lines(const std::string& text) {
             l.printed.back() = l.printed.back().substr(0, l.read.back().size());
         }
         l.upper.push_back(ascii_upper(l.printed.back()));
+        for (std::string* line : {&l.read.back(), &l.printed.back(), &l.upper.back()})
+            *line = with_run_together_amounts_apart(*line);
     }
+    // "SUB" / "TOTAL": a subtotal label that OCR broke over two lines is one end line.
+    static const std::regex sub(R"(^SUB[\s-]*$)");
+    for (size_t i = 0; i + 1 < l.upper.size(); ++i)
+        if (std::regex_match(l.upper[i], sub) && l.upper[i + 1].rfind("TOTAL", 0) == 0) {
+            for (auto* lines : {&l.read, &l.printed, &l.upper}) {
+                (*lines)[i] += " " + (*lines)[i + 1];
+                lines->erase(lines->begin() + long(i) + 1);
+            }
+        }
     return l;
+}
+
+std::string with_run_together_amounts_apart(const std::string& line) {
+    // A count, a description, then a unit price and an amount with the space between them lost.
+    static const std::regex row(R"(^(\d{1,2}) (.*[A-Za-z].* )(\d+\.\d{2})(\d+\.\d{2})$)");
+    std::smatch m;
+    if (line.size() > kMaxLineBytes || !std::regex_match(line, m, row)) return line;
+    const double count = std::stod(m[1].str()), price = std::stod(m[3].str()), amount = std::stod(m[4].str());
+    if (count < 1 || std::fabs(count * price - amount) > 0.005) return line;
+    return m[1].str() + " " + m[2].str() + m[3].str() + " " + m[4].str();
 }
 
 // An amount that OCR damaged, alone on its line: a number with a point and other than two decimals or no digit

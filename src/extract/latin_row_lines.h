@@ -39,7 +39,13 @@ struct LatinRowLines {
     std::vector<std::string> read, printed, upper;
 };
 
-// The lines of `text`; nullopt when the two readings disagree on the line count or there are too many lines.
+// `line` with the unit price and the amount of a one-line row that OCR ran together set apart, when the count
+// times the price is the amount ("1 TISSUE 10S 8.808.80" -> "1 TISSUE 10S 8.80 8.80"); else `line` as it is.
+std::string with_run_together_amounts_apart(const std::string& line);
+
+// The lines of `text`; nullopt when the two readings disagree on the line count or there are too many lines. A
+// subtotal label broken over two lines ("SUB" / "TOTAL") is one line, and a one-line row's run-together unit price
+// and amount are set apart (with_run_together_amounts_apart).
 std::optional<LatinRowLines> latin_row_lines(const std::string& text);
 
 // An amount that OCR damaged, alone on its line: a number with a point and other than two decimals or no digit
