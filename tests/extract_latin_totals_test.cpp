@@ -194,3 +194,20 @@ TEST(LatinTotals, TotalWithADigitLost) {
     EXPECT_EQ(ex::latin_total_digit_back("小計\n29.10\n税 6%\n1.75\n合計\n0.85\n", 0.85, 29.10, 1.75), std::nullopt);
 }
 
+TEST(LatinTotals, NetWithADigitLost) {
+    // Tax added: "RM9.50" printed for 105.47 - 5.97 = 99.50.
+    const std::string added = "TOTAL SALES (EXCLUDING GST)\nRM9.50\nGST 6%\nRM5.97\nTOTAL\nRM105.47\n";
+    EXPECT_EQ(ex::latin_net_digit_back(added, 9.50, 105.47, 5.97), 99.50);
+    // Tax included: "RM6.30" printed for the total 46.30.
+    const std::string included = "Sub-Total\nRM6.30\nGST\nRM2.62\nTOTAL (Inclusive GST)\nRM46.30\n";
+    EXPECT_EQ(ex::latin_net_digit_back(included, 6.30, 46.30, 2.62), 46.30);
+    // A rounded total: 120.35 - 6.81 + 0.01 = 113.55 with a rounding line printed, not without.
+    const std::string rounded = "Sub-Total\n13.55\nGST\n6.81\nROUNDED TOTAL (RM):\n120.35\n";
+    EXPECT_EQ(ex::latin_net_digit_back(rounded, 13.55, 120.35, 6.81), 113.55);
+    EXPECT_EQ(ex::latin_net_digit_back("Sub-Total\n13.55\nGST\n6.81\nTOTAL\n120.35\n", 13.55, 120.35, 6.81),
+              std::nullopt);
+    // No digit put back fits, the net is not printed, or the text is Japanese.
+    EXPECT_EQ(ex::latin_net_digit_back(added, 8.50, 105.47, 5.97), std::nullopt);
+    EXPECT_EQ(ex::latin_net_digit_back("GST 6%\nRM5.97\nTOTAL\nRM105.47\n", 9.50, 105.47, 5.97), std::nullopt);
+    EXPECT_EQ(ex::latin_net_digit_back("小計\n9.50\n税\n5.97\n合計\n105.47\n", 9.50, 105.47, 5.97), std::nullopt);
+}

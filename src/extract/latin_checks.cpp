@@ -113,6 +113,16 @@ void check_latin_totals(const std::string& text, nlohmann::ordered_json& f) {
             revalidate(f);
         }
     }
+    // A net amount that lost a digit to OCR is what the total and tax make.
+    if (const auto tot = num("total_amount"), tax = num("total_tax_amount"), net = num("net_amount");
+        tot && tax && net && std::fabs(*net + *tax - *tot) >= 0.005)
+        if (const auto n = latin_net_digit_back(text, *net, *tot, *tax)) {
+            f["warnings"].push_back("net_amount_dropped_digit: the receipt prints " + json_amount(*net).dump() +
+                                    ", one digit short of " + json_amount(*n).dump() +
+                                    ", which the total and its tax make");
+            f["net_amount"] = json_amount(*n);
+            revalidate(f);
+        }
     // A total that lost a digit to OCR is what the net and tax make (or the tax and its printed rate).
     if (const auto tot = num("total_amount"), tax = num("total_tax_amount"), net = num("net_amount");
         tot && tax && !(net && std::fabs(*net + *tax - *tot) < 0.005))

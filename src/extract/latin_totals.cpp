@@ -295,4 +295,23 @@ std::optional<double> latin_total_digit_back(const std::string& text, double tot
     return found;
 }
 
+std::optional<double> latin_net_digit_back(const std::string& text, double net, double total, double tax) {
+    if (has_cjk(text) || !(net > 0) || !(total > net) || !(tax > 0)) return std::nullopt;
+    const std::vector<std::string> lines = latin_lines(text);
+    if (!printed_cents(lines, net) || !printed_cents(lines, total) || !printed_cents(lines, tax)) return std::nullopt;
+    const bool rounded = std::any_of(lines.begin(), lines.end(), [](const std::string& line) {
+        return ascii_upper(line).find("ROUND") != std::string::npos;
+    });
+    const std::string shorter = cents_digits(net);
+    std::optional<double> found;
+    for (const double base : {total - tax, total})
+        for (int cents = rounded ? -2 : 0; cents <= (rounded ? 2 : 0); ++cents) {
+            const double v = std::round(base * 100 + cents) / 100;
+            if (v <= net || !one_digit_inserted(shorter, cents_digits(v))) continue;
+            if (found && std::fabs(*found - v) >= 0.005) return std::nullopt;  // two readings fit
+            found = v;
+        }
+    return found;
+}
+
 }  // namespace receipt::extract

@@ -45,6 +45,13 @@ std::optional<double> printed_tax_line_amount(const std::string& text);
 std::optional<double> latin_total_digit_back(const std::string& text, double total, const std::optional<double>& net,
                                              double tax);
 
+// The net amount of a receipt with cents whose printed subtotal lost one digit to OCR ("RM9.50" for 99.50, "$17.31"
+// for 175.31): `net`, `total` and `tax` are printed amounts, and `net` with one digit put back is the total less the
+// tax (tax added) or the total (tax included; "Total (Inclusive GST)"), or, with a rounding line printed, one of
+// those within 2 cents (the total is the rounded one). nullopt when none or more than one fits, and for texts in CJK
+// script.
+std::optional<double> latin_net_digit_back(const std::string& text, double net, double total, double tax);
+
 // Whether a Latin-script receipt states a tax anywhere: a line with a rate in % followed by at most two amounts
 // ("VAT 20%", "TA @6.25%", "ST 6% RM0.59", "SR @ 6%"; not "MILK 2% GAL"), or a tax word (TAX, VAT, GST, SST, TX)
 // that is not an identifier's or the invoice's ("VAT No. GB ...", "GST ID NO :", "GST" / "ID NO :" over two lines,
