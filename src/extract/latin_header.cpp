@@ -139,7 +139,9 @@ std::optional<std::string> header_name_line_outside(const std::string& text, con
 
 std::optional<std::string> latin_labelled_phone_for(const std::string& text, const std::string& model_phone) {
     if (has_cjk(text)) return std::nullopt;
-    static const std::regex label(R"(\b(TEL|PHONE|PH|TL|T)\b\.?\s*(NO\.?)?\s*[:.]?\s*)", std::regex::icase);
+    // With one letter of TEL or PHONE lost ("TE.", "PHON:", "PHOE").
+    static const std::regex label(R"(\b(TEL|PHONE|PH|TL|T|TE|PHON|PHOE|PHNE|PONE|HONE)\b\.?\s*(NO\.?)?\s*[:.]?\s*)",
+                                  std::regex::icase);
     // A line that is a phone number alone: digits in groups (brackets, spaces, hyphens), 10 or 11 of them, from a 0
     // or an opening bracket.
     static const std::regex bare(R"(^\s*(\(\d{3}\)\s?\d{3}-\d{4}|0\d{1,4}[- ]\d{3,4}[- ]?\d{3,4})\s*$)");
