@@ -211,3 +211,23 @@ TEST(LatinTotals, NetWithADigitLost) {
     EXPECT_EQ(ex::latin_net_digit_back("GST 6%\nRM5.97\nTOTAL\nRM105.47\n", 9.50, 105.47, 5.97), std::nullopt);
     EXPECT_EQ(ex::latin_net_digit_back("小計\n9.50\n税\n5.97\n合計\n105.47\n", 9.50, 105.47, 5.97), std::nullopt);
 }
+
+TEST(LatinTotals, TaxFromTheNetAndTotal) {
+    // The difference printed: 38.14 + 3.38 = 41.52.
+    const std::string printed = "TOTAL SALES (EXCLUDING GST)\n$38.14\n$3.38\nTAX 8.875%\n$41.52\n";
+    EXPECT_EQ(ex::latin_tax_from_totals(printed, 38.14, 41.52), 3.38);
+    // Not printed, but 7% of 17.73 is 1.24.
+    EXPECT_EQ(ex::latin_tax_from_totals("SUBTOTAL\n$17.73\nTAX 7\n%\n$18.97\n", 17.73, 18.97), std::nullopt);
+    EXPECT_EQ(ex::latin_tax_from_totals("SUBTOTAL\n$17.73\nTAX 7%\n$18.97\n", 17.73, 18.97), 1.24);
+    // A rounding adjustment, or a change amount away from any tax word, is no tax.
+    EXPECT_EQ(ex::latin_tax_from_totals("SUBTOTAL\nRM41.53\nROUNDING\n0.02\nTOTAL\nRM41.55\n", 41.53, 41.55),
+              std::nullopt);
+    EXPECT_EQ(ex::latin_tax_from_totals("SUBTOTAL\nRM90.50\nTOTAL\nRM100.00\nCASH\nRM100.00\nCHANGE DUE\nRM9.50\n",
+                                        90.50, 100.00),
+              std::nullopt);
+    // Neither printed nor a printed rate; more than 30% of the net; the net not printed; Japanese.
+    EXPECT_EQ(ex::latin_tax_from_totals("SUBTOTAL\n$17.73\nTAX\n$18.97\n", 17.73, 18.97), std::nullopt);
+    EXPECT_EQ(ex::latin_tax_from_totals("SUBTOTAL\n$7.73\n$11.24\nTOTAL\n$18.97\n", 7.73, 18.97), std::nullopt);
+    EXPECT_EQ(ex::latin_tax_from_totals("$3.38\nTAX 8.875%\n$41.52\n", 38.14, 41.52), std::nullopt);
+    EXPECT_EQ(ex::latin_tax_from_totals("小計\n38.14\n税\n3.38\n合計\n41.52\n", 38.14, 41.52), std::nullopt);
+}

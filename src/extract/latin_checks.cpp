@@ -123,6 +123,16 @@ void check_latin_totals(const std::string& text, nlohmann::ordered_json& f) {
             f["net_amount"] = json_amount(*n);
             revalidate(f);
         }
+    // A tax the model left out on a receipt that states one, or one above 30% of the total, is the total less the
+    // net where the receipt prints that by a tax word or it is the printed rate of the net.
+    if (const auto tot = num("total_amount"), tax = num("total_tax_amount"), net = num("net_amount");
+        tot && net && (tax ? *tax > 0.3 * *tot : states_tax(text)))
+        if (const auto t = latin_tax_from_totals(text, *net, *tot)) {
+            f["warnings"].push_back("total_tax_amount_from_totals: the model wrote " + written(f["total_tax_amount"]) +
+                                    ", the receipt's total less its net amount is " + json_amount(*t).dump());
+            f["total_tax_amount"] = json_amount(*t);
+            revalidate(f);
+        }
     // A total that lost a digit to OCR is what the net and tax make (or the tax and its printed rate).
     if (const auto tot = num("total_amount"), tax = num("total_tax_amount"), net = num("net_amount");
         tot && tax && !(net && std::fabs(*net + *tax - *tot) < 0.005))

@@ -253,6 +253,8 @@ bool states_tax(const std::string& text) {
 
 namespace {
 
+constexpr double kMaxRounding = 0.02;  // a cash rounding adjustment (to 5 cents) is at most 2 cents
+
 // Whether some line of `lines` prints `value` as an amount with cents.
 bool printed_cents(const std::vector<std::string>& lines, double value) {
     for (const std::string& line : lines)
@@ -312,6 +314,28 @@ std::optional<double> latin_net_digit_back(const std::string& text, double net, 
             found = v;
         }
     return found;
+}
+
+std::optional<double> latin_tax_from_totals(const std::string& text, double net, double total) {
+    if (has_cjk(text) || !(net > 0) || !(total > net)) return std::nullopt;
+    const double tax = std::round((total - net) * 100) / 100;
+    if (tax <= kMaxRounding || tax > 0.3 * net) return std::nullopt;
+    const std::vector<std::string> lines = latin_lines(text);
+    if (!printed_cents(lines, net) || !printed_cents(lines, total)) return std::nullopt;
+    // Printed within two lines of a tax word (not a change or rounding amount that happens to be the difference).
+    static const std::regex tax_word(R"(\b(TAX|VAT|GST|SST)\b(?!\s*(INVOICE|ID|REG|NO\b|NO\.|SUMMARY)))",
+                                     std::regex::icase);
+    for (size_t i = 0; i < lines.size(); ++i) {
+        if (!prints_cents_amount(lines[i], tax)) continue;
+        for (size_t j = i >= 2 ? i - 2 : 0; j < lines.size() && j <= i + 2; ++j)
+            if (keyword_end(lines[j], tax_word)) return tax;
+    }
+    constexpr double kRateSlack = 0.015;
+    for (const std::string& line : lines)
+        if (keyword_end(line, tax_re()))
+            if (const auto r = printed_rate(line); r && *r > 0 && std::fabs(net * *r / 100 - tax) <= kRateSlack)
+                return tax;
+    return std::nullopt;
 }
 
 }  // namespace receipt::extract

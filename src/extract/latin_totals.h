@@ -52,6 +52,13 @@ std::optional<double> latin_total_digit_back(const std::string& text, double tot
 // script.
 std::optional<double> latin_net_digit_back(const std::string& text, double net, double total, double tax);
 
+// The tax of a receipt with cents that adds its tax to the net amount: total - net, when `net` and `total` are
+// printed amounts, the difference is more than a rounding adjustment (2 cents) and at most 30% of the net, and it is
+// printed within two lines of a tax word (TAX, VAT, GST, SST; not "TAX INVOICE", "GST ID") or is a printed tax rate
+// of the net (within 1.5 cents; "TAX 7%" / "$18.97" for 17.73 + 1.24). nullopt otherwise, and for texts in CJK
+// script.
+std::optional<double> latin_tax_from_totals(const std::string& text, double net, double total);
+
 // Whether a Latin-script receipt states a tax anywhere: a line with a rate in % followed by at most two amounts
 // ("VAT 20%", "TA @6.25%", "ST 6% RM0.59", "SR @ 6%"; not "MILK 2% GAL"), or a tax word (TAX, VAT, GST, SST, TX)
 // that is not an identifier's or the invoice's ("VAT No. GB ...", "GST ID NO :", "GST" / "ID NO :" over two lines,
