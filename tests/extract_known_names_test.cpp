@@ -232,10 +232,14 @@ TEST(KnownNames, AddressWords) {
     EXPECT_EQ(ex::known_address_words_for("254 igh Street", words), "254 High Street");
     EXPECT_EQ(ex::known_address_words_for("TAMAN ELAATI,", words), "TAMAN MELAWATI,");
     EXPECT_EQ(ex::known_address_words_for("TAMAN elaati,", words), std::nullopt);
+    // A run with digit look-alikes that reads as a known word takes it ("8INTANG", "5tation" in the case around
+    // them, a capital at the start); one that reads as no known word stands ("ANG5A" here), as do other digits.
+    EXPECT_EQ(ex::known_address_words_for("JALAN ANG5A, BUKIT 8INTANG", words), "JALAN ANG5A, BUKIT BINTANG");
+    EXPECT_EQ(ex::known_address_words_for("12 5tation Road, G0MBAK", words), "12 Station Road, GOMBAK");
+    EXPECT_EQ(ex::known_address_words_for("TAN3 BINTANG4", words), std::nullopt);
     // Known words, runs touching a digit (OCR garbled the token), 1-2 letter runs, two candidates near in count,
     // a dropped digit, and Japanese addresses stand.
     EXPECT_EQ(ex::known_address_words_for("NO.5, JALAN TAN 3", words), std::nullopt);
-    EXPECT_EQ(ex::known_address_words_for("JALAN ANG5A, BUKIT 8INTANG", words), std::nullopt);
     EXPECT_EQ(ex::known_address_words_for("NO 5 ST", words), std::nullopt);
     EXPECT_EQ(ex::known_address_words_for("JALAN BANGA", words), std::nullopt);
     EXPECT_EQ(ex::known_address_words_for("Leeds LS1 4DY", words), std::nullopt);

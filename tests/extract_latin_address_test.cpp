@@ -55,3 +55,18 @@ TEST(LatinAddress, AddressThatReadsThePrintThroughOcrDamage) {
     EXPECT_FALSE(ex::address_reads_print("東京都\n34 Maret Street\n", "34 Market Street"));
     EXPECT_EQ(ex::address_words("NO.75, JALAN  SAGU\n18"), (std::vector<std::string>{"NO.75", "JALAN", "SAGU", "18"}));
 }
+
+TEST(LatinAddress, NumbersRead) {
+    EXPECT_EQ(ex::address_numbers_read("N0.16, JALAN PUCHONG, 811D0 JOHOR BAHRU, JOHOR."),
+              "NO.16, JALAN PUCHONG, 81100 JOHOR BAHRU, JOHOR.");
+    EXPECT_EQ(ex::address_numbers_read("TAMAN SRI GOMBAK, 4730O PETALING JAYA, SELANGOR."),
+              "TAMAN SRI GOMBAK, 47300 PETALING JAYA, SELANGOR.");
+    EXPECT_EQ(ex::address_numbers_read("2490 High Street Seattle, WA g8101"), "2490 High Street Seattle, WA 98101");
+    EXPECT_EQ(ex::address_numbers_read("121 Station Road Manchester M11AE"), "121 Station Road Manchester M1 1AE");
+    EXPECT_EQ(ex::address_numbers_read("Leeds LS14DY"), "Leeds LS1 4DY");
+    // Nothing to read: printed whole, two look-alikes, a lot number, no town after it, Japanese.
+    for (const std::string a : {"121 Station Road Manchester M1 1AE", "NO.16, JALAN PUCHONG, 81100 JOHOR BAHRU",
+                                "NO.16, 8I1D0 JOHOR BAHRU", "LOT 1851B, JALAN KPB 6", "LOT 1851B JALAN KPB 6", "NOTE 811D0",
+                                "東京都新宿区 N0.1 811D0 TOKYO"})
+        EXPECT_EQ(ex::address_numbers_read(a), std::nullopt) << a;
+}

@@ -2,6 +2,7 @@
 #include "extract/known_names.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <cstdlib>
 #include <filesystem>
@@ -200,6 +201,35 @@ bool lookalikes_of(const std::u32string& model, const std::u32string& known, siz
     return j == model.size() && read > 0;
 }
 
+// The known word that `run` (ASCII letters and digits, at least 3, at least 2 letters) is with its digits read as the
+// letters they look like (0 O, 1 I, 2 Z, 5 S, 6 G, 8 B; in the case of the letter before them, or after them at the
+// start, and also upper case at the start: "5an" -> "San"); nullopt when it holds no digit, another digit, or no
+// reading is known.
+std::optional<std::string> known_word_with_lookalikes(const std::string& run, const KnownNames& words) {
+    static constexpr std::string_view kDigits = "012568", kUpper = "OIZSGB";
+    const auto letter = [](char c) { return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z'); };
+    const size_t n_letters = size_t(std::count_if(run.begin(), run.end(), letter));
+    if (run.size() < 3 || n_letters < 2 || n_letters == run.size()) return std::nullopt;
+    std::string read = run;
+    for (size_t k = 0; k < run.size(); ++k) {
+        if (letter(run[k])) continue;
+        const size_t at = kDigits.find(run[k]);
+        if (at == std::string_view::npos) return std::nullopt;
+        char near = 0;  // the letter before it, else the one after it
+        for (size_t b = k; b > 0 && !near;) near = letter(run[--b]) ? run[b] : 0;
+        for (size_t a = k + 1; a < run.size() && !near; ++a) near = letter(run[a]) ? run[a] : 0;
+        const bool lower = near >= 'a' && near <= 'z';
+        read[k] = lower ? char(std::tolower(static_cast<unsigned char>(kUpper[at]))) : kUpper[at];
+    }
+    std::string capital = read;
+    capital[0] = char(std::toupper(static_cast<unsigned char>(capital[0])));
+    for (const std::string& r : {read, capital})
+        if (words.has_letters(letters(r)))
+            for (const auto& k : words.names())
+                if (k.name == r) return r;
+    return std::nullopt;
+}
+
 }  // namespace
 
 std::optional<std::string> known_item_for(const std::string& description, const KnownNames& items) {
@@ -252,6 +282,17 @@ std::optional<std::string> known_address_words_for(const std::string& address, c
     std::string out;
     bool changed = false;
     for (size_t i = 0; i < address.size();) {
+        // A run of letters and digit look-alikes that reads as a known word ("ANG5A", "8INTANG", "5an").
+        if (i == 0 || !std::isalnum(static_cast<unsigned char>(address[i - 1]))) {
+            size_t end = i;
+            while (end < address.size() && std::isalnum(static_cast<unsigned char>(address[end]))) ++end;
+            if (const auto read = known_word_with_lookalikes(address.substr(i, end - i), words)) {
+                out += *read;
+                changed = true;
+                i = end;
+                continue;
+            }
+        }
         if (!ascii_letter(address[i])) {
             out += address[i++];
             continue;

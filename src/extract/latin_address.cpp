@@ -158,4 +158,42 @@ bool address_reads_print(const std::string& text, const std::string& address) {
     return true;
 }
 
+std::optional<std::string> address_numbers_read(const std::string& address) {
+    if (address.size() > kMaxLineBytes || has_cjk(address)) return std::nullopt;
+    static const std::regex house_no(R"((^|[\s,])N0(?=[.,:]?\s?\d))");
+    static const std::regex town_postcode(
+        R"((^|[\s,])([0-9DOoZzgbSsIlB]{5})(?=\s+(?!(JALAN|JLN|LORONG|LRG|TAMAN|TMN|LOT|BLOCK|BLK)\b)[A-Z]{3,}))");
+    static const std::regex state_zip(R"((\b[A-Z]{2},?\s+)([0-9DOoZzgbSsIlB]{5})(\s*)$)");
+    static const std::regex uk_joined(R"((\s)([A-Z]{1,2}\d[A-Z\d]?)(\d[A-Z]{2})(\s*)$)");
+    // A postcode with exactly one letter look-alike among four digits, read as digits; else as it is.
+    const auto postcode = [](const std::string& p) {
+        static constexpr std::string_view kLooks = "DOoIlZzSsbBg", kAs = "000112255689";
+        std::string out = p;
+        int read = 0;
+        for (char& c : out)
+            if (const size_t at = kLooks.find(c); at != std::string_view::npos) c = kAs[at], ++read;
+        return read == 1 ? out : p;
+    };
+    try {
+        std::string out = std::regex_replace(address, house_no, "$1NO");
+        for (const std::regex* re : {&town_postcode, &state_zip}) {
+            std::string next;
+            auto from = out.cbegin();
+            for (std::sregex_iterator it(out.begin(), out.end(), *re), end; it != end; ++it) {
+                const std::smatch& m = *it;
+                next.append(from, m[2].first);
+                next += postcode(m[2].str());
+                from = m[2].second;
+            }
+            next.append(from, out.cend());
+            out = next;
+        }
+        out = std::regex_replace(out, uk_joined, "$1$2 $3$4");
+        if (out == address) return std::nullopt;
+        return out;
+    } catch (...) {
+        return std::nullopt;
+    }
+}
+
 }  // namespace receipt::extract

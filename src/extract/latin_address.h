@@ -29,4 +29,11 @@ std::vector<std::string> address_words(const std::string& s);
 // paper where OCR put a line out of order.
 bool address_reads_print(const std::string& text, const std::string& address);
 
+// A Latin-script `address` with the OCR damage of its numbers read: "N0" before a house number is "NO" ("N0.16");
+// a five-character postcode with one letter look-alike among four digits (D O o -> 0, I l -> 1, Z z -> 2, S s -> 5,
+// b -> 6, B -> 8, g -> 9) before a town word of 3+ capitals, no street word ("811D0 JOHOR BAHRU"; not "1851B JALAN") or at the end after a US state
+// code ("WA g8101") is its digits; a UK postcode at the end whose space OCR lost is spaced ("M11AE" -> "M1 1AE",
+// "LS14DY" -> "LS1 4DY"). nullopt when none applies or the address holds kana or kanji.
+std::optional<std::string> address_numbers_read(const std::string& address);
+
 }  // namespace receipt::extract

@@ -16,6 +16,7 @@
 #include "extract/japanese_phone.h"
 #include "extract/kana_lookalikes.h"
 #include "extract/known_names.h"
+#include "extract/latin_address.h"
 #include "extract/latin_checks.h"
 #include "extract/latin_lookalikes.h"
 #include "extract/latin_header.h"
@@ -112,6 +113,13 @@ void apply_post_checks(const std::string& text, const std::string& target, const
         if (auto fixed = known_address_words_for(f["supplier_address"].get<std::string>(), known->address_words)) {
             f["warnings"].push_back("supplier_address_words_known: the receipt prints " +
                                     f["supplier_address"].get<std::string>() + ", known words read as " + *fixed);
+            f["supplier_address"] = *fixed;
+        }
+    // And the OCR damage of its postcode and house number prefix ("811D0", "N0.16", "M11AE").
+    if (options.copy_address && f["supplier_address"].is_string())
+        if (auto fixed = address_numbers_read(f["supplier_address"].get<std::string>())) {
+            f["warnings"].push_back("supplier_address_numbers_read: the receipt prints " +
+                                    f["supplier_address"].get<std::string>() + ", read as " + *fixed);
             f["supplier_address"] = *fixed;
         }
     if (options.copy_date) check_date_and_time(text, f);
