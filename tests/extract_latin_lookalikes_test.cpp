@@ -70,6 +70,9 @@ TEST(LatinLookalikes, ItemDescriptions) {
     EXPECT_EQ(ex::latin_item_description_read("1xTISSUE 10S"), "TISSUE 10S");  // the space lost
     EXPECT_EQ(ex::latin_item_description_read("2xLED BULB 9W"), "LED BULB 9W");
     EXPECT_EQ(ex::latin_item_description_read("IXORA PLANT"), "IXORA PLANT");  // a word, no count
+    EXPECT_EQ(ex::latin_item_description_read("BATTERY AA 4S 1 X 7.80"), "BATTERY AA 4S");  // the next box joined
+    EXPECT_EQ(ex::latin_item_description_read("BUN 2 @ RM1.20"), "BUN");
+    EXPECT_EQ(ex::latin_item_description_read("PAPER 2X4"), "PAPER 2X4");
     // Digits at a word's edge or before a unit, and sizes, stay.
     for (const std::string s : {"SUNSCREEN SPF50", "SUGAR 1KG", "MAGGI CURRY 5S", "SP5KG", "BATTERY AA 4S",
                                 "MINERAL WATER 1.5L", "A4 PAPER 500S", "8PCS", "8OZ CUP", "Z4 CABLE", "I5"})

@@ -124,10 +124,13 @@ std::string latin_item_description_read(const std::string& s) {
     // "1x ", "Ix ", "lx ", "12 x ": a count OCR left in front of the description (the quantity holds it); "x "
     // alone when OCR lost its digit; "1xTISSUE": a count whose space OCR lost, before three capitals.
     static const std::regex count_prefix(R"(^\s*(?:(?:[0-9Il]{1,2}\s?[xX]|x)\s+(?=\S)|[0-9Il]{1,2}x(?=[A-Z]{3})))");
+    // "BATTERY AA 4S 1 X 7.80": the count and unit price of the row's next box that OCR joined to it.
+    static const std::regex count_price_suffix(R"(\s+[0-9Il]{1,2}\s*[xX@]\s*(?:\$|RM|£)?\s*\d+[.,]\d{2}\s*$)");
     std::string out = s;
     if (s.size() <= 200) {
         try {
             out = std::regex_replace(s, count_prefix, "", std::regex_constants::format_first_only);
+            out = std::regex_replace(out, count_price_suffix, "");
         } catch (...) {
         }
     }

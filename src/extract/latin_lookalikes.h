@@ -17,7 +17,8 @@ namespace receipt::extract {
 std::string read_letter_confusions(const std::string& s);
 
 // A Latin-script item description as printed, read: a count OCR left in front of it ("1x ", "Ix ", "lx ", "x "
-// that lost its digit, or "1x" that lost its space before three capitals: "1xTISSUE") goes, and a digit look-alike between two letters of a word ("C0UPON") is read as above. Digits at a word's edge stay
+// that lost its digit, or "1x" that lost its space before three capitals: "1xTISSUE") goes, and so do a count and
+// unit price OCR joined to its end ("BATTERY AA 4S 1 X 7.80"), and a digit look-alike between two letters of a word ("C0UPON") is read as above. Digits at a word's edge stay
 // ("SPF50", "1KG", "5S"), and so does one before a unit that ends the word ("SP5KG"). At a word's edge, an 8 or 0
 // before four or more capitals is B or O ("8ANANAS"), an I, l or Z before the digits of a count and unit is 1 or 2
 // ("I0S" for 10S), and a Z alone before "%" is 2 ("MILK Z% GAL").
