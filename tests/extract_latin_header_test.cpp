@@ -97,6 +97,8 @@ TEST(LatinHeader, UnlabelledOrDamagedLabelPhone) {
     // OCR lost a letter of the label ("TE.", "PHON:").
     EXPECT_EQ(ex::latin_labelled_phone_for("SHOP\n41150 KLANG,\nTE.03-6789 9652\n", "03-76"), "03-6789 9652");
     EXPECT_EQ(ex::latin_labelled_phone_for("SHOP\nPHON: 03-8783 4156\n", ""), "03-8783 4156");
+    // The printed number lost a digit the model wrote: the model's stands.
+    EXPECT_EQ(ex::latin_labelled_phone_for("SHOP\nPHOE: 0-1817 5163\n", "03-1817 5163"), std::nullopt);
     // OCR read TEL as "Tl"; a number alone on a header line (look-alikes read) when no label is read.
     EXPECT_EQ(ex::latin_labelled_phone_for("SHOP\n185 Church Lane\nTl 0Z0 7920 9775\n", "020 9775 9775"),
               "020 7920 9775");

@@ -191,6 +191,9 @@ std::optional<std::string> latin_labelled_phone_for(const std::string& text, con
         for (const std::string& d : line_digits)
             if (d.find(wrote) != std::string::npos) return std::nullopt;
     if (found[0] == model_phone) return std::nullopt;
+    // The printed number is the model's with one digit lost ("0-1817 5163" for 03-1817 5163): the model put the
+    // digit OCR dropped back.
+    if (!wrote.empty() && extra_byte_at(ascii_digits(found[0]), wrote)) return std::nullopt;
     return found[0];
 }
 
