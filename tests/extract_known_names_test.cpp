@@ -156,6 +156,16 @@ TEST(KnownNames, NameBrokenOverTwoLines) {
               std::nullopt);
 }
 
+TEST(KnownNames, NamesWithOcrLookalikes) {
+    const auto k = ex::KnownNames::parse("1492\tCo-op Food\n900\tPOPULAR BOOK CO. (M) SDN BHD\n", "known_names.txt");
+    EXPECT_EQ(ex::known_name_for("Co-opF0od\n", "Co-opF0od", k), "Co-op Food");
+    EXPECT_EQ(ex::known_name_for("P0PULAR 8OOK CO. (M) SDN BD\n", "P0PULAR 8OOK CO. (M) SDN BD", k),
+              "POPULAR BOOK CO. (M) SDN BHD");
+    // Another letter, or more than three look-alikes: as written.
+    EXPECT_EQ(ex::known_name_for("Co-op Fool\n", "Co-op Fool", k), std::nullopt);
+    EXPECT_EQ(ex::known_name_for("C0-0pF00d\n", "C0-0pF00d", k), std::nullopt);
+}
+
 TEST(KnownNames, ItemDescriptions) {
     const auto items = ex::KnownNames::parse("4000\tCHICKEN BREAST\n4100\tマヨネーズ 450g\n4200\t緑茶 2L\n4300\t麦茶 2L\n"
                                              "4400\t食ﾊﾟﾝ 6枚切\n4500\tPROMO\n",

@@ -380,6 +380,13 @@ std::optional<std::string> known_name_for(const std::string& text, const std::st
             }
     }
     if (auto w = clear_winner(spread, names)) return names[*w].name;
+
+    // A known name with 1 to 3 OCR digit look-alikes read, letters dropped as above ("Co-opF0od" for Co-op Food).
+    std::vector<size_t> looks;
+    for (size_t i = 0; i < names.size() && !cjk; ++i)
+        if (lookalikes_of(model, names[i].letters, size_t(max_dropped_letters(names[i].letters.size(), false))))
+            looks.push_back(i);
+    if (auto w = clear_winner(looks, names)) return names[*w].name;
     return std::nullopt;
 }
 

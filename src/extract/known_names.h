@@ -80,7 +80,9 @@ int max_dropped_letters(size_t n_letters, bool cjk);
 //   * else (Latin script) a known name printed over one to three consecutive first lines (or two adjacent ones in
 //     swapped order) that hold the model's letters and digits, with at most max_dropped_letters of its letters
 //     dropped ("KDAI RUNCIT SRI" of "KDAI RUNCIT SRI" / "JAYA", "WHOLE OODS" of "WHOLE OODS MARKE"), under the same
-//     rule for several.
+//     rule for several;
+//   * else (Latin script) a known name that is the model's with 1 to 3 OCR digit look-alikes read (as known_item_for)
+//     and letters dropped as above ("Co-opF0od" -> "Co-op Food"), under the same rule for several.
 std::optional<std::string> known_name_for(const std::string& text, const std::string& name, const KnownNames& known);
 
 // The known spelling of an item description the model wrote, or nullopt to keep it: with at least 3 letters and
