@@ -254,7 +254,7 @@ std::optional<std::string> known_item_for(const std::string& description, const 
     if (found.empty()) found = with_lookalikes(model, true);  // letters lost as well ("ILO IKG" for MILO 1KG)
     if (auto w = clear_winner(found, names)) return names[*w].name;
     if (!found.empty()) return std::nullopt;
-    size_t at = description.find_first_not_of(' ');
+    const size_t at = description.find_first_not_of(' ');
     const size_t count_end = description.find_first_not_of("0123456789", at);
     if (at == std::string::npos || count_end == std::string::npos || count_end == at || count_end - at > 2 ||
         description[count_end] != ' ')

@@ -114,7 +114,7 @@ int month_from_damaged_name(const std::string& token) {
     if (w.size() == 3) return month_from_name(w);
     int found = 0;
     for (int m = 1; m <= 12; ++m) {
-        const std::string abbr = ascii_lower(std::string(kMonthNames[m - 1].substr(0, 3)));
+        const std::string_view abbr = kMonthNames[m - 1].substr(0, 3);
         const size_t first = abbr.find(w[0]);
         if (first == std::string::npos || abbr.find(w[1], first + 1) == std::string::npos) continue;
         if (found) return 0;

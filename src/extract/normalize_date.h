@@ -19,7 +19,9 @@ struct DateHints {
 //   ISO "2024-05-01" (optionally followed by a time), "2024/5/1", "2024.05.01", "20240501";
 //   day-first "01/05/2024", "1-5-24", "01.05.2024" (month-first when hints.month_first, or when only that reading
 //   is valid: "12/31/2024"); two-digit-year forms try the hinted order first, then the others;
-//   month names "12 Jan 2019", "12-JAN-19", "Jan 12, 2019", "January 12 2019";
+//   month names "12 Jan 2019", "12-JAN-19", "Jan 12, 2019", "January 12 2019", and abbreviations OCR damaged with
+//   a four-digit year: digit look-alikes ("13 FE8 2022") or one letter lost where only one month fits ("26 AP 2023";
+//   "JU" fits two and is not read);
 //   Japanese "2024年5月1日", "令和6年5月1日", "令和元年5月1日", "平成31年4月30日", "R6.5.1", "H31/4/30", "S64.1.7",
 //   and "202412月1日" (a four-digit year whose 年 OCR dropped, then month 月 and day 日).
 // Years must fall in 1900..2100; two-digit years yy map to 20yy (yy < 70) or 19yy; an all-numeric date with a
