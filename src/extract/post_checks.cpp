@@ -94,34 +94,29 @@ void apply_post_checks(const std::string& text, const std::string& target, const
             if (f[key].is_string()) f[key] = fix_kana_lookalikes(f[key].get<std::string>());
         fix_item_lookalikes();
     }
-    // A store name known from training whose letters OCR dropped gets its known spelling (extract/known_names.h).
-    if (known && options.copy_name && f["supplier_name"].is_string())
-        if (auto fixed = known_name_for(text, f["supplier_name"].get<std::string>(), known->stores)) {
-            f["warnings"].push_back("supplier_name_known: the receipt prints " +
-                                    f["supplier_name"].get<std::string>() + ", the store known as " + *fixed);
-            f["supplier_name"] = *fixed;
+    // A string field rewritten by `fix` (nullopt: kept), with the warning "<key>_<tag>: the receipt prints <value>,
+    // <says> <fixed>".
+    auto respell = [&](const char* key, bool on, const char* tag, const char* says, auto&& fix) {
+        auto& v = f[key];
+        if (!on || !v.is_string()) return;
+        if (const std::optional<std::string> fixed = fix(v.get<std::string>())) {
+            f["warnings"].push_back(std::string(key) + "_" + tag + ": the receipt prints " + v.get<std::string>() +
+                                    ", " + says + " " + *fixed);
+            v = *fixed;
         }
-    // So does a store address known from training.
-    if (known && options.copy_address && f["supplier_address"].is_string())
-        if (auto fixed = known_address_for(f["supplier_address"].get<std::string>(), known->addresses)) {
-            f["warnings"].push_back("supplier_address_known: the receipt prints " +
-                                    f["supplier_address"].get<std::string>() + ", the address known as " + *fixed);
-            f["supplier_address"] = *fixed;
-        }
-    // And a Latin-script address word known from training ("Maket Steet" -> "Market Street").
-    if (known && options.copy_address && f["supplier_address"].is_string())
-        if (auto fixed = known_address_words_for(f["supplier_address"].get<std::string>(), known->address_words)) {
-            f["warnings"].push_back("supplier_address_words_known: the receipt prints " +
-                                    f["supplier_address"].get<std::string>() + ", known words read as " + *fixed);
-            f["supplier_address"] = *fixed;
-        }
-    // And the OCR damage of its postcode and house number prefix ("811D0", "N0.16", "M11AE").
-    if (options.copy_address && f["supplier_address"].is_string())
-        if (auto fixed = address_numbers_read(f["supplier_address"].get<std::string>())) {
-            f["warnings"].push_back("supplier_address_numbers_read: the receipt prints " +
-                                    f["supplier_address"].get<std::string>() + ", read as " + *fixed);
-            f["supplier_address"] = *fixed;
-        }
+    };
+    // A store name known from training whose letters OCR dropped gets its known spelling (extract/known_names.h);
+    // so does a store address known from training, and a Latin-script address word ("Maket Steet" -> "Market
+    // Street"); then the OCR damage of an address's postcode and house number prefix is read ("811D0", "N0.16",
+    // "M11AE"; extract/latin_address.h).
+    respell("supplier_name", known && options.copy_name, "known", "the store known as",
+            [&](const std::string& v) { return known_name_for(text, v, known->stores); });
+    respell("supplier_address", known && options.copy_address, "known", "the address known as",
+            [&](const std::string& v) { return known_address_for(v, known->addresses); });
+    respell("supplier_address", known && options.copy_address, "words_known", "known words read as",
+            [&](const std::string& v) { return known_address_words_for(v, known->address_words); });
+    respell("supplier_address", options.copy_address, "numbers_read", "read as",
+            [](const std::string& v) { return address_numbers_read(v); });
     if (options.copy_date) check_date_and_time(text, f);
     // No valid total (the model wandered off in the total field), or a total without cents on a receipt whose
     // total lines print cents (the model copied a piece of a number: "55" of 27.55, a quantity): the largest
