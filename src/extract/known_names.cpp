@@ -223,10 +223,8 @@ std::optional<std::string> known_word_with_lookalikes(const std::string& run, co
     }
     std::string capital = read;
     capital[0] = char(std::toupper(static_cast<unsigned char>(capital[0])));
-    for (const std::string& r : {read, capital})
-        if (words.has_letters(letters(r)))
-            for (const auto& k : words.names())
-                if (k.name == r) return r;
+    for (const std::string& r : {read, capital})  // letters only: a known word's letters are the word
+        if (words.has_letters(letters(r))) return r;
     return std::nullopt;
 }
 

@@ -36,6 +36,12 @@ std::optional<double> money_of(const std::smatch& m, size_t first) {
 
 namespace {
 
+// `word` with the OCR look-alike digits 0, 5 and 8 read as O, S and B, and 1 as `one` (L in TOTAL, I in CASHIER).
+std::string digits_as_letters(std::string word, char one) {
+    for (char& c : word) c = c == '0' ? 'O' : c == '1' ? one : c == '5' ? 'S' : c == '8' ? 'B' : c;
+    return word;
+}
+
 // A subtotal / total keyword that OCR damaged at the start of `upper`: look-alike digits inside a word read as
 // letters ("5UB TOTAL", "SUB-TOTA1") and then at most one letter lost, added or changed ("TOTL SAES", "SUB TOTL").
 bool is_damaged_total_keyword(const std::string& upper) {
@@ -52,7 +58,7 @@ bool is_damaged_total_keyword(const std::string& upper) {
     }
     for (std::string& word : words) {
         if (!has_ascii_letter(word)) return false;
-        for (char& c : word) c = c == '0' ? 'O' : c == '1' ? 'L' : c == '5' ? 'S' : c == '8' ? 'B' : c;
+        word = digits_as_letters(word, 'L');
     }
     if (words.empty()) return false;
     std::vector<std::string> keys{words[0]};
@@ -89,7 +95,7 @@ bool is_header_line(const std::string& upper) {
     if (std::regex_match(upper, cm, colon_label)) {
         std::string k = cm[1].str();
         k.erase(std::remove(k.begin(), k.end(), ' '), k.end());
-        for (char& c : k) c = c == '0' ? 'O' : c == '1' ? 'I' : c == '5' ? 'S' : c == '8' ? 'B' : c;
+        k = digits_as_letters(k, 'I');
         for (const char* l : {"CASHIER", "OPERATOR", "SERVEDBY", "SALESPERSON"})
             if (edit_distance(k, l) <= 1) return true;
     }

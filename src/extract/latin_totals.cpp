@@ -17,6 +17,7 @@ namespace receipt::extract {
 namespace {
 
 constexpr size_t kMaxLineBytes = 200;  // bytes of a line the regexes look at (bounds std::regex's recursion)
+constexpr double kRateSlack = 0.015;   // a tax computed from a printed rate may be off this much (rounding)
 
 // Whether `line` holds nothing but a colon and a currency code or sign: the boxes that OCR read between a label and
 // its amount on SROIE receipts ("SUB TOTAL" / ":" / "RM" / "68.87"). With `bracket_open` (the label's line left a
@@ -118,7 +119,6 @@ std::optional<double> printed_rate(const std::string& line) {
 // Whether `tax` is `rate` % of an amount with cents printed in `lines` (tax added to a net amount) or of one
 // that includes it (VAT included in a total), within kRateSlack.
 bool tax_of_printed_amount(const std::vector<std::string>& lines, double tax, double rate) {
-    constexpr double kRateSlack = 0.015;
     for (const std::string& line : lines)
         for (const PrintedNumber& n : printed_numbers(line))
             if (n.usable && !n.percent && n.cents &&
@@ -277,7 +277,6 @@ std::optional<double> latin_total_digit_back(const std::string& text, double tot
         return std::nullopt;
     }
     // Tax included in the total at a printed rate r: tax = total x r / (100 + r) within kRateSlack.
-    constexpr double kRateSlack = 0.015;
     std::vector<double> rates;
     for (const std::string& line : lines)
         if (keyword_end(line, tax_re()))
@@ -330,7 +329,6 @@ std::optional<double> latin_tax_from_totals(const std::string& text, double net,
         for (size_t j = i >= 2 ? i - 2 : 0; j < lines.size() && j <= i + 2; ++j)
             if (keyword_end(lines[j], tax_word)) return tax;
     }
-    constexpr double kRateSlack = 0.015;
     for (const std::string& line : lines)
         if (keyword_end(line, tax_re()))
             if (const auto r = printed_rate(line); r && *r > 0 && std::fabs(net * *r / 100 - tax) <= kRateSlack)
