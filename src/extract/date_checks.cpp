@@ -7,6 +7,7 @@
 #include <regex>
 #include <vector>
 
+#include "extract/date_evidence.h"
 #include "extract/normalize_date.h"
 #include "extract/normalize_time.h"
 #include "extract/ocr_digits.h"
@@ -179,7 +180,8 @@ void check_date_and_time(const std::string& text, nlohmann::ordered_json& f) {
                 }
             }
     }
-    check("purchase_time", printed_times(text), printed_time_for);
+    const std::vector<std::string> times = printed_times(text);
+    check("purchase_time", times, printed_time_for);
     // A time that lost a digit ("15:4", "14時7分", Japanese "2:59:11"; ":39:56 PM", "0:14PM" in Latin script): a time
     // that no whole time line prints is a guess: none.
     auto& time = f["purchase_time"];
@@ -193,6 +195,18 @@ void check_date_and_time(const std::string& text, nlohmann::ordered_json& f) {
                                         ", a digit of its hour or minute lost; the time " + t + " is a guess");
                 time = nullptr;
             }
+    }
+    // A date or time the receipt does not print at all, not even damaged, is another receipt's that the model
+    // made up (extract/date_evidence.h): none.
+    if (date.is_string() && dates.empty() && !prints_date_like(text)) {
+        f["warnings"].push_back("receipt_date_not_printed: the model wrote " + date.get<std::string>() +
+                                ", the receipt prints no date");
+        date = nullptr;
+    }
+    if (time.is_string() && times.empty() && !prints_time_like(text)) {
+        f["warnings"].push_back("purchase_time_not_printed: the model wrote " + time.get<std::string>() +
+                                ", the receipt prints no time");
+        time = nullptr;
     }
 }
 

@@ -29,6 +29,7 @@
 #include "extract/printed_tax.h"
 #include "extract/printed_value.h"
 #include "extract/store_branch.h"
+#include "extract/unprinted_amounts.h"
 #include "extract/unprinted_items.h"
 #include "extract/name_address_checks.h"
 #include "extract/utf8.h"
@@ -418,6 +419,8 @@ void apply_post_checks(const std::string& text, const std::string& target, const
     if (options.copy_address) header_keys.push_back("supplier_address");
     if (options.copy_numbers) header_keys.push_back("supplier_phone");
     drop_unprinted_fields(text, header_keys, f);
+    // So is a net, tax or total amount the text prints nothing like (extract/unprinted_amounts.h).
+    if (options.copy_numbers) drop_unprinted_amounts(text, f);
     // A Japanese receipt left without a store name (the model's was printed nowhere, and the name pass did not
     // finish one): its first header line that can name a store, with its branch line (extract/store_branch.h).
     if (options.copy_name && has_cjk(text) && f["supplier_name"].is_null())
