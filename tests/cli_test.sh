@@ -97,6 +97,16 @@ PY
 printf '\x8d\x87\x8c\x76 1080\n' >"$TMP/sjis.txt"
 check extract-not-utf8 2 "$BIN" extract --device cpu --max-new-tokens 8 "$TMP/sjis.txt"
 grep -q "not UTF-8 text (byte 0x8d at offset 0); convert it first" "$TMP/err" || { echo "FAIL extract-not-utf8: $(head -c 300 "$TMP/err")"; fail=$((fail + 1)); }
+# A text that is no receipt: the model writes another receipt's date, time and amounts; none of them is printed, so
+# extract reports none of them.
+printf 'hello world\n' >"$TMP/none.txt"
+check extract-unprinted 0 "$BIN" extract --device cpu "$TMP/none.txt"
+python3 - "$TMP/out" <<'PY' || fail=$((fail + 1))
+import json, sys
+o = json.loads(open(sys.argv[1]).read())
+for key in ("receipt_date", "purchase_time", "net_amount", "total_tax_amount", "total_amount", "currency"):
+    assert o[key] is None, (key, o[key])
+PY
 check bad-device 2 "$BIN" extract --device tpu examples/receipt-en.txt
 check no-args 2 "$BIN" extract
 "$BIN" --version >/dev/null || { echo "FAIL version"; fail=$((fail + 1)); }

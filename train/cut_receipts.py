@@ -33,7 +33,7 @@ TIME = re.compile(r"\d{1,2}\s?[:;]\s?\d{2}|\d{1,2}\s?時\s?\d{1,2}\s?分|\d{3,4}
 # A total, subtotal or tax line; not a heading ("AMOUNT" above the items) nor an id ("TAX INVOICE", "GST ID NO",
 # "VAT No.", "適格請求書発行事業者").
 CUT = re.compile(r"TOTAL|TOTA|TOTL|OTAL|AMOUNT\s*DUE|BALANCE|\b(TAX|VAT|GST|SST)\b(?!\s*(INVOICE|ID|REG|NO|NUMBER))"
-                 r"|小\s*計|合\s*計|お買上|総\s*計|消費税|外税|内税|税率|対象", re.I)
+                 r"|小\s*計|合\s*計|会\s*計|お買上|総\s*計|消費税|外税|内税|税率|対象", re.I)
 FIELDS = ["supplier_name", "supplier_address", "supplier_phone", "receipt_date", "purchase_time", "currency",
           "net_amount", "total_tax_amount", "total_amount"]
 
