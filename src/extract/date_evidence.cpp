@@ -96,7 +96,8 @@ bool prints_time_like(std::string_view whole) {
         const std::string text = in_short_lines(whole);
         if (!printed_times(text).empty()) return true;
         static const std::regex colon(
-            R"(\d ?[:;] ?\d|[:;]\d\d[:;]\d\d|\d ?(時|分)|午前|午後|\d ?[AP]\.? ?M|(^|[^A-Z])(TIME|JAM|WAKTU|時刻)[^A-Z0-9]{0,3}\d)",
+            R"(\d ?[:;] ?\d|[:;]\d\d[:;]\d\d|\d ?(時|分)|午前|午後|\d ?[AP]\.? ?M|)"
+            R"((^|[^A-Z])(TIME|JAM|WAKTU|時刻)[^A-Z0-9]{0,3}\d)",
             std::regex::icase);
         if (any_line_reading(text, [&](const std::string& line) { return std::regex_search(line, colon); }))
             return true;

@@ -16,6 +16,8 @@ namespace receipt::extract {
 
 namespace {
 
+constexpr size_t kMaxLineBytes = 200;  // bytes of a line the keyword readers look at
+
 // Whether `a` and `b` are at most one edit apart (one byte lost, added or changed).
 bool within_one_edit(const std::string& a, const std::string& b) {
     const std::string& s = a.size() <= b.size() ? a : b;  // the shorter
@@ -77,9 +79,9 @@ bool sum_of_printed(double v, const std::vector<double>& amounts) {
 // (MONTANT, ESPECES, SUMME, BETRAG, GESAMT).
 const std::regex& payment_line() {
     static const std::regex re(
-        R"((^|[^A-Za-z])(BALANCE|CASH(?! ?(BILL|SALE|RECEIPT|INV|MEMO))|PAID|PAYMENT|TENDER|CHANGE|CARD|VISA|AMEX|DEBIT|CREDIT|PAGAR|PAGAMENTO|PAGO|)"
-        R"(COMPRA|QUANTIA|VALOR|IMPORTE|DINHEIRO|EFECTIVO|CART(A|Ã)O|MULTIBANCO|TROCO|BAYAR|TUNAI|KEMBALI|MONTANT|)"
-        R"(ESP(E|È)CES|SUMME|BETRAG|GESAMT)(?![A-Za-z]))",
+        R"((^|[^A-Za-z])(BALANCE|CASH(?! ?(BILL|SALE|RECEIPT|INV|MEMO))|PAID|PAYMENT|TENDER|CHANGE|CARD|VISA|AMEX|)"
+        R"(DEBIT|CREDIT|PAGAR|PAGAMENTO|PAGO|COMPRA|QUANTIA|VALOR|IMPORTE|DINHEIRO|EFECTIVO|CART(A|Ã)O|)"
+        R"(MULTIBANCO|TROCO|BAYAR|TUNAI|KEMBALI|MONTANT|ESP(E|È)CES|SUMME|BETRAG|GESAMT)(?![A-Za-z]))",
         std::regex::icase);
     return re;
 }
@@ -90,9 +92,10 @@ const std::regex& payment_line() {
 bool prints_total_keyword(const std::string& text) {
     static const std::regex keyword(R"(TOTAL|TOTA|TOTL|TOAL|TTAL|OTAL|JUMLAH|DUE|NETT|ROUND)", std::regex::icase);
     static const std::regex amount(R"(AMOUNT|(^|[^A-Z])AMT([^A-Z]|$))", std::regex::icase);
-    static const std::regex heading(R"(^\W*(AMOUNT|AMT)\W*(RM|\$|£|€)?\W*$|QTY|DESC|PRICE|ITEM|TAX)", std::regex::icase);
+    static const std::regex heading(R"(^\W*(AMOUNT|AMT)\W*(RM|\$|£|€)?\W*$|QTY|DESC|PRICE|ITEM|TAX)",
+                                    std::regex::icase);
     for (const std::string& line : split_lines(text)) {
-        const std::string head(utf8_prefix(line, 200));
+        const std::string head(utf8_prefix(line, kMaxLineBytes));
         if (std::regex_search(head, keyword)) return true;
         if (std::regex_search(head, amount) && (has_ascii_digit(head) || !std::regex_search(head, heading)))
             return true;
