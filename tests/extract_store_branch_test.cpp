@@ -147,6 +147,9 @@ TEST(StoreBranch, JapaneseHeaderNameLine) {
               "CoCo壱番屋");
     EXPECT_EQ(ex::japanese_header_name_line("〒600-0521\n(株)サン商事\n東急ストア 横山町店\n", 4), "東急ストア 横山町店");
     EXPECT_EQ(ex::japanese_header_name_line("領 収 書\nTEL 03-0000-0000\n", 4), std::nullopt);
+    // A receipt whose header was cut off starts with its body: its labels and items name no store.
+    EXPECT_EQ(ex::japanese_header_name_line("2024年7月31日 水曜日\n担当:山田\n商品名\n緑茶 2L\n", 4), std::nullopt);
+    EXPECT_EQ(ex::japanese_header_name_line("担当者 山本\nレジ#4\nローソン\n", 4), "ローソン");
     EXPECT_TRUE(ex::japanese_company_line("有限会社ヒカリ商事"));
     EXPECT_FALSE(ex::japanese_company_line("ヒカリ薬局"));
 }

@@ -9,6 +9,7 @@
 #include "extract/date_checks.h"
 #include "extract/date_evidence.h"
 #include "extract/unprinted_amounts.h"
+#include "extract/unprinted_items.h"
 
 namespace ex = receipt::extract;
 
@@ -203,4 +204,33 @@ TEST(UnprintedAmounts, JapaneseReceiptCutBeforeItsTotal) {
     g["currency"] = "JPY";
     EXPECT_FALSE(ex::drop_unprinted_amounts("キーボード\n9,296\n電子レンジ\n28,122\n合言\n37,418\n(10%対象", g));
     EXPECT_EQ(g["total_amount"], 37418);
+}
+
+TEST(NonHeaderValues, BodyLinesAreNoNameOrAddress) {
+    auto fields = [](const char* name, const char* address) {
+        return nlohmann::ordered_json{{"supplier_name", name}, {"supplier_address", address},
+                                      {"warnings", nlohmann::ordered_json::array()}};
+    };
+    const std::vector<std::string> keys{"supplier_name", "supplier_address"};
+    for (const char* name : {"9:17:26", "17881", "01 DEC 2017 4:52:17 PM", "JAN", "PM", "水曜日", "TRANS#",
+                             "CASHIER:", "SERVED BY:", "OPERATOR 21602", "担当:山田", "レジ#4", "数量", "商品名"}) {
+        auto f = fields(name, "NO.12, JALAN SS 2/24");
+        EXPECT_TRUE(ex::drop_non_header_values(keys, f)) << name;
+        EXPECT_TRUE(f["supplier_name"].is_null()) << name;
+        EXPECT_EQ(f["supplier_address"], "NO.12, JALAN SS 2/24");
+        EXPECT_TRUE(warned(f, "supplier_name_not_a_header")) << name;
+    }
+    auto g = fields("KEDAI RUNCIT", "20% £10.98");
+    EXPECT_TRUE(ex::drop_non_header_values(keys, g));
+    EXPECT_TRUE(g["supplier_address"].is_null());
+    // Names that start like a label, or hold a date's word, stay.
+    for (const char* name : {"TIME LESS KITCHENETTE SDN BHD", "PRICE SMART", "レジャーランド", "MARKET 24", "セブン-イレブン",
+                             "7-Eleven", "ローソン 新宿3丁目店"}) {
+        auto f = fields(name, "東京都新宿区西新宿1-1-1");
+        EXPECT_FALSE(ex::drop_non_header_values(keys, f)) << name;
+        EXPECT_EQ(f["supplier_name"], name);
+    }
+    // Only the keys named are checked.
+    auto h = fields("17881", "17881");
+    EXPECT_FALSE(ex::drop_non_header_values({}, h));
 }

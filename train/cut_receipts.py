@@ -5,13 +5,15 @@
     build/bin/receipt extract --device cpu --jsonl OUT_DIR/dev_en-nodate.jsonl --out pred.jsonl
     python3 train/cut_receipts.py score OUT_DIR/dev_en-nodate.jsonl pred.jsonl
 
-`make` writes three sets from a labelled JSONL ({"id","text","fields"}), each with only the receipts it changed:
+`make` writes four sets from a labelled JSONL ({"id","text","fields"}), each with only the receipts it changed:
   <name>-nodate.jsonl   every line that prints a date or a time is taken out (an OCR result that lost the date
                         line); receipt_date and purchase_time become null;
   <name>-nophone.jsonl  every line that holds the phone number's digits is taken out; supplier_phone becomes null;
   <name>-cut.jsonl      the text ends before its first total, subtotal or tax line (a photo that cut off the
                         receipt's bottom); net_amount, total_tax_amount and total_amount become null, and so do the
-                        date and time when their lines were below the cut.
+                        date and time when their lines were below the cut;
+  <name>-nohead.jsonl   the text starts at its first date line (a photo that cut off the header); supplier_name,
+                        supplier_address and supplier_phone become null.
 A line counts as a date or time line when a pattern below finds one, look-alike letters next to digits read as
 digits (O/D 0, l/I 1, Z 2, S 5, b 6, B 8, g 9), and house numbers ("経堂3-19-20") aside; damaged lines it does not recognise stay (a reader may still
 recover the value from them, so what it writes there is not counted as made up).
@@ -75,7 +77,7 @@ def digits(s):
 def make(path, out_dir):
     name = os.path.splitext(os.path.basename(path))[0]
     records = [json.loads(line) for line in open(path, encoding="utf-8")]
-    outs = {kind: [] for kind in ("nodate", "nophone", "cut")}
+    outs = {kind: [] for kind in ("nodate", "nophone", "cut", "nohead")}
     for r in records:
         lines = r["text"].split("\n")
         f = r["fields"]
@@ -101,6 +103,11 @@ def make(path, out_dir):
             if any(TIME.search(read_digits(x)) for x in gone) and not any(TIME.search(read_digits(x)) for x in kept):
                 g["purchase_time"] = None
             outs["cut"].append(dict(r, id=r["id"] + "-cut", text="\n".join(kept), fields=g))
+        # The header, up to the first date line.
+        at = next((i for i, x in enumerate(lines) if is_date_line(x)), None)
+        if at:
+            g = dict(f, supplier_name=None, supplier_address=None, supplier_phone=None)
+            outs["nohead"].append(dict(r, id=r["id"] + "-nohead", text="\n".join(lines[at:]), fields=g))
     os.makedirs(out_dir, exist_ok=True)
     for kind, rs in outs.items():
         target = os.path.join(out_dir, f"{name}-{kind}.jsonl")

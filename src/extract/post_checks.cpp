@@ -419,6 +419,9 @@ void apply_post_checks(const std::string& text, const std::string& target, const
     if (options.copy_address) header_keys.push_back("supplier_address");
     if (options.copy_numbers) header_keys.push_back("supplier_phone");
     drop_unprinted_fields(text, header_keys, f);
+    // A name or address without a letter, or that is a date or time line, is a line of the body the model copied
+    // where the header was cut off (extract/unprinted_items.h).
+    drop_non_header_values(header_keys, f);
     // So is a net, tax or total amount the text prints nothing like (extract/unprinted_amounts.h).
     if (options.copy_numbers) drop_unprinted_amounts(text, f);
     // A Japanese receipt left without a store name (the model's was printed nowhere, and the name pass did not

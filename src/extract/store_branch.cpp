@@ -7,8 +7,10 @@
 #include <regex>
 #include <vector>
 
+#include "extract/date_evidence.h"
 #include "extract/name_constraint.h"
 #include "extract/normalize_phone.h"
+#include "extract/unprinted_items.h"
 #include "extract/utf8.h"
 
 namespace receipt::extract {
@@ -208,6 +210,8 @@ std::optional<std::string> chain_before_branch(const std::string& text, const st
 std::optional<std::string> japanese_header_name_line(const std::string& text, int max_lines) {
     for (std::string line : first_lines(text, size_t(std::max(max_lines, 0)))) {
         line = trim(fold_fullwidth(line));
+        if (prints_date_like(line)) break;  // the body starts: a receipt whose header was cut off names no store
+        if (starts_with_body_label(line)) continue;
         if (has_cjk(line) && chain_like_line(line, true)) return line;
     }
     return std::nullopt;

@@ -62,7 +62,9 @@ std::optional<std::string> chain_before_branch(const std::string& text, const st
 bool japanese_company_line(const std::string& line);
 
 // The first of the first `max_lines` lines of a Japanese receipt that can name the store: with text, without a
-// digit, a 〒 or phone label, a company form or a document title (領収書, レシート, お買上明細). nullopt when none.
+// digit, a 〒 or phone label, a company form, a document title (領収書, レシート, お買上明細) or a body label (担当,
+// 商品名, ...: starts_with_body_label), above the first line that prints a date (prints_date_like: the body; a
+// receipt whose header was cut off starts with it). nullopt when none.
 std::optional<std::string> japanese_header_name_line(const std::string& text, int max_lines);
 
 // The name with its branch's place spelled as the address prints it, when OCR dropped one character of the place

@@ -3,8 +3,11 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <regex>
 #include <vector>
 
+#include "extract/normalize_date.h"
+#include "extract/normalize_time.h"
 #include "extract/printed_amounts.h"
 #include "extract/utf8.h"
 
@@ -125,6 +128,50 @@ bool drop_unprinted_items(const std::string& text, nlohmann::ordered_json& field
     } catch (...) {  // a malformed object: leave the items as they are
     }
     return false;
+}
+
+bool starts_with_body_label(const std::string& line) {
+    // An English label only before a colon, a number sign, a digit or the end ("TIME LESS KITCHENETTE" is a name).
+    static const std::regex label(
+        R"(^\W*((TRANS|CASHIER|SERVED(\s*BY)?|SERVEDBY|OPERATOR|OPERTOR|STAFF|TABLE|QTY|DESC|PRICE|AMOUNT|TIME|)"
+        R"(DATE)\s*([:#\d]|$)|担当|レジ\s*([#\d]|No)|数量|商品名|金額|責No))",
+        std::regex::icase);
+    try {
+        return std::regex_search(line, label);
+    } catch (...) {  // std::regex giving up: no label
+        return false;
+    }
+}
+
+bool drop_non_header_values(const std::vector<std::string>& keys, nlohmann::ordered_json& fields) {
+    // What a date or time line holds besides digits and separators.
+    static const std::regex date_words(
+        R"((^|[^A-Za-z])(jan(uary)?|feb(ruary)?|mar(ch)?|apr(il)?|may|june?|july?|aug(ust)?|sept?(ember)?|)"
+        R"(oct(ober)?|nov(ember)?|dec(ember)?)(?![A-Za-z])|)"
+        R"((^|[^A-Za-z])[ap]\.?m\.?(?![A-Za-z])|年|月|日|時|分|秒|曜|火|水|木|金|土)",
+        std::regex::icase);
+    bool any = false;
+    try {
+        for (const std::string& key : keys) {
+            if (key != "supplier_name" && key != "supplier_address") continue;
+            auto it = fields.find(key);
+            if (it == fields.end() || !it->is_string()) continue;
+            const std::string value = it->get<std::string>();
+            const std::string rest = std::regex_replace(value, date_words, "$1");
+            const char* what = nullptr;
+            if (!has_ascii_letter(value) && !has_cjk(value)) what = "no letter";
+            else if (!has_ascii_letter(rest) && !has_cjk(rest)) what = "a date or time";
+            else if (key == "supplier_name" && starts_with_body_label(rest)) what = "a label of the receipt's body";
+            if (!what) continue;
+            *it = nullptr;
+            if (!fields["warnings"].is_array()) fields["warnings"] = nlohmann::ordered_json::array();
+            fields["warnings"].push_back(key + "_not_a_header: the model wrote '" + value + "', " + what +
+                                         "; left out");
+            any = true;
+        }
+    } catch (...) {  // a malformed object, or std::regex giving up: leave the rest as it is
+    }
+    return any;
 }
 
 }  // namespace receipt::extract
