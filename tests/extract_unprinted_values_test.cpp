@@ -220,9 +220,12 @@ TEST(NonHeaderValues, BodyLinesAreNoNameOrAddress) {
         EXPECT_EQ(f["supplier_address"], "NO.12, JALAN SS 2/24");
         EXPECT_TRUE(warned(f, "supplier_name_not_a_header")) << name;
     }
-    auto g = fields("KEDAI RUNCIT", "20% £10.98");
-    EXPECT_TRUE(ex::drop_non_header_values(keys, g));
-    EXPECT_TRUE(g["supplier_address"].is_null());
+    for (const char* address : {"20% £10.98", "OPERATOR 21602", "TRANS# 15665"}) {
+        auto g = fields("KEDAI RUNCIT", address);
+        EXPECT_TRUE(ex::drop_non_header_values(keys, g)) << address;
+        EXPECT_TRUE(g["supplier_address"].is_null()) << address;
+        EXPECT_EQ(g["supplier_name"], "KEDAI RUNCIT");
+    }
     // Names that start like a label, or hold a date's word, stay.
     for (const char* name : {"TIME LESS KITCHENETTE SDN BHD", "PRICE SMART", "レジャーランド", "MARKET 24", "セブン-イレブン",
                              "7-Eleven", "ローソン 新宿3丁目店"}) {

@@ -161,7 +161,7 @@ bool drop_non_header_values(const std::vector<std::string>& keys, nlohmann::orde
             const char* what = nullptr;
             if (!has_ascii_letter(value) && !has_cjk(value)) what = "no letter";
             else if (!has_ascii_letter(rest) && !has_cjk(rest)) what = "a date or time";
-            else if (key == "supplier_name" && starts_with_body_label(rest)) what = "a label of the receipt's body";
+            else if (starts_with_body_label(rest)) what = "a label of the receipt's body";
             if (!what) continue;
             *it = nullptr;
             if (!fields["warnings"].is_array()) fields["warnings"] = nlohmann::ordered_json::array();
