@@ -228,7 +228,7 @@ TEST(NonHeaderValues, BodyLinesAreNoNameOrAddress) {
     }
     // Names that start like a label, or hold a date's word, stay.
     for (const char* name : {"TIME LESS KITCHENETTE SDN BHD", "PRICE SMART", "レジャーランド", "MARKET 24", "セブン-イレブン",
-                             "7-Eleven", "ローソン 新宿3丁目店"}) {
+                             "7-Eleven", "ローソン 新宿3丁目店", "Пятёрочка", "Ελληνικά 24", "ร้านค้า"}) {
         auto f = fields(name, "東京都新宿区西新宿1-1-1");
         EXPECT_FALSE(ex::drop_non_header_values(keys, f)) << name;
         EXPECT_EQ(f["supplier_name"], name);

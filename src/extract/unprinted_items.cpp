@@ -130,6 +130,23 @@ bool drop_unprinted_items(const std::string& text, nlohmann::ordered_json& field
     return false;
 }
 
+namespace {
+
+// Whether `s` holds a letter of any script: an ASCII letter, or a code point from U+00C0 up that is no punctuation,
+// currency sign or symbol (U+2000-U+2BFF, U+3000-U+303F, the full-width ASCII punctuation U+FF00-U+FF20, ￡ ￥).
+bool has_letter(const std::string& s) {
+    bool found = false;
+    for_each_code_point(s, [&](uint32_t c) {
+        if (found) return;
+        if (c < 0x80) found = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z');
+        else found = c >= 0xC0 && !(c >= 0x2000 && c <= 0x2BFF) && !(c >= 0x3000 && c <= 0x303F) &&
+                     !(c >= 0xFF00 && c <= 0xFF20) && c != 0xFFE1 && c != 0xFFE5;
+    });
+    return found;
+}
+
+}  // namespace
+
 bool starts_with_body_label(const std::string& line) {
     // An English label only before a colon, a number sign, a digit or the end ("TIME LESS KITCHENETTE" is a name).
     static const std::regex label(
@@ -159,8 +176,8 @@ bool drop_non_header_values(const std::vector<std::string>& keys, nlohmann::orde
             const std::string value = it->get<std::string>();
             const std::string rest = std::regex_replace(value, date_words, "$1");
             const char* what = nullptr;
-            if (!has_ascii_letter(value) && !has_cjk(value)) what = "no letter";
-            else if (!has_ascii_letter(rest) && !has_cjk(rest)) what = "a date or time";
+            if (!has_letter(value)) what = "no letter";
+            else if (!has_letter(rest)) what = "a date or time";
             else if (starts_with_body_label(rest)) what = "a label of the receipt's body";
             if (!what) continue;
             *it = nullptr;

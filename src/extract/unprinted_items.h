@@ -48,7 +48,8 @@ bool drop_unprinted_fields(const std::string& text, const std::vector<std::strin
 bool starts_with_body_label(const std::string& line);
 
 // Sets each of supplier_name and supplier_address (those named in `keys`) that is no name or address to null, with
-// a "<key>_not_a_header" warning: a value without a letter of any script ("9:17:26", "17881", "20% £10.98"); a
+// a "<key>_not_a_header" warning: a value without a letter of any script ("9:17:26", "17881", "20% £10.98";
+// Cyrillic, Greek, Thai and the like are letters); a
 // date or time whose only letters are month names, AM / PM or the date and time kanji ("01 DEC 2017 4:52:17 PM",
 // "JAN", "水曜日"); a value that starts with a field label of the receipt's body (starts_with_body_label: CASHIER,
 // SERVED BY, TRANS#, OPERATOR, QTY, 担当, レジ#, 数量, 商品名, ...). The model copies such a line of the body where
