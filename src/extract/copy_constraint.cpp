@@ -82,9 +82,6 @@ bool constrained(const std::string& field) { return field == "tel" || field == "
 }  // namespace
 
 std::vector<std::string> total_window_runs(const std::string& text, bool skip_payment_lines) {
-    // TOTAL also with one letter lost to OCR ("TOTA", "Totl", "TOAL"; "OTAL" is in TOTAL itself).
-    static const char* const kLatin[] = {"TOTAL", "TOTA", "TOTL", "TOAL", "TTAL", "OTAL",
-                                         "AMOUNT", "JUMLAH", "DUE", "NETT", "ROUND"};
     static const char* const kPayment[] = {"PAID", "CASH", "CHANGE", "TENDER", "RECEIVED"};
     static const char* const kOther[] = {"合計", "会計", "お買上", "総計", "請求"};
     const std::vector<std::string> lines = split_lines(text);
@@ -92,7 +89,7 @@ std::vector<std::string> total_window_runs(const std::string& text, bool skip_pa
     for (size_t i = 0; i < lines.size(); ++i) {
         const std::string upper = ascii_upper(lines[i]);
         bool hit = false;
-        for (const char* k : kLatin) hit |= upper.find(k) != std::string::npos;
+        for (std::string_view k : kLatinTotalKeywords) hit |= upper.find(k) != std::string::npos;
         for (const char* k : kOther) hit |= lines[i].find(k) != std::string::npos;
         if (skip_payment_lines)
             for (const char* k : kPayment) hit &= upper.find(k) == std::string::npos;

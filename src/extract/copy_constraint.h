@@ -6,10 +6,12 @@
 // model often picks another printed amount (a subtotal, the cash given, an item).
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "receipt/engine.h"
@@ -26,6 +28,11 @@ namespace receipt::extract {
 // OCR confusions next to digits read as digits ("1,2O0" also gives "1200"; O/o/D -> 0, l/I/| -> 1, Z -> 2, S -> 5,
 // b -> 6, B -> 8, g -> 9).
 std::vector<std::string> digit_runs(const std::string& text);
+
+// The Latin-script total keywords (any case, anywhere in a line) of total_window_runs: TOTAL, also with one letter
+// lost to OCR ("TOTA", "Totl", "TOAL"; "OTAL" is in TOTAL itself), AMOUNT, JUMLAH, DUE, NETT, ROUND.
+inline constexpr std::array<std::string_view, 11> kLatinTotalKeywords = {
+    "TOTAL", "TOTA", "TOTL", "TOAL", "TTAL", "OTAL", "AMOUNT", "JUMLAH", "DUE", "NETT", "ROUND"};
 
 // Lines a total keyword's window spans: the keyword's line and the next ones (OCR puts the amount in its own box).
 inline constexpr size_t kTotalWindowLines = 3;

@@ -10,6 +10,7 @@
 #include "extract/copy_constraint.h"
 #include "extract/field_edits.h"
 #include "extract/printed_amounts.h"
+#include "extract/printed_value.h"
 #include "extract/utf8.h"
 
 namespace receipt::extract {
@@ -17,18 +18,6 @@ namespace receipt::extract {
 namespace {
 
 constexpr size_t kMaxLineBytes = 200;  // bytes of a line the keyword readers look at
-
-// Whether `a` and `b` are at most one edit apart (one byte lost, added or changed).
-bool within_one_edit(const std::string& a, const std::string& b) {
-    const std::string& s = a.size() <= b.size() ? a : b;  // the shorter
-    const std::string& l = a.size() <= b.size() ? b : a;
-    if (l.size() - s.size() > 1) return false;
-    size_t i = 0;
-    while (i < s.size() && s[i] == l[i]) ++i;
-    if (i == s.size()) return true;  // equal, or l is s with one byte added at its end
-    if (s.size() == l.size()) return s.compare(i + 1, std::string::npos, l, i + 1, std::string::npos) == 0;
-    return s.compare(i, std::string::npos, l, i + 1, std::string::npos) == 0;
-}
 
 // The digits a printed amount `v` shows: |v| with two decimals and no point ("9950"), and a whole |v| as it is.
 std::vector<std::string> amount_digits(double v) {
@@ -86,17 +75,18 @@ const std::regex& payment_line() {
     return re;
 }
 
-// Whether a Latin-script receipt prints a total keyword (those of total_window_runs, extract/copy_constraint.h:
-// TOTAL, also with a letter lost, AMOUNT, JUMLAH, DUE, NETT, ROUND; and AMT: "NET AMT :"), AMOUNT and AMT aside
-// where they head a column: on a line without digits, alone ("AMOUNT(RM)") or with QTY, DESC, PRICE, ITEM or TAX.
+// Whether a Latin-script receipt prints a total keyword (kLatinTotalKeywords, extract/copy_constraint.h; and AMT:
+// "NET AMT :"), AMOUNT and AMT aside where they head a column: on a line without digits, alone ("AMOUNT(RM)") or
+// with QTY, DESC, PRICE, ITEM or TAX.
 bool prints_total_keyword(const std::string& text) {
-    static const std::regex keyword(R"(TOTAL|TOTA|TOTL|TOAL|TTAL|OTAL|JUMLAH|DUE|NETT|ROUND)", std::regex::icase);
     static const std::regex amount(R"(AMOUNT|(^|[^A-Z])AMT([^A-Z]|$))", std::regex::icase);
     static const std::regex heading(R"(^\W*(AMOUNT|AMT)\W*(RM|\$|£|€)?\W*$|QTY|DESC|PRICE|ITEM|TAX)",
                                     std::regex::icase);
     for (const std::string& line : split_lines(text)) {
         const std::string head(utf8_prefix(line, kMaxLineBytes));
-        if (std::regex_search(head, keyword)) return true;
+        const std::string upper = ascii_upper(head);
+        for (std::string_view k : kLatinTotalKeywords)
+            if (k != "AMOUNT" && upper.find(k) != std::string::npos) return true;  // AMOUNT: the heading test below
         if (std::regex_search(head, amount) && (has_ascii_digit(head) || !std::regex_search(head, heading)))
             return true;
     }
@@ -141,7 +131,7 @@ bool amount_printed_loosely(double v, const std::vector<std::string>& printed) {
             if (run.find(form) != std::string::npos) return true;
             std::string digits = run;
             digits.erase(std::remove(digits.begin(), digits.end(), '.'), digits.end());
-            if (digits.find(form) != std::string::npos || within_one_edit(form, digits)) return true;
+            if (digits.find(form) != std::string::npos || edit_distance(form, digits) <= 1) return true;
         }
     return false;
 }
