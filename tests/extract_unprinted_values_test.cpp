@@ -237,3 +237,26 @@ TEST(NonHeaderValues, BodyLinesAreNoNameOrAddress) {
     auto h = fields("17881", "17881");
     EXPECT_FALSE(ex::drop_non_header_values({}, h));
 }
+
+TEST(UnprintedAmounts, MinorUnitFreeCurrencyNeedsItsSignsOrThousands) {
+    // A Latin-script receipt with cents and no yen / rupiah sign: the model's JPY or IDR is made up.
+    const std::string us = "TARGET\nMILK 2% GAL\n3.57 T\nEGGS LARGE 12CT\n4.07 T\n";
+    EXPECT_TRUE(ex::minor_unit_free_currency_unprinted(us, "JPY"));
+    EXPECT_TRUE(ex::minor_unit_free_currency_unprinted(us, "IDR"));
+    EXPECT_TRUE(ex::minor_unit_free_currency_unprinted("TOTAL 5.00\n", "KRW"));
+    // Bare amounts say nothing about minor units.
+    EXPECT_FALSE(ex::minor_unit_free_currency_unprinted("RTD Jahe 1 15000 15000\nSub Total 15000\n", "IDR"));
+    EXPECT_FALSE(ex::minor_unit_free_currency_unprinted("31.05.2019 17:40\nNASI 15000\nCASH 15000\n", "IDR"));
+    EXPECT_FALSE(ex::minor_unit_free_currency_unprinted("DISC ITEM 30.00%\nTOTAL 12600\n", "IDR"));
+    // Currencies with cents are not this check's business.
+    EXPECT_FALSE(ex::minor_unit_free_currency_unprinted(us, "USD"));
+    // Printed signs, codes and thousands groups keep the model's currency.
+    EXPECT_FALSE(ex::minor_unit_free_currency_unprinted("TOTAL Rp 25.000\n", "IDR"));
+    EXPECT_FALSE(ex::minor_unit_free_currency_unprinted("Nasi Goreng 25.000\nTOTAL 50.000\n", "IDR"));
+    EXPECT_FALSE(ex::minor_unit_free_currency_unprinted("TOTAL 12,500\n", "KRW"));
+    EXPECT_FALSE(ex::minor_unit_free_currency_unprinted("TOTAL ¥980\n", "JPY"));
+    EXPECT_FALSE(ex::minor_unit_free_currency_unprinted("TOTAL 980 YEN\n", "JPY"));
+    EXPECT_FALSE(ex::minor_unit_free_currency_unprinted("TOTAL VND 50000\n", "VND"));
+    // Japanese text is read by the yen checks.
+    EXPECT_FALSE(ex::minor_unit_free_currency_unprinted("合計 980\n", "JPY"));
+}

@@ -8,6 +8,8 @@
 #include <regex>
 #include <vector>
 
+#include "extract/address_country.h"
+#include "extract/body_line_values.h"
 #include "extract/copy_constraint.h"
 #include "extract/date_checks.h"
 #include "extract/discount_rate.h"
@@ -160,6 +162,22 @@ void apply_post_checks(const std::string& text, const std::string& target, const
     // another printed number there. (With cents, the keyword reading is less reliable than the model: SROIE
     // prints "TOTAL QTY", "TOTAL (EXCL GST)" and the like.)
     // The net amount likewise is the amount after the subtotal keyword, and null when none is printed.
+    // A receipt that prints no currency sign is in its address's country's currency (extract/address_country.h).
+    if (const auto country = currency_of_printed_country(text);
+        country && !(f["currency"].is_string() && f["currency"].get<std::string>() == *country)) {
+        f["warnings"].push_back("currency_from_address: the model wrote " + written(f["currency"]) +
+                                ", the receipt prints no currency sign and an address of a country that pays in " +
+                                *country);
+        f["currency"] = *country;
+    }
+    // A yen (or rupiah, won, dong) currency that a Latin-script receipt prints no sign of, with no amount grouped
+    // in thousands, is made up (a receipt cut off above its totals that prints "5.00"; extract/unprinted_amounts.h).
+    if (options.copy_numbers && f["currency"].is_string() &&
+        minor_unit_free_currency_unprinted(text, f["currency"].get<std::string>())) {
+        f["warnings"].push_back("currency_not_printed: the model wrote " + f["currency"].get<std::string>() +
+                                ", which the receipt prints no sign or amount of; left out");
+        f["currency"] = nullptr;
+    }
     // A Japanese receipt whose currency the model left out (its output cut short) prints its amounts in yen.
     if (f["currency"].is_null() && prints_yen_amounts(text)) {
         f["warnings"].push_back("currency_from_printed_amounts: the model wrote none, the receipt prints yen amounts");
@@ -422,6 +440,8 @@ void apply_post_checks(const std::string& text, const std::string& target, const
     // A name or address without a letter, or that is a date or time line, is a line of the body the model copied
     // where the header was cut off (extract/unprinted_items.h).
     drop_non_header_values(header_keys, f);
+    // So is an item row, a total, cashier or footer line, or another shop's address (extract/body_line_values.h).
+    drop_body_line_values(text, header_keys, f);
     // So is a net, tax or total amount the text prints nothing like (extract/unprinted_amounts.h).
     if (options.copy_numbers) drop_unprinted_amounts(text, f);
     // A Japanese receipt left without a store name (the model's was printed nowhere, and the name pass did not

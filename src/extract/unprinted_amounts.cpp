@@ -11,6 +11,7 @@
 #include "extract/field_edits.h"
 #include "extract/printed_amounts.h"
 #include "extract/printed_value.h"
+#include "extract/normalize_currency.h"
 #include "extract/utf8.h"
 
 namespace receipt::extract {
@@ -201,6 +202,23 @@ bool drop_unprinted_amounts(const std::string& text, nlohmann::ordered_json& f) 
         if (changed) revalidate(f);
         return changed;
     } catch (...) {  // a malformed object: leave it as it is
+        return false;
+    }
+}
+
+bool minor_unit_free_currency_unprinted(const std::string& text, const std::string& code) {
+    try {
+        if (!currency_without_minor_units(code) || has_cjk(text)) return false;
+        // The signs and words each such currency is printed with, besides its code.
+        static const std::regex signs(R"(¥|￥|円|\bYEN\b|\bRP\.?\s?\d|\bRP\b|₩|원|\bWON\b|₫|đ|Đ)", std::regex::icase);
+        static const std::regex thousands(R"(\d[.,]\d{3}(?!\d))");
+        const std::string folded = fold_fullwidth(sanitize_utf8(utf8_prefix(text, 64 * 1024)));
+        const std::regex own("\\b" + code + "\\b", std::regex::icase);
+        // Cents, not a date's "31.05.2019" nor a rate's "30.00%".
+        static const std::regex cents(R"(\d[.,]\d{2}(?!\d|[.,]\d|\s?%))");
+        return std::regex_search(folded, cents) && !std::regex_search(folded, signs) &&
+               !std::regex_search(folded, thousands) && !std::regex_search(folded, own);
+    } catch (...) {  // std::regex giving up: keep the model's currency
         return false;
     }
 }

@@ -32,4 +32,11 @@ bool amount_printed_loosely(double v, const std::vector<std::string>& printed);
 // never throws.
 bool drop_unprinted_amounts(const std::string& text, nlohmann::ordered_json& fields);
 
+// Whether `code`, a currency without minor units (JPY, IDR, KRW, VND, ...; currency_without_minor_units), is made
+// up for `text`: the text prints amounts with cents ("5.00") but no CJK, none of the currency's signs or its code
+// (¥ 円 YEN, Rp, ₩ 원 WON, ₫ đ), and no amount grouped in thousands ("25.000", "5,000"), the way such amounts are
+// printed. A cut-off US receipt is no yen receipt; bare amounts ("Tunai 15000") say nothing. False for other codes;
+// never throws.
+bool minor_unit_free_currency_unprinted(const std::string& text, const std::string& code);
+
 }  // namespace receipt::extract

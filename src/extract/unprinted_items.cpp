@@ -8,6 +8,7 @@
 
 #include "extract/normalize_date.h"
 #include "extract/normalize_time.h"
+#include "extract/ocr_digits.h"
 #include "extract/printed_amounts.h"
 #include "extract/utf8.h"
 
@@ -151,7 +152,7 @@ bool starts_with_body_label(const std::string& line) {
     // An English label only before a colon, a number sign, a digit or the end ("TIME LESS KITCHENETTE" is a name).
     static const std::regex label(
         R"(^\W*((TRANS|CASHIER|SERVED(\s*BY)?|SERVEDBY|OPERATOR|OPERTOR|STAFF|TABLE|QTY|DESC|PRICE|AMOUNT|TIME|)"
-        R"(DATE)\s*([:#\d]|$)|担当|レジ\s*([#\d]|No)|数量|商品名|金額|責No))",
+        R"(DATE|POS)\s*([:#\d]|$)|担当|レジ\s*([#\d]|No)|数量|商品名|金額|責No|テーブル))",
         std::regex::icase);
     try {
         return std::regex_search(line, label);
@@ -167,6 +168,8 @@ bool drop_non_header_values(const std::vector<std::string>& keys, nlohmann::orde
         R"(oct(ober)?|nov(ember)?|dec(ember)?)(?![A-Za-z])|)"
         R"((^|[^A-Za-z])[ap]\.?m\.?(?![A-Za-z])|年|月|日|時|分|秒|曜|火|水|木|金|土)",
         std::regex::icase);
+    // Yen signs and marks after an amount, and counters after a number ("461円", "¥425軽", "3本").
+    static const std::regex amount_marks("円|軽|※|本|個|点|枚");
     bool any = false;
     try {
         for (const std::string& key : keys) {
@@ -174,11 +177,18 @@ bool drop_non_header_values(const std::vector<std::string>& keys, nlohmann::orde
             auto it = fields.find(key);
             if (it == fields.end() || !it->is_string()) continue;
             const std::string value = it->get<std::string>();
-            const std::string rest = std::regex_replace(value, date_words, "$1");
+            // OCR look-alikes next to digits read as digits ("6/3/20I6", "5741b").
+            const std::string read = read_digit_confusions(value);
+            const std::string rest = std::regex_replace(read, date_words, "$1");
+            // A date or time line that goes on with a body label ("2022年11月22日(火) レジ0008").
+            const size_t first_letter = rest.find_first_not_of(" 0123456789/-.:;,()[]");
             const char* what = nullptr;
-            if (!has_letter(value)) what = "no letter";
+            if (!has_letter(read)) what = "no letter";
             else if (!has_letter(rest)) what = "a date or time";
-            else if (starts_with_body_label(rest)) what = "a label of the receipt's body";
+            else if (!has_letter(std::regex_replace(rest, amount_marks, ""))) what = "an amount or a count";
+            else if (starts_with_body_label(value) || starts_with_body_label(rest) ||
+                     (first_letter != std::string::npos && starts_with_body_label(rest.substr(first_letter))))
+                what = "a label of the receipt's body";
             if (!what) continue;
             *it = nullptr;
             if (!fields["warnings"].is_array()) fields["warnings"] = nlohmann::ordered_json::array();

@@ -1,0 +1,59 @@
+// The currency of a receipt read from its address's country (extract/address_country.h).
+#include "extract/address_country.h"
+
+#include <regex>
+#include <vector>
+
+#include "extract/utf8.h"
+
+namespace receipt::extract {
+
+namespace {
+
+// Most bytes read: an address is printed near the top, a sign anywhere on a receipt of a few kB.
+constexpr size_t kMaxTextBytes = 64 * 1024;
+
+bool search(const std::regex& re, const std::string& s) {
+    try {
+        return std::regex_search(s, re);
+    } catch (...) {  // std::regex giving up on a long line: no finding
+        return false;
+    }
+}
+
+}  // namespace
+
+bool prints_currency_sign(const std::string& text) {
+    static const std::regex sign(
+        R"([$£€¥￥₩₫]|円|\bRM\s?\d|\bRM\b|\bRp\.?\s?\d|\b(USD|GBP|EUR|MYR|SGD|JPY|IDR|KRW|VND|AUD|CAD|NZD|PHP|THB|)"
+        R"(INR|CNY|RMB|HKD|TWD|CHF)\b)");
+    return search(sign, sanitize_utf8(utf8_prefix(text, kMaxTextBytes)));
+}
+
+std::optional<std::string> currency_of_printed_country(const std::string& text) {
+    const std::string t = sanitize_utf8(utf8_prefix(text, kMaxTextBytes));
+    if (has_cjk(t) || prints_currency_sign(t)) return std::nullopt;
+    // A US state's postal code before a ZIP code (and its +4).
+    static const std::regex us(
+        R"(\b(AL|AK|AZ|AR|CA|CO|CT|DE|FL|GA|HI|ID|IL|IN|IA|KS|KY|LA|ME|MD|MA|MI|MN|MS|MO|MT|NE|NV|NH|NJ|NM|NY|NC|)"
+        R"(ND|OH|OK|OR|PA|RI|SC|SD|TN|TX|UT|VT|VA|WA|WV|WI|WY|DC),?\s+\d{5}(-\d{4})?\b)");
+    // A UK postcode: outward code (area letters, district digit, optional letter or digit), inward code.
+    static const std::regex uk(R"(\b[A-Z]{1,2}\d[A-Z\d]?\s?\d[A-Z]{2}\b)");
+    // A Malaysian five-digit postcode before a state or a large town on the same line, or a Malaysian company.
+    static const std::regex my(
+        R"(\b\d{5}\b[^\n]{0,40}\b(SELANGOR|JOHOR|KUALA\s+LUMPUR|PULAU\s+PINANG|PENANG|PERAK|KEDAH|MELAKA|MALACCA|)"
+        R"(PAHANG|SABAH|SARAWAK|NEGERI\s+SEMBILAN|TERENGGANU|KELANTAN|PERLIS|PUTRAJAYA|LABUAN|SHAH\s+ALAM|)"
+        R"(PETALING\s+JAYA|KLANG|JOHOR\s+BAHRU|SUBANG|PUCHONG|CHERAS|KAJANG|SERI\s+KEMBANGAN|SEREMBAN|IPOH|)"
+        R"(GEORGETOWN|MASAI)|SDN\.?\s?BHD)",
+        std::regex::icase);
+    static const std::regex sg(R"(\bSINGAPORE\s*\d{6}\b)", std::regex::icase);
+    std::vector<std::string> found;
+    if (search(us, t)) found.push_back("USD");
+    if (search(uk, t)) found.push_back("GBP");
+    if (search(my, t)) found.push_back("MYR");
+    if (search(sg, t)) found.push_back("SGD");
+    if (found.size() != 1) return std::nullopt;
+    return found.front();
+}
+
+}  // namespace receipt::extract
