@@ -89,6 +89,13 @@ TEST(BodyLineValues, JapaneseItemsCashierAndDatedAddresses) {
     EXPECT_FALSE(dropped(header, "supplier_name", "ローソン 渋谷店", its));
     EXPECT_FALSE(dropped(header, "supplier_address", "東京都渋谷区道玄坂4-16-22", its));
     EXPECT_FALSE(dropped(header, "supplier_name", "緑茶園", its));
+    // An amount in yen is no name; the 100円 of a shop's name is no amount.
+    EXPECT_TRUE(dropped(header, "supplier_name", "880円 営業時間", its));
+    EXPECT_TRUE(dropped(header, "supplier_name", "¥425 ローソン", its));
+    EXPECT_FALSE(dropped(header, "supplier_name", "100円ショップ ダイソー", its));
+    // Nor is an e-mail address, in any script.
+    EXPECT_TRUE(dropped(header, "supplier_name", "info@lawson.co.jp", its));
+    EXPECT_TRUE(dropped(kCutEnglish, "supplier_name", "support@example.com"));
 }
 
 TEST(BodyLineValues, DropSetsNullWithAWarning) {
@@ -116,7 +123,11 @@ TEST(NonHeaderValues, DamagedDatesAmountsCountsAndLabels) {
         EXPECT_TRUE(ex::drop_non_header_values({"supplier_name"}, f)) << v;
         EXPECT_TRUE(f["supplier_name"].is_null()) << v;
     }
-    for (const char* v : {"金の蔵 本店", "日本橋高島屋", "本町5-10-22", "POSTAL CAFE", "3B CAFE", "99 SPEEDMART"}) {
+    for (const char* key : {"supplier_name", "supplier_address"}) {  // a weekday alone, as a date
+        nlohmann::ordered_json f = {{key, "Tuesday."}, {"warnings", nlohmann::ordered_json::array()}};
+        EXPECT_TRUE(ex::drop_non_header_values({key}, f)) << key;
+    }
+    for (const char* v : {"TGI FRIDAYS", "金の蔵 本店", "日本橋高島屋", "本町5-10-22", "POSTAL CAFE", "3B CAFE", "99 SPEEDMART"}) {
         nlohmann::ordered_json f = {{"supplier_name", v}, {"warnings", nlohmann::ordered_json::array()}};
         EXPECT_FALSE(ex::drop_non_header_values({"supplier_name"}, f)) << v;
     }

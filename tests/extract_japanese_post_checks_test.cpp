@@ -236,3 +236,18 @@ TEST(JapanesePostChecks, DateWhoseYearLostADigitFallsOnThePrintedWeekday) {
     // Two years as close (2019 and 2029 from 2024, "201"/"202" cannot both be printed: here neither fits): kept.
     EXPECT_EQ(checked("2024-09-14", "2024/09/14(月)")["receipt_date"], "2024-09-14");
 }
+
+TEST(JapanesePostChecks, YenAmountsMakeTheCurrencyYen) {
+    const receipt::ExtractOptions opts;
+    // A text that prints yen amounts and no other currency's sign is in yen, whatever the model wrote.
+    auto f = fields("ローソン", "東京都渋谷区道玄坂4-16-22");
+    f["currency"] = "IDR";
+    ex::apply_post_checks("ローソン\n東京都渋谷区道玄坂4-16-22\n焼き魚定食 980円\n合計 ¥980\n", "", opts, f);
+    EXPECT_EQ(f["currency"], "JPY");
+    EXPECT_TRUE(warned(f, "currency_from_printed_amounts")) << f["warnings"].dump();
+    // A duty-free receipt that also prints dollars keeps the model's reading.
+    auto g = fields("ローソン", "東京都渋谷区道玄坂4-16-22");
+    g["currency"] = "USD";
+    ex::apply_post_checks("ローソン\n東京都渋谷区道玄坂4-16-22\n合計 ¥980\nUS$ 6.50\n", "", opts, g);
+    EXPECT_EQ(g["currency"], "USD");
+}

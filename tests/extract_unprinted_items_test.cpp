@@ -99,3 +99,29 @@ TEST(UnprintedFields, HeaderFieldsPrintedNowhereAreLeftOut) {
     EXPECT_NE(g["warnings"][0].get<std::string>().find("supplier_name_not_printed: the model wrote 'Restaurante"),
               std::string::npos);
 }
+
+TEST(UnprintedItems, LatinItemsShareAWordOrAPrintedAmount) {
+    // A letter, no receipt: its long lines hold 40% of made-up descriptions' letters in order.
+    const std::string letter =
+        "Dear customer,\nThank you for your order. Your package will arrive on Tuesday.\n"
+        "Please contact support@example.com with any questions.\nBest regards,\nThe Team\n";
+    nlohmann::ordered_json f = {{"line_items",
+                                 {{{"description", "Agua Fanue"}, {"amount", nullptr}},
+                                  {{"description", "Unknown item: U持"}, {"amount", nullptr}},
+                                  {{"description", "Mlradeira"}, {"amount", 3.5}}}},
+                                {"warnings", nlohmann::ordered_json::array()}};
+    EXPECT_TRUE(ex::drop_unprinted_items(letter, f));
+    EXPECT_TRUE(f["line_items"].empty());
+    // A description OCR damaged past one edit a word ("TSSU 1OS") stays when its amount is printed; one word within
+    // one edit ("TISUE"), or a word OCR ran together with the next ("MILKGAL"), keeps it too.
+    const std::string text = "TSSU 1OS\n10.70 T\nTISUE BOX 2.10\nMILKGAL 3.57\n";
+    nlohmann::ordered_json g = {{"line_items",
+                                 {{{"description", "TISSUE 10S"}, {"amount", 10.7}},
+                                  {{"description", "TISSUE BOX"}, {"amount", 2.1}},
+                                  {{"description", "MILK GAL"}, {"amount", nullptr}},
+                                  {{"description", "CHEDDAR CHEESE"}, {"amount", 4.7}}}},
+                                {"warnings", nlohmann::ordered_json::array()}};
+    EXPECT_TRUE(ex::drop_unprinted_items(text, g));
+    ASSERT_EQ(g["line_items"].size(), 3u);
+    EXPECT_EQ(g["line_items"][2]["description"], "MILK GAL");
+}

@@ -24,8 +24,10 @@ bool search(const std::regex& re, const std::string& s) {
 }  // namespace
 
 bool prints_currency_sign(const std::string& text) {
+    // Alternatives, not a bracket expression: std::regex reads UTF-8 bytewise, and "[£€]" would match the bytes of
+    // other characters ("é").
     static const std::regex sign(
-        R"([$£€¥￥₩₫]|円|\bRM\s?\d|\bRM\b|\bRp\.?\s?\d|\b(USD|GBP|EUR|MYR|SGD|JPY|IDR|KRW|VND|AUD|CAD|NZD|PHP|THB|)"
+        R"(\$|£|€|¥|￥|₩|₫|円|\bRM\s?\d|\bRM\b|\bRp\.?\s?\d|\b(USD|GBP|EUR|MYR|SGD|JPY|IDR|KRW|VND|AUD|CAD|NZD|PHP|THB|)"
         R"(INR|CNY|RMB|HKD|TWD|CHF)\b)");
     return search(sign, sanitize_utf8(utf8_prefix(text, kMaxTextBytes)));
 }

@@ -67,24 +67,6 @@ bool within_one_edit(const std::string& a, const std::string& b) {
     return std::abs(static_cast<long>(a.size()) - static_cast<long>(b.size())) <= 1 && edit_distance(a, b) <= 1;
 }
 
-// Share of the address's words (3+ letters) that the text prints: as a word within one edit, or as a piece of the
-// text with its spaces removed (OCR joins words: "68 MarketStreet"). 1 for an address without such words.
-double printed_word_share(const std::string& text, const std::string& address) {
-    const auto words = latin_words(address, 3);
-    if (words.empty()) return 1.0;
-    const auto text_word_list = latin_words(text, 3);
-    const std::unordered_set<std::string> text_words(text_word_list.begin(), text_word_list.end());
-    std::string joined;
-    for (char c : upper_ascii(text))
-        if (!std::isspace(static_cast<unsigned char>(c))) joined += c;
-    size_t printed = 0;
-    for (const auto& w : words) {
-        bool hit = text_words.count(w) > 0 || joined.find(w) != std::string::npos;
-        for (auto it = text_words.begin(); !hit && it != text_words.end(); ++it) hit = within_one_edit(w, *it);
-        printed += hit;
-    }
-    return static_cast<double>(printed) / static_cast<double>(words.size());
-}
 
 // Whether a number of the address is a number of the text, OCR look-alikes read as digits: the same digits below
 // five, within one edit from five on (a postcode OCR damaged). The numbers of 3+ digits count where it has any
@@ -249,10 +231,31 @@ std::optional<std::string> japanese_reason(const std::string& text, bool address
     }
     if (word_run_of_an_item(value, items)) return "an item's description";
     if (is_the_cashier(text, value)) return "the cashier's name";
+    // An amount in yen ("880円 営業時間"); not the 100円 of "100円ショップ".
+    static const std::regex yen_amount(R"((¥|￥|\\)\s?\d|\d\s?円(\s|$))");
+    if (search(yen_amount, value)) return "an amount";
     return std::nullopt;
 }
 
 }  // namespace
+
+double printed_word_share(const std::string& whole_text, const std::string& value) {
+    const auto words = latin_words(value, 3);
+    if (words.empty()) return 1.0;
+    const std::string text(utf8_prefix(whole_text, kMaxTextBytes));
+    const auto text_word_list = latin_words(text, 3);
+    const std::unordered_set<std::string> text_words(text_word_list.begin(), text_word_list.end());
+    std::string joined;
+    for (char c : upper_ascii(text))
+        if (!std::isspace(static_cast<unsigned char>(c))) joined += c;
+    size_t printed = 0;
+    for (const auto& w : words) {
+        bool hit = text_words.count(w) > 0 || joined.find(w) != std::string::npos;
+        for (auto it = text_words.begin(); !hit && it != text_words.end(); ++it) hit = within_one_edit(w, *it);
+        printed += hit;
+    }
+    return static_cast<double>(printed) / static_cast<double>(words.size());
+}
 
 std::optional<std::string> body_line_reason(const std::string& text, const std::string& key, const std::string& value,
                                             const nlohmann::ordered_json& items) {
@@ -261,6 +264,9 @@ std::optional<std::string> body_line_reason(const std::string& text, const std::
     const std::string v = sanitize_utf8(value);
     if (v.empty()) return std::nullopt;
     const bool address = key == "supplier_address";
+    // An e-mail address names no store ("support@example.com" of a letter's footer).
+    static const std::regex email(R"([A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,})");
+    if (!address && search(email, v)) return "an e-mail address";
     return has_cjk(t) ? japanese_reason(t, address, v, items) : latin_reason(t, address, v, items);
 }
 

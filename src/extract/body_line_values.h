@@ -13,7 +13,8 @@
 namespace receipt::extract {
 
 // Why `value`, written as `key` (supplier_name or supplier_address) for the receipt `text`, is a line of the
-// receipt's body and no store name or address; nullopt when nothing says so. `items` is the model's line_items
+// receipt's body and no store name or address; nullopt when nothing says so. A name that holds an e-mail address
+// is none in any script. `items` is the model's line_items
 // array (or null). The tests, OCR look-alikes of digits read as digits first ("1Z:24PM", "CA5HIER"):
 //  - Latin-script text: a money amount with a currency sign ("RM12.00", "£36.35") or with cents at the end
 //    ("500S 12.85", "2.85 T"); a quantity ("1x CHICKEN", "4 @ 16.85", "X1.89"); a time ("18:01", "12:15PM"); a
@@ -26,9 +27,13 @@ namespace receipt::extract {
 //    ("32326 DETERGENT"), and fewer than half of its words printed (within one edit, spaces aside) with none of its
 //    numbers printed (an address of another shop);
 //  - Japanese text: a store name that is one of the model's item descriptions or a run of its words ("緑茶" of
-//    "緑茶 2L"), or the name after 担当 (the cashier); an address that holds a date or a time ("22/23/12 29時09分").
+//    "緑茶 2L"), the name after 担当 (the cashier), or that holds an amount in yen ("880円 営業時間"); an address that holds a date or a time ("22/23/12 29時09分").
 std::optional<std::string> body_line_reason(const std::string& text, const std::string& key, const std::string& value,
                                             const nlohmann::ordered_json& items);
+
+// Share of the words of `value` (runs of 3+ ASCII letters) that `text` prints: as a word within one edit, or as a
+// piece of the text with its spaces removed (OCR joins words: "68 MarketStreet"). 1 for a value without such words.
+double printed_word_share(const std::string& text, const std::string& value);
 
 // Sets each of supplier_name and supplier_address (those named in `keys`) for which body_line_reason gives a
 // reason to null, with a "<key>_body_line" warning naming it; true when it cleared any. Never throws.

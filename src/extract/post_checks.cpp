@@ -178,6 +178,15 @@ void apply_post_checks(const std::string& text, const std::string& target, const
                                 ", which the receipt prints no sign or amount of; left out");
         f["currency"] = nullptr;
     }
+    // A Japanese receipt that prints its amounts in yen and no other currency's sign is in yen, whatever the model
+    // wrote ("IDR" for a menu board).
+    static const std::regex other_sign(R"(\$|€|£|₩|₫|\d\s?元|\bRM\s?\d|\bRp\.?\s?\d)");
+    if (f["currency"].is_string() && f["currency"].get<std::string>() != "JPY" && prints_yen_amounts(text) &&
+        !std::regex_search(text, other_sign)) {
+        f["warnings"].push_back("currency_from_printed_amounts: the model wrote " + f["currency"].get<std::string>() +
+                                ", the receipt prints yen amounts and no other currency's sign");
+        f["currency"] = "JPY";
+    }
     // A Japanese receipt whose currency the model left out (its output cut short) prints its amounts in yen.
     if (f["currency"].is_null() && prints_yen_amounts(text)) {
         f["warnings"].push_back("currency_from_printed_amounts: the model wrote none, the receipt prints yen amounts");

@@ -6,10 +6,12 @@
 #include <regex>
 #include <vector>
 
+#include "extract/body_line_values.h"
 #include "extract/normalize_date.h"
 #include "extract/normalize_time.h"
 #include "extract/ocr_digits.h"
 #include "extract/printed_amounts.h"
+#include "extract/unprinted_amounts.h"
 #include "extract/utf8.h"
 
 namespace receipt::extract {
@@ -105,12 +107,27 @@ bool drop_unprinted_items(const std::string& text, nlohmann::ordered_json& field
         auto& items = fields["line_items"];
         if (!items.is_array()) return false;
         const auto lines = share_lines(text);
+        const bool latin = !has_cjk(text);
+        std::vector<std::string> digit_strings;  // read once, for the first item that needs them
+        bool digits_read = false;
+        // A Latin-script text's item whose description shares no word with the text (a long line holds 40% of
+        // most descriptions' letters in order) and whose amount is not printed either; or one in a script the
+        // text does not print.
+        auto latin_unprinted = [&](const nlohmann::ordered_json& it, const std::string& desc) {
+            if (!latin) return false;
+            if (has_cjk(desc)) return true;
+            if (printed_word_share(text, desc) > 0) return false;
+            if (!it.contains("amount") || !it["amount"].is_number()) return true;
+            if (!digits_read) digit_strings = printed_digit_strings(text), digits_read = true;
+            return !amount_printed_loosely(it["amount"].get<double>(), digit_strings);
+        };
         nlohmann::ordered_json kept = nlohmann::ordered_json::array();
         std::string dropped;
         for (size_t i = 0; i < items.size(); ++i) {
             const auto& it = items[i];
             if (it.is_object() && it.contains("description") && it["description"].is_string() &&
-                share_in(lines, it["description"].get<std::string>()) < kPrintedItemShare) {
+                (share_in(lines, it["description"].get<std::string>()) < kPrintedItemShare ||
+                 latin_unprinted(it, it["description"].get<std::string>()))) {
                 if (!dropped.empty()) dropped += ", ";
                 dropped += std::to_string(i + 1);
                 dropped += " (";
@@ -165,7 +182,7 @@ bool drop_non_header_values(const std::vector<std::string>& keys, nlohmann::orde
     // What a date or time line holds besides digits and separators.
     static const std::regex date_words(
         R"((^|[^A-Za-z])(jan(uary)?|feb(ruary)?|mar(ch)?|apr(il)?|may|june?|july?|aug(ust)?|sept?(ember)?|)"
-        R"(oct(ober)?|nov(ember)?|dec(ember)?)(?![A-Za-z])|)"
+        R"(oct(ober)?|nov(ember)?|dec(ember)?|monday|tuesday|wednesday|thursday|friday|saturday|sunday)(?![A-Za-z])|)"
         R"((^|[^A-Za-z])[ap]\.?m\.?(?![A-Za-z])|年|月|日|時|分|秒|曜|火|水|木|金|土)",
         std::regex::icase);
     // Yen signs and marks after an amount, and counters after a number ("461円", "¥425軽", "3本").

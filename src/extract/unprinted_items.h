@@ -22,8 +22,10 @@ inline constexpr double kPrintedItemShare = 0.4;
 double printed_share(const std::string& text, const std::string& description);
 
 // Removes from fields["line_items"] the items whose description has printed_share < kPrintedItemShare, with a
-// "line_item_not_printed" warning naming them; true when it removed any. Items without a description string are
-// kept. Never throws.
+// "line_item_not_printed" warning naming them; true when it removed any. On a Latin-script text (no CJK) also the
+// items whose description has CJK, or shares no word with the text (printed_word_share 0: a made-up "Agua Fanue"
+// holds 40% of a long English line's letters in order) and has no amount or one not printed, loosely
+// (amount_printed_loosely). Items without a description string are kept. Never throws.
 bool drop_unprinted_items(const std::string& text, nlohmann::ordered_json& fields);
 
 // Fewest of a header field's characters that the whole text must hold in order for the field to count as printed.
