@@ -84,6 +84,9 @@ TEST(BodyLineValues, JapaneseItemsCashierAndDatedAddresses) {
     EXPECT_TRUE(dropped(text, "supplier_name", "SDカード", its));
     EXPECT_TRUE(dropped(text, "supplier_name", "高橋", its));
     EXPECT_TRUE(dropped(text, "supplier_address", "東京都渋谷区 神宮前2丁目13 22/23/12 29時09分", its));
+    // Another store's address, which the body prints none of; a printed one that OCR damaged stays.
+    EXPECT_TRUE(dropped(text, "supplier_address", "千葉県船橋市 本町5-10-22", its));
+    EXPECT_FALSE(dropped("ローソン\n千県船橋市\n町7-18-26\n" + text, "supplier_address", "千葉県船橋市 本町7-18-26", its));
     // A chain and an address as printed stay; so does a name whose item carries another word.
     const std::string header = "ローソン 渋谷店\n東京都渋谷区道玄坂4-16-22\n" + text;
     EXPECT_FALSE(dropped(header, "supplier_name", "ローソン 渋谷店", its));

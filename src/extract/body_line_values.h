@@ -27,7 +27,9 @@ namespace receipt::extract {
 //    ("32326 DETERGENT"), and fewer than half of its words printed (within one edit, spaces aside) with none of its
 //    numbers printed (an address of another shop);
 //  - Japanese text: a store name that is one of the model's item descriptions or a run of its words ("緑茶" of
-//    "緑茶 2L"), the name after 担当 (the cashier), or that holds an amount in yen ("880円 営業時間"); an address that holds a date or a time ("22/23/12 29時09分").
+//    "緑茶 2L"), the name after 担当 (the cashier), or that holds an amount in yen ("880円 営業時間"); an address that
+//    holds a date or a time ("22/23/12 29時09分"), or of whose pairs of adjacent kanji / kana the text prints fewer
+//    than a fifth (another store's address: a printed one, OCR-damaged, keeps at least 0.4 of them).
 std::optional<std::string> body_line_reason(const std::string& text, const std::string& key, const std::string& value,
                                             const nlohmann::ordered_json& items);
 
