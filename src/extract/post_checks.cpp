@@ -157,11 +157,6 @@ void apply_post_checks(const std::string& text, const std::string& target, const
     if (total.is_number())
         replace_total(rounded_total(text, total.get<double>()), 0.005, "total_amount_rounded",
                       "the receipt rounds it to");
-    // In a currency without minor units (yen) the total is the amount printed after the total keyword
-    // (extract/printed_amounts.h); the model, near the end of a long output, often writes a garbled or
-    // another printed number there. (With cents, the keyword reading is less reliable than the model: SROIE
-    // prints "TOTAL QTY", "TOTAL (EXCL GST)" and the like.)
-    // The net amount likewise is the amount after the subtotal keyword, and null when none is printed.
     // A receipt that prints no currency sign is in its address's country's currency (extract/address_country.h).
     if (const auto country = currency_of_printed_country(text);
         country && !(f["currency"].is_string() && f["currency"].get<std::string>() == *country)) {
@@ -181,12 +176,24 @@ void apply_post_checks(const std::string& text, const std::string& target, const
     // A Japanese receipt that prints its amounts in yen and no other currency's sign is in yen, whatever the model
     // wrote ("IDR" for a menu board).
     static const std::regex other_sign(R"(\$|€|£|₩|₫|\d\s?元|\bRM\s?\d|\bRp\.?\s?\d)");
+    auto prints_other_sign = [&] {
+        try {
+            return std::regex_search(text, other_sign);
+        } catch (...) {  // std::regex giving up on a long text: keep the model's currency
+            return true;
+        }
+    };
     if (f["currency"].is_string() && f["currency"].get<std::string>() != "JPY" && prints_yen_amounts(text) &&
-        !std::regex_search(text, other_sign)) {
+        !prints_other_sign()) {
         f["warnings"].push_back("currency_from_printed_amounts: the model wrote " + f["currency"].get<std::string>() +
                                 ", the receipt prints yen amounts and no other currency's sign");
         f["currency"] = "JPY";
     }
+    // In a currency without minor units (yen) the total is the amount printed after the total keyword
+    // (extract/printed_amounts.h); the model, near the end of a long output, often writes a garbled or
+    // another printed number there. (With cents, the keyword reading is less reliable than the model: SROIE
+    // prints "TOTAL QTY", "TOTAL (EXCL GST)" and the like.)
+    // The net amount likewise is the amount after the subtotal keyword, and null when none is printed.
     // A Japanese receipt whose currency the model left out (its output cut short) prints its amounts in yen.
     if (f["currency"].is_null() && prints_yen_amounts(text)) {
         f["warnings"].push_back("currency_from_printed_amounts: the model wrote none, the receipt prints yen amounts");

@@ -45,17 +45,19 @@ bool drop_unprinted_fields(const std::string& text, const std::vector<std::strin
                            nlohmann::ordered_json& fields);
 
 // Whether `line` starts with a field label of a receipt's body, not its header: the cashier, the till, the table
-// heading (CASHIER, SERVED BY, TRANS#, OPERATOR, STAFF, TABLE, QTY, DESC, PRICE, AMOUNT, TIME, DATE before a colon,
-// a number sign, a digit or the end; 担当, レジ# / レジNo, 数量, 商品名, 金額, 責No). Never throws.
+// heading (CASHIER, SERVED BY, TRANS#, OPERATOR, STAFF, TABLE, QTY, DESC, PRICE, AMOUNT, TIME, DATE, POS before a
+// colon, a number sign, a digit or the end; 担当, レジ# / レジNo, 数量, 商品名, 金額, 責No, テーブル). Never throws.
 bool starts_with_body_label(const std::string& line);
 
 // Sets each of supplier_name and supplier_address (those named in `keys`) that is no name or address to null, with
-// a "<key>_not_a_header" warning: a value without a letter of any script ("9:17:26", "17881", "20% £10.98";
-// Cyrillic, Greek, Thai and the like are letters); a
-// date or time whose only letters are month names, AM / PM or the date and time kanji ("01 DEC 2017 4:52:17 PM",
-// "JAN", "水曜日"); a value that starts with a field label of the receipt's body (starts_with_body_label: CASHIER,
-// SERVED BY, TRANS#, OPERATOR, QTY, 担当, レジ#, 数量, 商品名, ...). The model copies such a line of the body where
-// the header was cut off or unreadable. True when it cleared any; never throws.
+// a "<key>_not_a_header" warning, OCR look-alikes next to digits read as digits first ("6/3/20I6", "5741b"): a value
+// without a letter of any script ("9:17:26", "17881", "20% £10.98"; Cyrillic, Greek, Thai and the like are
+// letters); a date or time whose only letters are month or weekday names, AM / PM or the date and time kanji ("01
+// DEC 2017 4:52:17 PM", "JAN", "Tuesday.", "水曜日"); an amount or a count (円, 軽, ※, 本, 個, 点, 枚 count as no
+// letters: "461円", "¥425軽", "3本"); a value that starts with a field label of the receipt's body, also after a date
+// or time (starts_with_body_label: CASHIER, SERVED BY, TRANS#, OPERATOR, QTY, 担当, レジ#, 数量, 商品名, ...;
+// "2022年11月22日(火) レジ0008"). The model copies such a line of the body where the header was cut off or
+// unreadable. True when it cleared any; never throws.
 bool drop_non_header_values(const std::vector<std::string>& keys, nlohmann::ordered_json& fields);
 
 }  // namespace receipt::extract
