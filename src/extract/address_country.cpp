@@ -4,6 +4,7 @@
 #include <regex>
 #include <vector>
 
+#include "extract/regex_found.h"
 #include "extract/utf8.h"
 
 namespace receipt::extract {
@@ -13,14 +14,6 @@ namespace {
 // Most bytes read: an address is printed near the top, a sign anywhere on a receipt of a few kB.
 constexpr size_t kMaxTextBytes = 64 * 1024;
 
-bool search(const std::regex& re, const std::string& s) {
-    try {
-        return std::regex_search(s, re);
-    } catch (...) {  // std::regex giving up on a long line: no finding
-        return false;
-    }
-}
-
 }  // namespace
 
 bool prints_currency_sign(const std::string& text) {
@@ -29,7 +22,7 @@ bool prints_currency_sign(const std::string& text) {
     static const std::regex sign(
         R"(\$|£|€|¥|￥|₩|₫|円|\bRM\s?\d|\bRM\b|\bRp\.?\s?\d|\b(USD|GBP|EUR|MYR|SGD|JPY|IDR|KRW|VND|AUD|CAD|NZD|PHP|THB|)"
         R"(INR|CNY|RMB|HKD|TWD|CHF)\b)");
-    return search(sign, sanitize_utf8(utf8_prefix(text, kMaxTextBytes)));
+    return regex_found(sanitize_utf8(utf8_prefix(text, kMaxTextBytes)), sign);
 }
 
 std::optional<std::string> currency_of_printed_country(const std::string& text) {
@@ -50,10 +43,10 @@ std::optional<std::string> currency_of_printed_country(const std::string& text) 
         std::regex::icase);
     static const std::regex sg(R"(\bSINGAPORE\s*\d{6}\b)", std::regex::icase);
     std::vector<std::string> found;
-    if (search(us, t)) found.push_back("USD");
-    if (search(uk, t)) found.push_back("GBP");
-    if (search(my, t)) found.push_back("MYR");
-    if (search(sg, t)) found.push_back("SGD");
+    if (regex_found(t, us)) found.push_back("USD");
+    if (regex_found(t, uk)) found.push_back("GBP");
+    if (regex_found(t, my)) found.push_back("MYR");
+    if (regex_found(t, sg)) found.push_back("SGD");
     if (found.size() != 1) return std::nullopt;
     return found.front();
 }

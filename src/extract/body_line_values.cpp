@@ -10,6 +10,7 @@
 
 #include "extract/ocr_digits.h"
 #include "extract/printed_value.h"
+#include "extract/regex_found.h"
 #include "extract/utf8.h"
 
 namespace receipt::extract {
@@ -18,19 +19,6 @@ namespace {
 
 // Most bytes of the text whose words and numbers are read (a receipt is a few kB; a pasted book is not).
 constexpr size_t kMaxTextBytes = 32 * 1024;
-
-bool search(const std::regex& re, const std::string& s) {
-    try {
-        return std::regex_search(s, re);
-    } catch (...) {  // std::regex giving up on a long value: no finding
-        return false;
-    }
-}
-
-std::string upper_ascii(std::string s) {
-    for (char& c : s) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-    return s;
-}
 
 // Runs of ASCII letters of at least `min_letters`, upper-cased.
 std::vector<std::string> latin_words(const std::string& s, size_t min_letters) {
@@ -67,7 +55,6 @@ std::vector<std::string> digit_runs(const std::string& s) {
 bool within_one_edit(const std::string& a, const std::string& b) {
     return std::abs(static_cast<long>(a.size()) - static_cast<long>(b.size())) <= 1 && edit_distance(a, b) <= 1;
 }
-
 
 // Whether a number of the address is a number of the text, OCR look-alikes read as digits: the same digits below
 // five, within one edit from five on (a postcode OCR damaged). The numbers of 3+ digits count where it has any
@@ -113,13 +100,13 @@ std::string without_spaces(const std::string& s) {
 // its space-separated words ("緑茶" of "緑茶 2L", "PASTA" of "PASTA PENNE").
 bool word_run_of_an_item(const std::string& name, const nlohmann::ordered_json& items) {
     if (!items.is_array()) return false;
-    const std::string n = upper_ascii(without_spaces(name));
+    const std::string n = ascii_upper(without_spaces(name));
     if (n.empty()) return false;
     for (const auto& item : items) {
         if (!item.is_object() || !item.contains("description") || !item["description"].is_string()) continue;
         std::vector<std::string> words;
         std::string w;
-        for (char c : upper_ascii(item["description"].get<std::string>()) + " ") {
+        for (char c : ascii_upper(item["description"].get<std::string>()) + " ") {
             if (std::isspace(static_cast<unsigned char>(c))) {
                 if (!w.empty()) words.push_back(w);
                 w.clear();
@@ -143,19 +130,13 @@ bool word_run_of_an_item(const std::string& name, const nlohmann::ordered_json& 
 // items carry its brand ("Agua Pingo Doce 1.5L", "KFC Winger") prints its name in the header too.
 bool printed_outside_item_rows(const std::string& text, const std::string& name) {
     static const std::regex cents(R"(\d[.,]\d{2}(\s?[A-Za-z]{1,2})?\s*$)");
-    const std::string n = upper_ascii(without_spaces(name));
-    std::vector<std::string> lines;
-    size_t i = 0;
-    while (i <= text.size()) {
-        const size_t j = std::min(text.find('\n', i), text.size());
-        lines.push_back(text.substr(i, j - i));
-        i = j + 1;
-    }
+    const std::string n = ascii_upper(without_spaces(name));
+    const std::vector<std::string> lines = split_lines(text);
     for (size_t k = 0; k < lines.size(); ++k) {
-        const std::string line = upper_ascii(without_spaces(lines[k]));
+        const std::string line = ascii_upper(without_spaces(lines[k]));
         if (line.find(n) == std::string::npos) continue;
         if (k < 2 && line == n) return true;  // the receipt's first line or the one after it, alone
-        if (!search(cents, lines[k]) && !(k + 1 < lines.size() && search(cents, lines[k + 1]))) return true;
+        if (!regex_found(lines[k], cents) && !(k + 1 < lines.size() && regex_found(lines[k + 1], cents))) return true;
     }
     return false;
 }
@@ -202,21 +183,21 @@ std::optional<std::string> latin_reason(const std::string& text, bool address, c
     static const std::regex address_words(R"(\b(QTY|DESC|PRICE|TOTAL)\b|\bNOT\s+RE[A-Z]*ABLE\b)");
 
     const std::string read = read_digit_confusions(value);
-    const std::string upper = upper_ascii(value);
-    if (search(money, read)) return "a money amount";
-    if (search(end_amount, upper_ascii(read))) return "an amount at its end";
-    if (search(quantity, read)) return "a quantity";
-    if (search(time, upper_ascii(read))) return "a time";
-    if (search(body_words, upper)) return "a word of the receipt's body";
-    if (search(label, value)) return "a label";
+    const std::string upper = ascii_upper(value);
+    if (regex_found(read, money)) return "a money amount";
+    if (regex_found(ascii_upper(read), end_amount)) return "an amount at its end";
+    if (regex_found(read, quantity)) return "a quantity";
+    if (regex_found(ascii_upper(read), time)) return "a time";
+    if (regex_found(upper, body_words)) return "a word of the receipt's body";
+    if (regex_found(value, label)) return "a label";
     if (has_cjk(value)) return "letters of a script the receipt does not print";
     if (!address) {
         if (word_run_of_an_item(value, items) && !printed_outside_item_rows(text, value))
             return "an item's description";
         return std::nullopt;
     }
-    if (search(address_amount, read)) return "an amount";
-    if (search(address_words, upper)) return "a column heading or total word";
+    if (regex_found(read, address_amount)) return "an amount";
+    if (regex_found(upper, address_words)) return "a column heading or total word";
     if (words_of_an_item(value, items)) return "the words of an item";
     if (printed_word_share(text, value) < 0.5 && !number_printed(text, value))
         return "neither most of its words nor any of its numbers printed";
@@ -237,9 +218,7 @@ double printed_cjk_pair_share(const std::string& text, const std::string& value)
     for_each_code_point(value, [&](uint32_t c) {
         if (c != ' ' && c != '\t' && c != '\n' && c != 0x3000) points.push_back(c);
     });
-    std::string joined;
-    for (char c : text)
-        if (!std::isspace(static_cast<unsigned char>(c))) joined += c;
+    const std::string joined = without_spaces(text);
     size_t pairs = 0, printed = 0;
     for (size_t i = 0; i + 1 < points.size(); ++i) {
         if (!is_cjk_point(points[i]) || !is_cjk_point(points[i + 1])) continue;
@@ -256,7 +235,7 @@ std::optional<std::string> japanese_reason(const std::string& text, bool address
                                            const nlohmann::ordered_json& items) {
     static const std::regex date_or_time(R"(\d{1,4}/\d{1,2}/\d{1,2}|\d{1,2}:\d{2}|\d\s?時)");
     if (address) {
-        if (search(date_or_time, read_digit_confusions(value))) return "a date or time";
+        if (regex_found(read_digit_confusions(value), date_or_time)) return "a date or time";
         if (printed_cjk_pair_share(text, value) < 0.2) return "the receipt prints none of it";
         return std::nullopt;
     }
@@ -264,7 +243,7 @@ std::optional<std::string> japanese_reason(const std::string& text, bool address
     if (is_the_cashier(text, value)) return "the cashier's name";
     // An amount in yen ("880円 営業時間"); not the 100円 of "100円ショップ".
     static const std::regex yen_amount(R"((¥|￥|\\)\s?\d|\d\s?円(\s|$))");
-    if (search(yen_amount, value)) return "an amount";
+    if (regex_found(value, yen_amount)) return "an amount";
     return std::nullopt;
 }
 
@@ -276,9 +255,7 @@ double printed_word_share(const std::string& whole_text, const std::string& valu
     const std::string text(utf8_prefix(whole_text, kMaxTextBytes));
     const auto text_word_list = latin_words(text, 3);
     const std::unordered_set<std::string> text_words(text_word_list.begin(), text_word_list.end());
-    std::string joined;
-    for (char c : upper_ascii(text))
-        if (!std::isspace(static_cast<unsigned char>(c))) joined += c;
+    const std::string joined = ascii_upper(without_spaces(text));
     size_t printed = 0;
     for (const auto& w : words) {
         bool hit = text_words.count(w) > 0 || joined.find(w) != std::string::npos;
@@ -297,7 +274,7 @@ std::optional<std::string> body_line_reason(const std::string& text, const std::
     const bool address = key == "supplier_address";
     // An e-mail address names no store ("support@example.com" of a letter's footer).
     static const std::regex email(R"([A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,})");
-    if (!address && search(email, v)) return "an e-mail address";
+    if (!address && regex_found(v, email)) return "an e-mail address";
     return has_cjk(t) ? japanese_reason(t, address, v, items) : latin_reason(t, address, v, items);
 }
 
