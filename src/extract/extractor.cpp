@@ -11,6 +11,7 @@
 
 #include "extract/address_block.h"
 #include "extract/copy_constraint.h"
+#include "extract/input_text.h"
 #include "extract/known_names.h"
 #include "extract/latin_address.h"
 #include "extract/name_constraint.h"
@@ -166,31 +167,36 @@ std::string leading_lines(const std::string& text, int n) {
 
 }  // namespace
 
-int Extractor::count_tokens(const std::string& text) const { return static_cast<int>(tokenizer_->encode(text).size()); }
+int Extractor::count_tokens(const std::string& text) const {
+    return static_cast<int>(tokenizer_->encode(extract::model_input_text(text)).size());
+}
 int Extractor::max_input_tokens() const { return max_input_tokens_; }
 Device Extractor::device() const { return engine_->device(); }
 std::string Extractor::describe() const { return engine_->describe(); }
 
 SpeculationStats Extractor::speculation_stats() const { return engine_->speculation_stats(); }
 
-std::vector<Extraction> Extractor::extract(const std::vector<std::string>& texts, const ExtractOptions& options) {
-    const size_t n = texts.size();
+std::vector<Extraction> Extractor::extract(const std::vector<std::string>& raw_texts, const ExtractOptions& options) {
+    const size_t n = raw_texts.size();
+    std::vector<std::string> texts(n);  // as the model and the post-checks read them (extract/input_text.h)
     std::vector<std::vector<int>> ids(n);
     std::vector<std::vector<std::string>> warnings(n);
     for (size_t i = 0; i < n; ++i) {
         const std::string which = n == 1 ? "the receipt" : "receipt " + std::to_string(i);  // in messages
-        const bool blank = std::all_of(texts[i].begin(), texts[i].end(),
+        const std::string& raw = raw_texts[i];
+        const bool blank = std::all_of(raw.begin(), raw.end(),
                                        [](unsigned char c) { return c == ' ' || c == '\n' || c == '\t' || c == '\r'; });
         RECEIPT_CHECK(!blank, InvalidInput, which + " has empty text");
         // The model reads UTF-8; another encoding (Shift_JIS OCR output, a binary file) would be read as noise.
-        if (const size_t bad = extract::invalid_utf8_offset(texts[i]); bad != std::string::npos) {
+        if (const size_t bad = extract::invalid_utf8_offset(raw); bad != std::string::npos) {
             static const char* hex = "0123456789abcdef";
-            const auto b = static_cast<unsigned char>(texts[i][bad]);
+            const auto b = static_cast<unsigned char>(raw[bad]);
             const std::string byte = {hex[b >> 4], hex[b & 15]};
             RECEIPT_THROW(InvalidInput, which + " is not UTF-8 text (byte 0x" + byte + " at offset " +
                                             std::to_string(bad) +
                                             "); convert it first, e.g. iconv -f SHIFT_JIS -t UTF-8 for Shift_JIS");
         }
+        texts[i] = extract::model_input_text(raw);
         ids[i] = tokenizer_->encode(texts[i]);
         const int n_tokens = static_cast<int>(ids[i].size());
         if (n_tokens > max_input_tokens_) {
