@@ -184,9 +184,6 @@ std::vector<Extraction> Extractor::extract(const std::vector<std::string>& raw_t
     for (size_t i = 0; i < n; ++i) {
         const std::string which = n == 1 ? "the receipt" : "receipt " + std::to_string(i);  // in messages
         const std::string& raw = raw_texts[i];
-        const bool blank = std::all_of(raw.begin(), raw.end(),
-                                       [](unsigned char c) { return c == ' ' || c == '\n' || c == '\t' || c == '\r'; });
-        RECEIPT_CHECK(!blank, InvalidInput, which + " has empty text");
         // The model reads UTF-8; another encoding (Shift_JIS OCR output, a binary file) would be read as noise.
         if (const size_t bad = extract::invalid_utf8_offset(raw); bad != std::string::npos) {
             static const char* hex = "0123456789abcdef";
@@ -197,6 +194,7 @@ std::vector<Extraction> Extractor::extract(const std::vector<std::string>& raw_t
                                             "); convert it first, e.g. iconv -f SHIFT_JIS -t UTF-8 for Shift_JIS");
         }
         texts[i] = extract::model_input_text(raw);
+        RECEIPT_CHECK(!texts[i].empty(), InvalidInput, which + " has empty text");
         ids[i] = tokenizer_->encode(texts[i]);
         const int n_tokens = static_cast<int>(ids[i].size());
         if (n_tokens > max_input_tokens_) {

@@ -6,32 +6,62 @@
 
 namespace receipt::extract {
 
+namespace {
+
+// Code points read as a space (see the header).
+bool is_space_like(uint32_t cp) {
+    return cp == ' ' || cp == '\t' || cp == '\v' || cp == '\f' || cp == 0x00A0 || (cp >= 0x2000 && cp <= 0x200A) ||
+           cp == 0x202F || cp == 0x205F || cp == 0x3000;
+}
+
+// Code points left out: the byte order mark and zero-width characters.
+bool is_invisible(uint32_t cp) { return cp == 0xFEFF || (cp >= 0x200B && cp <= 0x200D) || cp == 0x2060; }
+
+// Appends the folded form of cp (not a space, line end or invisible) to out.
+void append_folded(std::string& out, uint32_t cp) {
+    if (cp >= 0xFF01 && cp <= 0xFF5E && cp != 0xFF0A) {
+        out += static_cast<char>(cp - 0xFF01 + 0x21);
+    } else if (cp == 0x2212) {
+        out += '-';
+    } else if (cp == 0xFFE0 || cp == 0xFFE1 || cp == 0xFFE5) {  // ￠ ￡ ￥ -> ¢ £ ¥ (U+00A2, U+00A3, U+00A5)
+        append_utf8(out, cp == 0xFFE0 ? 0xA2 : cp == 0xFFE1 ? 0xA3 : 0xA5);
+    } else if (cp == 0xFFE6) {  // ￦ -> ₩
+        append_utf8(out, 0x20A9);
+    } else {
+        append_utf8(out, cp);
+    }
+}
+
+}  // namespace
+
 std::string model_input_text(std::string_view text) {
     std::string out;
     out.reserve(text.size());
+    bool pending_space = false;  // a space run seen inside the current line, written before its next character
+    bool pending_line = false;   // a line end after a non-empty line, written before the next non-empty line
+    auto before_char = [&] {
+        if (pending_line) out += '\n';
+        else if (pending_space) out += ' ';
+        pending_line = pending_space = false;
+    };
     for (size_t i = 0; i < text.size();) {
         uint32_t cp = 0;
         const size_t len = decode_one(text, i, cp);
-        if (len == 0) {  // not valid UTF-8 (callers check first): copied through
+        if (len == 0) {  // not valid UTF-8: copied through
+            before_char();
             out += text[i++];
             continue;
         }
         i += len;
-        if (cp == '\r') {
-            out += '\n';
-            if (i < text.size() && text[i] == '\n') ++i;  // "\r\n": one line end
-        } else if (cp >= 0xFF01 && cp <= 0xFF5E && cp != 0xFF0A) {
-            out += static_cast<char>(cp - 0xFF01 + 0x21);
-        } else if (cp == 0x3000 || cp == 0x00A0) {
-            out += ' ';
-        } else if (cp == 0x2212) {
-            out += '-';
-        } else if (cp == 0xFFE0 || cp == 0xFFE1 || cp == 0xFFE5) {  // ￠ ￡ ￥ -> ¢ £ ¥ (U+00A2, U+00A3, U+00A5)
-            append_utf8(out, cp == 0xFFE0 ? 0xA2 : cp == 0xFFE1 ? 0xA3 : 0xA5);
-        } else if (cp == 0xFFE6) {  // ￦ -> ₩
-            append_utf8(out, 0x20A9);
-        } else {
-            append_utf8(out, cp);
+        if (cp == '\r' || cp == '\n') {
+            if (cp == '\r' && i < text.size() && text[i] == '\n') ++i;  // "\r\n": one line end
+            pending_space = false;                                      // trailing spaces are cut
+            if (!out.empty()) pending_line = true;                      // leading and empty lines are left out
+        } else if (is_space_like(cp)) {
+            if (!out.empty() || pending_line) pending_space = !pending_line;  // leading spaces of a line are cut
+        } else if (!is_invisible(cp)) {
+            before_char();
+            append_folded(out, cp);
         }
     }
     return out;
