@@ -249,20 +249,27 @@ std::optional<std::string> japanese_reason(const std::string& text, bool address
 
 }  // namespace
 
-double printed_word_share(const std::string& whole_text, const std::string& value) {
+PrintedWords::PrintedWords(const std::string& whole_text) {
+    const std::string text(utf8_prefix(whole_text, kMaxTextBytes));
+    const auto list = latin_words(text, 3);
+    words_.insert(list.begin(), list.end());
+    joined_ = ascii_upper(without_spaces(text));
+}
+
+double PrintedWords::share(const std::string& value) const {
     const auto words = latin_words(value, 3);
     if (words.empty()) return 1.0;
-    const std::string text(utf8_prefix(whole_text, kMaxTextBytes));
-    const auto text_word_list = latin_words(text, 3);
-    const std::unordered_set<std::string> text_words(text_word_list.begin(), text_word_list.end());
-    const std::string joined = ascii_upper(without_spaces(text));
     size_t printed = 0;
     for (const auto& w : words) {
-        bool hit = text_words.count(w) > 0 || joined.find(w) != std::string::npos;
-        for (auto it = text_words.begin(); !hit && it != text_words.end(); ++it) hit = within_one_edit(w, *it);
+        bool hit = words_.count(w) > 0 || joined_.find(w) != std::string::npos;
+        for (auto it = words_.begin(); !hit && it != words_.end(); ++it) hit = within_one_edit(w, *it);
         printed += hit;
     }
     return static_cast<double>(printed) / static_cast<double>(words.size());
+}
+
+double printed_word_share(const std::string& text, const std::string& value) {
+    return PrintedWords(text).share(value);
 }
 
 std::optional<std::string> body_line_reason(const std::string& text, const std::string& key, const std::string& value,

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <unordered_set>
 #include <vector>
 
 namespace receipt::extract {
@@ -33,8 +34,22 @@ namespace receipt::extract {
 std::optional<std::string> body_line_reason(const std::string& text, const std::string& key, const std::string& value,
                                             const nlohmann::ordered_json& items);
 
-// Share of the words of `value` (runs of 3+ ASCII letters) that `text` prints: as a word within one edit, or as a
-// piece of the text with its spaces removed (OCR joins words: "68 MarketStreet"). 1 for a value without such words.
+// The words a receipt text prints (runs of 3+ ASCII letters of its first kMaxTextBytes bytes, upper-cased) and the
+// text without spaces, read once for the shares of several values (a receipt's items).
+class PrintedWords {
+public:
+    explicit PrintedWords(const std::string& text);
+    // Share of the words of `value` (runs of 3+ ASCII letters) that the text prints: as a word within one edit, or as
+    // a piece of the text with its spaces removed (OCR joins words: "68 MarketStreet"). 1 for a value without such
+    // words.
+    double share(const std::string& value) const;
+
+private:
+    std::unordered_set<std::string> words_;
+    std::string joined_;  // the text upper-cased, spaces removed
+};
+
+// PrintedWords(text).share(value), for a single value.
 double printed_word_share(const std::string& text, const std::string& value);
 
 // Sets each of supplier_name and supplier_address (those named in `keys`) for which body_line_reason gives a

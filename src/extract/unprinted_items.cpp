@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <optional>
 #include <regex>
 #include <vector>
 
@@ -110,13 +111,15 @@ bool drop_unprinted_items(const std::string& text, nlohmann::ordered_json& field
         const bool latin = !has_cjk(text);
         std::vector<std::string> digit_strings;  // read once, for the first item that needs them
         bool digits_read = false;
+        std::optional<PrintedWords> printed_words;  // likewise
         // A Latin-script text's item whose description shares no word with the text (a long line holds 40% of
         // most descriptions' letters in order) and whose amount is not printed either; or one in a script the
         // text does not print.
         auto latin_unprinted = [&](const nlohmann::ordered_json& it, const std::string& desc) {
             if (!latin) return false;
             if (has_cjk(desc)) return true;
-            if (printed_word_share(text, desc) > 0) return false;
+            if (!printed_words) printed_words.emplace(text);
+            if (printed_words->share(desc) > 0) return false;
             if (!it.contains("amount") || !it["amount"].is_number()) return true;
             if (!digits_read) digit_strings = printed_digit_strings(text), digits_read = true;
             return !amount_printed_loosely(it["amount"].get<double>(), digit_strings);
