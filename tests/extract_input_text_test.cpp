@@ -27,11 +27,14 @@ TEST(InputText, SpacesAndInvisibles) {
     EXPECT_EQ(ex::model_input_text("RICE    5KG     17.95"), "RICE 5KG 17.95");
     EXPECT_EQ(ex::model_input_text("\ufeffSHOP\nTOTAL"), "SHOP\nTOTAL");       // byte order mark
     EXPECT_EQ(ex::model_input_text("SH\u200bOP\u2060"), "SHOP");               // zero-width characters
+    EXPECT_EQ(ex::model_input_text(std::string("A\0B\x1b\x7f", 5) + "\u0090C"), "ABC");  // control characters
+    EXPECT_EQ(ex::model_input_text("PAGE 1\n\f"), "PAGE 1");                  // Tesseract's page end
 }
 
 TEST(InputText, Lines) {
     EXPECT_EQ(ex::model_input_text("A\r\nB\r\n"), "A\nB");
     EXPECT_EQ(ex::model_input_text("A\rB"), "A\nB");  // classic Mac line end
+    EXPECT_EQ(ex::model_input_text("A\u2028B\u2029C\u0085D"), "A\nB\nC\nD");  // Unicode line ends
     EXPECT_EQ(ex::model_input_text("\n\nA\n\n\nB\n\n"), "A\nB");  // blank lines
     EXPECT_EQ(ex::model_input_text("  A  \n \t \n   B C  "), "A\nB C");  // leading / trailing spaces
     EXPECT_EQ(ex::model_input_text(" \r\n\t\u3000\n\ufeff"), "");  // whitespace alone

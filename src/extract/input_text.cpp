@@ -14,8 +14,15 @@ bool is_space_like(uint32_t cp) {
            cp == 0x202F || cp == 0x205F || cp == 0x3000;
 }
 
-// Code points left out: the byte order mark and zero-width characters.
-bool is_invisible(uint32_t cp) { return cp == 0xFEFF || (cp >= 0x200B && cp <= 0x200D) || cp == 0x2060; }
+// Code points left out: the byte order mark, zero-width characters, and control characters other than the
+// whitespace ones (NUL, ESC, DEL, C1 controls but NEL).
+bool is_invisible(uint32_t cp) {
+    return cp == 0xFEFF || (cp >= 0x200B && cp <= 0x200D) || cp == 0x2060 || cp < 0x09 || (cp >= 0x0E && cp < 0x20) ||
+           (cp >= 0x7F && cp <= 0x9F && cp != 0x85);
+}
+
+// Code points that end a line: '\n', '\r', NEL (U+0085), the line and paragraph separators U+2028, U+2029.
+bool is_line_end(uint32_t cp) { return cp == '\n' || cp == '\r' || cp == 0x85 || cp == 0x2028 || cp == 0x2029; }
 
 // Appends the folded form of cp (not a space, line end or invisible) to out.
 void append_folded(std::string& out, uint32_t cp) {
@@ -53,7 +60,7 @@ std::string model_input_text(std::string_view text) {
             continue;
         }
         i += len;
-        if (cp == '\r' || cp == '\n') {
+        if (is_line_end(cp)) {
             if (cp == '\r' && i < text.size() && text[i] == '\n') ++i;  // "\r\n": one line end
             pending_space = false;                                      // trailing spaces are cut
             if (!out.empty()) pending_line = true;                      // leading and empty lines are left out
