@@ -55,10 +55,11 @@ public:
     Extractor(std::shared_ptr<const Model> model, const EngineOptions& options);
     ~Extractor();
 
-    // Extracts fields from each text, in order. Throws InvalidInput for an empty or non-UTF-8 text, or a too-long
-    // text when !options.truncate. Full-width digits and letters, the ideographic space and "\r\n" are read as
-    // their ASCII forms, so values come back in those ("￥１，２３０" is 1230, "ＴＥＬ０３..." a phone "03..."). Never throws on malformed model output: the parser returns partial fields
-    // plus warnings instead.
+    // Extracts fields from each text, in order. Throws InvalidInput for a non-UTF-8 text, one of whitespace alone,
+    // or a too-long text when !options.truncate. Each text is first folded to the form the model was trained on
+    // (extract/input_text.h: full-width ASCII, odd spaces, a byte order mark, CRLF, blank lines), so values come
+    // back in ASCII ("￥１，２３０" is 1230, "ＴＥＬ０３..." a phone "03..."). Never throws on malformed model output:
+    // the parser returns partial fields plus warnings instead.
     std::vector<Extraction> extract(const std::vector<std::string>& texts, const ExtractOptions& options = {});
 
     // Number of tokens `text` encodes to (EOS included), before truncation, as extract() reads it.

@@ -65,7 +65,7 @@ std::string model_input_text(std::string_view text) {
             pending_space = false;                                      // trailing spaces are cut
             if (!out.empty()) pending_line = true;                      // leading and empty lines are left out
         } else if (is_space_like(cp)) {
-            if (!out.empty() || pending_line) pending_space = !pending_line;  // leading spaces of a line are cut
+            if (!out.empty() && !pending_line) pending_space = true;  // leading spaces of a line are cut
         } else if (!is_invisible(cp)) {
             before_char();
             append_folded(out, cp);
