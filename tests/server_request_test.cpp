@@ -57,6 +57,9 @@ TEST(ServerRequest, ErrorsCarryCodes) {
     EXPECT_EQ(code_of(R"({"instances": ["a"], "parameters": {"timeout_ms": 0}})"), "invalid_parameter");
     EXPECT_EQ(code_of(R"({"instances": ["a"], "parameters": {"timeout_ms": 1.5}})"), "invalid_parameter");
     EXPECT_EQ(code_of(R"({"instances": ["a"], "parameters": []})"), "invalid_parameter");
+    EXPECT_EQ(code_of(R"({"instances": [" \n\t"]})"), "empty_text");
+    EXPECT_EQ(code_of(R"({"instances": ["\ufeff\u3000\r\n"]})"), "empty_text");  // nothing the model reads
+    EXPECT_EQ(code_of(R"({"instances": ["\ufeffA"]})"), "none");
 }
 
 TEST(ServerRequest, V2NestedDataIsFlattened) {

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cctype>
 
+#include "extract/input_text.h"
+
 namespace receipt::server {
 
 using nlohmann::json;
@@ -46,9 +48,9 @@ bool is_valid_utf8(std::string_view s) {
     return true;
 }
 
-static bool is_blank(const std::string& s) {
-    return std::all_of(s.begin(), s.end(), [](unsigned char c) { return std::isspace(c) != 0; });
-}
+// Whether the text holds nothing the model would read: whitespace, a byte order mark, zero-width or control
+// characters alone (extract/input_text.h). `s` is valid UTF-8.
+static bool is_blank(const std::string& s) { return extract::model_input_text(s).empty(); }
 
 static void check_text(const std::string& text, size_t index) {
     if (!is_valid_utf8(text)) {
