@@ -24,19 +24,15 @@ bool is_invisible(uint32_t cp) {
 // Code points that end a line: '\n', '\r', NEL (U+0085), the line and paragraph separators U+2028, U+2029.
 bool is_line_end(uint32_t cp) { return cp == '\n' || cp == '\r' || cp == 0x85 || cp == 0x2028 || cp == 0x2029; }
 
-// Appends the folded form of cp (not a space, line end or invisible) to out.
-void append_folded(std::string& out, uint32_t cp) {
-    if (cp >= 0xFF01 && cp <= 0xFF5E && cp != 0xFF0A) {
-        out += static_cast<char>(cp - 0xFF01 + 0x21);
-    } else if (cp == 0x2212) {
-        out += '-';
-    } else if (cp == 0xFFE0 || cp == 0xFFE1 || cp == 0xFFE5) {  // ￠ ￡ ￥ -> ¢ £ ¥ (U+00A2, U+00A3, U+00A5)
-        append_utf8(out, cp == 0xFFE0 ? 0xA2 : cp == 0xFFE1 ? 0xA3 : 0xA5);
-    } else if (cp == 0xFFE6) {  // ￦ -> ₩
-        append_utf8(out, 0x20A9);
-    } else {
-        append_utf8(out, cp);
-    }
+// The code point the model reads for cp (not a space, line end or invisible): fold_fullwidth_point's, but for the
+// full-width asterisk ＊ (kept: the training receipts print it) and the full-width signs.
+uint32_t folded_point(uint32_t cp) {
+    if (cp == 0xFF0A) return cp;
+    if (cp == 0xFFE0) return 0xA2;    // ￠ -> ¢
+    if (cp == 0xFFE1) return 0xA3;    // ￡ -> £
+    if (cp == 0xFFE5) return 0xA5;    // ￥ -> ¥
+    if (cp == 0xFFE6) return 0x20A9;  // ￦ -> ₩
+    return fold_fullwidth_point(cp);
 }
 
 }  // namespace
@@ -68,7 +64,7 @@ std::string model_input_text(std::string_view text) {
             if (!out.empty() && !pending_line) pending_space = true;  // leading spaces of a line are cut
         } else if (!is_invisible(cp)) {
             before_char();
-            append_folded(out, cp);
+            append_utf8(out, folded_point(cp));
         }
     }
     return out;

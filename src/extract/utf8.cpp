@@ -110,6 +110,13 @@ size_t invalid_utf8_offset(std::string_view s) {
     return std::string_view::npos;
 }
 
+uint32_t fold_fullwidth_point(uint32_t cp) {
+    if (cp >= 0xFF01 && cp <= 0xFF5E) return cp - 0xFEE0;
+    if (cp == 0x3000) return ' ';
+    if (cp == 0x2212) return '-';
+    return cp;
+}
+
 std::string fold_fullwidth(std::string_view s) {
     std::string out;
     out.reserve(s.size());
@@ -120,15 +127,7 @@ std::string fold_fullwidth(std::string_view s) {
             out += s[i++];
             continue;
         }
-        if (cp >= 0xFF01 && cp <= 0xFF5E) {
-            out += static_cast<char>(cp - 0xFF01 + 0x21);
-        } else if (cp == 0x3000) {
-            out += ' ';
-        } else if (cp == 0x2212) {
-            out += '-';
-        } else {
-            append_utf8(out, cp);
-        }
+        append_utf8(out, fold_fullwidth_point(cp));
         i += len;
     }
     return out;

@@ -17,8 +17,12 @@ std::string sanitize_utf8(std::string_view s, int* n_replaced = nullptr);
 // Byte offset of the first byte that does not start a valid UTF-8 sequence (decode_one), or npos when s is valid.
 size_t invalid_utf8_offset(std::string_view s);
 
+// The code point fold_fullwidth writes for `cp`: a full-width ASCII form (U+FF01..U+FF5E) its ASCII character
+// (cp - 0xFEE0), U+3000 (ideographic space) ' ', the minus sign U+2212 '-', any other cp itself.
+uint32_t fold_fullwidth_point(uint32_t cp);
+
 // Folds full-width ASCII forms (U+FF01..U+FF5E) to ASCII, U+3000 (ideographic space) to ' ', and the minus
-// sign U+2212 to '-'. Other text is unchanged. `s` must be valid UTF-8 (see sanitize_utf8).
+// sign U+2212 to '-' (fold_fullwidth_point). Other text is unchanged. `s` must be valid UTF-8 (see sanitize_utf8).
 std::string fold_fullwidth(std::string_view s);
 
 // True for ASCII whitespace (space, \t, \n, \r, \f, \v).
