@@ -30,6 +30,7 @@ import argparse
 import gzip
 import json
 import os
+import random
 import re
 import sys
 import time
@@ -37,6 +38,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
+import row_layout  # noqa: E402
 import synth  # noqa: E402
 
 from target_format import fields_to_target  # noqa: E402  (docs/target-format.md)
@@ -144,22 +146,33 @@ def with_target(rec, source):
             "source": source}
 
 
+def joined_rows(split, lang, seed, i, share):
+    """Whether receipt i of (split, lang, seed) is written one line per row: a share of them, drawn from a random
+    stream of its own so that the receipt itself is the same either way."""
+    return share > 0 and random.Random(f"joined/{split}/{lang}/{seed}/{i}").random() < share
+
+
+def _synth_one(split, lang, seed, i, mixed, joined_share):
+    joined = joined_rows(split, lang, seed, i, joined_share)
+    return with_target(synth.make_receipt(split, lang, seed, i, mixed_share=mixed, joined=joined), f"synth_{lang}")
+
+
 def _synth_chunk(job):
-    split, lang, seed, lo, hi, mixed = job
-    return [with_target(synth.make_receipt(split, lang, seed, i, mixed_share=mixed), f"synth_{lang}")
-            for i in range(lo, hi)]
+    split, lang, seed, lo, hi, mixed, joined_share = job
+    return [_synth_one(split, lang, seed, i, mixed, joined_share) for i in range(lo, hi)]
 
 
-def synth_records(split, lang, seed, n, workers=1, mixed_share=0.0):
+def synth_records(split, lang, seed, n, workers=1, mixed_share=0.0, joined_share=0.0):
     """Receipts 0..n-1 of (split, lang, seed), in order; workers > 1 generates chunks in parallel processes (the
-    output is identical: receipt i depends only on its own random stream). mixed_share: synth_ja's layout 5."""
+    output is identical: receipt i depends only on its own random stream). mixed_share: synth_ja's layout 5;
+    joined_share: the share written one line per printed row (`joined_rows`)."""
     if workers <= 1 or n < 4000:
         for i in range(n):
-            yield with_target(synth.make_receipt(split, lang, seed, i, mixed_share=mixed_share), f"synth_{lang}")
+            yield _synth_one(split, lang, seed, i, mixed_share, joined_share)
         return
     import multiprocessing
     step = 2000
-    jobs = [(split, lang, seed, lo, min(n, lo + step), mixed_share) for lo in range(0, n, step)]
+    jobs = [(split, lang, seed, lo, min(n, lo + step), mixed_share, joined_share) for lo in range(0, n, step)]
     with multiprocessing.Pool(workers) as pool:
         for chunk in pool.imap(_synth_chunk, jobs):
             yield from chunk
@@ -176,7 +189,9 @@ def write_jsonl(path, recs):
     return n
 
 
-def real_records(data_dir):
+def real_records(data_dir, sroie_rows=False):
+    """SROIE train and rds_silver as training records (see docs/training.md). sroie_rows: every SROIE receipt a
+    second time, one line per printed row rebuilt from its boxes (`row_layout.rows_from_boxes`)."""
     sroie_train = load_jsonl(os.path.join(data_dir, "sroie", "train.jsonl"))
     sroie_val_ids = {r["id"] for r in load_jsonl(os.path.join(data_dir, "sroie", "val.jsonl"))}
     rds = load_jsonl(os.path.join(data_dir, "rds_silver", "train.jsonl"))
@@ -197,6 +212,9 @@ def real_records(data_dir):
     for r in sroie_train:
         f = silver_by_sroie.get(r["id"], gold[r["id"]])
         out.append(with_target({"id": "sroie_" + r["id"], "text": r["text"], "fields": f}, "sroie"))
+        if sroie_rows and r.get("boxes"):
+            text = "\n".join(row_layout.rows_from_boxes(r["boxes"]))
+            out.append(with_target({"id": "sroie_rows_" + r["id"], "text": text, "fields": f}, "sroie"))
     return out
 
 
@@ -245,15 +263,20 @@ def main():
                     help="share of Japanese training receipts in the mixed layout 5 (synth_ja.py; 0 = as the shipped "
                          "model was trained)")
     ap.add_argument("--no-gzip", action="store_true", help="write train.jsonl instead of train.jsonl.gz (faster)")
+    ap.add_argument("--joined-share", type=float, default=0.0,
+                    help="share of synthetic training receipts written one line per printed row (the boxes of a row "
+                         "joined by a space, as OCR engines that return text lines give them); above 0, every SROIE "
+                         "train receipt is added a second time in that layout too; default 0)")
     args = ap.parse_args()
     t0 = time.time()
     os.makedirs(args.out, exist_ok=True)
-    real = real_records(args.data)
+    real = real_records(args.data, sroie_rows=args.joined_share > 0)
 
     def train_iter():
         yield from real * args.real_repeat
-        yield from synth_records("train", "ja", args.seed, args.n_ja, args.workers, args.mixed_share)
-        yield from synth_records("train", "en", args.seed, args.n_en, args.workers)
+        yield from synth_records("train", "ja", args.seed, args.n_ja, args.workers, args.mixed_share,
+                                 args.joined_share)
+        yield from synth_records("train", "en", args.seed, args.n_en, args.workers, 0.0, args.joined_share)
 
     write_jsonl(os.path.join(args.out, "train.jsonl" if args.no_gzip else "train.jsonl.gz"), train_iter())
     val = [with_target({"id": "sroie_" + r["id"], "text": r["text"], "fields": sroie_fields(r["fields"])}, "sroie")

@@ -23,16 +23,17 @@ import synth_ja
 from synth_noise import apply_noise
 
 
-def make_receipt(split, lang, seed, i, noise=None, mixed_share=0.0):
-    """Receipt i of (split, lang, seed). mixed_share: share of Japanese training receipts in the mixed layout 5."""
+def make_receipt(split, lang, seed, i, noise=None, mixed_share=0.0, joined=False):
+    """Receipt i of (split, lang, seed). mixed_share: share of Japanese training receipts in the mixed layout 5.
+    joined: one text line per printed row (its boxes joined by a space) instead of one per box; same fields."""
     rng = random.Random(f"{split}/{lang}/{seed}/{i}")
     if lang == "ja":
         rows, fields, meta = synth_ja.generate(rng, held_out=(split == "test"), mixed_share=mixed_share)
     else:
         rows, fields, meta = synth_en.generate(rng, held_out=(split == "test"))
     level = noise if noise is not None else rng.choice([0, 1, 1, 2])
-    lines = apply_noise(rng, rows, level)
-    meta = dict(meta, noise=level, lang=lang)
+    lines = apply_noise(rng, rows, level, joined)
+    meta = dict(meta, noise=level, lang=lang, joined=joined)
     return {"id": f"synth-{split}-{lang}-{seed}-{i:06d}", "text": "\n".join(lines), "fields": fields, "meta": meta}
 
 

@@ -56,12 +56,16 @@ def char_noise(rng, s, p):
     return "".join(out)
 
 
-def apply_noise(rng, rows, level):
-    """rows: [[box, ...], ...] -> list of OCR lines. level 0 = clean layout only (still box-per-line)."""
+def apply_noise(rng, rows, level, joined=False):
+    """rows: [[box, ...], ...] -> list of OCR lines. level 0 = clean layout only (still box-per-line).
+
+    joined: one line per row instead, its boxes joined by a space (OCR engines that return text lines, such as
+    Tesseract, rather than boxes); the noise is the same, drawn from rng the same way."""
     p_char = [0.0, 0.008, 0.02][level]
     p_row = [0.0, 0.05, 0.12][level]
     lines = []
     for row in rows:
+        n_before = len(lines)
         boxes = [b for b in row if b.strip()]
         if not boxes:
             continue
@@ -80,6 +84,8 @@ def apply_noise(rng, rows, level):
             b = char_noise(rng, b, p_char) if p_char else b
             if b.strip():
                 lines.append(b.strip())
+        if joined and len(lines) > n_before + 1:
+            lines[n_before:] = [" ".join(lines[n_before:])]
     # Occasionally two neighbouring rows swap (rows whose centres were close).
     if level and len(lines) > 6 and rng.random() < 0.3 * level:
         i = rng.randrange(len(lines) - 1)
