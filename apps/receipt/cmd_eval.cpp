@@ -63,7 +63,7 @@ void add_eval_command(CLI::App& app) {
         std::string data, report;
         int limit = 0, batch_size = 8, max_new = 512;
         bool free_numbers = false, free_name = false, free_date = false, free_address = false, no_known_names = false;
-        bool ignore_spaces = false, exclude_ocr_mismatch = false;
+        bool keep_rows = false, ignore_spaces = false, exclude_ocr_mismatch = false;
     };
     auto a = std::make_shared<Args>();
     auto* cmd = app.add_subcommand("eval", "Score extraction against a labelled JSONL file ({\"id\",\"text\",\"fields\"})");
@@ -90,6 +90,9 @@ void add_eval_command(CLI::App& app) {
     cmd->add_flag("--no-known-names", a->no_known_names,
                   "keep store names, item descriptions and addresses OCR damaged as printed (default: restore the "
                   "spelling of one known from training, listed in the model folder's known_*.txt)");
+    cmd->add_flag("--keep-rows", a->keep_rows,
+                  "read a text written one line per printed row as it is (default: put its amounts on lines of their "
+                  "own, the layout the model was trained on)");
     cmd->callback([a] {
         std::ifstream in(a->data);
         RECEIPT_CHECK(in.good(), receipt::InvalidInput, "cannot open --data file '" + a->data + "'");
@@ -123,12 +126,14 @@ void add_eval_command(CLI::App& app) {
         opts.copy_date = !a->free_date;
         opts.copy_address = !a->free_address;
         opts.known_names = !a->no_known_names;
+        opts.split_rows = !a->keep_rows;
         nlohmann::json report;
         report["copy_numbers"] = opts.copy_numbers;
         report["copy_name"] = opts.copy_name;
         report["copy_date"] = opts.copy_date;
         report["copy_address"] = opts.copy_address;
         report["known_names"] = opts.known_names;
+        report["split_rows"] = opts.split_rows;
         report["data"] = a->data;
         report["ignore_spaces"] = a->ignore_spaces;
         report["exclude_ocr_mismatch"] = a->exclude_ocr_mismatch;

@@ -136,7 +136,7 @@ void add_extract_command(CLI::App& app) {
         std::string jsonl, out = "-";
         int batch_size = 8, beams = 1, max_new = 512;
         bool pretty = false, raw = false, free_numbers = false, free_name = false, free_date = false, free_address = false;
-        bool no_known_names = false;
+        bool no_known_names = false, keep_rows = false;
     };
     auto a = std::make_shared<Args>();
     auto* cmd = app.add_subcommand("extract", "Extract receipt fields as JSON (one object per receipt)");
@@ -162,6 +162,9 @@ void add_extract_command(CLI::App& app) {
     cmd->add_flag("--no-known-names", a->no_known_names,
                   "keep store names, item descriptions and addresses OCR damaged as printed (default: restore the "
                   "spelling of one known from training, listed in the model folder's known_*.txt)");
+    cmd->add_flag("--keep-rows", a->keep_rows,
+                  "read a text written one line per printed row as it is (default: put its amounts on lines of their "
+                  "own, the layout the model was trained on)");
     cmd->callback([a] {
         RECEIPT_CHECK(!a->files.empty() || !a->jsonl.empty(), receipt::InvalidInput,
                       "give receipt files, - for standard input, or --jsonl FILE");
@@ -176,6 +179,7 @@ void add_extract_command(CLI::App& app) {
         opts.copy_date = !a->free_date;
         opts.copy_address = !a->free_address;
         opts.known_names = !a->no_known_names;
+        opts.split_rows = !a->keep_rows;
         if (!a->jsonl.empty()) {
             int rc = run_jsonl(ex, a->jsonl, a->out, a->batch_size, opts, a->raw);
             if (rc != kExitOk) throw CLI::RuntimeError(rc);

@@ -37,6 +37,9 @@ struct ExtractOptions {
     // restored to the spelling of one known from training (known_names.txt, known_items.txt, known_addresses.txt
     // and known_address_words.txt in the model folder, where present; extract/known_names.h), with a warning.
     bool known_names = true;
+    // A text that reads as one line per printed row (an OCR engine's text lines: "TOTAL : 80.90") gets its amounts
+    // put on lines of their own, the layout the model was trained on (extract/row_split.h).
+    bool split_rows = true;
     ExtractOptions() { generation.max_new_tokens = 512; }
 };
 
@@ -58,11 +61,12 @@ public:
     // Extracts fields from each text, in order. Throws InvalidInput for a non-UTF-8 text, one of whitespace alone,
     // or a too-long text when !options.truncate. Each text is first folded to the form the model was trained on
     // (extract/input_text.h: full-width ASCII, odd spaces, a byte order mark, CRLF, blank lines), so values come
-    // back in ASCII ("￥１，２３０" is 1230, "ＴＥＬ０３..." a phone "03..."). Never throws on malformed model output:
+    // back in ASCII ("￥１，２３０" is 1230, "ＴＥＬ０３..." a phone "03..."), and a text written one line per printed
+    // row has its amounts put on lines of their own (options.split_rows). Never throws on malformed model output:
     // the parser returns partial fields plus warnings instead.
     std::vector<Extraction> extract(const std::vector<std::string>& texts, const ExtractOptions& options = {});
 
-    // Number of tokens `text` encodes to (EOS included), before truncation, as extract() reads it.
+    // Number of tokens `text` encodes to (EOS included), before truncation, as extract() reads it by default.
     int count_tokens(const std::string& text) const;
     // Longest input (tokens, EOS included) the engine accepts; longer inputs are truncated.
     int max_input_tokens() const;

@@ -17,6 +17,7 @@
 #include "extract/name_constraint.h"
 #include "extract/post_checks.h"
 #include "extract/printed_value.h"
+#include "extract/row_split.h"
 #include "extract/target_format.h"
 #include "extract/target_tokens.h"
 #include "extract/utf8.h"
@@ -168,7 +169,7 @@ std::string leading_lines(const std::string& text, int n) {
 }  // namespace
 
 int Extractor::count_tokens(const std::string& text) const {
-    return static_cast<int>(tokenizer_->encode(extract::model_input_text(text)).size());
+    return static_cast<int>(tokenizer_->encode(extract::split_row_amounts(extract::model_input_text(text))).size());
 }
 int Extractor::max_input_tokens() const { return max_input_tokens_; }
 Device Extractor::device() const { return engine_->device(); }
@@ -195,6 +196,7 @@ std::vector<Extraction> Extractor::extract(const std::vector<std::string>& raw_t
         }
         texts[i] = extract::model_input_text(raw);
         RECEIPT_CHECK(!texts[i].empty(), InvalidInput, which + " has empty text");
+        if (options.split_rows) texts[i] = extract::split_row_amounts(texts[i]);
         ids[i] = tokenizer_->encode(texts[i]);
         const int n_tokens = static_cast<int>(ids[i].size());
         if (n_tokens > max_input_tokens_) {
