@@ -8,11 +8,11 @@
 namespace receipt::extract {
 namespace {
 
-constexpr std::string_view kPound = "\xC2\xA3";     // £
-constexpr std::string_view kEuro = "\xE2\x82\xAC";   // €
-constexpr std::string_view kYen = "\xC2\xA5";       // ¥
-constexpr std::string_view kYenMark = "\xE5\x86\x86";  // 円
-constexpr std::string_view kKome = "\xE2\x80\xBB";  // ※
+constexpr std::string_view kPound = "\xC2\xA3";          // £
+constexpr std::string_view kEuro = "\xE2\x82\xAC";       // €
+constexpr std::string_view kYen = "\xC2\xA5";            // ¥
+constexpr std::string_view kYenMark = "\xE5\x86\x86";    // 円
+constexpr std::string_view kKome = "\xE2\x80\xBB";       // ※
 
 bool starts_with(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
 bool ends_with(std::string_view s, std::string_view p) {
