@@ -128,11 +128,12 @@ def make_store(rng, kind, held_out):
                 company=rng.choice(COMPANY_SUFFIX) + rng.choice(["セブン", "サン", "ミドリ", "アオバ", "ヒカリ"]) + "商事")
 
 
-def pick_items(rng, kind, chain):
+def pick_items(rng, kind, chain, n_items=None):
+    """The products of one basket. n_items: (lo, hi) to draw the count from instead (long receipts)."""
     pool = MENUS.get(chain, ITEMS[kind])
     n = max(1, min(len(pool), int(rng.expovariate(1 / {"konbini": 3, "super": 8, "drug": 4,
                                                      "restaurant": 3, "electronics": 2}[kind])) + 1))
-    n = min(n, 25)
+    n = min(n, 25) if n_items is None else rng.randint(*n_items)
     out = []
     picks = rng.sample(pool, min(n, len(pool)))
     picks += [rng.choice(pool) for _ in range(n - len(picks))]  # big baskets repeat a product now and then
@@ -175,15 +176,16 @@ def mixed_item_rows(rng, mix, style, name, it, m):
     return rows
 
 
-def generate(rng, held_out=False, mixed_share=0.0):
+def generate(rng, held_out=False, mixed_share=0.0, n_items=None):
     """One receipt: (rows, fields, meta). mixed_share: the share of training receipts drawn in layout 5 (0 draws
-    nothing from rng for it, so receipts are those of the generator before layout 5)."""
+    nothing from rng for it, so receipts are those of the generator before layout 5). n_items: (lo, hi) products
+    per receipt instead of the usual 1-25 (pick_items)."""
     kind = rng.choice(["konbini", "konbini", "super", "super", "drug", "restaurant", "electronics"])
     layout = rng.choice(TEST_LAYOUTS) if held_out and rng.random() < 0.5 else rng.choice(TRAIN_LAYOUTS)
     if not held_out and mixed_share > 0 and rng.random() < mixed_share:  # training split only: test streams unchanged
         layout = MIXED_LAYOUT
     store = make_store(rng, kind, held_out)
-    items = pick_items(rng, kind, store["chain"])
+    items = pick_items(rng, kind, store["chain"], n_items)
     takeout = kind == "restaurant" and rng.random() < 0.3
     for it in items:
         if kind == "restaurant":
