@@ -173,3 +173,23 @@ TEST(DroppedDigit, QuantityAndUnitPriceFollowTheAmount) {
     EXPECT_EQ(f["line_items"][2]["unit_price"], 663);
     EXPECT_FALSE(warned(f, "item_amount_mismatch")) << f["warnings"].dump();
 }
+
+TEST(DroppedDigit, RowsReplaceTheItemsOfACutReading) {
+    const receipt::ExtractOptions opts;
+    // As above, the model's items hold one printed nowhere, so the rows do not hold them all; but the model's
+    // reading was cut (its input at the token limit, or its output at max_new_tokens: a long receipt), so its
+    // items stop early, and the rows, more of them and closer to the subtotal, replace them.
+    const std::string text =
+        "ファミリーマート\n2024/01/06 14:28\n納豆 3P\n98円軽\n卵 10個入\n58円軽\nからあげ弁当\n499円軽\n"
+        "小計\n855円\n合計\n855円\n";
+    for (const char* cut : {"output_truncated: generation stopped at max_new_tokens 512",
+                            "input_truncated: 700 tokens cut to 512"}) {
+        auto f = fields({item("牛めし 並", 1, 98, 98), item("からあげ弁当", 1, 499, 499)});
+        f["warnings"].push_back(cut);
+        ex::apply_post_checks(text, "", opts, f);
+        ASSERT_EQ(f["line_items"].size(), 3u) << f.dump();
+        EXPECT_EQ(f["line_items"][0]["description"], "納豆 3P");
+        EXPECT_EQ(f["line_items"][1]["description"], "卵 10個入");
+        EXPECT_TRUE(warned(f, "reading was cut")) << f["warnings"].dump();
+    }
+}

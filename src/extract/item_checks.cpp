@@ -309,19 +309,41 @@ bool items_from_rows(const std::string& text, const std::optional<std::vector<It
 
 // Line items of a yen receipt that still do not add up to `target` (the subtotal, else the total) after the other
 // checks are replaced by the printed rows when those hold every item and more and come closer (rows_extend_items):
-// the model dropped items of a long, damaged list.
+// the model dropped items of a long, damaged list. When the model's input was cut to its limit or its output
+// stopped at max_new_tokens (warnings input_truncated / output_truncated), its items stop where the cut fell: the
+// rows replace them when there are more rows and they come closer, also where OCR damage in the model's items keeps
+// the rows from holding them all.
 void items_from_more_rows(const std::string& text, const std::optional<std::vector<ItemRow>>& read, double target,
                           nlohmann::ordered_json& f) {
     auto& items = f["line_items"];
     if (adds_up(items, target)) return;
     if (!read || read->empty()) return;
-    double read_sum = 0;
+    double read_sum = 0, model_sum = 0;
     for (const ItemRow& r : *read) read_sum += r.amount;
-    if (!rows_extend_items(*read, read_sum, items, target)) return;
-    f["warnings"].push_back("line_items_from_rows: the model's " + std::to_string(items.size()) +
-                            " items do not add up to " + json_amount(target).dump() + "; the " +
-                            std::to_string(read->size()) + " printed item rows hold them all and come closer (" +
-                            json_amount(read_sum).dump() + ")");
+    for (const auto& it : items)
+        if (it.contains("amount") && it["amount"].is_number()) model_sum += it["amount"].get<double>();
+    bool cut = false;
+    if (f.contains("warnings") && f["warnings"].is_array())
+        for (const auto& w : f["warnings"])
+            if (w.is_string() && (w.get<std::string>().rfind("input_truncated", 0) == 0 ||
+                                  w.get<std::string>().rfind("output_truncated", 0) == 0))
+                cut = true;
+    const bool more_and_closer =
+        read->size() > items.size() && std::fabs(read_sum - target) < std::fabs(model_sum - target);
+    if (rows_extend_items(*read, read_sum, items, target)) {
+        f["warnings"].push_back("line_items_from_rows: the model's " + std::to_string(items.size()) +
+                                " items do not add up to " + json_amount(target).dump() + "; the " +
+                                std::to_string(read->size()) +
+                                " printed item rows hold them all and come closer (" + json_amount(read_sum).dump() +
+                                ")");
+    } else if (cut && more_and_closer) {
+        f["warnings"].push_back("line_items_from_rows: the model's reading was cut and its " +
+                                std::to_string(items.size()) + " items do not add up to " +
+                                json_amount(target).dump() + "; the " + std::to_string(read->size()) +
+                                " printed item rows come closer (" + json_amount(read_sum).dump() + ")");
+    } else {
+        return;
+    }
     items = rows_as_items(*read, items, text);
     revalidate(f);
 }
