@@ -34,3 +34,26 @@ TEST(AddressCountry, SignsCjkAndMixedCountriesGiveNone) {
     EXPECT_TRUE(ex::prints_currency_sign("TOTAL 980円"));
     EXPECT_FALSE(ex::prints_currency_sign("RMX STORE\nTOTAL 4.50"));
 }
+
+TEST(AddressCountry, CurrencyOfThePrintedSign) {
+    const std::string us = "TRADER JOE'S\n9593 Main St\nColumbus, OH 43215\nTOTAL:\n$281.99\nCASH\n$282.00";
+    EXPECT_EQ(ex::currency_of_printed_sign(us), "USD");
+    EXPECT_EQ(ex::currency_of_printed_sign("WAITROSE\nVAT 20%\n£10.98\nCash £85.00"), "GBP");
+    EXPECT_EQ(ex::currency_of_printed_sign("CAFE\nTOTAL 5,40 €"), "EUR");
+    EXPECT_EQ(ex::currency_of_printed_sign("KEDAI\nTOTAL RM9.00"), "MYR");
+    // "$" with no address of a dollar country names no currency: Malaysian receipts print it for ringgit.
+    EXPECT_EQ(ex::currency_of_printed_sign("MCDONALD'S\n47400 PETALING JAYA\nTOTAL $7.10"), std::nullopt);
+    EXPECT_EQ(ex::currency_of_printed_sign("SHOP\nTOTAL $7.10"), std::nullopt);
+    EXPECT_EQ(ex::currency_of_printed_sign("SHOP\nTOTAL £3.00\nEUR €4.00"), std::nullopt);  // two currencies
+    EXPECT_EQ(ex::currency_of_printed_sign("SHOP\nTOTAL 12.50"), std::nullopt);
+    EXPECT_EQ(ex::currency_of_printed_sign("ローソン\n合計 ¥500"), std::nullopt);
+}
+
+TEST(AddressCountry, CurrencyFitsTheSign) {
+    EXPECT_TRUE(ex::currency_fits_sign("TOTAL $5.00", "USD", "USD"));
+    EXPECT_TRUE(ex::currency_fits_sign("TOTAL $5.00", "CAD", "USD"));  // one dollar is not traded for another
+    EXPECT_TRUE(ex::currency_fits_sign("TOTAL GBP 5.00 / $6.00", "GBP", "USD"));  // the code is printed
+    EXPECT_FALSE(ex::currency_fits_sign("TOTAL $5.00", "GBP", "USD"));
+    EXPECT_FALSE(ex::currency_fits_sign("TOTAL $5.00", "", "USD"));  // none written
+    EXPECT_FALSE(ex::currency_fits_sign("TOTAL £5.00", "MYR", "GBP"));
+}

@@ -76,3 +76,19 @@ TEST(LatinPostChecks, AKnownStoreNameOcrDamagedGetsItsKnownSpelling) {
     ex::apply_post_checks(text, "", opts, g, &known);
     EXPECT_EQ(g["supplier_name"], "GARDENIA BAKRIES (KL) SDN BHD");
 }
+
+TEST(LatinPostChecks, TheCurrencyOfThePrintedSignReplacesAnotherOne) {
+    const receipt::ExtractOptions opts;
+    // A long receipt whose input was cut before its amounts: the model guessed GBP for dollars printed in Ohio.
+    const std::string text = "TRADER JOE'S\n9593 Main St\nColumbus, OH 43215\n1x RICE 5KG\n17.68 T\nSUB TOTAL\n"
+                             "$256.12\nTOTAL:\n$281.99\n";
+    nlohmann::ordered_json f = header_fields("TRADER JOE'S", "9593 Main St Columbus, OH 43215", "GBP");
+    ex::apply_post_checks(text, "", opts, f);
+    EXPECT_EQ(f["currency"], "USD") << f.dump();
+    EXPECT_NE(f["warnings"].dump().find("currency_from_printed_sign"), std::string::npos) << f.dump();
+    // "$" on a Malaysian receipt is the ringgit's: the model's MYR stays.
+    const std::string my = "MCDONALD'S\nLOT 1, JALAN SS2\n47400 PETALING JAYA, SELANGOR\nTOTAL\n$7.10\n";
+    nlohmann::ordered_json g = header_fields("MCDONALD'S", "LOT 1, JALAN SS2 47400 PETALING JAYA, SELANGOR", "MYR");
+    ex::apply_post_checks(my, "", opts, g);
+    EXPECT_EQ(g["currency"], "MYR") << g.dump();
+}

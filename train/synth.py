@@ -26,13 +26,13 @@ from synth_noise import apply_noise
 def make_receipt(split, lang, seed, i, noise=None, mixed_share=0.0, joined=False, n_items=None):
     """Receipt i of (split, lang, seed). mixed_share: share of Japanese training receipts in the mixed layout 5.
     joined: one text line per printed row (its boxes joined by a space) instead of one per box; same fields.
-    n_items: (lo, hi) products per Japanese receipt instead of the usual 1-25 (long receipts)."""
+    n_items: (lo, hi) products per receipt instead of the usual 1-25 (ja) or 1-20 (en): long receipts."""
     rng = random.Random(f"{split}/{lang}/{seed}/{i}")
     if lang == "ja":
         rows, fields, meta = synth_ja.generate(rng, held_out=(split == "test"), mixed_share=mixed_share,
                                                n_items=n_items)
     else:
-        rows, fields, meta = synth_en.generate(rng, held_out=(split == "test"))
+        rows, fields, meta = synth_en.generate(rng, held_out=(split == "test"), n_items=n_items)
     level = noise if noise is not None else rng.choice([0, 1, 1, 2])
     lines = apply_noise(rng, rows, level, joined)
     meta = dict(meta, noise=level, lang=lang, joined=joined)
@@ -47,11 +47,11 @@ def main():
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--noise", type=int, choices=[0, 1, 2], default=None, help="fixed noise level (default: random)")
     ap.add_argument("--mixed-share", type=float, default=0.0, help="share of ja training receipts in mixed layout 5")
-    ap.add_argument("--items", default=None, help="ja only: LO-HI products per receipt (default: 1-25, mostly few)")
+    ap.add_argument("--items", default=None, help="LO-HI products per receipt (default: 1-25 ja, 1-20 en, mostly few)")
     args = ap.parse_args()
     n_items = tuple(int(x) for x in args.items.split("-")) if args.items else None
-    if n_items and (args.lang != "ja" or len(n_items) != 2 or not 1 <= n_items[0] <= n_items[1]):
-        ap.error("--items takes LO-HI with 1 <= LO <= HI, for --lang ja")
+    if n_items and (len(n_items) != 2 or not 1 <= n_items[0] <= n_items[1]):
+        ap.error("--items takes LO-HI with 1 <= LO <= HI")
     for i in range(args.n):
         r = make_receipt(args.split, args.lang, args.seed, i, args.noise, args.mixed_share, n_items=n_items)
         sys.stdout.write(json.dumps(r, ensure_ascii=False) + "\n")

@@ -74,7 +74,8 @@ def money(v, sym=""):
     return f"{'-' if v < 0 else ''}{sym}{abs(v):,.2f}"
 
 
-def generate(rng, held_out=False):
+def generate(rng, held_out=False, n_items=None):
+    """One receipt: (rows, fields, meta). n_items: (lo, hi) products instead of the usual 1-20 (long receipts)."""
     chains = [c for c in CHAINS if held_out or not c[3]]
     if held_out and rng.random() < 0.5:
         chains = [c for c in CHAINS if c[3]]
@@ -145,7 +146,7 @@ def generate(rng, held_out=False):
         rows.append(["QTY", "DESC", "PRICE", "AMOUNT"])
 
     items = []
-    n = min(20, int(rng.expovariate(1 / 4)) + 1)
+    n = min(20, int(rng.expovariate(1 / 4)) + 1) if n_items is None else rng.randint(*n_items)
     for _ in range(n):
         desc, price = rng.choice(ITEMS[kind])
         price = round(price * rng.uniform(0.85, 1.15), 2)

@@ -1,6 +1,7 @@
 // The currency of a receipt read from its address's country (extract/address_country.h).
 #include "extract/address_country.h"
 
+#include <algorithm>
 #include <regex>
 #include <vector>
 
@@ -28,6 +29,12 @@ bool prints_currency_sign(const std::string& text) {
 std::optional<std::string> currency_of_printed_country(const std::string& text) {
     const std::string t = sanitize_utf8(utf8_prefix(text, kMaxTextBytes));
     if (has_cjk(t) || prints_currency_sign(t)) return std::nullopt;
+    return currency_of_address(t);
+}
+
+std::optional<std::string> currency_of_address(const std::string& text) {
+    const std::string t = sanitize_utf8(utf8_prefix(text, kMaxTextBytes));
+    if (has_cjk(t)) return std::nullopt;
     // A US state's postal code before a ZIP code (and its +4).
     static const std::regex us(
         R"(\b(AL|AK|AZ|AR|CA|CO|CT|DE|FL|GA|HI|ID|IL|IN|IA|KS|KY|LA|ME|MD|MA|MI|MN|MS|MO|MT|NE|NV|NH|NJ|NM|NY|NC|)"
@@ -49,6 +56,42 @@ std::optional<std::string> currency_of_printed_country(const std::string& text) 
     if (regex_found(t, sg)) found.push_back("SGD");
     if (found.size() != 1) return std::nullopt;
     return found.front();
+}
+
+std::optional<std::string> currency_of_printed_sign(const std::string& text) {
+    const std::string t = sanitize_utf8(utf8_prefix(text, kMaxTextBytes));
+    if (has_cjk(t)) return std::nullopt;
+    static const std::regex dollar(R"(\$\s?\d)");
+    static const std::regex pound(R"(£\s?\d)");
+    static const std::regex euro(R"(€\s?\d|\d\s?€)");
+    static const std::regex ringgit(R"(\bRM\s?\d)");
+    std::vector<std::string> found;
+    if (regex_found(t, dollar)) {
+        // "$" is the dollar of an address in a country that pays in dollars; elsewhere it is no one currency's sign
+        // (Malaysian receipts print "$7.10" for ringgit).
+        const std::optional<std::string> country = currency_of_address(t);
+        if (!country || (*country != "USD" && *country != "SGD")) return std::nullopt;
+        found.push_back(*country);
+    }
+    if (regex_found(t, pound)) found.push_back("GBP");
+    if (regex_found(t, euro)) found.push_back("EUR");
+    if (regex_found(t, ringgit)) found.push_back("MYR");
+    if (found.size() != 1) return std::nullopt;
+    return found.front();
+}
+
+bool currency_fits_sign(const std::string& text, const std::string& currency, const std::string& sign_currency) {
+    if (currency.empty()) return false;
+    if (currency == sign_currency) return true;
+    static const std::vector<std::string> dollars{"USD", "SGD", "AUD", "CAD", "NZD", "HKD", "TWD"};
+    const auto dollar = [&](const std::string& c) {
+        return std::find(dollars.begin(), dollars.end(), c) != dollars.end();
+    };
+    if (dollar(currency) && dollar(sign_currency)) return true;
+    if (currency.size() != 3) return false;
+    for (const char c : currency)
+        if (c < 'A' || c > 'Z') return false;
+    return regex_found(sanitize_utf8(utf8_prefix(text, kMaxTextBytes)), std::regex("\\b" + currency + "\\b"));
 }
 
 }  // namespace receipt::extract

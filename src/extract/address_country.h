@@ -1,4 +1,5 @@
-// The currency of a receipt that prints no currency sign, read from the country its address is in. A photo cut off
+// The currency of a receipt that prints no currency sign, read from the country its address is in, and the
+// currency of the one kind of sign a receipt prints. A photo cut off
 // above the totals, or a receipt that prints its amounts bare ("TOTAL 12.50"), leaves the model to guess the
 // currency, and it guesses from its training mix (MYR, GBP, JPY for a Texas receipt); the address tells.
 #pragma once
@@ -18,5 +19,20 @@ bool prints_currency_sign(const std::string& text);
 // "SDN BHD" company -> MYR; "SINGAPORE 123456" -> SGD. nullopt when it prints a sign, CJK, none or more than one of
 // these. Never throws.
 std::optional<std::string> currency_of_printed_country(const std::string& text);
+
+// The currency of the one country whose address form a Latin-script text prints (as above), whether or not it
+// prints a currency sign. nullopt for CJK text, none or more than one country. Never throws.
+std::optional<std::string> currency_of_address(const std::string& text);
+
+// The currency of the one kind of currency sign a Latin-script text prints before (or, for €, after) an amount:
+// "$12.50" -> USD where the address is in the US (SGD in Singapore; elsewhere, or with no address read, "$" names
+// no currency: Malaysian receipts print it for ringgit), "£3.04" -> GBP, "€5" / "5 €" -> EUR, "RM9.00" -> MYR.
+// nullopt for CJK text, no such sign, or signs of two currencies. Never throws.
+std::optional<std::string> currency_of_printed_sign(const std::string& text);
+
+// Whether `currency` (ISO 4217, "" for none) stands beside the one kind of sign whose currency is `sign_currency`
+// (currency_of_printed_sign): the same currency, two dollars (USD, SGD, AUD, CAD, NZD, HKD, TWD), or a code the
+// text prints as a word ("GBP 3.04"). Never throws.
+bool currency_fits_sign(const std::string& text, const std::string& currency, const std::string& sign_currency);
 
 }  // namespace receipt::extract

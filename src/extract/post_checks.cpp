@@ -165,6 +165,16 @@ void apply_post_checks(const std::string& text, const std::string& target, const
                                 *country);
         f["currency"] = *country;
     }
+    // A Latin-script receipt that prints its amounts with one kind of currency sign is in that sign's currency when
+    // the model wrote none or another one it prints no sign or code of (GBP for "$281.99": a reading cut before
+    // the amounts); one dollar is not traded for another.
+    const std::string model_currency = f["currency"].is_string() ? f["currency"].get<std::string>() : "";
+    if (const auto signed_currency = currency_of_printed_sign(text);
+        signed_currency && !currency_fits_sign(text, model_currency, *signed_currency)) {
+        f["warnings"].push_back("currency_from_printed_sign: the model wrote " + written(f["currency"]) +
+                                ", the receipt prints amounts in " + *signed_currency + " and no other currency");
+        f["currency"] = *signed_currency;
+    }
     // A yen (or rupiah, won, dong) currency that a Latin-script receipt prints no sign of, with no amount grouped
     // in thousands, is made up (a receipt cut off above its totals that prints "5.00"; extract/unprinted_amounts.h).
     if (options.copy_numbers && f["currency"].is_string() &&
