@@ -26,14 +26,12 @@ bool prints_currency_sign(const std::string& text) {
     return regex_found(sanitize_utf8(utf8_prefix(text, kMaxTextBytes)), sign);
 }
 
-std::optional<std::string> currency_of_printed_country(const std::string& text) {
-    const std::string t = sanitize_utf8(utf8_prefix(text, kMaxTextBytes));
-    if (has_cjk(t) || prints_currency_sign(t)) return std::nullopt;
-    return currency_of_address(t);
-}
+namespace {
 
-std::optional<std::string> currency_of_address(const std::string& text) {
-    const std::string t = sanitize_utf8(utf8_prefix(text, kMaxTextBytes));
+// The currency of the one country whose address form `t` (cut to kMaxTextBytes, sanitized) prints, whether or not
+// it prints a currency sign (currency_of_printed_country says which forms); nullopt for CJK text, none or more
+// than one country.
+std::optional<std::string> address_currency(const std::string& t) {
     if (has_cjk(t)) return std::nullopt;
     // A US state's postal code before a ZIP code (and its +4).
     static const std::regex us(
@@ -58,6 +56,14 @@ std::optional<std::string> currency_of_address(const std::string& text) {
     return found.front();
 }
 
+}  // namespace
+
+std::optional<std::string> currency_of_printed_country(const std::string& text) {
+    const std::string t = sanitize_utf8(utf8_prefix(text, kMaxTextBytes));
+    if (prints_currency_sign(t)) return std::nullopt;
+    return address_currency(t);
+}
+
 std::optional<std::string> currency_of_printed_sign(const std::string& text) {
     const std::string t = sanitize_utf8(utf8_prefix(text, kMaxTextBytes));
     if (has_cjk(t)) return std::nullopt;
@@ -69,7 +75,7 @@ std::optional<std::string> currency_of_printed_sign(const std::string& text) {
     if (regex_found(t, dollar)) {
         // "$" is the dollar of an address in a country that pays in dollars; elsewhere it is no one currency's sign
         // (Malaysian receipts print "$7.10" for ringgit).
-        const std::optional<std::string> country = currency_of_address(t);
+        const std::optional<std::string> country = address_currency(t);
         if (!country || (*country != "USD" && *country != "SGD")) return std::nullopt;
         found.push_back(*country);
     }

@@ -20,10 +20,6 @@ bool prints_currency_sign(const std::string& text);
 // these. Never throws.
 std::optional<std::string> currency_of_printed_country(const std::string& text);
 
-// The currency of the one country whose address form a Latin-script text prints (as above), whether or not it
-// prints a currency sign. nullopt for CJK text, none or more than one country. Never throws.
-std::optional<std::string> currency_of_address(const std::string& text);
-
 // The currency of the one kind of currency sign a Latin-script text prints before (or, for €, after) an amount:
 // "$12.50" -> USD where the address is in the US (SGD in Singapore; elsewhere, or with no address read, "$" names
 // no currency: Malaysian receipts print it for ringgit), "£3.04" -> GBP, "€5" / "5 €" -> EUR, "RM9.00" -> MYR.

@@ -153,13 +153,26 @@ bool rows_hold_items(const std::vector<ItemRow>& read, const nlohmann::ordered_j
 // to `target` than the model's items: the model dropped items from a list that OCR damaged elsewhere (a row
 // amount that lost a digit in a way that two rows could explain). A model item matches a row whose description
 // reads_row, whatever the amounts (the model also moves amounts between items of such lists).
-bool rows_extend_items(const std::vector<ItemRow>& read, double read_sum, const nlohmann::ordered_json& items,
-                       double target) {
-    if (!rows_hold_items(read, items)) return false;
+// True when the printed rows (summing to `read_sum`) come closer to `target` than the model's `items`, whose items
+// without an amount count as 0.
+bool rows_come_closer(double read_sum, const nlohmann::ordered_json& items, double target) {
     double model_sum = 0;
     for (const auto& it : items)
         if (it.contains("amount") && it["amount"].is_number()) model_sum += it["amount"].get<double>();
     return std::fabs(read_sum - target) < std::fabs(model_sum - target);
+}
+
+bool rows_extend_items(const std::vector<ItemRow>& read, double read_sum, const nlohmann::ordered_json& items,
+                       double target) {
+    return rows_hold_items(read, items) && rows_come_closer(read_sum, items, target);
+}
+
+// Whether the fields carry a warning with this code ("output_truncated": the model's reading was cut).
+bool has_warning(const nlohmann::ordered_json& f, const std::string& code) {
+    if (!f.contains("warnings") || !f["warnings"].is_array()) return false;
+    for (const auto& w : f["warnings"])
+        if (w.is_string() && w.get<std::string>().rfind(code, 0) == 0) return true;
+    return false;
 }
 
 // The printed rows `read` as JSON items. A row whose amount and description (up to a few OCR edits) match an item
@@ -318,25 +331,16 @@ void items_from_more_rows(const std::string& text, const std::optional<std::vect
     auto& items = f["line_items"];
     if (adds_up(items, target)) return;
     if (!read || read->empty()) return;
-    double read_sum = 0, model_sum = 0;
+    double read_sum = 0;
     for (const ItemRow& r : *read) read_sum += r.amount;
-    for (const auto& it : items)
-        if (it.contains("amount") && it["amount"].is_number()) model_sum += it["amount"].get<double>();
-    bool cut = false;
-    if (f.contains("warnings") && f["warnings"].is_array())
-        for (const auto& w : f["warnings"])
-            if (w.is_string() && (w.get<std::string>().rfind("input_truncated", 0) == 0 ||
-                                  w.get<std::string>().rfind("output_truncated", 0) == 0))
-                cut = true;
-    const bool more_and_closer =
-        read->size() > items.size() && std::fabs(read_sum - target) < std::fabs(model_sum - target);
+    const bool cut = has_warning(f, "input_truncated") || has_warning(f, "output_truncated");
     if (rows_extend_items(*read, read_sum, items, target)) {
         f["warnings"].push_back("line_items_from_rows: the model's " + std::to_string(items.size()) +
                                 " items do not add up to " + json_amount(target).dump() + "; the " +
                                 std::to_string(read->size()) +
                                 " printed item rows hold them all and come closer (" + json_amount(read_sum).dump() +
                                 ")");
-    } else if (cut && more_and_closer) {
+    } else if (cut && read->size() > items.size() && rows_come_closer(read_sum, items, target)) {
         f["warnings"].push_back("line_items_from_rows: the model's reading was cut and its " +
                                 std::to_string(items.size()) + " items do not add up to " +
                                 json_amount(target).dump() + "; the " + std::to_string(read->size()) +
@@ -354,8 +358,7 @@ void items_from_more_rows(const std::string& text, const std::optional<std::vect
 // Not when the model's output was cut short: its items then miss some rows, and the sum is short for that.
 void items_dropped_digit(double target, nlohmann::ordered_json& f) {
     auto& items = f["line_items"];
-    for (const auto& w : f["warnings"])
-        if (w.is_string() && w.get<std::string>().rfind("output_truncated", 0) == 0) return;
+    if (has_warning(f, "output_truncated")) return;
     const std::optional<std::vector<double>> amounts = item_amounts(items);
     if (!amounts) return;
     const std::optional<DroppedDigit> d = find_dropped_digit(*amounts, target);

@@ -111,11 +111,6 @@ size_t amount_start(const std::vector<std::string_view>& tokens) {
     return is_amount_token(tokens[last], false) ? last : n;
 }
 
-// Whether the line is an amount alone (with its currency and tax code): a box-per-line receipt's amount line.
-bool is_amount_alone(std::string_view line) {
-    const auto tokens = split_spaces(line);
-    return !tokens.empty() && amount_start(tokens) == 0;
-}
 
 template <class F>
 void for_each_line(std::string_view text, F&& f) {
@@ -128,26 +123,39 @@ void for_each_line(std::string_view text, F&& f) {
     }
 }
 
-}  // namespace
+enum class LineKind {
+    kOther,
+    kLabelAmount,  // an amount after a label (ends_in_amount)
+    kAmountAlone,  // an amount alone, with its currency and tax code: a box-per-line receipt's amount line
+};
 
-bool ends_in_amount(std::string_view line, size_t& label_end) {
+// What the line is, its tokens split once; label_end as ends_in_amount sets it.
+LineKind line_kind(std::string_view line, size_t& label_end) {
     const auto tokens = split_spaces(line);
     const size_t start = amount_start(tokens);
-    if (start == 0 || start >= tokens.size()) return false;
+    if (start >= tokens.size()) return LineKind::kOther;
+    if (start == 0) return LineKind::kAmountAlone;
     const size_t amount_begin = static_cast<size_t>(tokens[start].data() - line.data());
     std::string_view label = line.substr(0, amount_begin);
     while (!label.empty() && label.back() == ' ') label.remove_suffix(1);
-    if (label.empty() || !is_label(label)) return false;
+    if (label.empty() || !is_label(label)) return LineKind::kOther;
     label_end = label.size();
-    return true;
+    return LineKind::kLabelAmount;
+}
+
+}  // namespace
+
+bool ends_in_amount(std::string_view line, size_t& label_end) {
+    return line_kind(line, label_end) == LineKind::kLabelAmount;
 }
 
 bool reads_as_rows(std::string_view text) {
     int joined = 0, alone = 0;
     for_each_line(text, [&](std::string_view line) {
         size_t label_end = 0;
-        if (ends_in_amount(line, label_end)) ++joined;
-        else if (is_amount_alone(line)) ++alone;
+        const LineKind kind = line_kind(line, label_end);
+        joined += kind == LineKind::kLabelAmount;
+        alone += kind == LineKind::kAmountAlone;
     });
     return joined >= 3 && joined >= 3 * alone;
 }
