@@ -9,9 +9,9 @@ namespace ex = receipt::extract;
 
 namespace {
 
-size_t label_end_of(const std::string& line) {
+size_t label_end_of(const std::string& line, bool yen_text = false) {
     size_t end = 0;
-    return ex::ends_in_amount(line, end) ? end : std::string::npos;
+    return ex::ends_in_amount(line, end, yen_text) ? end : std::string::npos;
 }
 
 }  // namespace
@@ -29,6 +29,11 @@ TEST(RowSplit, AmountAfterALabel) {
     EXPECT_EQ(label_end_of("小 計 \\778"), std::string("小 計").size());  // the yen sign of JIS fonts
     EXPECT_EQ(label_end_of("牛切落し * 1 722円"), std::string("牛切落し * 1").size());
     EXPECT_EQ(label_end_of("ﾚｼﾞ袋 ¥3 ※"), std::string("ﾚｼﾞ袋").size());
+    // In a Japanese text whole numbers are yen amounts, with or without a tax mark.
+    EXPECT_EQ(label_end_of("ねぎ玉牛丼 並 ＊ 1 518", true), std::string("ねぎ玉牛丼 並 ＊ 1").size());
+    EXPECT_EQ(label_end_of("缶ビール 350ml 6缶 1,089", true), std::string("缶ビール 350ml 6缶").size());
+    EXPECT_EQ(label_end_of("炭酸水 500ml 72軽", true), std::string("炭酸水 500ml").size());
+    EXPECT_EQ(label_end_of("見切値引 -20", true), std::string("見切値引").size());
 }
 
 TEST(RowSplit, NotAnAmountAfterALabel) {
@@ -40,6 +45,9 @@ TEST(RowSplit, NotAnAmountAfterALabel) {
     EXPECT_EQ(label_end_of("TIME 10:17:32 PM"), std::string::npos);
     EXPECT_EQ(label_end_of("TEL 07-3523888"), std::string::npos);
     EXPECT_EQ(label_end_of("ねぎ玉牛丼 並 ＊ 1 518"), std::string::npos);  // no decimals, no yen sign
+    EXPECT_EQ(label_end_of("合計 1,0800", true), std::string::npos);          // not grouped in threes
+    EXPECT_EQ(label_end_of("合計 12345678", true), std::string::npos);        // more than 7 digits
+    EXPECT_EQ(label_end_of("TEL 022-801-5745", true), std::string::npos);
     EXPECT_EQ(label_end_of("12 34.50"), std::string::npos);                 // no label: digits alone
     EXPECT_EQ(label_end_of("TOTAL 9.5"), std::string::npos);
     EXPECT_EQ(label_end_of("TOTAL 1..00"), std::string::npos);
@@ -54,6 +62,32 @@ TEST(RowSplit, SplitsATextWrittenInRows) {
               "SHOP SDN BHD\nNO 5, JALAN KENARI 2\nRICE 5KG\n17.58\nMILO 1KG\n23.28\nSUB-TOTAL :\n40.86\nTOTAL :\n40.86"
               "\nCASH\n50.00");
     EXPECT_EQ(ex::split_row_amounts("合計 ¥778\n現金 ¥1,000\nお釣り ¥222"), "合計\n¥778\n現金\n¥1,000\nお釣り\n¥222");
+}
+
+TEST(RowSplit, SplitsALatinRowIntoItsBoxes) {
+    // Quantity, description, unit price and amount each on a line of their own, as the boxes of the training
+    // receipts; quantity expressions and a count glued to the description stay whole.
+    const std::string rows =
+        "SHOP\n2 RICE 5KG 17.58 35.16\n4 0.56 BANANAS 2.24\n4x DETERGENT 2KG 67.20\nMILO 1KG 1 X 28.61 28.61\n"
+        "TEA 3 @ 4.00 12.00\nSR @ 6% 12.55 0.75\nTOTAL : 145.80";
+    EXPECT_EQ(ex::split_row_amounts(rows),
+              "SHOP\n2\nRICE 5KG\n17.58\n35.16\n4\n0.56\nBANANAS\n2.24\n4x DETERGENT 2KG\n67.20\nMILO 1KG\n1 X 28.61\n"
+              "28.61\nTEA\n3 @ 4.00\n12.00\nSR @ 6%\n12.55\n0.75\nTOTAL :\n145.80");
+    // Numbers inside the words stay, and so does a label that starts with numbers before a sign.
+    const std::string restaurant = "1 #5 5 WING COMBO 9.99\n01 1 $FiveLU 12.49\nTOTAL 5,28 0,97 6,25\nTAX 2.37";
+    EXPECT_EQ(ex::split_row_amounts(restaurant),
+              "1 #5 5 WING COMBO\n9.99\n01 1 $FiveLU\n12.49\nTOTAL 5,28 0,97\n6,25\nTAX\n2.37");
+}
+
+TEST(RowSplit, JapaneseRowsKeepTheQuantityWithTheName) {
+    // Whole-yen amounts count in a Japanese text; the label stays whole.
+    const std::string rows = "すき家\nねぎ玉牛丼 並 ＊ 1 518\n生卵 ＊ 1 83\n炭酸水 500ml 72軽\n小 計 (3点) 673\n合計 727";
+    EXPECT_TRUE(ex::reads_as_rows(rows));
+    EXPECT_EQ(ex::split_row_amounts(rows),
+              "すき家\nねぎ玉牛丼 並 ＊ 1\n518\n生卵 ＊ 1\n83\n炭酸水 500ml\n72軽\n小 計 (3点)\n673\n合計\n727");
+    // Box per line: the quantities and amounts alone outnumber the rows.
+    const std::string boxes = "すき家\nねぎ玉牛丼 並 ＊\n1\n518\n生卵 ＊\n1\n83\n小 計 (2点) 601\n合計\n649";
+    EXPECT_FALSE(ex::reads_as_rows(boxes));
 }
 
 TEST(RowSplit, LeavesABoxPerLineTextAlone) {

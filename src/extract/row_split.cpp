@@ -13,6 +13,11 @@ constexpr std::string_view kEuro = "\xE2\x82\xAC";       // €
 constexpr std::string_view kYen = "\xC2\xA5";            // ¥
 constexpr std::string_view kYenMark = "\xE5\x86\x86";    // 円
 constexpr std::string_view kKome = "\xE2\x80\xBB";       // ※
+constexpr std::string_view kKei = "\xE8\xBB\xBD";        // 軽 (reduced rate)
+constexpr std::string_view kSoto = "\xE5\xA4\x96";       // 外 (tax added)
+constexpr std::string_view kUchi = "\xE5\x86\x85";       // 内 (tax included)
+constexpr std::string_view kHi = "\xE9\x9D\x9E";         // 非 (tax free)
+constexpr std::string_view kFullStar = "\xEF\xBC\x8A";   // ＊
 
 bool starts_with(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
 bool ends_with(std::string_view s, std::string_view p) {
@@ -41,11 +46,39 @@ bool is_grouped_number(std::string_view s) {
     return true;
 }
 
+// A whole number as a Japanese receipt prints its yen amounts: "1,089", "518", at most 7 digits, optionally
+// followed by a tax mark ("72軽", "298※", "1,058外").
+bool is_whole_yen(std::string_view t) {
+    for (std::string_view mark : {kKei, kKome, kFullStar, std::string_view("*"), kSoto, kUchi, kHi})
+        if (ends_with(t, mark)) {
+            t.remove_suffix(mark.size());
+            break;
+        }
+    if (t.empty() || !is_digit(t.front()) || !is_digit(t.back())) return false;
+    size_t digits = 0, since_comma = 0;
+    bool grouped = false;
+    for (size_t i = 0; i < t.size(); ++i) {
+        if (t[i] == ',') {
+            if ((grouped ? since_comma != 3 : since_comma > 3) || since_comma == 0) return false;
+            grouped = true;
+            since_comma = 0;
+        } else if (is_digit(t[i])) {
+            ++digits;
+            ++since_comma;
+        } else {
+            return false;
+        }
+    }
+    return digits <= 7 && (!grouped || since_comma == 3);
+}
+
 // One token of an amount: [-][currency][-]number, where the number has two decimals ("9.00", "1,230.00", "12,50"),
-// or, after a yen sign or before 円, any grouped number ("¥1,230", "\600", "778円"). currency_done: a currency sign
-// stood alone before this token ("RM 9.00"), so none may follow.
-bool is_amount_token(std::string_view t, bool currency_done) {
+// or, after a yen sign or before 円, any grouped number ("¥1,230", "\600", "778円"); in a Japanese text (yen) also a
+// whole number with an optional tax mark (is_whole_yen). currency_done: a currency sign stood alone before this
+// token ("RM 9.00"), so none may follow.
+bool is_amount_token(std::string_view t, bool currency_done, bool yen_text) {
     if (starts_with(t, "-")) t.remove_prefix(1);
+    if (yen_text && is_whole_yen(t)) return true;
     bool yen = false;
     if (!currency_done) t.remove_prefix(currency_prefix(t, yen));
     if (starts_with(t, "-")) t.remove_prefix(1);
@@ -102,13 +135,14 @@ std::vector<std::string_view> split_spaces(std::string_view line) {
 
 // The index of the first token of the amount (with its currency token) that ends `tokens`, or tokens.size() when
 // the tokens do not end in an amount (optionally followed by a tax code).
-size_t amount_start(const std::vector<std::string_view>& tokens) {
+size_t amount_start(const std::vector<std::string_view>& tokens, bool yen_text) {
     size_t n = tokens.size();
     if (n == 0) return n;
     size_t last = n - 1;
-    if (n >= 2 && is_tax_code(tokens[last]) && !is_amount_token(tokens[last], false)) --last;
-    if (last > 0 && is_currency_token(tokens[last - 1]) && is_amount_token(tokens[last], true)) return last - 1;
-    return is_amount_token(tokens[last], false) ? last : n;
+    if (n >= 2 && is_tax_code(tokens[last]) && !is_amount_token(tokens[last], false, yen_text)) --last;
+    if (last > 0 && is_currency_token(tokens[last - 1]) && is_amount_token(tokens[last], true, yen_text))
+        return last - 1;
+    return is_amount_token(tokens[last], false, yen_text) ? last : n;
 }
 
 
@@ -130,9 +164,9 @@ enum class LineKind {
 };
 
 // What the line is, its tokens split once; label_end as ends_in_amount sets it.
-LineKind line_kind(std::string_view line, size_t& label_end) {
+LineKind line_kind(std::string_view line, bool yen_text, size_t& label_end) {
     const auto tokens = split_spaces(line);
-    const size_t start = amount_start(tokens);
+    const size_t start = amount_start(tokens, yen_text);
     if (start >= tokens.size()) return LineKind::kOther;
     if (start == 0) return LineKind::kAmountAlone;
     const size_t amount_begin = static_cast<size_t>(tokens[start].data() - line.data());
@@ -143,17 +177,87 @@ LineKind line_kind(std::string_view line, size_t& label_end) {
     return LineKind::kLabelAmount;
 }
 
+// The parts of a Latin-script row's label (what stands before its amount) that the training receipts print in
+// boxes of their own: leading numbers before a word (a quantity "2", or "4 0.56" of boxes OCR read out of order),
+// then the description, then a trailing unit price ("17.58") or quantity expression ("1 X 28.61", "3 @ 4.00",
+// "4X 2.37") after a word: "2 RICE 5KG 17.58" -> "2", "RICE 5KG", "17.58". Numbers inside the words stay there
+// ("1 #5 5 WING COMBO", "TOTAL 5,28 0,97"), as do labels that start with a number before anything but a letter
+// ("01 1 $FiveLU"): splitting every number off read receipts of that kind worse.
+enum class Part { kNumber, kGlue, kWord };
+
+// 'x', 'X' or '@' alone, a count with 'x' ("4x", "x2"), or '@' with a price ("@4.00").
+bool is_glue(std::string_view t) {
+    if (t.empty()) return false;
+    if (t == "x" || t == "X" || t == "@") return true;
+    const auto digits_only = [](std::string_view d) {
+        if (d.empty() || d.size() > 3) return false;
+        for (char c : d)
+            if (!is_digit(c)) return false;
+        return true;
+    };
+    if (t.back() == 'x' || t.back() == 'X') return digits_only(t.substr(0, t.size() - 1));
+    if (t.front() == 'x' || t.front() == 'X') return digits_only(t.substr(1));
+    return t.size() >= 2 && t.front() == '@' && is_grouped_number(t.substr(1));
+}
+
+// A count of 1-3 digits, or an amount with two decimals.
+bool is_number(std::string_view t) {
+    const bool count = t.size() <= 3 && is_grouped_number(t) && t.find_first_of(",.") == std::string_view::npos;
+    return count || is_amount_token(t, false, false);
+}
+
+Part part_of(std::string_view t) {
+    if (is_number(t)) return Part::kNumber;
+    return is_glue(t) ? Part::kGlue : Part::kWord;
+}
+
+bool starts_with_letter(std::string_view t) {
+    return !t.empty() && ((t.front() >= 'A' && t.front() <= 'Z') || (t.front() >= 'a' && t.front() <= 'z'));
+}
+
+void append_label_parts(std::string_view label, std::string& out) {
+    const auto tokens = split_spaces(label);
+    const size_t n = tokens.size();
+    std::vector<Part> parts(n);
+    for (size_t i = 0; i < n; ++i) parts[i] = part_of(tokens[i]);
+    const auto emit = [&](size_t b, size_t e) {  // tokens [b, e) as they stand in the label, on a line of their own
+        if (b >= e) return;
+        if (!out.empty() && out.back() != '\n') out += '\n';
+        const auto begin = static_cast<size_t>(tokens[b].data() - label.data());
+        const auto end = static_cast<size_t>(tokens[e - 1].data() + tokens[e - 1].size() - label.data());
+        out.append(label.substr(begin, end - begin));
+    };
+    // Leading numbers, each alone, when a word starting with a letter follows them (not a quantity expression).
+    size_t head = 0;
+    while (head < n && parts[head] == Part::kNumber && !(head + 1 < n && parts[head + 1] == Part::kGlue)) ++head;
+    if (head == n || !starts_with_letter(tokens[head])) head = 0;
+    // A trailing quantity expression (N G N, G N) or amount, after a word.
+    size_t tail = n;
+    const auto word_at = [&](size_t i) { return i >= head && parts[i] == Part::kWord; };
+    if (n - head >= 4 && parts[n - 3] == Part::kNumber && parts[n - 2] == Part::kGlue &&
+        parts[n - 1] == Part::kNumber && word_at(n - 4))
+        tail = n - 3;
+    else if (n - head >= 3 && parts[n - 2] == Part::kGlue && parts[n - 1] == Part::kNumber && word_at(n - 3))
+        tail = n - 2;
+    else if (n - head >= 2 && is_amount_token(tokens[n - 1], false, false) && word_at(n - 2))
+        tail = n - 1;
+    for (size_t i = 0; i < head; ++i) emit(i, i + 1);
+    emit(head, tail);
+    emit(tail, n);
+}
+
 }  // namespace
 
-bool ends_in_amount(std::string_view line, size_t& label_end) {
-    return line_kind(line, label_end) == LineKind::kLabelAmount;
+bool ends_in_amount(std::string_view line, size_t& label_end, bool yen_text) {
+    return line_kind(line, yen_text, label_end) == LineKind::kLabelAmount;
 }
 
 bool reads_as_rows(std::string_view text) {
+    const bool yen_text = has_cjk(text);
     int joined = 0, alone = 0;
     for_each_line(text, [&](std::string_view line) {
         size_t label_end = 0;
-        const LineKind kind = line_kind(line, label_end);
+        const LineKind kind = line_kind(line, yen_text, label_end);
         joined += kind == LineKind::kLabelAmount;
         alone += kind == LineKind::kAmountAlone;
     });
@@ -162,6 +266,7 @@ bool reads_as_rows(std::string_view text) {
 
 std::string split_row_amounts(std::string_view text) {
     if (!reads_as_rows(text)) return std::string(text);
+    const bool yen_text = has_cjk(text);
     std::string out;
     out.reserve(text.size() + 64);
     bool first = true;
@@ -169,8 +274,10 @@ std::string split_row_amounts(std::string_view text) {
         if (!first) out += '\n';
         first = false;
         size_t label_end = 0;
-        if (ends_in_amount(line, label_end)) {
-            out.append(line.substr(0, label_end));
+        if (line_kind(line, yen_text, label_end) == LineKind::kLabelAmount) {
+            // Japanese rows keep the quantity with the product name: splitting it off read worse.
+            if (yen_text) out.append(line.substr(0, label_end));
+            else append_label_parts(line.substr(0, label_end), out);
             out += '\n';
             std::string_view amount = line.substr(label_end);
             while (!amount.empty() && amount.front() == ' ') amount.remove_prefix(1);
