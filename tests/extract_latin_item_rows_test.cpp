@@ -494,3 +494,43 @@ TEST(LatinItemRows, ModelDescriptionsPrintedInAnotherCaseStay) {
     ex::check_latin_items(text, f);
     EXPECT_EQ(f["line_items"], items);
 }
+
+TEST(LatinItemRows, ACutReadingTakesTheRowsReadPastLinesNoReadingPlaces) {
+    // Two amounts with no description between rows: no whole reading, but the rows above and below them read.
+    const std::string text =
+        "SHOP\n12/01/2020\n1x MILO 1KG\n24.95\n1x RICE 5KG\n17.50\n$20.44\n$1.00\n1x TEA\n4.00\n2x COFFEE\n7.00\n"
+        "SUBTOTAL\n53.45\nTOTAL\n53.45\n";
+    EXPECT_TRUE(ex::latin_item_row_readings(text).empty());
+    const auto skipping = ex::latin_item_rows_skipping(text);
+    ASSERT_TRUE(skipping);
+    EXPECT_EQ(rows_of(skipping->rows), (std::vector<Row>{{"MILO 1KG", 1, 24.95, 24.95},
+                                                         {"RICE 5KG", 1, 17.50, 17.50},
+                                                         {"TEA", 1, 4.00, 4.00},
+                                                         {"COFFEE", 2, 3.50, 7.00}}));
+    ASSERT_TRUE(skipping->end_amount);
+    EXPECT_DOUBLE_EQ(*skipping->end_amount, 53.45);
+    EXPECT_FALSE(ex::latin_item_rows_skipping("SHOP\n12/01/2020\n$1.00\n$2.00\nTOTAL 3.00\n"));
+
+    // The model's reading was cut after two items: the rows replace them. Not when it was not cut.
+    const auto fields = [](const char* warning) {
+        nlohmann::ordered_json f = {
+            {"currency", "USD"},
+            {"line_items",
+             {{{"description", "MILO 1KG"}, {"quantity", 1}, {"unit_price", 24.95}, {"amount", 24.95}},
+              {{"description", "RICE 5KG"}, {"quantity", 1}, {"unit_price", 17.5}, {"amount", 17.5}}}},
+            {"net_amount", 53.45},
+            {"total_tax_amount", nullptr},
+            {"total_amount", 53.45},
+            {"warnings", nlohmann::ordered_json::array()}};
+        if (warning) f["warnings"].push_back(warning);
+        return f;
+    };
+    auto cut = fields("input_truncated: 700 tokens cut to 512");
+    ex::check_latin_items(text, cut);
+    ASSERT_EQ(cut["line_items"].size(), 4u) << cut.dump();
+    EXPECT_EQ(cut["line_items"][3]["description"], "COFFEE");
+    EXPECT_NE(cut["warnings"].dump().find("line_items_from_rows: the model's reading was cut"), std::string::npos);
+    auto whole = fields(nullptr);
+    ex::check_latin_items(text, whole);
+    EXPECT_EQ(whole["line_items"].size(), 2u);
+}

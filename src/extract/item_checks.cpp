@@ -26,6 +26,7 @@ namespace {
 
 constexpr double kYenTolerance = 0.5;    // sums of yen amounts: within half a yen
 constexpr double kCentTolerance = 0.005; // sums of amounts with cents: within half a cent
+constexpr double kCutRowsSlack = 0.5;    // a cut Latin reading's rows: within half of their target
 
 // The amounts of `items` (a JSON array of item objects); nullopt when it is empty or an item has no amount.
 std::optional<std::vector<double>> item_amounts(const nlohmann::ordered_json& items) {
@@ -498,6 +499,41 @@ void check_latin_items(const std::string& text, nlohmann::ordered_json& f) {
                 items_count_times_unit(f, true, text);
                 return;
             }
+    }
+    // A cut reading (input_truncated / output_truncated: a long receipt): the model's items stop where the cut
+    // fell. The likeliest reading (else the rows read past the lines no reading places, latin_item_rows_skipping)
+    // replaces them when it has more rows and comes closer to the amount after its rows (else the net, else the
+    // total amount), though one amount OCR damaged keeps it from adding up; that row's amount is left out (null).
+    auto& items = f["line_items"];
+    std::optional<LatinItemRows> skipping;
+    const bool cut = has_warning(f, "input_truncated") || has_warning(f, "output_truncated");
+    if (cut && readings.empty()) {
+        try {
+            skipping = latin_item_rows_skipping(text);
+        } catch (...) {  // std::regex giving up on a line
+        }
+    }
+    if (cut && (!readings.empty() || skipping) && items.is_array()) {
+        const LatinItemRows& reading = readings.empty() ? *skipping : readings.front();
+        std::optional<double> target = reading.end_amount;
+        for (const char* key : {"net_amount", "total_amount"})
+            if (!target && f[key].is_number()) target = f[key].get<double>();
+        double read_sum = 0;
+        for (const ItemRow& r : reading.rows) read_sum += r.amount;
+        read_sum = std::round(read_sum * 100.0) / 100.0;
+        // Rows that miss the target by more than half of it read something else (a table whose count and unit
+        // columns made rows of their own) or ended at a wrong line.
+        if (target && *target > 0 && std::fabs(read_sum - *target) <= kCutRowsSlack * *target &&
+            reading.rows.size() > items.size() && rows_come_closer(read_sum, items, *target)) {
+            f["warnings"].push_back("line_items_from_rows: the model's reading was cut and its " +
+                                    std::to_string(items.size()) + " items do not add up to " +
+                                    json_amount(*target).dump() + "; the " + std::to_string(reading.rows.size()) +
+                                    " printed item rows come closer (" + json_amount(read_sum).dump() + ")");
+            items = rows_as_items(reading.rows, items, text, true);
+            if (reading.damaged_row && *reading.damaged_row < items.size())
+                items[*reading.damaged_row]["amount"] = nullptr;
+            revalidate(f);
+        }
     }
     items_count_times_unit(f, true, text);
 }

@@ -15,12 +15,15 @@ namespace {
 
 constexpr size_t kMaxEndLines = 4;     // subtotal / total lines tried as the end of the rows
 constexpr size_t kMaxRestarts = 8;     // later starts tried per end line
+constexpr size_t kMaxSkips = 8;        // lines latin_item_rows_skipping passes over
 constexpr size_t kLaterTotalLines = 6; // lines below the end line whose total lines give LatinItemRows::later_totals
 
 // One try at reading the rows from a given line.
 struct Attempt {
     std::optional<LatinItemRows> reading;
     std::optional<size_t> restart_after;  // a line read before any certain row that a later start should skip
+    std::optional<size_t> failed_at;      // the line the reading could not place, when it failed on one
+    std::vector<ItemRow> rows_before;     // the rows read above that line
 };
 
 // True when `longer` is `shorter` with one ASCII letter more ("ORANGE JUICE" for "ORANGE JICE"; not a digit:
@@ -107,6 +110,8 @@ Attempt read_between(const LatinRowLines& l, size_t begin, size_t end) {
     // The reading cannot place line i: it ends here, and line i is in doubt.
     auto fail = [&](size_t i) {
         doubt(i);
+        at.failed_at = i;
+        at.rows_before = out.rows;
         return at;
     };
     auto emit = [&](double amount) {
@@ -502,6 +507,33 @@ std::vector<LatinItemRows> latin_item_row_readings(const std::string& text) {
         }
     }
     return out;
+}
+
+std::optional<LatinItemRows> latin_item_rows_skipping(const std::string& text) {
+    const std::optional<LatinRowLines> l = latin_row_lines(text);
+    if (!l) return std::nullopt;
+    for (size_t end = 0; end < l->read.size(); ++end) {
+        if (!is_end_line(l->upper[end])) continue;
+        LatinItemRows joined;
+        size_t begin = first_row_line(*l, end);
+        for (size_t k = 0; k <= kMaxSkips && begin < end; ++k) {
+            Attempt a = read_between(*l, begin, end);
+            if (a.reading) {  // the rest reads whole
+                const size_t offset = joined.rows.size();
+                joined.rows.insert(joined.rows.end(), a.reading->rows.begin(), a.reading->rows.end());
+                joined.end_amount = a.reading->end_amount;
+                if (a.reading->damaged_row) joined.damaged_row = offset + *a.reading->damaged_row;
+                break;
+            }
+            if (!a.failed_at) break;
+            joined.rows.insert(joined.rows.end(), a.rows_before.begin(), a.rows_before.end());
+            begin = *a.failed_at + 1;
+        }
+        if (joined.rows.empty()) return std::nullopt;
+        descriptions_from_other_rows(joined.rows);
+        return joined;
+    }
+    return std::nullopt;
 }
 
 std::optional<LatinItemRows> read_latin_item_rows(const std::string& text) {
