@@ -34,6 +34,8 @@ TEST(RowSplit, AmountAfterALabel) {
     EXPECT_EQ(label_end_of("缶ビール 350ml 6缶 1,089", true), std::string("缶ビール 350ml 6缶").size());
     EXPECT_EQ(label_end_of("炭酸水 500ml 72軽", true), std::string("炭酸水 500ml").size());
     EXPECT_EQ(label_end_of("見切値引 -20", true), std::string("見切値引").size());
+    EXPECT_EQ(label_end_of("卵 10個入 ¥248軽", true), std::string("卵 10個入").size());  // a tax mark after ¥
+    EXPECT_EQ(label_end_of("緑茶 2L 146円軽", true), std::string("緑茶 2L").size());
 }
 
 TEST(RowSplit, NotAnAmountAfterALabel) {
@@ -85,6 +87,9 @@ TEST(RowSplit, JapaneseRowsKeepTheQuantityWithTheName) {
     EXPECT_TRUE(ex::reads_as_rows(rows));
     EXPECT_EQ(ex::split_row_amounts(rows),
               "すき家\nねぎ玉牛丼 並 ＊ 1\n518\n生卵 ＊ 1\n83\n炭酸水 500ml\n72軽\n小 計 (3点)\n673\n合計\n727");
+    // A yen amount that OCR put before its label goes on a line of its own, as its box was.
+    EXPECT_EQ(ex::split_row_amounts("店\n\\98軽 お茶 600ml\n生卵 ＊ 1 83\n¥181 小 計\n合計 ¥195\nお釣り 5"),
+              "店\n\\98軽\nお茶 600ml\n生卵 ＊ 1\n83\n¥181\n小 計\n合計\n¥195\nお釣り\n5");
     // Box per line: the quantities and amounts alone outnumber the rows.
     const std::string boxes = "すき家\nねぎ玉牛丼 並 ＊\n1\n518\n生卵 ＊\n1\n83\n小 計 (2点) 601\n合計\n649";
     EXPECT_FALSE(ex::reads_as_rows(boxes));

@@ -48,12 +48,15 @@ bool is_grouped_number(std::string_view s) {
 
 // A whole number as a Japanese receipt prints its yen amounts: "1,089", "518", at most 7 digits, optionally
 // followed by a tax mark ("72軽", "298※", "1,058外").
-bool is_whole_yen(std::string_view t) {
+// `t` without a tax mark at its end (軽 ※ ＊ * 外 内 非).
+std::string_view without_tax_mark(std::string_view t) {
     for (std::string_view mark : {kKei, kKome, kFullStar, std::string_view("*"), kSoto, kUchi, kHi})
-        if (ends_with(t, mark)) {
-            t.remove_suffix(mark.size());
-            break;
-        }
+        if (ends_with(t, mark)) return t.substr(0, t.size() - mark.size());
+    return t;
+}
+
+bool is_whole_yen(std::string_view t) {
+    t = without_tax_mark(t);
     if (t.empty() || !is_digit(t.front()) || !is_digit(t.back())) return false;
     size_t digits = 0, since_comma = 0;
     bool grouped = false;
@@ -82,10 +85,12 @@ bool is_amount_token(std::string_view t, bool currency_done, bool yen_text) {
     bool yen = false;
     if (!currency_done) t.remove_prefix(currency_prefix(t, yen));
     if (starts_with(t, "-")) t.remove_prefix(1);
+    if (yen_text && ends_with(without_tax_mark(t), kYenMark)) t = without_tax_mark(t);  // "146円軽"
     if (ends_with(t, kYenMark)) {
         t.remove_suffix(kYenMark.size());
         yen = true;
     }
+    if (yen && yen_text && is_whole_yen(t)) return true;  // "¥248軽", "\276*": a tax mark after it
     if (!is_grouped_number(t)) return false;
     if (yen) return true;
     return t.size() >= 4 && (t[t.size() - 3] == '.' || t[t.size() - 3] == ',');
@@ -246,6 +251,30 @@ void append_label_parts(std::string_view label, std::string& out) {
     emit(tail, n);
 }
 
+// In a Japanese row, the length of a yen amount that OCR put before the label ("¥9,051 お釣り", "\98軽 お茶 600ml":
+// boxes of one row out of order) with the space after it, 0 when the line does not start so. The amount has its
+// yen sign or 円 (a bare number there is more often a code or count); the rest must read as a label.
+size_t leading_yen_amount(std::string_view line) {
+    const size_t sp = line.find(' ');
+    if (sp == std::string_view::npos || sp == 0) return 0;
+    std::string_view first = line.substr(0, sp), plain = first;
+    if (starts_with(plain, "-")) plain.remove_prefix(1);
+    const bool signed_yen =
+        starts_with(plain, kYen) || starts_with(plain, "\\") || first.find(kYenMark) != std::string_view::npos;
+    if (!signed_yen || !is_amount_token(first, false, true) || !is_label(line.substr(sp + 1))) return 0;
+    return sp + 1;
+}
+
+// Appends a Japanese row's label, a yen amount before it on a line of its own.
+void append_yen_label(std::string_view label, std::string& out) {
+    if (const size_t n = leading_yen_amount(label)) {
+        out.append(label.substr(0, n - 1));
+        out += '\n';
+        label.remove_prefix(n);
+    }
+    out.append(label);
+}
+
 }  // namespace
 
 bool ends_in_amount(std::string_view line, size_t& label_end, bool yen_text) {
@@ -276,12 +305,14 @@ std::string split_row_amounts(std::string_view text) {
         size_t label_end = 0;
         if (line_kind(line, yen_text, label_end) == LineKind::kLabelAmount) {
             // Japanese rows keep the quantity with the product name: splitting it off read worse.
-            if (yen_text) out.append(line.substr(0, label_end));
+            if (yen_text) append_yen_label(line.substr(0, label_end), out);
             else append_label_parts(line.substr(0, label_end), out);
             out += '\n';
             std::string_view amount = line.substr(label_end);
             while (!amount.empty() && amount.front() == ' ') amount.remove_prefix(1);
             out.append(amount);
+        } else if (yen_text) {
+            append_yen_label(line, out);
         } else {
             out.append(line);
         }
