@@ -231,3 +231,20 @@ TEST(LatinTotals, TaxFromTheNetAndTotal) {
     EXPECT_EQ(ex::latin_tax_from_totals("$3.38\nTAX 8.875%\n$41.52\n", 38.14, 41.52), std::nullopt);
     EXPECT_EQ(ex::latin_tax_from_totals("小計\n38.14\n税\n3.38\n合計\n41.52\n", 38.14, 41.52), std::nullopt);
 }
+
+TEST(LatinTotals, ATotalThatLostADigitNeedsAPlausibleTax) {
+    auto total_after = [](const std::string& text, double net, double tax, double total) {
+        nlohmann::ordered_json f = {{"net_amount", net}, {"total_tax_amount", tax}, {"total_amount", total},
+                                    {"line_items", nlohmann::ordered_json::array()},
+                                    {"warnings", nlohmann::ordered_json::array()}};
+        ex::check_latin_totals(text, f);
+        return f["total_amount"];
+    };
+    // The printed total lost its 9: the net and a 6% tax make it.
+    EXPECT_EQ(total_after("SUB TOTAL\n150.00\nGST 6%\n9.00\nTOTAL\n15.00\n", 150, 9, 15), 159);
+    // A tax above 30% of the net is the model's mistake, not the total's: 75.00 stays.
+    EXPECT_EQ(total_after("SUB-TOTAL 75.00\nTOTAL SALES INCL GST 75.00\nCASH 100.00\nGST SUMMARY AMOUNT TAX\n"
+                          "SR @ 6% 70.75 4.25\n",
+                          75, 100, 75),
+              75);
+}
