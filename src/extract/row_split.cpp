@@ -46,8 +46,6 @@ bool is_grouped_number(std::string_view s) {
     return true;
 }
 
-// A whole number as a Japanese receipt prints its yen amounts: "1,089", "518", at most 7 digits, optionally
-// followed by a tax mark ("72軽", "298※", "1,058外").
 // `t` without a tax mark at its end (軽 ※ ＊ * 外 内 非).
 std::string_view without_tax_mark(std::string_view t) {
     for (std::string_view mark : {kKei, kKome, kFullStar, std::string_view("*"), kSoto, kUchi, kHi})
@@ -55,6 +53,8 @@ std::string_view without_tax_mark(std::string_view t) {
     return t;
 }
 
+// A whole number as a Japanese receipt prints its yen amounts: "1,089", "518", at most 7 digits, optionally
+// followed by a tax mark ("72軽", "298※", "1,058外").
 bool is_whole_yen(std::string_view t) {
     t = without_tax_mark(t);
     if (t.empty() || !is_digit(t.front()) || !is_digit(t.back())) return false;
@@ -281,8 +281,10 @@ bool ends_in_amount(std::string_view line, size_t& label_end, bool yen_text) {
     return line_kind(line, yen_text, label_end) == LineKind::kLabelAmount;
 }
 
-bool reads_as_rows(std::string_view text) {
-    const bool yen_text = has_cjk(text);
+namespace {
+
+// reads_as_rows with yen_text (the text has kana or kanji) given.
+bool reads_as_rows(std::string_view text, bool yen_text) {
     int joined = 0, alone = 0;
     for_each_line(text, [&](std::string_view line) {
         size_t label_end = 0;
@@ -293,9 +295,13 @@ bool reads_as_rows(std::string_view text) {
     return joined >= 3 && joined >= 3 * alone;
 }
 
+}  // namespace
+
+bool reads_as_rows(std::string_view text) { return reads_as_rows(text, has_cjk(text)); }
+
 std::string split_row_amounts(std::string_view text) {
-    if (!reads_as_rows(text)) return std::string(text);
     const bool yen_text = has_cjk(text);
+    if (!reads_as_rows(text, yen_text)) return std::string(text);
     std::string out;
     out.reserve(text.size() + 64);
     bool first = true;

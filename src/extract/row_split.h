@@ -28,7 +28,8 @@ bool reads_as_rows(std::string_view text);
 // further into the boxes the training receipts print on lines of their own: a number alone (quantity, unit
 // price), a quantity expression ("1 X 28.61", "3 @ 4.00") and a run of words ("2 RICE 5KG 17.58 35.16" -> "2",
 // "RICE 5KG", "17.58", "35.16"); a Japanese one keeps the quantity with the product name ("納豆 3P ※ 2"), which
-// read better. Any other text is returned unchanged.
+// read better, and a yen amount that OCR put before a row's label goes on a line of its own ("¥9,051 お釣り" ->
+// "¥9,051", "お釣り"). Any other text is returned unchanged.
 std::string split_row_amounts(std::string_view text);
 
 }  // namespace receipt::extract
