@@ -176,6 +176,18 @@ bool has_warning(const nlohmann::ordered_json& f, const std::string& code) {
     return false;
 }
 
+// Whether the model's reading was cut: its input to its limit or its output at max_new_tokens.
+bool reading_cut(const nlohmann::ordered_json& f) {
+    return has_warning(f, "input_truncated") || has_warning(f, "output_truncated");
+}
+
+// The warning of a cut reading whose `n_items` items the `n_rows` printed rows (summing to `read_sum`) replace.
+std::string cut_rows_warning(size_t n_items, double target, size_t n_rows, double read_sum) {
+    return "line_items_from_rows: the model's reading was cut and its " + std::to_string(n_items) +
+           " items do not add up to " + json_amount(target).dump() + "; the " + std::to_string(n_rows) +
+           " printed item rows come closer (" + json_amount(read_sum).dump() + ")";
+}
+
 // The printed rows `read` as JSON items. A row whose amount and description (up to a few OCR edits) match an item
 // of the model's `items` keeps the model's description: the model often reads through the OCR noise ("ーグルト
 // プレーン" printed, "ヨーグルト プレーン" written).
@@ -334,18 +346,14 @@ void items_from_more_rows(const std::string& text, const std::optional<std::vect
     if (!read || read->empty()) return;
     double read_sum = 0;
     for (const ItemRow& r : *read) read_sum += r.amount;
-    const bool cut = has_warning(f, "input_truncated") || has_warning(f, "output_truncated");
     if (rows_extend_items(*read, read_sum, items, target)) {
         f["warnings"].push_back("line_items_from_rows: the model's " + std::to_string(items.size()) +
                                 " items do not add up to " + json_amount(target).dump() + "; the " +
                                 std::to_string(read->size()) +
                                 " printed item rows hold them all and come closer (" + json_amount(read_sum).dump() +
                                 ")");
-    } else if (cut && read->size() > items.size() && rows_come_closer(read_sum, items, target)) {
-        f["warnings"].push_back("line_items_from_rows: the model's reading was cut and its " +
-                                std::to_string(items.size()) + " items do not add up to " +
-                                json_amount(target).dump() + "; the " + std::to_string(read->size()) +
-                                " printed item rows come closer (" + json_amount(read_sum).dump() + ")");
+    } else if (reading_cut(f) && read->size() > items.size() && rows_come_closer(read_sum, items, target)) {
+        f["warnings"].push_back(cut_rows_warning(items.size(), target, read->size(), read_sum));
     } else {
         return;
     }
@@ -506,7 +514,7 @@ void check_latin_items(const std::string& text, nlohmann::ordered_json& f) {
     // total amount), though one amount OCR damaged keeps it from adding up; that row's amount is left out (null).
     auto& items = f["line_items"];
     std::optional<LatinItemRows> skipping;
-    const bool cut = has_warning(f, "input_truncated") || has_warning(f, "output_truncated");
+    const bool cut = reading_cut(f);
     if (cut && readings.empty()) {
         try {
             skipping = latin_item_rows_skipping(text);
@@ -525,10 +533,7 @@ void check_latin_items(const std::string& text, nlohmann::ordered_json& f) {
         // columns made rows of their own) or ended at a wrong line.
         if (target && *target > 0 && std::fabs(read_sum - *target) <= kCutRowsSlack * *target &&
             reading.rows.size() > items.size() && rows_come_closer(read_sum, items, *target)) {
-            f["warnings"].push_back("line_items_from_rows: the model's reading was cut and its " +
-                                    std::to_string(items.size()) + " items do not add up to " +
-                                    json_amount(*target).dump() + "; the " + std::to_string(reading.rows.size()) +
-                                    " printed item rows come closer (" + json_amount(read_sum).dump() + ")");
+            f["warnings"].push_back(cut_rows_warning(items.size(), *target, reading.rows.size(), read_sum));
             items = rows_as_items(reading.rows, items, text, true);
             if (reading.damaged_row && *reading.damaged_row < items.size())
                 items[*reading.damaged_row]["amount"] = nullptr;
