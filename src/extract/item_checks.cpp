@@ -12,6 +12,7 @@
 #include "extract/field_edits.h"
 #include "extract/item_rows.h"
 #include "extract/latin_item_rows.h"
+#include "extract/latin_table_rows.h"
 #include "extract/latin_row_lines.h"
 #include "extract/name_constraint.h"
 #include "extract/ocr_digits.h"
@@ -478,22 +479,26 @@ void check_latin_items(const std::string& text, nlohmann::ordered_json& f) {
     }
     // The first reading that adds up to the amount printed after its rows, else to the net or total amount, else
     // to a total printed just below (items with the tax in their prices, under a tax line that ends the rows);
-    // then, the same with one row's amount given back a digit OCR lost.
-    for (const bool lost_digit : {false, true})
-        for (const LatinItemRows& reading : readings) {
-            std::vector<std::optional<double>> candidates{reading.end_amount};
-            for (const char* key : {"net_amount", "total_amount"})
-                if (f[key].is_number()) candidates.push_back(f[key].get<double>());
-            for (double t : reading.later_totals) candidates.push_back(t);
-            for (const auto& c : candidates) {
-                if (!c) continue;
-                LatinItemRows read = reading;
-                if (!rows_add_up_to(read, *c, lost_digit)) continue;
-                items_from_rows(text, read.rows, *c, f, kCentTolerance, true);
-                items_count_times_unit(f, true, text);
-                return;
+    // then, the same with one row's amount given back a digit OCR lost. True when one did.
+    auto first_adding_up = [&](const std::vector<LatinItemRows>& of) {
+        for (const bool lost_digit : {false, true})
+            for (const LatinItemRows& reading : of) {
+                std::vector<std::optional<double>> candidates{reading.end_amount};
+                for (const char* key : {"net_amount", "total_amount"})
+                    if (f[key].is_number()) candidates.push_back(f[key].get<double>());
+                for (double t : reading.later_totals) candidates.push_back(t);
+                for (const auto& c : candidates) {
+                    if (!c) continue;
+                    LatinItemRows read = reading;
+                    if (!rows_add_up_to(read, *c, lost_digit)) continue;
+                    items_from_rows(text, read.rows, *c, f, kCentTolerance, true);
+                    items_count_times_unit(f, true, text);
+                    return true;
+                }
             }
-        }
+        return false;
+    };
+    if (first_adding_up(readings)) return;
     // Else the first whose rows add up to an amount OCR damaged after a total line, one digit lost ("OTAL:" /
     // "£65.9" for 65.89).
     for (const LatinItemRows& reading : readings) {
@@ -508,6 +513,9 @@ void check_latin_items(const std::string& text, nlohmann::ordered_json& f) {
                 return;
             }
     }
+    // Else the first reading of an item table written one box per line whose rows add up (extract/latin_table_rows.h:
+    // the numbers of a row before its description, more columns than the readings above take).
+    if (first_adding_up(latin_table_row_readings(text))) return;
     // A cut reading (input_truncated / output_truncated: a long receipt): the model's items stop where the cut
     // fell. The likeliest reading (else the rows read past the lines no reading places, latin_item_rows_skipping)
     // replaces them when it has more rows and comes closer to the amount after its rows (else the net, else the

@@ -1,0 +1,348 @@
+// Item rows of a receipt's item table written one box per line (extract/latin_table_rows.h).
+#include "extract/latin_table_rows.h"
+
+#include <algorithm>
+#include <cmath>
+#include <optional>
+#include <regex>
+
+#include "extract/latin_row_lines.h"
+#include "extract/utf8.h"
+
+namespace receipt::extract {
+
+namespace {
+
+constexpr size_t kLaterTotalLines = 12;  // lines below the end line whose total lines give later_totals
+constexpr size_t kMaxSections = 4;       // sections of rows, each above a subtotal line, read as one
+
+// What one line of the table holds.
+enum class Cell { kSkip, kMoney, kPrice, kCount, kCountPrice, kCode, kTaxCode, kOther, kText };
+
+struct Line {
+    Cell cell = Cell::kSkip;
+    // kMoney: the amount; kPrice: a unit price of 3-4 decimals ("0.7500"); kCount / kCountPrice: the count
+    double value = 0;
+    double price = 0;  // kCountPrice: the unit price
+    std::string text;  // kText: the line as printed
+};
+
+// The words of a table heading line (split at anything but letters and digits): "NO.DESC/CODE", "U.PRICE",
+// "AMOUNT(RM)", "ITEM(S)", "S/PRICE", "U/P".
+bool heading_word(const std::string& w, bool& strong) {
+    static const char* const key[] = {"ITEM", "ITEMS", "QTY", "QNTY", "QUANTITY", "DESC", "DESCRIPTION",
+                                      "AMOUNT", "AMT", "PRICE", "RSP", "PARTICULARS"};
+    static const char* const other[] = {"S", "B", "CODE", "NO", "U", "P", "UNIT", "TAX", "TOTAL", "RM",
+                                        "GST", "DISC", "DISCOUNT", "PRODUCT", "UOM", "INCL", "EXCL", "MYR"};
+    for (const char* k : key)
+        if (w == k) return strong = true;
+    for (const char* k : other)
+        if (w == k) return true;
+    return false;
+}
+
+// 0: not a heading line; 1: heading words only; 2: with a key heading word (ITEM, QTY, DESCRIPTION, PRICE, ...).
+int heading_kind(const std::string& upper) {
+    bool strong = false, any = false;
+    std::string w;
+    auto flush = [&]() -> bool {
+        if (w.empty()) return true;
+        any = true;
+        const bool ok = heading_word(w, strong);
+        w.clear();
+        return ok;
+    };
+    for (char c : upper) {
+        if ((c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')) {
+            w += c;
+        } else if (!flush()) {
+            return 0;
+        }
+    }
+    if (!flush() || !any) return 0;
+    return strong ? 2 : 1;
+}
+
+// Whether line i is part of a table heading: a run of heading-word lines with a key word in it ("DESCRIPTION" /
+// "QTY" / "U.PRICE" / "TOTAL" / "TAX": the "TOTAL" there is a column, not the end of the rows).
+std::vector<bool> table_headings(const LatinRowLines& l) {
+    const size_t n = l.upper.size();
+    std::vector<int> kind(n);
+    for (size_t i = 0; i < n; ++i) kind[i] = heading_kind(l.upper[i]);
+    std::vector<bool> out(n, false);
+    for (size_t i = 0; i < n;) {
+        if (kind[i] == 0) {
+            ++i;
+            continue;
+        }
+        size_t j = i;
+        bool strong = false;
+        while (j < n && kind[j] != 0) strong = strong || kind[j] == 2, ++j;
+        if (strong)
+            for (size_t k = i; k < j; ++k) out[k] = true;
+        i = j;
+    }
+    return out;
+}
+
+Line classify(const std::string& read, const std::string& printed, const std::string& upper) {
+    static const std::regex money(std::string("^") + kMoney + R"(\s*(?:SR|ZRL|ZR|S|Z|T|E|N)?$)");
+    static const std::regex unit_price(std::string("^") + kUnitMoney + "$");
+    static const std::regex count_price(std::string(R"(^(\d{1,3})\s*(?:@|x|X|\*|×)\s*)") + kUnitMoney + "$");
+    // "1", "2 X", "1 PC", "1.00 PKT", "2.00 ROLL" (a count with its unit)
+    static const std::regex count(
+        R"(^(\d{1,3})(?:\.0{1,3})?\s*(?:X|x|\*|PC|PCS|UNIT|UNITS|EA|PKT|ROLL|SET|BOX|BTL|PAIR|NOS)?$)");
+    static const std::regex code(R"(^[A-Z]{0,3}-?[A-Z]?\d{4,14}$)");
+    static const std::regex tax_code(R"(^(?:SR|ZR|ZRL|S|Z|T|E|D|OS|ES|N)$)");
+    Line out;
+    std::smatch m;
+    if (std::regex_match(read, m, money)) {
+        const std::optional<double> v = money_of(m, 1);
+        out.cell = v ? Cell::kMoney : Cell::kOther;
+        out.value = v.value_or(0);
+    } else if (std::regex_match(read, m, unit_price)) {
+        const std::optional<double> v = money_of(m, 1);
+        out.cell = v ? Cell::kPrice : Cell::kOther;
+        out.value = v.value_or(0);
+    } else if (std::regex_match(read, m, count_price)) {
+        const std::optional<double> v = money_of(m, 2);
+        out.cell = v ? Cell::kCountPrice : Cell::kOther;
+        out.value = std::stod(m[1].str());
+        out.price = v.value_or(0);
+    } else if (std::regex_match(upper, code)) {
+        out.cell = Cell::kCode;
+    } else if (std::regex_match(read, m, count) || std::regex_match(upper, m, count)) {
+        out.cell = Cell::kCount;
+        out.value = std::stod(m[1].str());
+    } else if (std::regex_match(upper, tax_code)) {
+        out.cell = Cell::kTaxCode;
+    } else {
+        size_t letters = 0, alnum = 0;
+        for (char c : printed) {
+            const bool letter = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z');
+            letters += letter;
+            alnum += letter || (c >= '0' && c <= '9');
+        }
+        out.cell = letters >= 2 ? Cell::kText : alnum == 0 ? Cell::kSkip : Cell::kOther;
+        out.text = printed;
+    }
+    return out;
+}
+
+// A run of lines of one kind: text, or numbers (every other cell).
+struct Run {
+    bool text = false;
+    std::vector<Line> lines;
+};
+
+// The row of a description run and a number run; nullopt when the numbers hold no money amount.
+std::optional<ItemRow> row_of(const Run& desc, const Run& numbers) {
+    std::vector<double> money;
+    std::vector<double> counts;
+    std::optional<double> count_price;
+    std::vector<double> unit_prices;  // of 3-4 decimals
+    for (const Line& c : numbers.lines) {
+        if (c.cell == Cell::kMoney) money.push_back(c.value);
+        if (c.cell == Cell::kPrice) unit_prices.push_back(c.value);
+        if (c.cell == Cell::kCount) counts.push_back(c.value);
+        if (c.cell == Cell::kCountPrice && !count_price) counts.insert(counts.begin(), c.value), count_price = c.price;
+    }
+    if (money.empty()) return std::nullopt;
+    ItemRow r;
+    for (const Line& c : desc.lines) r.description += (r.description.empty() ? "" : " ") + c.text;
+    // A count before the description and a unit price after it ("2 GREEN TEA @ 1.00", "1 GARLIC CHAHAN @"): the
+    // description between them, the count and price first in line.
+    static const std::regex count_desc_at(std::string(R"(^(\d{1,3})\s+(.*?[A-Za-z].*?)\s*@\s*(?:)") + kUnitMoney +
+                                          ")?$");
+    std::smatch m;
+    if (std::regex_match(r.description, m, count_desc_at)) {
+        counts.insert(counts.begin(), std::stod(m[1].str()));
+        if (m[5].matched)
+            if (const std::optional<double> p = money_of(m, 3)) money.insert(money.begin(), *p);
+        r.description = m[2].str();
+    }
+    // The count: of several columns of counts (issued, exchanged, sold), the first that times a unit price makes
+    // the amount, else the first.
+    std::optional<double> count;
+    if (!counts.empty()) count = counts.front();
+    bool fits = false;
+    for (size_t k = 0; k < counts.size() && !fits; ++k)
+        for (size_t i = 0; i + 1 < money.size() + unit_prices.size() && !fits; ++i) {
+            const double p = i < unit_prices.size() ? unit_prices[i] : money[i - unit_prices.size()];
+            if (std::fabs(counts[k] * p - money.back()) < 0.005 && money.back() != 0) fits = true, count = counts[k];
+        }
+    r.amount = money.back();
+    if (r.amount < 0) return r;  // a discount: no count, no unit price
+    const double q = count.value_or(1.0);
+    r.quantity = q;
+    std::vector<double> prices(money.begin(), money.end() - 1);
+    prices.insert(prices.begin(), unit_prices.begin(), unit_prices.end());
+    if (count_price) prices.insert(prices.begin(), *count_price);
+    for (double p : prices)
+        if (std::fabs(q * p - r.amount) < 0.005) r.unit_price = p;
+    const double each = std::round(r.amount / q * 100.0) / 100.0;  // the amount over the count, in cents
+    if (!r.unit_price && q > 0 && std::fabs(each * q - r.amount) < 0.005) r.unit_price = each;
+    if (!r.unit_price && !prices.empty()) r.unit_price = prices.back();  // a price with tax, the amount without
+    return r;
+}
+
+// A row description that is no item: a total, tax or payment line, an item count ("2 ITEM(S)", "ITEM COUNT: 4"), a
+// tax summary ("GST SUMMARY", "TAX SR @ 6%").
+bool no_item(const std::string& desc) {
+    static const std::regex counts(
+        R"(\bITEM\s*\(?S\)?\s*:|\bITEM\(S\)|\bITEM COUNT\b|\bQTY\s*\(S\)|\bTAX\b|\bGST\b|\bSUMMARY\b)");
+    const std::string upper = ascii_upper(desc);
+    return names_no_item(upper) || std::regex_search(upper, counts);
+}
+
+// The rows of lines [begin, end) of `l`, the numbers of each row before its description or after it; nullopt when
+// the lines do not pair into rows (see the header).
+std::optional<std::vector<ItemRow>> rows_between(const LatinRowLines& l, size_t begin, size_t end, bool numbers_first) {
+    std::vector<Run> runs;
+    for (size_t i = begin; i < end; ++i) {
+        const Line c = classify(l.read[i], l.printed[i], l.upper[i]);
+        if (c.cell == Cell::kSkip) continue;
+        const bool text = c.cell == Cell::kText;
+        if (runs.empty() || runs.back().text != text) runs.push_back(Run{text, {}});
+        runs.back().lines.push_back(c);
+    }
+    std::vector<ItemRow> rows;
+    if (numbers_first) {
+        if (runs.empty() || runs.size() % 2 != 0) return std::nullopt;
+        for (size_t k = 0; k + 1 < runs.size(); k += 2) {
+            if (runs[k].text || !runs[k + 1].text) return std::nullopt;
+            const std::optional<ItemRow> r = row_of(runs[k + 1], runs[k]);
+            if (!r || no_item(r->description)) return std::nullopt;
+            rows.push_back(*r);
+        }
+        return rows;
+    }
+    // Text first. The numbers after a row's last money amount (counts, codes) are the next row's, printed before
+    // its description ("1" / "BUTA SHOGA YAKI SET" / "19.90" / "1" / "ICED GREEN TEA" / "1.00"); so are numbers
+    // without a money amount before the first description.
+    Run carried;
+    size_t k = 0;
+    if (!runs.empty() && !runs[0].text) {
+        for (const Line& c : runs[0].lines)
+            if (c.cell == Cell::kMoney) return std::nullopt;
+        carried = runs[0];
+        k = 1;
+    }
+    if (runs.size() <= k || (runs.size() - k) % 2 != 0) return std::nullopt;
+    for (; k + 1 < runs.size(); k += 2) {
+        if (!runs[k].text || runs[k + 1].text) return std::nullopt;
+        Run numbers = carried;
+        carried.lines.clear();
+        const std::vector<Line>& cells = runs[k + 1].lines;
+        size_t last_money = cells.size();
+        for (size_t i = 0; i < cells.size(); ++i)
+            if (cells[i].cell == Cell::kMoney) last_money = i;
+        if (last_money == cells.size()) return std::nullopt;
+        const bool last_row = k + 2 >= runs.size();
+        for (size_t i = 0; i < cells.size(); ++i)
+            (i > last_money && !last_row ? carried : numbers).lines.push_back(cells[i]);
+        const std::optional<ItemRow> r = row_of(runs[k], numbers);
+        if (!r || no_item(r->description)) return std::nullopt;
+        rows.push_back(*r);
+    }
+    return rows;
+}
+
+double sum_of(const std::vector<ItemRow>& rows) {
+    double s = 0;
+    for (const ItemRow& r : rows) s += r.amount;
+    return std::round(s * 100.0) / 100.0;
+}
+
+std::vector<LatinItemRows> readings(const LatinRowLines& l) {
+    std::vector<LatinItemRows> out;
+    const size_t n = l.upper.size();
+    const std::vector<bool> heading = table_headings(l);
+    // The line that counts the items below a table also ends its rows ("TOT QTY:", "TOTAL QUANTITY", "ITEM(S) : 2").
+    static const std::regex count_line(
+        R"(^(TOT\.?\s*QTY|TOTAL\s+(QTY|QUANTITY|ITEMS?)|ITEM\s*\(S\)|QTY\s*\(S\)|ITEM COUNT))");
+    std::vector<size_t> ends;  // the subtotal / total lines, at most kMaxSections
+    for (size_t i = 0; i < n && ends.size() < kMaxSections; ++i)
+        if (!heading[i] && (is_end_line(l.upper[i]) || std::regex_search(l.upper[i], count_line))) ends.push_back(i);
+    if (ends.empty()) return out;
+    // The rows start below the last heading line above the first end line ("TAKE AWAY" below it is an item).
+    size_t begin = 0;
+    bool headed = false;
+    for (size_t i = 0; i < ends[0]; ++i)
+        if (heading[i]) begin = i + 1, headed = true;
+    if (!headed) return out;  // only tables under a heading: the row reader takes the rest
+    // The subtotal / total printed on line e or the line after it.
+    static const std::regex end_amount(std::string(kMoney) + "$");
+    static const std::regex amount_line(std::string("^") + kMoney + "$");
+    auto amount_at = [&](size_t e) -> std::optional<double> {
+        std::smatch m;
+        if (std::regex_search(l.read[e], m, end_amount)) return money_of(m, 1);
+        if (e + 1 < n && std::regex_match(l.read[e + 1], m, amount_line)) return money_of(m, 1);
+        return std::nullopt;
+    };
+    auto later_totals = [&](size_t end) {
+        std::vector<double> t;
+        for (size_t e = end + 1; e < n && e <= end + kLaterTotalLines; ++e)
+            if (is_end_line(l.upper[e]))
+                if (const std::optional<double> a = amount_at(e)) t.push_back(*a);
+        return t;
+    };
+    for (const bool numbers_first : {true, false}) {
+        const std::optional<std::vector<ItemRow>> first = rows_between(l, begin, ends[0], numbers_first);
+        if (!first) continue;
+        // More sections of rows below the first, each under the subtotal line of the one before and adding up to
+        // the amount of its own ("TOTAL 0% SUPPLIES:" / "23.64" / "KAYA-ORI" / ... / "TOTAL 6% SUPPLIES (EXCL.
+        // GST):" / "12.00"): one reading of them all, its end amount the sum of theirs, before the first alone.
+        std::vector<ItemRow> all = *first;
+        double sections_sum = 0;
+        size_t sections = 0;
+        for (size_t k = 0; k < ends.size(); ++k) {
+            const std::optional<double> own = amount_at(ends[k]);
+            if (k > 0) {
+                std::smatch m;
+                const size_t from = std::regex_search(l.read[ends[k - 1]], m, end_amount) ? ends[k - 1] + 1
+                                                                                         : ends[k - 1] + 2;
+                if (from >= ends[k]) break;
+                const std::optional<std::vector<ItemRow>> more = rows_between(l, from, ends[k], numbers_first);
+                if (!more || !own || std::fabs(sum_of(*more) - *own) > 0.005) break;
+                all.insert(all.end(), more->begin(), more->end());
+            } else if (!own || std::fabs(sum_of(all) - *own) > 0.005) {
+                break;
+            }
+            sections_sum += *own;
+            sections = k + 1;
+        }
+        if (sections > 1) {
+            LatinItemRows reading;
+            reading.rows = all;
+            reading.end_amount = std::round(sections_sum * 100.0) / 100.0;
+            reading.later_totals = later_totals(ends[sections - 1]);
+            out.push_back(std::move(reading));
+        }
+        LatinItemRows reading;
+        reading.rows = *first;
+        reading.end_amount = amount_at(ends[0]);
+        reading.later_totals = later_totals(ends[0]);
+        out.push_back(std::move(reading));
+    }
+    // A reading with no amount above 0 reads no items.
+    std::vector<LatinItemRows> kept;
+    for (LatinItemRows& r : out)
+        if (std::any_of(r.rows.begin(), r.rows.end(), [](const ItemRow& x) { return x.amount > 0; }))
+            kept.push_back(std::move(r));
+    return kept;
+}
+
+}  // namespace
+
+std::vector<LatinItemRows> latin_table_row_readings(const std::string& text) {
+    try {
+        const std::optional<LatinRowLines> l = latin_row_lines(text);
+        if (!l) return {};
+        return readings(*l);
+    } catch (const std::exception&) {  // std::regex giving up on a pathological line, or a number out of range
+        return {};
+    }
+}
+
+}  // namespace receipt::extract

@@ -1,0 +1,124 @@
+// Line items read from an item table written one box per line (extract/latin_table_rows.h), and the check that
+// puts them in place of the model's (extract/item_checks.h).
+#include <gtest/gtest.h>
+
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "extract/item_checks.h"
+#include "extract/latin_table_rows.h"
+
+namespace ex = receipt::extract;
+
+namespace {
+
+using Row = std::tuple<std::string, double, double, double>;  // description, quantity, unit price, amount
+
+std::vector<Row> rows_of(const ex::LatinItemRows& reading) {
+    std::vector<Row> out;
+    for (const auto& r : reading.rows)
+        out.emplace_back(r.description, r.quantity.value_or(-1), r.unit_price.value_or(-1), r.amount);
+    return out;
+}
+
+nlohmann::ordered_json fields_with(nlohmann::ordered_json items, double total) {
+    return {{"currency", "MYR"}, {"line_items", std::move(items)}, {"net_amount", nullptr},
+            {"total_tax_amount", nullptr}, {"total_amount", total}, {"warnings", nlohmann::ordered_json::array()}};
+}
+
+}  // namespace
+
+TEST(LatinTableRows, NumbersBeforeTheDescriptionUnderAHeadingWithATotalColumn) {
+    // Code, count, unit price, amount and tax code, then the description on the line below; "TOTAL" in the heading
+    // names a column and "TOT QTY:" ends the rows.
+    const auto readings = ex::latin_table_row_readings(
+        "HARDWARE SDN BHD\nDATE: 25/12/2018\nITEM\nQTY\nS/PRICE\nAMOUNT\nTAX\n"
+        "1938\n2\n6.89\n13.78\nSR\n4\" ROLLER SET\n"
+        "FG-A00019\n1\n40.28\n40.28\nSR\n7LT TOPLUS EMULSION PAINT\n"
+        "TOT QTY:\n3\n54.06\nTOTAL SALES (EXCLUDING GST) :\n51.00\nTOTAL GST :\n3.06\n"
+        "TOTAL SALES (INCLUSIVE OF GST) :\n54.06\n");
+    ASSERT_FALSE(readings.empty());
+    EXPECT_EQ(rows_of(readings[0]), (std::vector<Row>{{"4\" ROLLER SET", 2, 6.89, 13.78},
+                                                       {"7LT TOPLUS EMULSION PAINT", 1, 40.28, 40.28}}));
+    ASSERT_EQ(readings[0].later_totals.size(), 3u);
+    EXPECT_DOUBLE_EQ(readings[0].later_totals[2], 54.06);
+    // A restaurant's table: count, a course letter, the amount with its tax code, the description.
+    const auto meals = ex::latin_table_row_readings(
+        "RESTAURANT\nQTY\nDESCRIPTION\nTOTAL TAX\n1\nD\n30.00 SR\nFISH ITEM\n1\nD\n5.00 SR\nBEVERAGE\n"
+        "TOTAL (EXCLUDING GST):\n35.00\n");
+    ASSERT_FALSE(meals.empty());
+    EXPECT_EQ(rows_of(meals[0]), (std::vector<Row>{{"FISH ITEM", 1, 30, 30}, {"BEVERAGE", 1, 5, 5}}));
+    EXPECT_EQ(meals[0].end_amount.value_or(0), 35.00);
+}
+
+TEST(LatinTableRows, DescriptionFirstWithMoreColumnsCountsCarriedAndCountsWithUnits) {
+    // A discount percentage column and a 5-digit code between the description and its numbers.
+    auto r = ex::latin_table_row_readings(
+        "KEY MAKER\nINVOICE\nNO.DESC/CODE\nQTY\nPRICE DISC%\nAMOUNT\n1 NORMAL KEY\n33100\n4\n4.00\n0.00\n16.00\n"
+        "2 NORMAL KEY LONG\n33101\n1\n5.00\n0.00\n5.00\nTOTAL QTY : 5 SUB-TOTAL : 21.00\n");
+    ASSERT_FALSE(r.empty());
+    EXPECT_EQ(rows_of(r.back()), (std::vector<Row>{{"1 NORMAL KEY", 4, 4, 16}, {"2 NORMAL KEY LONG", 1, 5, 5}}));
+    // The count printed before the description, below the amount of the row above.
+    r = ex::latin_table_row_readings(
+        "SHOKUDO\nQTY CODE/DESC\nTOTAL RM\n3\nSABA SHIO YAKI SET\n53.70\n4\nICED GREEN TEA\n4.00\nSUBTOTAL\n57.70\n");
+    ASSERT_FALSE(r.empty());
+    EXPECT_EQ(rows_of(r.back()),
+              (std::vector<Row>{{"SABA SHIO YAKI SET", 3, 17.90, 53.70}, {"ICED GREEN TEA", 4, 1, 4}}));
+    // Counts with units, unit prices of four decimals; a count and unit price around the description.
+    r = ex::latin_table_row_readings(
+        "SHOP\nDESCRIPTION\nPRICE\nDISC\nAMOUNT TAX\nQTY\nRM\nRM\nCODE\nPRICE LABEL (PLAIN)\n2.00 ROLL\n*\n1.5000\n"
+        "3.00\nSR\n2 GREEN TEA @ 1.00\n2.00 SR\nITEM COUNT: 2\nSUB TOTAL (EXCLUSIVE GST):\n5.00\n");
+    ASSERT_FALSE(r.empty());
+    EXPECT_EQ(rows_of(r.back()), (std::vector<Row>{{"PRICE LABEL (PLAIN)", 2, 1.5, 3}, {"GREEN TEA", 2, 1, 2}}));
+}
+
+TEST(LatinTableRows, SectionsUnderSubtotalsAndReturnsAsNegativeAmounts) {
+    // Each section adds up to the subtotal below it: one reading of both first, its end amount their sum.
+    const auto r = ex::latin_table_row_readings(
+        "BAKERIES\nDESCRIPTION\nU.P\nISS\nEXC\nD\nSALE\nAMT(RM)\n"
+        "O.C. WHITE\n2.13\n5\n2\n0\n3\n6.39\nO.C JUMBO\n2.97\n0\n2\n0\n-2\n-5.94\nTOTAL 0% SUPPLIES:\n0.45\n"
+        "KAYA-ORI\n2.40\n5\n0\n0\n5\n12.00\nTOTAL 6% SUPPLIES (EXCL. GST):\n12.00\nGST:\n0.72\n"
+        "TOTAL PAYABLE:\n13.17\n");
+    ASSERT_EQ(r.size(), 2u);
+    EXPECT_EQ(rows_of(r[0]), (std::vector<Row>{{"O.C. WHITE", 3, 2.13, 6.39},
+                                                {"O.C JUMBO", -1, -1, -5.94},
+                                                {"KAYA-ORI", 5, 2.4, 12}}));
+    EXPECT_DOUBLE_EQ(r[0].end_amount.value_or(0), 12.45);
+    EXPECT_EQ(r[1].rows.size(), 2u);  // the first section alone
+}
+
+TEST(LatinTableRows, NoReadingWithoutAHeadingOrWhenRowsNameNoItem) {
+    // No table heading: the row reader of extract/latin_item_rows.h takes such receipts.
+    EXPECT_TRUE(ex::latin_table_row_readings("SHOP\n12:00\nMILO 1KG\n1\n28.61\nSUBTOTAL\n28.61\n").empty());
+    // A tax summary is no item row.
+    EXPECT_TRUE(ex::latin_table_row_readings("SHOP\nQTY\nAMOUNT\nTAX SR @ 6%\n1\n16.71\nTOTAL\n16.71\n").empty());
+    // A run of numbers without a money amount, and runs that do not pair.
+    EXPECT_TRUE(ex::latin_table_row_readings("SHOP\nQTY\nAMOUNT\n1\nCOKE\n2\nTOTAL\n3.00\n").empty());
+    EXPECT_TRUE(ex::latin_table_row_readings("SHOP\nITEM\nAMOUNT\nCOKE\n2.10\nTEA\nTOTAL\n2.10\n").empty());
+    EXPECT_TRUE(ex::latin_table_row_readings("").empty());
+    EXPECT_TRUE(ex::latin_table_row_readings(std::string(5000, '9') + "\nQTY\n").empty());
+}
+
+TEST(LatinTableRows, TheTableReplacesModelItemsThatDoNotAddUp) {
+    const std::string text =
+        "KEY MAKER\n24-MAR-2018 03:44:22 PM\nINVOICE\nNO.DESC/CODE\nQTY\nPRICE DISC%\nAMOUNT\n1 NORMAL KEY\n33100\n4\n"
+        "4.00\n0.00\n16.00\n2 NORMAL KEY LONG\n33101\n1\n5.00\n0.00\n5.00\nTOTAL QTY : 5 SUB-TOTAL : 21.00\n"
+        "NET TOTAL :\n21.00\n";
+    auto f = fields_with({{{"description", "10\" WING"}, {"quantity", 1}, {"unit_price", 5}, {"amount", 5}}}, 21.0);
+    ex::check_latin_items(text, f);
+    ASSERT_EQ(f["line_items"].size(), 2u) << f.dump();
+    EXPECT_EQ(f["line_items"][0]["description"], "1 NORMAL KEY");
+    EXPECT_DOUBLE_EQ(f["line_items"][0]["quantity"].get<double>(), 4);
+    EXPECT_DOUBLE_EQ(f["line_items"][0]["amount"].get<double>(), 16);
+    EXPECT_DOUBLE_EQ(f["line_items"][1]["amount"].get<double>(), 5);
+    EXPECT_NE(f["warnings"].dump().find("line_items_from_rows"), std::string::npos) << f.dump();
+    // Model items that add up stay.
+    auto kept = fields_with({{{"description", "NORMAL KEY"}, {"quantity", 4}, {"unit_price", 4}, {"amount", 16}},
+                             {{"description", "NORMAL KEY LONG"}, {"quantity", 1}, {"unit_price", 5}, {"amount", 5}}},
+                            21.0);
+    ex::check_latin_items(text, kept);
+    EXPECT_EQ(kept["line_items"][0]["description"], "NORMAL KEY") << kept.dump();
+}
