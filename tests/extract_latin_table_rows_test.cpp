@@ -75,6 +75,22 @@ TEST(LatinTableRows, DescriptionFirstWithMoreColumnsCountsCarriedAndCountsWithUn
     EXPECT_EQ(rows_of(r.back()), (std::vector<Row>{{"PRICE LABEL (PLAIN)", 2, 1.5, 3}, {"GREEN TEA", 2, 1, 2}}));
 }
 
+TEST(LatinTableRows, TheAmountAfterTheCountOfACountLineAndCountsWithAStar) {
+    // "TOTAL QTY:" is no heading line for its colon; its amount follows the count.
+    auto r = ex::latin_table_row_readings(
+        "SHOP\nITEM\nQTY\nS/PRICE\nS/PRICE\nAMOUNT\nTAX\n1113\n2\n48.00\n50.88\n101.76\nSR\n105W E27 PLCE TUBE\n"
+        "TOTAL QTY:\n2\n101.76\nTOTAL SALES(EXCLUDING GST) :\n96.00\nROUNDING :\n-0.01\n");
+    ASSERT_FALSE(r.empty());
+    EXPECT_EQ(rows_of(r[0]), (std::vector<Row>{{"105W E27 PLCE TUBE", 2, 50.88, 101.76}}));
+    EXPECT_DOUBLE_EQ(r[0].end_amount.value_or(0), 101.76);
+    r = ex::latin_table_row_readings(
+        "SHOP\nDESC\nPRICE\nDISC\nAMOUNT\nTAX\nQTY\nRM\nRM\nCODE\nPOLY CHOPPING BOARD - 013\n3 UNIT *\n4.80\n0.00\n"
+        "14.40\nSR\nPLASTIC BOWL\n8 UNIT *\n2.80\n0.00\n22.40\nSR\nQTY:\n11\nTOTAL\n36.80\n");
+    ASSERT_FALSE(r.empty());
+    EXPECT_EQ(rows_of(r[0]), (std::vector<Row>{{"POLY CHOPPING BOARD - 013", 3, 4.8, 14.4},
+                                                {"PLASTIC BOWL", 8, 2.8, 22.4}}));
+}
+
 TEST(LatinTableRows, SectionsUnderSubtotalsAndReturnsAsNegativeAmounts) {
     // Each section adds up to the subtotal below it: one reading of both first, its end amount their sum.
     const auto r = ex::latin_table_row_readings(

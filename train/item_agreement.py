@@ -47,6 +47,7 @@ def to_float(v, default=0.0):
 def score(out_path, texts, silver):
     n = empty = adds = printed = both = 0
     sil_n = sil_amounts = sil_pairs = 0
+    sil_items = sil_items_amounts = 0  # the same among outputs with items
     with open(out_path, encoding="utf-8") as f:
         for line in f:
             d = json.loads(line)
@@ -63,6 +64,9 @@ def score(out_path, texts, silver):
                                      for i in items)
                 sil_amounts += want == have
                 sil_pairs += want_pairs == have_pairs
+                if items:
+                    sil_items += 1
+                    sil_items_amounts += want == have
             if not items:
                 empty += 1
                 continue
@@ -79,7 +83,8 @@ def score(out_path, texts, silver):
           f"{printed}, both {both}")
     if sil_n:
         print(f"  with silver items: {sil_n}; item amounts as the silver labels {sil_amounts}, "
-              f"amounts and quantities {sil_pairs}")
+              f"amounts and quantities {sil_pairs}; of the {sil_items} outputs with items, amounts as the silver "
+              f"labels {sil_items_amounts}")
 
 
 def main():

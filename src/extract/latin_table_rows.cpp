@@ -42,7 +42,9 @@ bool heading_word(const std::string& w, bool& strong) {
 }
 
 // 0: not a heading line; 1: heading words only; 2: with a key heading word (ITEM, QTY, DESCRIPTION, PRICE, ...).
+// A label with a colon is none ("TOTAL QTY:", "QTY:" count the items below the rows).
 int heading_kind(const std::string& upper) {
+    if (upper.find(':') != std::string::npos) return 0;
     bool strong = false, any = false;
     std::string w;
     auto flush = [&]() -> bool {
@@ -89,9 +91,9 @@ Line classify(const std::string& read, const std::string& printed, const std::st
     static const std::regex money(std::string("^") + kMoney + R"(\s*(?:SR|ZRL|ZR|S|Z|T|E|N)?$)");
     static const std::regex unit_price(std::string("^") + kUnitMoney + "$");
     static const std::regex count_price(std::string(R"(^(\d{1,3})\s*(?:@|x|X|\*|×)\s*)") + kUnitMoney + "$");
-    // "1", "2 X", "1 PC", "1.00 PKT", "2.00 ROLL" (a count with its unit)
+    // "1", "2 X", "1 PC", "1.00 PKT", "2.00 ROLL", "3 UNIT *" (a count with its unit)
     static const std::regex count(
-        R"(^(\d{1,3})(?:\.0{1,3})?\s*(?:X|x|\*|PC|PCS|UNIT|UNITS|EA|PKT|ROLL|SET|BOX|BTL|PAIR|NOS)?$)");
+        R"(^(\d{1,3})(?:\.0{1,3})?\s*(?:X|x|\*|PC|PCS|UNIT|UNITS|EA|PKT|ROLL|SET|BOX|BTL|PAIR|NOS)?(?:\s*\*)?$)");
     static const std::regex code(R"(^[A-Z]{0,3}-?[A-Z]?\d{4,14}$)");
     static const std::regex tax_code(R"(^(?:SR|ZR|ZRL|S|Z|T|E|D|OS|ES|N)$)");
     Line out;
@@ -260,7 +262,7 @@ std::vector<LatinItemRows> readings(const LatinRowLines& l) {
     const std::vector<bool> heading = table_headings(l);
     // The line that counts the items below a table also ends its rows ("TOT QTY:", "TOTAL QUANTITY", "ITEM(S) : 2").
     static const std::regex count_line(
-        R"(^(TOT\.?\s*QTY|TOTAL\s+(QTY|QUANTITY|ITEMS?)|ITEM\s*\(S\)|QTY\s*\(S\)|ITEM COUNT))");
+        R"(^(TOT\.?\s*QTY|TOTAL\s+(QTY|QUANTITY|ITEMS?)|ITEM\s*\(S\)|QTY\s*\(S\)|ITEM COUNT|QTY\s*:))");
     std::vector<size_t> ends;  // the subtotal / total lines, at most kMaxSections
     for (size_t i = 0; i < n && ends.size() < kMaxSections; ++i)
         if (!heading[i] && (is_end_line(l.upper[i]) || std::regex_search(l.upper[i], count_line))) ends.push_back(i);
@@ -274,10 +276,15 @@ std::vector<LatinItemRows> readings(const LatinRowLines& l) {
     // The subtotal / total printed on line e or the line after it.
     static const std::regex end_amount(std::string(kMoney) + "$");
     static const std::regex amount_line(std::string("^") + kMoney + "$");
+    // On a line that counts the items the amount may follow the count ("TOTAL QTY:" / "2" / "101.76").
+    static const std::regex count_alone(R"(^\d{1,3}(?:\.0{1,3})?$)");
     auto amount_at = [&](size_t e) -> std::optional<double> {
         std::smatch m;
         if (std::regex_search(l.read[e], m, end_amount)) return money_of(m, 1);
         if (e + 1 < n && std::regex_match(l.read[e + 1], m, amount_line)) return money_of(m, 1);
+        if (e + 2 < n && std::regex_search(l.upper[e], count_line) && std::regex_match(l.read[e + 1], count_alone) &&
+            std::regex_match(l.read[e + 2], m, amount_line))
+            return money_of(m, 1);
         return std::nullopt;
     };
     auto later_totals = [&](size_t end) {

@@ -1,0 +1,103 @@
+// The printed-row readers of Latin-script receipts run alone, without the model: for each receipt of a JSONL file,
+// the first reading that adds up (extract/latin_item_rows.h, then extract/latin_table_rows.h), written as
+// `receipt extract --jsonl` writes fields, so that train/item_agreement.py can score it against silver labels.
+// The targets are those check_latin_items uses, with the labelled total (SROIE "total", or "total_amount") in place
+// of the model's net and total amounts.
+//
+//   build/bin/item_readers --data ../shared/data/sroie/train.jsonl --out readers.jsonl
+//   python3 train/item_agreement.py --data ../shared/data/sroie/train.jsonl \
+//       --silver ../shared/data/rds_silver/train.jsonl readers.jsonl
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <iostream>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+
+#include "extract/latin_item_rows.h"
+#include "extract/latin_table_rows.h"
+
+namespace ex = receipt::extract;
+
+namespace {
+
+// The labelled total of a receipt: the schema's total_amount, or SROIE's total as printed ("RM 9.00").
+std::optional<double> labelled_total(const nlohmann::json& fields) {
+    if (fields.contains("total_amount") && fields["total_amount"].is_number()) return fields["total_amount"];
+    if (fields.contains("total") && fields["total"].is_string()) {
+        std::string s;
+        for (char c : fields["total"].get<std::string>())
+            if ((c >= '0' && c <= '9') || c == '.') s += c;
+        if (!s.empty()) return std::strtod(s.c_str(), nullptr);
+    }
+    return std::nullopt;
+}
+
+// The first of `readings` whose rows add up to one of its targets, with that target.
+std::optional<std::pair<ex::LatinItemRows, double>> first_adding_up(const std::vector<ex::LatinItemRows>& readings,
+                                                                    const std::optional<double>& total) {
+    for (const bool lost_digit : {false, true})
+        for (const ex::LatinItemRows& r : readings) {
+            std::vector<std::optional<double>> targets{r.end_amount, total};
+            for (double t : r.later_totals) targets.push_back(t);
+            for (const auto& t : targets) {
+                if (!t) continue;
+                ex::LatinItemRows read = r;
+                if (ex::rows_add_up_to(read, *t, lost_digit)) return std::make_pair(read, *t);
+            }
+        }
+    return std::nullopt;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    CLI::App app{"Latin-script item-row readers without the model"};
+    std::string data, out;
+    bool rows_only = false;
+    app.add_option("--data", data, "JSONL of {id, text, fields}")->required();
+    app.add_flag("--rows-only", rows_only, "only the row reader (extract/latin_item_rows.h), as before the table one");
+    app.add_option("--out", out, "where to write {id, fields: {line_items, total_amount}} lines")->required();
+    CLI11_PARSE(app, argc, argv);
+    std::ifstream in(data);
+    std::ofstream os(out);
+    if (!in || !os) {
+        std::cerr << "error: cannot open " << (!in ? data : out) << "\n";
+        return 2;
+    }
+    size_t n = 0, by_rows = 0, by_table = 0;
+    std::string line;
+    while (std::getline(in, line)) {
+        const nlohmann::json d = nlohmann::json::parse(line, nullptr, false);
+        if (d.is_discarded() || !d.contains("text") || !d["text"].is_string()) continue;
+        ++n;
+        const std::string text = d["text"];
+        const std::optional<double> total = labelled_total(d.value("fields", nlohmann::json::object()));
+        std::vector<ex::LatinItemRows> rows;
+        try {
+            rows = ex::latin_item_row_readings(text);
+        } catch (const std::exception&) {  // std::regex giving up on a line
+        }
+        auto found = first_adding_up(rows, total);
+        if (found) ++by_rows;
+        if (!found && !rows_only && (found = first_adding_up(ex::latin_table_row_readings(text), total))) ++by_table;
+        nlohmann::ordered_json fields = {{"line_items", nlohmann::ordered_json::array()}, {"total_amount", nullptr}};
+        if (found) {
+            for (const ex::ItemRow& r : found->first.rows)
+                fields["line_items"].push_back(
+                    {{"description", r.description},
+                     {"quantity", r.quantity ? nlohmann::ordered_json(*r.quantity) : nlohmann::ordered_json()},
+                     {"unit_price", r.unit_price ? nlohmann::ordered_json(*r.unit_price) : nlohmann::ordered_json()},
+                     {"amount", r.amount}});
+            fields["total_amount"] = found->second;
+        }
+        os << nlohmann::ordered_json{{"id", d.value("id", "")}, {"fields", fields}}.dump() << "\n";
+    }
+    std::printf("%zu receipts: rows that add up from the row reader %zu, from the table reader %zu\n", n, by_rows,
+                by_table);
+    return 0;
+}
