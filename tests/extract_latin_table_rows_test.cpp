@@ -91,6 +91,24 @@ TEST(LatinTableRows, TheAmountAfterTheCountOfACountLineAndCountsWithAStar) {
                                                 {"PLASTIC BOWL", 8, 2.8, 22.4}}));
 }
 
+TEST(LatinTableRows, CountLinesAreNoHeadingsAndATaxSummaryIsNoTable) {
+    // "TOTAL QUANTITY" (heading words, no colon) counts the items: it ends the rows. "GROSS AMT :" ends them too; a
+    // unit price after the description without a count ("LED TUBE @16.00").
+    auto r = ex::latin_table_row_readings(
+        "SHOP\nITEM\nQTY\nU/P\nAMOUNT\n(RM)\n120000143\n1\n16.00\n16.00\nS\nSCHNEIDER 15A SOCKET\n"
+        "TOTAL QUANTITY\n1\nSUB-TOTAL (GST)\n16.00\n");
+    ASSERT_FALSE(r.empty());
+    EXPECT_EQ(rows_of(r[0]), (std::vector<Row>{{"SCHNEIDER 15A SOCKET", 1, 16, 16}}));
+    r = ex::latin_table_row_readings(
+        "SHOP\nITEM\nQTY\nPRICE\nAMOUNT\n30W LED TUBE @16.00\n00004285\n5\n16.00\n80.00\nSR\nGROSS AMT :\n80.00\n");
+    ASSERT_FALSE(r.empty());
+    EXPECT_EQ(rows_of(r[0]), (std::vector<Row>{{"30W LED TUBE", 5, 16, 80}}));
+    // Under a tax summary's heading: no item rows.
+    EXPECT_TRUE(ex::latin_table_row_readings("SHOP\nNET TOTAL\n174.90\nTAX SUMMARY\nAMOUNT\nTAX\n"
+                                             "SVC SERVICE CHARGE 10\n150.00\n15.00\nTOTAL\n165.00\n")
+                    .empty());
+}
+
 TEST(LatinTableRows, SectionsUnderSubtotalsAndReturnsAsNegativeAmounts) {
     // Each section adds up to the subtotal below it: one reading of both first, its end amount their sum.
     const auto r = ex::latin_table_row_readings(

@@ -65,12 +65,20 @@ int heading_kind(const std::string& upper) {
     return strong ? 2 : 1;
 }
 
+// Whether a line (upper-cased) counts the items above it: "TOT QTY:", "TOTAL QUANTITY", "QTY:", "ITEM(S) : 2". It
+// ends the rows of a table and is no heading line.
+bool counts_items(const std::string& upper) {
+    static const std::regex count_line(
+        R"(^(TOT\.?\s*QTY|TOTAL\s+(QTY|QUANTITY|ITEMS?)|ITEM\s*\(S\)|QTY\s*\(S\)|ITEM COUNT|QTY\s*:))");
+    return std::regex_search(upper, count_line);
+}
+
 // Whether line i is part of a table heading: a run of heading-word lines with a key word in it ("DESCRIPTION" /
 // "QTY" / "U.PRICE" / "TOTAL" / "TAX": the "TOTAL" there is a column, not the end of the rows).
 std::vector<bool> table_headings(const LatinRowLines& l) {
     const size_t n = l.upper.size();
     std::vector<int> kind(n);
-    for (size_t i = 0; i < n; ++i) kind[i] = heading_kind(l.upper[i]);
+    for (size_t i = 0; i < n; ++i) kind[i] = counts_items(l.upper[i]) ? 0 : heading_kind(l.upper[i]);
     std::vector<bool> out(n, false);
     for (size_t i = 0; i < n;) {
         if (kind[i] == 0) {
@@ -152,13 +160,13 @@ std::optional<ItemRow> row_of(const Run& desc, const Run& numbers) {
     if (money.empty()) return std::nullopt;
     ItemRow r;
     for (const Line& c : desc.lines) r.description += (r.description.empty() ? "" : " ") + c.text;
-    // A count before the description and a unit price after it ("2 GREEN TEA @ 1.00", "1 GARLIC CHAHAN @"): the
-    // description between them, the count and price first in line.
-    static const std::regex count_desc_at(std::string(R"(^(\d{1,3})\s+(.*?[A-Za-z].*?)\s*@\s*(?:)") + kUnitMoney +
-                                          ")?$");
+    // A count before the description and a unit price after it ("2 GREEN TEA @ 1.00", "1 GARLIC CHAHAN @", "LED TUBE
+    // @16.00"): the description between them, the count and price first in line.
+    static const std::regex count_desc_at(std::string(R"(^(?:(\d{1,3})\s+)?(.*?[A-Za-z].*?)\s*@\s*(?:)") +
+                                          kUnitMoney + ")?$");
     std::smatch m;
     if (std::regex_match(r.description, m, count_desc_at)) {
-        counts.insert(counts.begin(), std::stod(m[1].str()));
+        if (m[1].matched) counts.insert(counts.begin(), std::stod(m[1].str()));
         if (m[5].matched)
             if (const std::optional<double> p = money_of(m, 3)) money.insert(money.begin(), *p);
         r.description = m[2].str();
@@ -256,23 +264,20 @@ double sum_of(const std::vector<ItemRow>& rows) {
     return std::round(s * 100.0) / 100.0;
 }
 
-std::vector<LatinItemRows> readings(const LatinRowLines& l) {
+// The readings of the rows from line `begin` (below a table heading) to the end lines after it.
+std::vector<LatinItemRows> readings_from(const LatinRowLines& l, const std::vector<bool>& heading, size_t begin) {
     std::vector<LatinItemRows> out;
     const size_t n = l.upper.size();
-    const std::vector<bool> heading = table_headings(l);
-    // The line that counts the items below a table also ends its rows ("TOT QTY:", "TOTAL QUANTITY", "ITEM(S) : 2").
-    static const std::regex count_line(
-        R"(^(TOT\.?\s*QTY|TOTAL\s+(QTY|QUANTITY|ITEMS?)|ITEM\s*\(S\)|QTY\s*\(S\)|ITEM COUNT|QTY\s*:))");
-    std::vector<size_t> ends;  // the subtotal / total lines, at most kMaxSections
-    for (size_t i = 0; i < n && ends.size() < kMaxSections; ++i)
-        if (!heading[i] && (is_end_line(l.upper[i]) || std::regex_search(l.upper[i], count_line))) ends.push_back(i);
+    // A gross or net amount line ends the rows too ("GROSS AMT :").
+    static const std::regex gross_net(R"(^(GROSS|NET)\s+(AMT|AMOUNT|TOTAL)\b)");
+    std::vector<size_t> ends;  // the subtotal / total lines below the heading, at most kMaxSections
+    for (size_t i = begin; i < n && ends.size() < kMaxSections; ++i)
+        if (!heading[i] && (is_end_line(l.upper[i]) || counts_items(l.upper[i]) ||
+                            std::regex_search(l.upper[i], gross_net)))
+            ends.push_back(i);
     if (ends.empty()) return out;
-    // The rows start below the last heading line above the first end line ("TAKE AWAY" below it is an item).
-    size_t begin = 0;
-    bool headed = false;
-    for (size_t i = 0; i < ends[0]; ++i)
-        if (heading[i]) begin = i + 1, headed = true;
-    if (!headed) return out;  // only tables under a heading: the row reader takes the rest
+    for (size_t i = begin; i < ends[0]; ++i)  // a heading line OCR damaged is left above the rows ("DISG(%)")
+        if (heading[i]) begin = i + 1;
     // The subtotal / total printed on line e or the line after it.
     static const std::regex end_amount(std::string(kMoney) + "$");
     static const std::regex amount_line(std::string("^") + kMoney + "$");
@@ -282,7 +287,7 @@ std::vector<LatinItemRows> readings(const LatinRowLines& l) {
         std::smatch m;
         if (std::regex_search(l.read[e], m, end_amount)) return money_of(m, 1);
         if (e + 1 < n && std::regex_match(l.read[e + 1], m, amount_line)) return money_of(m, 1);
-        if (e + 2 < n && std::regex_search(l.upper[e], count_line) && std::regex_match(l.read[e + 1], count_alone) &&
+        if (e + 2 < n && counts_items(l.upper[e]) && std::regex_match(l.read[e + 1], count_alone) &&
             std::regex_match(l.read[e + 2], m, amount_line))
             return money_of(m, 1);
         return std::nullopt;
@@ -338,6 +343,25 @@ std::vector<LatinItemRows> readings(const LatinRowLines& l) {
         if (std::any_of(r.rows.begin(), r.rows.end(), [](const ItemRow& x) { return x.amount > 0; }))
             kept.push_back(std::move(r));
     return kept;
+}
+
+// The readings below the first table heading (a run of heading lines) that gives any, heading after heading (a
+// receipt can print a heading line in its header, "ITEM" / "QTY"), above a tax summary ("GST SUMMARY" / "AMOUNT(RM)"
+// / "TAX(RM)").
+std::vector<LatinItemRows> readings(const LatinRowLines& l) {
+    const size_t n = l.upper.size();
+    const std::vector<bool> heading = table_headings(l);
+    for (size_t i = 0; i < n;) {
+        if (l.upper[i].find("SUMMARY") != std::string::npos) break;  // a tax summary's table lists no items
+        if (!heading[i]) {
+            ++i;
+            continue;
+        }
+        while (i < n && heading[i]) ++i;
+        std::vector<LatinItemRows> out = readings_from(l, heading, i);
+        if (!out.empty()) return out;
+    }
+    return {};  // only tables under a heading: the row reader takes the rest
 }
 
 }  // namespace
