@@ -172,9 +172,10 @@ std::optional<ItemRow> row_of(const Run& desc, const Run& numbers) {
         r.description = m[2].str();
     }
     // The count: of several columns of counts (issued, exchanged, sold), the first that times a unit price makes
-    // the amount, else the first.
+    // the amount, else the first above 0.
     std::optional<double> count;
-    if (!counts.empty()) count = counts.front();
+    for (double c : counts)
+        if (!count && c > 0) count = c;
     bool fits = false;
     for (size_t k = 0; k < counts.size() && !fits; ++k)
         for (size_t i = 0; i + 1 < money.size() + unit_prices.size() && !fits; ++i) {
@@ -190,8 +191,8 @@ std::optional<ItemRow> row_of(const Run& desc, const Run& numbers) {
     if (count_price) prices.insert(prices.begin(), *count_price);
     for (double p : prices)
         if (std::fabs(q * p - r.amount) < 0.005) r.unit_price = p;
-    const double each = std::round(r.amount / q * 100.0) / 100.0;  // the amount over the count, in cents
-    if (!r.unit_price && q > 0 && std::fabs(each * q - r.amount) < 0.005) r.unit_price = each;
+    const double each = std::round(r.amount / q * 100.0) / 100.0;  // the amount over the count (above 0), in cents
+    if (!r.unit_price && std::fabs(each * q - r.amount) < 0.005) r.unit_price = each;
     if (!r.unit_price && !prices.empty()) r.unit_price = prices.back();  // a price with tax, the amount without
     return r;
 }

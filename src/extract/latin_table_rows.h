@@ -31,16 +31,16 @@ namespace receipt::extract {
 //   - text first: the numbers after a row's last money amount are the next row's, printed before its description, and
 //     so are numbers without a money amount before the first description.
 // A row's amount is the last money amount of its numbers, its count the first count printed that times a unit price
-// makes the amount (else the first count, else 1) and its unit price that price (else the amount over the count when
-// that is whole cents, else the money amount before the last: a price with tax before an amount without); "2 GREEN TEA
-// @ 1.00" is count 2, "GREEN TEA", unit price 1.00 ("LED TUBE @16.00": unit price 16.00). A negative amount (a return,
-// a discount) has no count and no unit price. A reading fails when a run of numbers has no money amount, when a row
-// names a total, tax or payment ("TAX SR @ 6%", "CASH", "2 ITEM(S)", "GST SUMMARY") or when no row has an amount above
-// 0. end_amount is the amount printed on the end line or the line after it (or after the count on a line that counts
-// the items: "TOTAL QTY:" / "2" / "101.76"); later_totals those of the subtotal / total lines of the 12 lines below.
-// When sections of rows follow below end lines, each adding up to the amount of the end line below it, a reading of all
-// of them (at most 4; end_amount the sum of theirs) comes before the first section's. Never throws: a line that makes
-// std::regex give up gives no reading.
+// makes the amount (else the first count above 0, else 1) and its unit price that price (else the amount over the count
+// when that is whole cents, else the money amount before the last: a price with tax before an amount without); "2 GREEN
+// TEA @ 1.00" is count 2, "GREEN TEA", unit price 1.00 ("LED TUBE @16.00": unit price 16.00). A negative amount (a
+// return, a discount) has no count and no unit price. A reading fails when a run of numbers has no money amount, when a
+// row names a total, tax or payment ("TAX SR @ 6%", "CASH", "2 ITEM(S)", "GST SUMMARY") or when no row has an amount
+// above 0. end_amount is the amount printed on the end line or the line after it (or after the count on a line that
+// counts the items: "TOTAL QTY:" / "2" / "101.76"); later_totals those of the subtotal / total lines of the 12 lines
+// below. When sections of rows follow below end lines, each adding up to the amount of the end line below it, a reading
+// of all of them (at most 4; end_amount the sum of theirs) comes before the first section's. Never throws: a line that
+// makes std::regex give up gives no reading.
 std::vector<LatinItemRows> latin_table_row_readings(const std::string& text);
 
 }  // namespace receipt::extract
