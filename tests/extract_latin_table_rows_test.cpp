@@ -73,6 +73,10 @@ TEST(LatinTableRows, DescriptionFirstWithMoreColumnsCountsCarriedAndCountsWithUn
         "3.00\nSR\n2 GREEN TEA @ 1.00\n2.00 SR\nITEM COUNT: 2\nSUB TOTAL (EXCLUSIVE GST):\n5.00\n");
     ASSERT_FALSE(r.empty());
     EXPECT_EQ(rows_of(r.back()), (std::vector<Row>{{"PRICE LABEL (PLAIN)", 2, 1.5, 3}, {"GREEN TEA", 2, 1, 2}}));
+    // A count of three decimals before the description (Portuguese receipts: a weight or a count).
+    r = ex::latin_table_row_readings("CAFE\n12:30\n0,800 ESPETADA/KG\n20,80\n3,000 CAFE\n2,25\nTOTAL\n23,05\n");
+    ASSERT_FALSE(r.empty());
+    EXPECT_EQ(rows_of(r.back()), (std::vector<Row>{{"ESPETADA/KG", 0.8, 26, 20.8}, {"CAFE", 3, 0.75, 2.25}}));
 }
 
 TEST(LatinTableRows, TheAmountAfterTheCountOfACountLineAndCountsWithAStar) {
@@ -109,6 +113,29 @@ TEST(LatinTableRows, CountLinesAreNoHeadingsAndATaxSummaryIsNoTable) {
                     .empty());
 }
 
+TEST(LatinTableRows, RowsBelowTheHeaderWithoutAHeadingAndShelfLocations) {
+    // No heading: the rows start below the last header line ("-INVOICE-"); a shelf location with its slot under the
+    // description ("HC03-7 - 15") is a code, the barcode too; the count and an "X" on lines of their own.
+    const auto r = ex::latin_table_row_readings(
+        "MR D.I.Y. SDN BHD\n-INVOICE-\nCHOPPING BOARD 35.5X25.5CM\nEZ10HD05 - 24\n8970669\n1\nX\n19.00\n19.00\n"
+        "AIR PRESSURE SPRAYER 1.5L\nPI12PJ11-4 - 6/300\n9066468\n2\nX\n4.01\n8.02\nITEM(S) : 2\nQTY(S) : 3\nTOTAL\n"
+        "RM 27.02\n");
+    ASSERT_FALSE(r.empty());
+    EXPECT_EQ(rows_of(r.back()), (std::vector<Row>{{"CHOPPING BOARD 35.5X25.5CM", 1, 19, 19},
+                                                    {"AIR PRESSURE SPRAYER 1.5L", 2, 4.01, 8.02}}));
+    ASSERT_FALSE(r.back().later_totals.empty());
+    EXPECT_DOUBLE_EQ(r.back().later_totals[0], 27.02);
+    // A count and unit price below the amount belong to its row ("1.14" / "2 @ 0.57"), and so does a unit price
+    // alone ("18.46" / "@ 9.23": 2 units).
+    const auto uk = ex::latin_table_row_readings(
+        "WAITROSE\n23/11/19\n10:18AM\nBANANAS\n1.14\n2 @ 0.57\nTISSUE 10S\n9.12\nTISSUE 10S\n18.46\n@ 9.23\n"
+        "SUBTOTAL\n£28.72\n");
+    ASSERT_FALSE(uk.empty());
+    EXPECT_EQ(rows_of(uk.back()), (std::vector<Row>{{"BANANAS", 2, 0.57, 1.14},
+                                                     {"TISSUE 10S", 1, 9.12, 9.12},
+                                                     {"TISSUE 10S", 2, 9.23, 18.46}}));
+}
+
 TEST(LatinTableRows, SectionsUnderSubtotalsAndReturnsAsNegativeAmounts) {
     // Each section adds up to the subtotal below it: one reading of both first, its end amount their sum.
     const auto r = ex::latin_table_row_readings(
@@ -124,9 +151,9 @@ TEST(LatinTableRows, SectionsUnderSubtotalsAndReturnsAsNegativeAmounts) {
     EXPECT_EQ(r[1].rows.size(), 2u);  // the first section alone
 }
 
-TEST(LatinTableRows, NoReadingWithoutAHeadingOrWhenRowsNameNoItem) {
-    // No table heading: the row reader of extract/latin_item_rows.h takes such receipts.
-    EXPECT_TRUE(ex::latin_table_row_readings("SHOP\n12:00\nMILO 1KG\n1\n28.61\nSUBTOTAL\n28.61\n").empty());
+TEST(LatinTableRows, NoReadingWithoutAHeaderOrWhenRowsNameNoItem) {
+    // Neither a table heading nor a header line above the rows.
+    EXPECT_TRUE(ex::latin_table_row_readings("SHOP\nMILO 1KG\n1\n28.61\nSUBTOTAL\n28.61\n").empty());
     // A tax summary is no item row.
     EXPECT_TRUE(ex::latin_table_row_readings("SHOP\nQTY\nAMOUNT\nTAX SR @ 6%\n1\n16.71\nTOTAL\n16.71\n").empty());
     // A run of numbers without a money amount, and runs that do not pair.

@@ -97,12 +97,13 @@ std::vector<bool> table_headings(const LatinRowLines& l) {
 
 Line classify(const std::string& read, const std::string& printed, const std::string& upper) {
     static const std::regex money(std::string("^") + kMoney + R"(\s*(?:SR|ZRL|ZR|S|Z|T|E|N)?$)");
-    static const std::regex unit_price(std::string("^") + kUnitMoney + "$");
+    static const std::regex unit_price(std::string(R"(^(?:(?:@|x|X)\s*)?)") + kUnitMoney + "$");  // "0.7500", "@ 9.23"
     static const std::regex count_price(std::string(R"(^(\d{1,3})\s*(?:@|x|X|\*|×)\s*)") + kUnitMoney + "$");
     // "1", "2 X", "1 PC", "1.00 PKT", "2.00 ROLL", "3 UNIT *" (a count with its unit)
     static const std::regex count(
         R"(^(\d{1,3})(?:\.0{1,3})?\s*(?:X|x|\*|PC|PCS|UNIT|UNITS|EA|PKT|ROLL|SET|BOX|BTL|PAIR|NOS)?(?:\s*\*)?$)");
-    static const std::regex code(R"(^[A-Z]{0,3}-?[A-Z]?\d{4,14}$)");
+    // "4060150000005", "FG-A00019", "E8318"; a shelf location with its slot ("EZ10HD05 - 24", "PI12PJ11-4 - 6/300")
+    static const std::regex code(R"(^[A-Z]{0,3}-?[A-Z]?\d{4,14}$|^[A-Z0-9][A-Z0-9-]*\d[A-Z0-9-]*\s+-\s+\d+(?:/\d+)?$)");
     static const std::regex tax_code(R"(^(?:SR|ZR|ZRL|S|Z|T|E|D|OS|ES|N)$)");
     Line out;
     std::smatch m;
@@ -171,6 +172,13 @@ std::optional<ItemRow> row_of(const Run& desc, const Run& numbers) {
             if (const std::optional<double> p = money_of(m, 3)) money.insert(money.begin(), *p);
         r.description = m[2].str();
     }
+    // A count of three decimals before the description ("3,000 REFRIGERANTES", "0,800 ESPETADA/KG": a weight).
+    static const std::regex decimal_count(R"(^(\d{1,3})[.,](\d{3})\s+(.*[A-Za-z].*)$)");
+    if (std::regex_match(r.description, m, decimal_count)) {
+        const double c = std::stod(m[1].str()) + std::stod(m[2].str()) / 1000.0;
+        if (c > 0) counts.insert(counts.begin(), c);
+        r.description = m[3].str();
+    }
     // The count: of several columns of counts (issued, exchanged, sold), the first that times a unit price makes
     // the amount, else the first above 0.
     std::optional<double> count;
@@ -184,6 +192,13 @@ std::optional<ItemRow> row_of(const Run& desc, const Run& numbers) {
         }
     r.amount = money.back();
     if (r.amount < 0) return r;  // a discount: no count, no unit price
+    // No count printed: the whole number of units of a unit price printed with the amount ("18.46" / "@ 9.23").
+    if (!count)
+        for (size_t i = 0; i + 1 < money.size() + unit_prices.size() && !count; ++i) {
+            const double p = i < unit_prices.size() ? unit_prices[i] : money[i - unit_prices.size()];
+            const double c = p > 0 ? std::round(r.amount / p) : 0;
+            if (c >= 2 && c <= 999 && std::fabs(c * p - r.amount) < 0.005) count = c;
+        }
     const double q = count.value_or(1.0);
     r.quantity = q;
     std::vector<double> prices(money.begin(), money.end() - 1);
@@ -198,23 +213,27 @@ std::optional<ItemRow> row_of(const Run& desc, const Run& numbers) {
 }
 
 // A row description that is no item: a total, tax or payment line, an item count ("2 ITEM(S)", "ITEM COUNT: 4"), a
-// tax summary ("GST SUMMARY", "TAX SR @ 6%").
+// tax summary or line ("GST SUMMARY", "TAX SR @ 6%", Portuguese "IVA", "Troco": change).
 bool no_item(const std::string& desc) {
     static const std::regex counts(
-        R"(\bITEM\s*\(?S\)?\s*:|\bITEM\(S\)|\bITEM COUNT\b|\bQTY\s*\(S\)|\bTAX\b|\bGST\b|\bSUMMARY\b)");
+        R"(\bITEM\s*\(?S\)?\s*:|\bITEM\(S\)|\bITEM COUNT\b|\bQTY\s*\(S\)|\bTAX\b|\bGST\b|\bSUMMARY\b|)"
+        R"(\bIVA\b|\bVAT\b|\bTROCO\b)");
     const std::string upper = ascii_upper(desc);
     return names_no_item(upper) || std::regex_search(upper, counts);
 }
 
 // The rows of lines [begin, end) of `l`, the numbers of each row before its description or after it; nullopt when
-// the lines do not pair into rows (see the header).
-std::optional<std::vector<ItemRow>> rows_between(const LatinRowLines& l, size_t begin, size_t end, bool numbers_first) {
+// the lines do not pair into rows (see the header). With `last_text_line` a description is the last line of its
+// text run (rows read without a heading: the lines above the first row are header lines the reading does not know).
+std::optional<std::vector<ItemRow>> rows_between(const LatinRowLines& l, size_t begin, size_t end, bool numbers_first,
+                                                 bool last_text_line) {
     std::vector<Run> runs;
     for (size_t i = begin; i < end; ++i) {
         const Line c = classify(l.read[i], l.printed[i], l.upper[i]);
         if (c.cell == Cell::kSkip) continue;
         const bool text = c.cell == Cell::kText;
         if (runs.empty() || runs.back().text != text) runs.push_back(Run{text, {}});
+        if (text && last_text_line) runs.back().lines.clear();
         runs.back().lines.push_back(c);
     }
     std::vector<ItemRow> rows;
@@ -249,9 +268,15 @@ std::optional<std::vector<ItemRow>> rows_between(const LatinRowLines& l, size_t 
         for (size_t i = 0; i < cells.size(); ++i)
             if (cells[i].cell == Cell::kMoney) last_money = i;
         if (last_money == cells.size()) return std::nullopt;
-        const bool last_row = k + 2 >= runs.size();
+        // ... unless they are this row's count and unit price, printed below its amount ("1.14" / "2 @ 0.57").
+        bool own_count = false;
+        for (size_t i = last_money + 1; i < cells.size(); ++i)
+            if (cells[i].cell == Cell::kCountPrice &&
+                std::fabs(cells[i].value * cells[i].price - cells[last_money].value) < 0.005)
+                own_count = true;
+        const bool keep = own_count || k + 2 >= runs.size();  // the last row keeps its numbers
         for (size_t i = 0; i < cells.size(); ++i)
-            (i > last_money && !last_row ? carried : numbers).lines.push_back(cells[i]);
+            (i > last_money && !keep ? carried : numbers).lines.push_back(cells[i]);
         const std::optional<ItemRow> r = row_of(runs[k], numbers);
         if (!r || no_item(r->description)) return std::nullopt;
         rows.push_back(*r);
@@ -265,8 +290,10 @@ double sum_of(const std::vector<ItemRow>& rows) {
     return std::round(s * 100.0) / 100.0;
 }
 
-// The readings of the rows from line `begin` (below a table heading) to the end lines after it.
-std::vector<LatinItemRows> readings_from(const LatinRowLines& l, const std::vector<bool>& heading, size_t begin) {
+// The readings of the rows from line `begin` (below a table heading when `headed`, else below the header) to the end
+// lines after it.
+std::vector<LatinItemRows> readings_from(const LatinRowLines& l, const std::vector<bool>& heading, size_t begin,
+                                         bool headed) {
     std::vector<LatinItemRows> out;
     const size_t n = l.upper.size();
     // A gross or net amount line ends the rows too ("GROSS AMT :").
@@ -301,7 +328,7 @@ std::vector<LatinItemRows> readings_from(const LatinRowLines& l, const std::vect
         return t;
     };
     for (const bool numbers_first : {true, false}) {
-        const std::optional<std::vector<ItemRow>> first = rows_between(l, begin, ends[0], numbers_first);
+        const std::optional<std::vector<ItemRow>> first = rows_between(l, begin, ends[0], numbers_first, !headed);
         if (!first) continue;
         // More sections of rows below the first, each under the subtotal line of the one before and adding up to
         // the amount of its own ("TOTAL 0% SUPPLIES:" / "23.64" / "KAYA-ORI" / ... / "TOTAL 6% SUPPLIES (EXCL.
@@ -316,7 +343,7 @@ std::vector<LatinItemRows> readings_from(const LatinRowLines& l, const std::vect
                 const size_t from = std::regex_search(l.read[ends[k - 1]], m, end_amount) ? ends[k - 1] + 1
                                                                                          : ends[k - 1] + 2;
                 if (from >= ends[k]) break;
-                const std::optional<std::vector<ItemRow>> more = rows_between(l, from, ends[k], numbers_first);
+                const std::optional<std::vector<ItemRow>> more = rows_between(l, from, ends[k], numbers_first, !headed);
                 if (!more || !own || std::fabs(sum_of(*more) - *own) > 0.005) break;
                 all.insert(all.end(), more->begin(), more->end());
             } else if (!own || std::fabs(sum_of(all) - *own) > 0.005) {
@@ -348,7 +375,7 @@ std::vector<LatinItemRows> readings_from(const LatinRowLines& l, const std::vect
 
 // The readings below the first table heading (a run of heading lines) that gives any, heading after heading (a
 // receipt can print a heading line in its header, "ITEM" / "QTY"), above a tax summary ("GST SUMMARY" / "AMOUNT(RM)"
-// / "TAX(RM)").
+// / "TAX(RM)"); else those below the header.
 std::vector<LatinItemRows> readings(const LatinRowLines& l) {
     const size_t n = l.upper.size();
     const std::vector<bool> heading = table_headings(l);
@@ -359,10 +386,22 @@ std::vector<LatinItemRows> readings(const LatinRowLines& l) {
             continue;
         }
         while (i < n && heading[i]) ++i;
-        std::vector<LatinItemRows> out = readings_from(l, heading, i);
+        std::vector<LatinItemRows> out = readings_from(l, heading, i, true);
         if (!out.empty()) return out;
     }
-    return {};  // only tables under a heading: the row reader takes the rest
+    // No heading that gives a reading: the rows below the last header line (a date, a cashier label, "-INVOICE-")
+    // or heading words ("RM" / "CODE") above the first end line.
+    size_t end = 0;
+    while (end < n && !is_end_line(l.upper[end]) && !counts_items(l.upper[end])) ++end;
+    size_t begin = 0;
+    for (size_t i = 0; i < end; ++i) {
+        const std::string& u = l.upper[i];
+        const size_t a = u.find_first_not_of("-=*# "), b = u.find_last_not_of("-=*# ");
+        const std::string bare = a == std::string::npos ? std::string() : u.substr(a, b - a + 1);  // "-INVOICE-"
+        const bool heading_words = heading_kind(u) > 0 && bare.size() >= 2;  // "RM", "CODE"; not a tax mark "*S"
+        if (is_header_line(u) || (!bare.empty() && is_header_line(bare)) || heading_words) begin = i + 1;
+    }
+    return begin > 0 ? readings_from(l, heading, begin, false) : std::vector<LatinItemRows>{};
 }
 
 }  // namespace

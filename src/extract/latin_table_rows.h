@@ -6,6 +6,8 @@
 // and others print the description first, with more columns than the row reader of extract/latin_item_rows.h
 // takes (a discount percentage, a product code of 4-5 digits):
 //   NO.DESC/CODE / QTY / PRICE DISC% / AMOUNT / 1 NORMAL KEY / 33100 / 4 / 4.00 / 0.00 / 16.00 / SUB-TOTAL ...
+// or no heading at all, a shelf location and a barcode between the description and its numbers:
+//   -INVOICE- / CHOPPING BOARD 35.5X25.5CM / EZ10HD05 - 24 / 8970669 / 1 / X / 19.00 / 19.00 / ITEM(S) : 4
 // The model, trained on few such receipts, writes items of other shops for them. These readings are a fallback
 // for that reader: extract/item_checks.h uses one only when its rows add up to a total the receipt prints.
 #pragma once
@@ -20,27 +22,31 @@ namespace receipt::extract {
 // The readings of the item table of `text` (lines of latin_row_lines), from below a table heading (a run of lines of
 // words such as ITEM, QTY, DESCRIPTION, U.PRICE, AMOUNT, TAX, (RM) and nothing else, no colon, one of them a key word:
 // ITEM, QTY, DESC, PRICE, AMOUNT ...; a heading line's TOTAL names a column; the first heading that gives a reading,
-// above any tax summary), and below any heading line left before the first end line (a subtotal / total line, a gross
-// or net amount line, or one that counts the items: "TOT QTY:", "TOTAL QUANTITY", "QTY:", "ITEM(S) : 2"), to that line.
-// Each line there is a money amount (a tax code after it allowed: "15.00 SR", "53.00S"), a unit price of 3-4 decimals
-// ("0.7500"), a count ("1", "2 X", "1 PC", "1.00 PKT", "3 UNIT *"), a count and unit price ("1 X 2.10"), a product code
-// ("4060150000005", "FG-A00019", "E8318"), a tax code alone ("SR", "D"), a line without letters or digits (skipped) or
+// above any tax summary; else from below the last header line above the first end line: a date, a cashier label,
+// "-INVOICE-", heading words such as "RM" / "CODE"), and below any heading line left before the first end line (a
+// subtotal / total line, a gross or net amount line, or one that counts the items: "TOT QTY:", "TOTAL QUANTITY",
+// "QTY:", "ITEM(S) : 2"), to that line. Each line there is a money amount (a tax code after it allowed: "15.00 SR",
+// "53.00S"), a unit price of 3-4 decimals or after an "@" ("0.7500", "@ 9.23"), a count ("1", "2 X", "1 PC", "1.00
+// PKT", "3 UNIT *"), a count and unit price ("1 X 2.10"), a product code ("4060150000005", "FG-A00019", "E8318", a
+// shelf location "EZ10HD05 - 24"), a tax code alone ("SR", "D"), a line without letters or digits (skipped) or
 // description text (two or more letters). Runs of number lines and runs of text lines alternate, and a row is one of
 // each, in one of two orders, a reading for each that pairs:
 //   - numbers first: every number run is followed by its description run;
 //   - text first: the numbers after a row's last money amount are the next row's, printed before its description, and
-//     so are numbers without a money amount before the first description.
+//     so are numbers without a money amount before the first description; but a count and unit price that make the
+//     row's amount stay with it ("1.14" / "2 @ 0.57").
 // A row's amount is the last money amount of its numbers, its count the first count printed that times a unit price
-// makes the amount (else the first count above 0, else 1) and its unit price that price (else the amount over the count
-// when that is whole cents, else the money amount before the last: a price with tax before an amount without); "2 GREEN
-// TEA @ 1.00" is count 2, "GREEN TEA", unit price 1.00 ("LED TUBE @16.00": unit price 16.00). A negative amount (a
-// return, a discount) has no count and no unit price. A reading fails when a run of numbers has no money amount, when a
-// row names a total, tax or payment ("TAX SR @ 6%", "CASH", "2 ITEM(S)", "GST SUMMARY") or when no row has an amount
-// above 0. end_amount is the amount printed on the end line or the line after it (or after the count on a line that
-// counts the items: "TOTAL QTY:" / "2" / "101.76"); later_totals those of the subtotal / total lines of the 12 lines
-// below. When sections of rows follow below end lines, each adding up to the amount of the end line below it, a reading
-// of all of them (at most 4; end_amount the sum of theirs) comes before the first section's. Never throws: a line that
-// makes std::regex give up gives no reading.
+// makes the amount (else the first count above 0, else the whole number of units of a printed unit price, else 1) and
+// its unit price that price (else the amount over the count when that is whole cents, else the money amount before the
+// last: a price with tax before an amount without); "3,000 CAFE" is count 3 and "2 GREEN TEA @ 1.00" count 2, "GREEN
+// TEA", unit price 1.00 ("LED TUBE @16.00": unit price 16.00). A negative amount (a return, a discount) has no count
+// and no unit price. A reading fails when a run of numbers has no money amount, when a row names a total, tax or
+// payment ("TAX SR @ 6%", "CASH", "2 ITEM(S)", "GST SUMMARY") or when no row has an amount above 0. end_amount is the
+// amount printed on the end line or the line after it (or after the count on a line that counts the items: "TOTAL QTY:"
+// / "2" / "101.76"); later_totals those of the subtotal / total lines of the 12 lines below. When sections of rows
+// follow below end lines, each adding up to the amount of the end line below it, a reading of all of them (at most 4;
+// end_amount the sum of theirs) comes before the first section's. Never throws: a line that makes std::regex give up
+// gives no reading.
 std::vector<LatinItemRows> latin_table_row_readings(const std::string& text);
 
 }  // namespace receipt::extract
