@@ -73,7 +73,11 @@ int main(int argc, char** argv) {
     std::string line;
     while (std::getline(in, line)) {
         const nlohmann::json d = nlohmann::json::parse(line, nullptr, false);
-        if (d.is_discarded() || !d.contains("text") || !d["text"].is_string()) continue;
+        if (d.is_discarded() || !d.is_object() || !d.contains("text") || !d["text"].is_string() ||
+            !d.value("id", nlohmann::json()).is_string()) {
+            std::cerr << "skipped a line that is not {\"id\": string, \"text\": string, ...}\n";
+            continue;
+        }
         ++n;
         const std::string text = d["text"];
         const std::optional<double> total = labelled_total(d.value("fields", nlohmann::json::object()));

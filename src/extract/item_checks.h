@@ -34,10 +34,9 @@ void check_yen_items(const std::string& text, const std::optional<double>& subto
 // (then a model item whose description is not printed takes the row's with its amount); a row keeps the model's
 // description when it reads the printed one through OCR damage. When none of those readings adds up, the readings
 // of an item table written one box per line (extract/latin_table_rows.h) are tried the same way. One warning names
-// the change. Then each item
-// whose quantity and unit price do not multiply to its amount (within half a cent) gets the ones that do, as for
-// yen (the unit price amount / count rounded to cents when that makes the amount), unless the receipt prints the
-// model's unit price (before a discount or tax, "80.00" for 84.80 with 6% GST). Never throws.
+// the change. Then each item whose quantity and unit price do not multiply to its amount (within half a cent) gets
+// the ones that do, as for yen (the unit price amount / count rounded to cents when that makes the amount), unless
+// the receipt prints the model's unit price (before a discount or tax, "80.00" for 84.80 with 6% GST). Never throws.
 void check_latin_items(const std::string& text, nlohmann::ordered_json& fields);
 
 }  // namespace receipt::extract
