@@ -37,22 +37,6 @@ std::optional<double> labelled_total(const nlohmann::json& fields) {
     return std::nullopt;
 }
 
-// The first of `readings` whose rows add up to one of its targets, with that target.
-std::optional<std::pair<ex::LatinItemRows, double>> first_adding_up(const std::vector<ex::LatinItemRows>& readings,
-                                                                    const std::optional<double>& total) {
-    for (const bool lost_digit : {false, true})
-        for (const ex::LatinItemRows& r : readings) {
-            std::vector<std::optional<double>> targets{r.end_amount, total};
-            for (double t : r.later_totals) targets.push_back(t);
-            for (const auto& t : targets) {
-                if (!t) continue;
-                ex::LatinItemRows read = r;
-                if (ex::rows_add_up_to(read, *t, lost_digit)) return std::make_pair(read, *t);
-            }
-        }
-    return std::nullopt;
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -86,9 +70,12 @@ int main(int argc, char** argv) {
             rows = ex::latin_item_row_readings(text);
         } catch (const std::exception&) {  // std::regex giving up on a line
         }
-        auto found = first_adding_up(rows, total);
+        std::vector<double> targets;
+        if (total) targets.push_back(*total);
+        auto found = ex::first_reading_adding_up(rows, targets);
         if (found) ++by_rows;
-        if (!found && !rows_only && (found = first_adding_up(ex::latin_table_row_readings(text), total))) ++by_table;
+        if (!found && !rows_only && (found = ex::first_reading_adding_up(ex::latin_table_row_readings(text), targets)))
+            ++by_table;
         nlohmann::ordered_json fields = {{"line_items", nlohmann::ordered_json::array()}, {"total_amount", nullptr}};
         if (found) {
             for (const ex::ItemRow& r : found->first.rows)

@@ -479,33 +479,23 @@ void check_latin_items(const std::string& text, nlohmann::ordered_json& f) {
     }
     // The first reading that adds up to the amount printed after its rows, else to the net or total amount, else
     // to a total printed just below (items with the tax in their prices, under a tax line that ends the rows);
-    // then, the same with one row's amount given back a digit OCR lost. True when one did.
+    // then, the same with one row's amount given back a digit OCR lost (first_reading_adding_up). True when one did.
+    std::vector<double> model_totals;
+    for (const char* key : {"net_amount", "total_amount"})
+        if (f[key].is_number()) model_totals.push_back(f[key].get<double>());
     auto first_adding_up = [&](const std::vector<LatinItemRows>& of) {
-        for (const bool lost_digit : {false, true})
-            for (const LatinItemRows& reading : of) {
-                std::vector<std::optional<double>> candidates{reading.end_amount};
-                for (const char* key : {"net_amount", "total_amount"})
-                    if (f[key].is_number()) candidates.push_back(f[key].get<double>());
-                for (double t : reading.later_totals) candidates.push_back(t);
-                for (const auto& c : candidates) {
-                    if (!c) continue;
-                    LatinItemRows read = reading;
-                    if (!rows_add_up_to(read, *c, lost_digit)) continue;
-                    items_from_rows(text, read.rows, *c, f, kCentTolerance, true);
-                    items_count_times_unit(f, true, text);
-                    return true;
-                }
-            }
-        return false;
+        const auto found = first_reading_adding_up(of, model_totals);
+        if (!found) return false;
+        items_from_rows(text, found->first.rows, found->second, f, kCentTolerance, true);
+        items_count_times_unit(f, true, text);
+        return true;
     };
     if (first_adding_up(readings)) return;
     // Else the first whose rows add up to an amount OCR damaged after a total line, one digit lost ("OTAL:" /
     // "£65.9" for 65.89).
     for (const LatinItemRows& reading : readings) {
         if (reading.damaged_row) continue;
-        double sum = 0;
-        for (const ItemRow& r : reading.rows) sum += r.amount;
-        sum = std::round(sum * 100.0) / 100.0;
+        const double sum = rows_sum(reading.rows);
         for (const std::string& print : reading.damaged_totals)
             if (sum > 0 && ascii_digits(print).size() + 1 == cents_digits(sum).size() && digits_fit(print, sum)) {
                 items_from_rows(text, reading.rows, sum, f, kCentTolerance, true);
@@ -534,9 +524,7 @@ void check_latin_items(const std::string& text, nlohmann::ordered_json& f) {
         std::optional<double> target = reading.end_amount;
         for (const char* key : {"net_amount", "total_amount"})
             if (!target && f[key].is_number()) target = f[key].get<double>();
-        double read_sum = 0;
-        for (const ItemRow& r : reading.rows) read_sum += r.amount;
-        read_sum = std::round(read_sum * 100.0) / 100.0;
+        const double read_sum = rows_sum(reading.rows);
         // Rows that miss the target by more than half of it read something else (a table whose count and unit
         // columns made rows of their own) or ended at a wrong line.
         if (target && *target > 0 && std::fabs(read_sum - *target) <= kCutRowsSlack * *target &&

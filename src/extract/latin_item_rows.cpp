@@ -450,12 +450,7 @@ Attempt read_between(const LatinRowLines& l, size_t begin, size_t end) {
         if (names_no_item(ascii_upper(r.description))) return at;  // rows taken from the totals or the payment
     if (std::none_of(out.rows.begin(), out.rows.end(), [](const ItemRow& r) { return r.amount > 0; })) return at;
     // The subtotal / total printed on the end line or the line after it.
-    auto amount_at = [&](size_t e) -> std::optional<double> {
-        if (std::regex_search(lines[e], m, end_amount)) return money_of(m, 1);
-        if (e + 1 < lines.size() && std::regex_match(lines[e + 1], m, amount_line)) return money_of(m, 1);
-        return std::nullopt;
-    };
-    out.end_amount = amount_at(end);
+    out.end_amount = end_line_amount(l, end);
     if (amount_above_end) {  // the end line's amount is printed above it; what follows it is the next line's
         if (out.end_amount && !row_below_end) out.later_totals.push_back(*out.end_amount);
         out.end_amount = amount_above_end;
@@ -464,7 +459,7 @@ Attempt read_between(const LatinRowLines& l, size_t begin, size_t end) {
     // and the amounts OCR damaged after an end line ("OTAL:" / "£65.9").
     for (size_t e = end; e < lines.size() && e <= end + kLaterTotalLines; ++e) {
         if (!is_end_line(l.upper[e])) continue;
-        const std::optional<double> a = amount_at(e);
+        const std::optional<double> a = end_line_amount(l, e);
         if (a && e > end) out.later_totals.push_back(*a);
         if (!a && e + 1 < lines.size() && is_damaged_amount(lines[e + 1]) && !has_ascii_letter(printed[e + 1]))
             out.damaged_totals.push_back(lines[e + 1]);
@@ -589,5 +584,26 @@ bool rows_add_up_to(LatinItemRows& reading, double target, bool lost_digit) {
     return true;
 }
 
-}  // namespace receipt::extract
+std::optional<std::pair<LatinItemRows, double>> first_reading_adding_up(const std::vector<LatinItemRows>& readings,
+                                                                        const std::vector<double>& targets) {
+    for (const bool lost_digit : {false, true})
+        for (const LatinItemRows& reading : readings) {
+            std::vector<std::optional<double>> candidates{reading.end_amount};
+            candidates.insert(candidates.end(), targets.begin(), targets.end());
+            candidates.insert(candidates.end(), reading.later_totals.begin(), reading.later_totals.end());
+            for (const auto& c : candidates) {
+                if (!c) continue;
+                LatinItemRows read = reading;
+                if (rows_add_up_to(read, *c, lost_digit)) return std::make_pair(std::move(read), *c);
+            }
+        }
+    return std::nullopt;
+}
 
+double rows_sum(const std::vector<ItemRow>& rows) {
+    double sum = 0;
+    for (const ItemRow& r : rows) sum += r.amount;
+    return std::round(sum * 100.0) / 100.0;
+}
+
+}  // namespace receipt::extract

@@ -13,6 +13,7 @@
 
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "extract/item_rows.h"
@@ -91,5 +92,14 @@ std::optional<LatinItemRows> read_latin_item_rows(const std::string& text);
 // digit OCR lost, the digits of amount + (target - sum) with one left out ("2.00" for 12.00): that row gets it (of
 // several such rows, the one whose count times unit price is that amount: "6 X 2.00" / "2.00" for 12.00).
 bool rows_add_up_to(LatinItemRows& reading, double target, bool lost_digit = false);
+
+// The first of `readings` whose rows add up (rows_add_up_to) to one of its targets, tried in this order: its
+// end_amount, `targets`, its later_totals; every reading without a lost digit first, then with one. The reading as
+// rows_add_up_to left it (a damaged row's amount filled in) and the target; nullopt when none adds up.
+std::optional<std::pair<LatinItemRows, double>> first_reading_adding_up(const std::vector<LatinItemRows>& readings,
+                                                                        const std::vector<double>& targets);
+
+// The sum of the amounts of `rows`, rounded to cents.
+double rows_sum(const std::vector<ItemRow>& rows);
 
 }  // namespace receipt::extract

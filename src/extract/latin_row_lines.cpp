@@ -110,6 +110,15 @@ bool is_header_line(const std::string& upper) {
            std::regex_match(upper, label_number);
 }
 
+std::optional<double> end_line_amount(const LatinRowLines& l, size_t e) {
+    static const std::regex at_end(std::string(kMoney) + "$");
+    static const std::regex alone(std::string("^") + kMoney + "$");
+    std::smatch m;
+    if (e < l.read.size() && std::regex_search(l.read[e], m, at_end)) return money_of(m, 1);
+    if (e + 1 < l.read.size() && std::regex_match(l.read[e + 1], m, alone)) return money_of(m, 1);
+    return std::nullopt;
+}
+
 std::optional<LatinRowLines> latin_row_lines(const std::string& text) {
     const std::vector<std::string> read = printed_lines(text);
     const std::vector<std::string> as_is = printed_lines_as_is(text);

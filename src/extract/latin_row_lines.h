@@ -48,6 +48,10 @@ std::string with_run_together_amounts_apart(const std::string& line);
 // and amount are set apart (with_run_together_amounts_apart).
 std::optional<LatinRowLines> latin_row_lines(const std::string& text);
 
+// The amount printed on line `e` of `l` (`l.read`: at its end) or alone on the line after it: a subtotal / total
+// line's own ("TOTAL: $53.54", "SUB TOTAL" / "RM9.10"); nullopt when neither holds one.
+std::optional<double> end_line_amount(const LatinRowLines& l, size_t e);
+
 // An amount that OCR damaged, alone on its line: a number with a point and other than two decimals or no digit
 // before it ("1.8", "17.2", ".00", "-2.8"), or four or five digits without one ("1451": the point lost), or three
 // from a 0 ("060").

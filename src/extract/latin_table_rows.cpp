@@ -222,14 +222,15 @@ bool no_item(const std::string& desc) {
     return names_no_item(upper) || std::regex_search(upper, counts);
 }
 
-// The rows of lines [begin, end) of `l`, the numbers of each row before its description or after it; nullopt when
-// the lines do not pair into rows (see the header). With `last_text_line` a description is the last line of its
-// text run (rows read without a heading: the lines above the first row are header lines the reading does not know).
-std::optional<std::vector<ItemRow>> rows_between(const LatinRowLines& l, size_t begin, size_t end, bool numbers_first,
-                                                 bool last_text_line) {
+// The rows of lines [begin, end) (`lines`: each line of the receipt classified), the numbers of each row before its
+// description or after it; nullopt when the lines do not pair into rows (see the header). With `last_text_line` a
+// description is the last line of its text run (rows read without a heading: the lines above the first row are
+// header lines the reading does not know).
+std::optional<std::vector<ItemRow>> rows_between(const std::vector<Line>& lines, size_t begin, size_t end,
+                                                 bool numbers_first, bool last_text_line) {
     std::vector<Run> runs;
     for (size_t i = begin; i < end; ++i) {
-        const Line c = classify(l.read[i], l.printed[i], l.upper[i]);
+        const Line& c = lines[i];
         if (c.cell == Cell::kSkip) continue;
         const bool text = c.cell == Cell::kText;
         if (runs.empty() || runs.back().text != text) runs.push_back(Run{text, {}});
@@ -284,16 +285,10 @@ std::optional<std::vector<ItemRow>> rows_between(const LatinRowLines& l, size_t 
     return rows;
 }
 
-double sum_of(const std::vector<ItemRow>& rows) {
-    double s = 0;
-    for (const ItemRow& r : rows) s += r.amount;
-    return std::round(s * 100.0) / 100.0;
-}
-
 // The readings of the rows from line `begin` (below a table heading when `headed`, else below the header) to the end
 // lines after it.
-std::vector<LatinItemRows> readings_from(const LatinRowLines& l, const std::vector<bool>& heading, size_t begin,
-                                         bool headed) {
+std::vector<LatinItemRows> readings_from(const LatinRowLines& l, const std::vector<Line>& lines,
+                                         const std::vector<bool>& heading, size_t begin, bool headed) {
     std::vector<LatinItemRows> out;
     const size_t n = l.upper.size();
     // A gross or net amount line ends the rows too ("GROSS AMT :").
@@ -306,18 +301,13 @@ std::vector<LatinItemRows> readings_from(const LatinRowLines& l, const std::vect
     if (ends.empty()) return out;
     for (size_t i = begin; i < ends[0]; ++i)  // a heading line OCR damaged is left above the rows ("DISG(%)")
         if (heading[i]) begin = i + 1;
-    // The subtotal / total printed on line e or the line after it.
-    static const std::regex end_amount(std::string(kMoney) + "$");
-    static const std::regex amount_line(std::string("^") + kMoney + "$");
-    // On a line that counts the items the amount may follow the count ("TOTAL QTY:" / "2" / "101.76").
+    // The subtotal / total printed on line e or the line after it; on a line that counts the items, after the count
+    // ("TOTAL QTY:" / "2" / "101.76").
     static const std::regex count_alone(R"(^\d{1,3}(?:\.0{1,3})?$)");
     auto amount_at = [&](size_t e) -> std::optional<double> {
-        std::smatch m;
-        if (std::regex_search(l.read[e], m, end_amount)) return money_of(m, 1);
-        if (e + 1 < n && std::regex_match(l.read[e + 1], m, amount_line)) return money_of(m, 1);
-        if (e + 2 < n && counts_items(l.upper[e]) && std::regex_match(l.read[e + 1], count_alone) &&
-            std::regex_match(l.read[e + 2], m, amount_line))
-            return money_of(m, 1);
+        if (const std::optional<double> a = end_line_amount(l, e)) return a;
+        if (e + 2 < n && counts_items(l.upper[e]) && std::regex_match(l.read[e + 1], count_alone))
+            return end_line_amount(l, e + 1);
         return std::nullopt;
     };
     auto later_totals = [&](size_t end) {
@@ -328,7 +318,7 @@ std::vector<LatinItemRows> readings_from(const LatinRowLines& l, const std::vect
         return t;
     };
     for (const bool numbers_first : {true, false}) {
-        const std::optional<std::vector<ItemRow>> first = rows_between(l, begin, ends[0], numbers_first, !headed);
+        const std::optional<std::vector<ItemRow>> first = rows_between(lines, begin, ends[0], numbers_first, !headed);
         if (!first) continue;
         // More sections of rows below the first, each under the subtotal line of the one before and adding up to
         // the amount of its own ("TOTAL 0% SUPPLIES:" / "23.64" / "KAYA-ORI" / ... / "TOTAL 6% SUPPLIES (EXCL.
@@ -339,14 +329,14 @@ std::vector<LatinItemRows> readings_from(const LatinRowLines& l, const std::vect
         for (size_t k = 0; k < ends.size(); ++k) {
             const std::optional<double> own = amount_at(ends[k]);
             if (k > 0) {
-                std::smatch m;
-                const size_t from = std::regex_search(l.read[ends[k - 1]], m, end_amount) ? ends[k - 1] + 1
-                                                                                         : ends[k - 1] + 2;
+                static const std::regex on_line(std::string(kMoney) + "$");  // the end line prints its amount
+                const size_t from = ends[k - 1] + (std::regex_search(l.read[ends[k - 1]], on_line) ? 1 : 2);
                 if (from >= ends[k]) break;
-                const std::optional<std::vector<ItemRow>> more = rows_between(l, from, ends[k], numbers_first, !headed);
-                if (!more || !own || std::fabs(sum_of(*more) - *own) > 0.005) break;
+                const std::optional<std::vector<ItemRow>> more =
+                    rows_between(lines, from, ends[k], numbers_first, !headed);
+                if (!more || !own || std::fabs(rows_sum(*more) - *own) > 0.005) break;
                 all.insert(all.end(), more->begin(), more->end());
-            } else if (!own || std::fabs(sum_of(all) - *own) > 0.005) {
+            } else if (!own || std::fabs(rows_sum(all) - *own) > 0.005) {
                 break;
             }
             sections_sum += *own;
@@ -379,6 +369,9 @@ std::vector<LatinItemRows> readings_from(const LatinRowLines& l, const std::vect
 std::vector<LatinItemRows> readings(const LatinRowLines& l) {
     const size_t n = l.upper.size();
     const std::vector<bool> heading = table_headings(l);
+    std::vector<Line> lines;  // each line classified once, for every reading tried
+    lines.reserve(n);
+    for (size_t i = 0; i < n; ++i) lines.push_back(classify(l.read[i], l.printed[i], l.upper[i]));
     for (size_t i = 0; i < n;) {
         if (l.upper[i].find("SUMMARY") != std::string::npos) break;  // a tax summary's table lists no items
         if (!heading[i]) {
@@ -386,7 +379,7 @@ std::vector<LatinItemRows> readings(const LatinRowLines& l) {
             continue;
         }
         while (i < n && heading[i]) ++i;
-        std::vector<LatinItemRows> out = readings_from(l, heading, i, true);
+        std::vector<LatinItemRows> out = readings_from(l, lines, heading, i, true);
         if (!out.empty()) return out;
     }
     // No heading that gives a reading: the rows below the last header line (a date, a cashier label, "-INVOICE-")
@@ -401,7 +394,7 @@ std::vector<LatinItemRows> readings(const LatinRowLines& l) {
         const bool heading_words = heading_kind(u) > 0 && bare.size() >= 2;  // "RM", "CODE"; not a tax mark "*S"
         if (is_header_line(u) || (!bare.empty() && is_header_line(bare)) || heading_words) begin = i + 1;
     }
-    return begin > 0 ? readings_from(l, heading, begin, false) : std::vector<LatinItemRows>{};
+    return begin > 0 ? readings_from(l, lines, heading, begin, false) : std::vector<LatinItemRows>{};
 }
 
 }  // namespace
