@@ -2,11 +2,10 @@
 // puts them in place of the model's (extract/item_checks.h).
 #include <gtest/gtest.h>
 
+#include <nlohmann/json.hpp>
 #include <string>
 #include <tuple>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "extract/item_checks.h"
 #include "extract/latin_table_rows.h"
@@ -25,8 +24,9 @@ std::vector<Row> rows_of(const ex::LatinItemRows& reading) {
 }
 
 nlohmann::ordered_json fields_with(nlohmann::ordered_json items, double total) {
-    return {{"currency", "MYR"}, {"line_items", std::move(items)}, {"net_amount", nullptr},
-            {"total_tax_amount", nullptr}, {"total_amount", total}, {"warnings", nlohmann::ordered_json::array()}};
+    return {{"currency", "MYR"},     {"line_items", std::move(items)},
+            {"net_amount", nullptr}, {"total_tax_amount", nullptr},
+            {"total_amount", total}, {"warnings", nlohmann::ordered_json::array()}};
 }
 
 }  // namespace
@@ -41,8 +41,8 @@ TEST(LatinTableRows, NumbersBeforeTheDescriptionUnderAHeadingWithATotalColumn) {
         "TOT QTY:\n3\n54.06\nTOTAL SALES (EXCLUDING GST) :\n51.00\nTOTAL GST :\n3.06\n"
         "TOTAL SALES (INCLUSIVE OF GST) :\n54.06\n");
     ASSERT_FALSE(readings.empty());
-    EXPECT_EQ(rows_of(readings[0]), (std::vector<Row>{{"4\" ROLLER SET", 2, 6.89, 13.78},
-                                                       {"7LT TOPLUS EMULSION PAINT", 1, 40.28, 40.28}}));
+    EXPECT_EQ(rows_of(readings[0]),
+              (std::vector<Row>{{"4\" ROLLER SET", 2, 6.89, 13.78}, {"7LT TOPLUS EMULSION PAINT", 1, 40.28, 40.28}}));
     ASSERT_EQ(readings[0].later_totals.size(), 3u);
     EXPECT_DOUBLE_EQ(readings[0].later_totals[2], 54.06);
     // A restaurant's table: count, a course letter, the amount with its tax code, the description.
@@ -91,8 +91,8 @@ TEST(LatinTableRows, TheAmountAfterTheCountOfACountLineAndCountsWithAStar) {
         "SHOP\nDESC\nPRICE\nDISC\nAMOUNT\nTAX\nQTY\nRM\nRM\nCODE\nPOLY CHOPPING BOARD - 013\n3 UNIT *\n4.80\n0.00\n"
         "14.40\nSR\nPLASTIC BOWL\n8 UNIT *\n2.80\n0.00\n22.40\nSR\nQTY:\n11\nTOTAL\n36.80\n");
     ASSERT_FALSE(r.empty());
-    EXPECT_EQ(rows_of(r[0]), (std::vector<Row>{{"POLY CHOPPING BOARD - 013", 3, 4.8, 14.4},
-                                                {"PLASTIC BOWL", 8, 2.8, 22.4}}));
+    EXPECT_EQ(rows_of(r[0]),
+              (std::vector<Row>{{"POLY CHOPPING BOARD - 013", 3, 4.8, 14.4}, {"PLASTIC BOWL", 8, 2.8, 22.4}}));
 }
 
 TEST(LatinTableRows, CountLinesAreNoHeadingsAndATaxSummaryIsNoTable) {
@@ -122,7 +122,7 @@ TEST(LatinTableRows, RowsBelowTheHeaderWithoutAHeadingAndShelfLocations) {
         "RM 27.02\n");
     ASSERT_FALSE(r.empty());
     EXPECT_EQ(rows_of(r.back()), (std::vector<Row>{{"CHOPPING BOARD 35.5X25.5CM", 1, 19, 19},
-                                                    {"AIR PRESSURE SPRAYER 1.5L", 2, 4.01, 8.02}}));
+                                                   {"AIR PRESSURE SPRAYER 1.5L", 2, 4.01, 8.02}}));
     ASSERT_FALSE(r.back().later_totals.empty());
     EXPECT_DOUBLE_EQ(r.back().later_totals[0], 27.02);
     // A count and unit price below the amount belong to its row ("1.14" / "2 @ 0.57"), and so does a unit price
@@ -131,9 +131,9 @@ TEST(LatinTableRows, RowsBelowTheHeaderWithoutAHeadingAndShelfLocations) {
         "WAITROSE\n23/11/19\n10:18AM\nBANANAS\n1.14\n2 @ 0.57\nTISSUE 10S\n9.12\nTISSUE 10S\n18.46\n@ 9.23\n"
         "SUBTOTAL\n£28.72\n");
     ASSERT_FALSE(uk.empty());
-    EXPECT_EQ(rows_of(uk.back()), (std::vector<Row>{{"BANANAS", 2, 0.57, 1.14},
-                                                     {"TISSUE 10S", 1, 9.12, 9.12},
-                                                     {"TISSUE 10S", 2, 9.23, 18.46}}));
+    EXPECT_EQ(
+        rows_of(uk.back()),
+        (std::vector<Row>{{"BANANAS", 2, 0.57, 1.14}, {"TISSUE 10S", 1, 9.12, 9.12}, {"TISSUE 10S", 2, 9.23, 18.46}}));
 }
 
 TEST(LatinTableRows, SectionsUnderSubtotalsAndReturnsAsNegativeAmounts) {
@@ -144,9 +144,9 @@ TEST(LatinTableRows, SectionsUnderSubtotalsAndReturnsAsNegativeAmounts) {
         "KAYA-ORI\n2.40\n5\n0\n0\n5\n12.00\nTOTAL 6% SUPPLIES (EXCL. GST):\n12.00\nGST:\n0.72\n"
         "TOTAL PAYABLE:\n13.17\n");
     ASSERT_EQ(r.size(), 2u);
-    EXPECT_EQ(rows_of(r[0]), (std::vector<Row>{{"O.C. WHITE", 3, 2.13, 6.39},
-                                                {"O.C JUMBO", -1, -1, -5.94},
-                                                {"KAYA-ORI", 5, 2.4, 12}}));
+    EXPECT_EQ(
+        rows_of(r[0]),
+        (std::vector<Row>{{"O.C. WHITE", 3, 2.13, 6.39}, {"O.C JUMBO", -1, -1, -5.94}, {"KAYA-ORI", 5, 2.4, 12}}));
     EXPECT_DOUBLE_EQ(r[0].end_amount.value_or(0), 12.45);
     EXPECT_EQ(r[1].rows.size(), 2u);  // the first section alone
 }
@@ -182,4 +182,78 @@ TEST(LatinTableRows, TheTableReplacesModelItemsThatDoNotAddUp) {
                             21.0);
     ex::check_latin_items(text, kept);
     EXPECT_EQ(kept["line_items"][0]["description"], "NORMAL KEY") << kept.dump();
+}
+
+TEST(LatinTableRows, NumberedRowsWithTheirDescriptionOverSeveralLines) {
+    // "1. <code>" opens a row; its description runs over the lines up to the count and unit price, a size line
+    // without letters included; the amount and tax code close it.
+    const auto r = ex::latin_table_row_readings(
+        "STATIONERY SHOP\nTAX INVOICE\nOWNED BY :\nSTATIONERY SUPPLY SDN BHD\nCASH SALES COUNTER\n"
+        "1. 2012-0029\nORDER CHIT NCR\n3.5\"X6\"\n4 X 2.9000\n11.60\nSR\n"
+        "2. 2012-0042\nRECEIPT BOOK 80PGS A4\nCARD COVER\n1 X 3.3000\n3.30\nSR\n"
+        "TOTAL SALES INCLUSIVE GST @6%\n14.90\n");
+    ASSERT_FALSE(r.empty());
+    EXPECT_EQ(rows_of(r[0]), (std::vector<Row>{{"ORDER CHIT NCR 3.5\"X6\"", 4, 2.9, 11.6},
+                                               {"RECEIPT BOOK 80PGS A4 CARD COVER", 1, 3.3, 3.3}}));
+    EXPECT_EQ(r[0].end_amount.value_or(0), 14.90);
+    // A count printed as a unit price of four decimals is no unit price of 1 ("1.0000" / "48.00": one item).
+    const auto one = ex::latin_table_row_readings(
+        "TRADING\nTAX INVOICE\n1. MAX COATING 3.5 LITRE\n1.0000\n48.00\nSR\nTOTAL SALES\n48.00\n");
+    ASSERT_FALSE(one.empty());
+    EXPECT_EQ(rows_of(one[0]), (std::vector<Row>{{"MAX COATING 3.5 LITRE", 1, 48, 48}}));
+}
+
+TEST(LatinTableRows, CountedRowsWithTheUnpricedPartsOfASet) {
+    // A set's parts have a count and no amount; a note without a count belongs to the row above; the order kind's
+    // total ends the rows.
+    const auto r = ex::latin_table_row_readings(
+        "BURGER PLACE\nQTY ITEM\nTOTAL\n1 L CHICKEN BURGER\n11.10\n1 L COLA\nLESS ICE\n1 L FRIES\n2 SMALL CONE\n2.00\n"
+        "1 BBQ SAUCE\nTAKEOUT TOTAL (INCL GST)\n13.10\nTOTAL ROUNDED\n13.10\n");
+    ASSERT_FALSE(r.empty());
+    EXPECT_EQ(rows_of(r[0]), (std::vector<Row>{{"L CHICKEN BURGER", 1, 11.1, 11.1},
+                                               {"L COLA LESS ICE", 1, 0, 0},
+                                               {"L FRIES", 1, 0, 0},
+                                               {"SMALL CONE", 2, 1, 2},
+                                               {"BBQ SAUCE", 1, 0, 0}}));
+    EXPECT_EQ(r[0].end_amount.value_or(0), 13.10);
+}
+
+TEST(LatinTableRows, NumbersFirstBelowHeaderTextWithPromotionsAndGluedTaxCodes) {
+    // Opening hours above the rows; each row's count and barcode, then the amount with its tax code glued on, then
+    // the description; a promotion line and its negative amount discount the row above, also after the last row.
+    const auto r = ex::latin_table_row_readings(
+        "MART BHD\nGST ID : 002017394688\nSHOPPING HOURS\nSUN-THU:1000 HRS - 2200 HRS\n"
+        "1X 000008204363\n14.99SR\nCHOCOLATE SHARE B\nITEM PROMO @9.99\n-5.00\n"
+        "1X\n000001018506\n21.10ZR\nBERRY TOWEL\n1X 000000811101\n2.50SR\nTAMAGO (S)\nDISC 30% @1.75\n-0.75\n"
+        "SUB-TOTAL\n32.84\n");
+    ASSERT_FALSE(r.empty());
+    EXPECT_EQ(rows_of(r[0]), (std::vector<Row>{{"CHOCOLATE SHARE B", 1, 14.99, 14.99},
+                                               {"ITEM PROMO", -1, -1, -5},
+                                               {"BERRY TOWEL", 1, 21.1, 21.1},
+                                               {"TAMAGO (S)", 1, 2.5, 2.5},
+                                               {"DISC 30%", -1, -1, -0.75}}));
+    EXPECT_EQ(r[0].end_amount.value_or(0), 32.84);
+}
+
+TEST(LatinTableRows, RowsBelowTheHeaderWhoseDescriptionReadsAsALabel) {
+    // "STORAGE BOX 70581" reads as a header label with its number: the rows from the header line above it are read
+    // too; a shelf location with slashes is a code; "ITEM: 2" counts the items.
+    auto r = ex::latin_table_row_readings(
+        "HOME STORE\n-TAX INVOICE-\nSTORAGE BOX 70581\n*S\nUE21-31/2/ - 12\n6936136217897\n1 X 12.50\n12.50\n"
+        "ITEM(S) : 1\nTOTAL INCL. GST@6%\nRM 12.50\n");
+    ASSERT_EQ(r.size(), 1u);
+    EXPECT_EQ(rows_of(r[0]), (std::vector<Row>{{"STORAGE BOX 70581", 1, 12.5, 12.5}}));
+    r = ex::latin_table_row_readings(
+        "MART\nCASHIER: ANN\n19/05/16 12:01:50 PM\nBLUEBERRY BUN 180G\n9555039900843\n3.05*1\n3.05 S\n"
+        "PAK CHOY +/- IKAT\n7070184\n0.94*2000\n3.78 Z\nITEM: 2\nTOTAL WITH GST @ 6%\n6.83\n");
+    ASSERT_FALSE(r.empty());
+    EXPECT_EQ(rows_of(r[0]),
+              (std::vector<Row>{{"BLUEBERRY BUN 180G", 1, 3.05, 3.05}, {"PAK CHOY +/- IKAT", 1, 3.78, 3.78}}));
+    // "@5 X RM 12.50": a count and unit price below the amount stay with its row.
+    r = ex::latin_table_row_readings(
+        "SPEED MART\n05-02-18\n2506 LOKAM MANDARIN S\nRM62.50 Z\n@5 X RM 12.50\n2508 LOKAM MANDARIN M\nRM79.00 Z\n"
+        "@5 X RM 15.80\nTOTAL SALES (INCLUSIVE GST) RM\n141.50\n");
+    ASSERT_FALSE(r.empty());
+    EXPECT_EQ(rows_of(r[0]),
+              (std::vector<Row>{{"2506 LOKAM MANDARIN S", 5, 12.5, 62.5}, {"2508 LOKAM MANDARIN M", 5, 15.8, 79}}));
 }

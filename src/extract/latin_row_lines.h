@@ -21,7 +21,8 @@ extern const char* const kUnitMoney;
 // nine integer digits.
 std::optional<double> money_of(const std::smatch& m, size_t first);
 
-// The line that ends the item rows (`upper`: the line upper-cased): a subtotal or total keyword at its start, or
+// The line that ends the item rows (`upper`: the line upper-cased): a subtotal or total keyword at its start (also
+// after a restaurant's order kind: "TAKEOUT TOTAL", "EAT-IN TOTAL"), or
 // a tax line ("TAX 7%", "VAT 20%"; not the "TAX INVOICE" title or a "GST ID NO" / "VAT No." registration line of
 // the header), or a subtotal / total keyword that OCR damaged: look-alike digits inside a word read as letters
 // ("5UB TOTAL", "SUB-TOTA1") and then at most one letter lost, added or changed ("TOTL SAES", "TATAL SALES").

@@ -7,247 +7,233 @@
 #include <regex>
 
 #include "extract/latin_row_lines.h"
+#include "extract/latin_table_cells.h"
 #include "extract/utf8.h"
 
 namespace receipt::extract {
 
 namespace {
 
+using table::Cell;
+using table::classify;
+using table::counts_items;
+using table::heading_kind;
+using table::is_text;
+using table::Line;
+using table::no_item;
+using table::row_of;
+using table::Run;
+using table::table_headings;
+
 constexpr size_t kLaterTotalLines = 12;  // lines below the end line whose total lines give later_totals
 constexpr size_t kMaxSections = 4;       // sections of rows, each above a subtotal line, read as one
+constexpr size_t kHeaderBegins = 2;      // header lines whose next line the rows may start on, the last ones
 
-// What one line of the table holds.
-enum class Cell { kSkip, kMoney, kPrice, kCount, kCountPrice, kCode, kTaxCode, kOther, kText };
-
-struct Line {
-    Cell cell = Cell::kSkip;
-    // kMoney: the amount; kPrice: a unit price of 3-4 decimals ("0.7500"); kCount / kCountPrice: the count
-    double value = 0;
-    double price = 0;  // kCountPrice: the unit price
-    std::string text;  // kText: the line as printed
-};
-
-// The words of a table heading line (split at anything but letters and digits): "NO.DESC/CODE", "U.PRICE",
-// "AMOUNT(RM)", "ITEM(S)", "S/PRICE", "U/P".
-bool heading_word(const std::string& w, bool& strong) {
-    static const char* const key[] = {"ITEM", "ITEMS", "QTY", "QNTY", "QUANTITY", "DESC", "DESCRIPTION",
-                                      "AMOUNT", "AMT", "PRICE", "RSP", "PARTICULARS"};
-    static const char* const other[] = {"S", "B", "CODE", "NO", "U", "P", "UNIT", "TAX", "TOTAL", "RM",
-                                        "GST", "DISC", "DISCOUNT", "PRODUCT", "UOM", "INCL", "EXCL", "MYR"};
-    for (const char* k : key)
-        if (w == k) return strong = true;
-    for (const char* k : other)
-        if (w == k) return true;
-    return false;
-}
-
-// 0: not a heading line; 1: heading words only; 2: with a key heading word (ITEM, QTY, DESCRIPTION, PRICE, ...).
-// A label with a colon is none ("TOTAL QTY:", "QTY:" count the items below the rows).
-int heading_kind(const std::string& upper) {
-    if (upper.find(':') != std::string::npos) return 0;
-    bool strong = false, any = false;
-    std::string w;
-    auto flush = [&]() -> bool {
-        if (w.empty()) return true;
-        any = true;
-        const bool ok = heading_word(w, strong);
-        w.clear();
-        return ok;
-    };
-    for (char c : upper) {
-        if ((c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')) {
-            w += c;
-        } else if (!flush()) {
-            return 0;
-        }
+// Numbered rows ("1. 7002-0014" / "SONOFAX - EC THERMAL ROLL" / "(BLUE)" / "1 X 35.0000" / "35.00" / "SR" / "2. ..."):
+// each row runs from its number to the next (1, 2, 3, ...), its description the text after the number unless that
+// is a code, and every line up to the first number cell (text or not: '3.5"X6"'), its numbers the rest. nullopt
+// without a row 1, with an amount above it, or with text after a row's numbers.
+std::optional<std::vector<ItemRow>> numbered_rows(const std::vector<Line>& lines, size_t begin, size_t end) {
+    static const std::regex discount_label(R"(^(?:DISC|DISCOUNT)\b.*)", std::regex::icase);
+    static const std::regex price_like(R"(@|\d[.,]\d{2}\b)");
+    size_t i = begin;
+    while (i < end && !(lines[i].cell == Cell::kRowNumber && lines[i].value == 1)) {
+        if (lines[i].cell == Cell::kMoney) return std::nullopt;
+        ++i;
     }
-    if (!flush() || !any) return 0;
-    return strong ? 2 : 1;
+    if (i == end) return std::nullopt;
+    std::vector<ItemRow> rows;
+    for (double number = 1; i < end; ++number) {
+        size_t next = i + 1;
+        while (next < end && !(lines[next].cell == Cell::kRowNumber && lines[next].value == number + 1)) ++next;
+        Run desc{true, {}}, numbers{false, {}};
+        if (!lines[i].after_number.empty()) desc.lines.push_back(Line{Cell::kText, 0, 0, lines[i].after_number, {}});
+        for (size_t k = i + 1; k < next; ++k) {
+            const Line& c = lines[k];
+            if (c.cell == Cell::kSkip) continue;
+            // (a line without letters is the description's too, '3.5"X6"', unless it holds a price: "1 @")
+            const bool words = c.cell == Cell::kText || c.cell == Cell::kRowNumber ||
+                               (c.cell == Cell::kOther && !std::regex_search(c.text, price_like));
+            if (words && !numbers.lines.empty()) {
+                if (std::regex_match(c.text, discount_label)) continue;  // "DISC" / "-28.00" among the numbers
+                return std::nullopt;
+            }
+            (words ? desc : numbers).lines.push_back(c);
+        }
+        const std::optional<ItemRow> r = row_of(desc, numbers);
+        if (!r || r->description.empty() || no_item(r->description)) return std::nullopt;
+        rows.push_back(*r);
+        i = next;
+    }
+    return rows;
 }
 
-// Whether a line (upper-cased) counts the items above it: "TOT QTY:", "TOTAL QUANTITY", "QTY:", "ITEM(S) : 2". It
-// ends the rows of a table and is no heading line.
-bool counts_items(const std::string& upper) {
-    static const std::regex count_line(
-        R"(^(TOT\.?\s*QTY|TOTAL\s+(QTY|QUANTITY|ITEMS?)|ITEM\s*\(S\)|QTY\s*\(S\)|ITEM COUNT|QTY\s*:))");
-    return std::regex_search(upper, count_line);
-}
-
-// Whether line i is part of a table heading: a run of heading-word lines with a key word in it ("DESCRIPTION" /
-// "QTY" / "U.PRICE" / "TOTAL" / "TAX": the "TOTAL" there is a column, not the end of the rows).
-std::vector<bool> table_headings(const LatinRowLines& l) {
-    const size_t n = l.upper.size();
-    std::vector<int> kind(n);
-    for (size_t i = 0; i < n; ++i) kind[i] = counts_items(l.upper[i]) ? 0 : heading_kind(l.upper[i]);
-    std::vector<bool> out(n, false);
-    for (size_t i = 0; i < n;) {
-        if (kind[i] == 0) {
-            ++i;
+// Rows of a count and description, the amount on the line below, and parts of a set printed without one ("QTY ITEM" /
+// "TOTAL" / "1 BM 2HOTCAKES" / "10.00" / "1 L COKE" / "2 CHICMCMUFFIN" / "11.00"): each text line is a row, an
+// amount below it its amount; a row without one is a part of a set (amount 0) when it starts with a count, else a
+// note on the row above ("LESS ICE"). nullopt unless every run of text lines starts with a count, one run holds two
+// counted lines (a set and its parts, which the text-first order would make one description) or the last row is
+// such a part, some row has an amount and some counted row none; nullopt too when an amount has no row of its own
+// above it or other numbers come between.
+std::optional<std::vector<ItemRow>> counted_rows(const std::vector<Line>& lines, size_t begin, size_t end) {
+    static const std::regex counted(R"(^(\d{1,2})\s+(\S.*[A-Za-z].*)$)");
+    std::vector<ItemRow> rows;
+    std::vector<bool> priced, counted_row;
+    std::smatch m;
+    bool run_start = true, two_counted = false;  // a text line after numbers; two counted lines in one run
+    size_t run_counted = 0;
+    for (size_t i = begin; i < end; ++i) {
+        const Line& c = lines[i];
+        if (c.cell == Cell::kSkip || c.cell == Cell::kOther) continue;  // "1P"
+        if (c.cell == Cell::kText) {
+            ItemRow r;
+            const bool has_count = std::regex_match(c.text, m, counted);
+            if (!has_count && run_start) return std::nullopt;  // every run of text lines starts with a count
+            run_counted = run_start ? 1 : run_counted + has_count;
+            two_counted = two_counted || run_counted >= 2;
+            run_start = false;
+            r.description = has_count ? m[2].str() : c.text;
+            r.quantity = has_count ? std::stod(m[1].str()) : 1.0;
+            rows.push_back(r);
+            priced.push_back(false);
+            counted_row.push_back(has_count);
             continue;
         }
-        size_t j = i;
-        bool strong = false;
-        while (j < n && kind[j] != 0) strong = strong || kind[j] == 2, ++j;
-        if (strong)
-            for (size_t k = i; k < j; ++k) out[k] = true;
-        i = j;
+        if (c.cell != Cell::kMoney || rows.empty() || priced.back()) return std::nullopt;
+        run_start = true;
+        ItemRow& r = rows.back();
+        r.amount = c.value;
+        priced.back() = true;
+        const double q = r.quantity.value_or(1.0);
+        const double each = std::round(r.amount / q * 100.0) / 100.0;
+        if (r.amount >= 0 && q > 0 && std::fabs(each * q - r.amount) < 0.005) r.unit_price = each;
+        if (r.amount < 0) r.quantity.reset();
     }
+    bool some_priced = false, some_part = false;
+    std::vector<ItemRow> out;
+    for (size_t k = 0; k < rows.size(); ++k) {
+        if (no_item(rows[k].description)) return std::nullopt;
+        some_priced = some_priced || priced[k];
+        if (priced[k] || counted_row[k]) {
+            if (!priced[k]) some_part = true, rows[k].unit_price = 0.0;
+            out.push_back(rows[k]);
+        } else if (!out.empty()) {
+            out.back().description += " " + rows[k].description;  // a note on the row above: "LESS ICE"
+        }
+    }
+    const bool last_part = !priced.empty() && !priced.back() && counted_row.back();  // "1 L COKE" above the total
+    if (!some_priced || !some_part || !(two_counted || last_part)) return std::nullopt;
     return out;
 }
 
-Line classify(const std::string& read, const std::string& printed, const std::string& upper) {
-    static const std::regex money(std::string("^") + kMoney + R"(\s*(?:SR|ZRL|ZR|S|Z|T|E|N)?$)");
-    static const std::regex unit_price(std::string(R"(^(?:(?:@|x|X)\s*)?)") + kUnitMoney + "$");  // "0.7500", "@ 9.23"
-    static const std::regex count_price(std::string(R"(^(\d{1,3})\s*(?:@|x|X|\*|×)\s*)") + kUnitMoney + "$");
-    // "1", "2 X", "1 PC", "1.00 PKT", "2.00 ROLL", "3 UNIT *" (a count with its unit)
-    static const std::regex count(
-        R"(^(\d{1,3})(?:\.0{1,3})?\s*(?:X|x|\*|PC|PCS|UNIT|UNITS|EA|PKT|ROLL|SET|BOX|BTL|PAIR|NOS)?(?:\s*\*)?$)");
-    // "4060150000005", "FG-A00019", "E8318"; a shelf location with its slot ("EZ10HD05 - 24", "PI12PJ11-4 - 6/300")
-    static const std::regex code(R"(^[A-Z]{0,3}-?[A-Z]?\d{4,14}$|^[A-Z0-9][A-Z0-9-]*\d[A-Z0-9-]*\s+-\s+\d+(?:/\d+)?$)");
-    static const std::regex tax_code(R"(^(?:SR|ZR|ZRL|S|Z|T|E|D|OS|ES|N)$)");
-    Line out;
-    std::smatch m;
-    if (std::regex_match(read, m, money)) {
-        const std::optional<double> v = money_of(m, 1);
-        out.cell = v ? Cell::kMoney : Cell::kOther;
-        out.value = v.value_or(0);
-    } else if (std::regex_match(read, m, unit_price)) {
-        const std::optional<double> v = money_of(m, 1);
-        out.cell = v ? Cell::kPrice : Cell::kOther;
-        out.value = v.value_or(0);
-    } else if (std::regex_match(read, m, count_price)) {
-        const std::optional<double> v = money_of(m, 2);
-        out.cell = v ? Cell::kCountPrice : Cell::kOther;
-        out.value = std::stod(m[1].str());
-        out.price = v.value_or(0);
-    } else if (std::regex_match(upper, code)) {
-        out.cell = Cell::kCode;
-    } else if (std::regex_match(read, m, count) || std::regex_match(upper, m, count)) {
-        out.cell = Cell::kCount;
-        out.value = std::stod(m[1].str());
-    } else if (std::regex_match(upper, tax_code)) {
-        out.cell = Cell::kTaxCode;
-    } else {
-        size_t letters = 0, alnum = 0;
-        for (char c : printed) {
-            const bool letter = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z');
-            letters += letter;
-            alnum += letter || (c >= '0' && c <= '9');
-        }
-        out.cell = letters >= 2 ? Cell::kText : alnum == 0 ? Cell::kSkip : Cell::kOther;
-        out.text = printed;
-    }
-    return out;
+// The number of negative amounts a run of numbers starts with (a discount of the row above).
+size_t leading_negatives(const Run& numbers) {
+    size_t n = 0;
+    while (n < numbers.lines.size() && numbers.lines[n].cell == Cell::kMoney && numbers.lines[n].value < 0) ++n;
+    return n;
 }
 
-// A run of lines of one kind: text, or numbers (every other cell).
-struct Run {
-    bool text = false;
-    std::vector<Line> lines;
-};
-
-// The row of a description run and a number run; nullopt when the numbers hold no money amount.
-std::optional<ItemRow> row_of(const Run& desc, const Run& numbers) {
-    std::vector<double> money;
-    std::vector<double> counts;
-    std::optional<double> count_price;
-    std::vector<double> unit_prices;  // of 3-4 decimals
-    for (const Line& c : numbers.lines) {
-        if (c.cell == Cell::kMoney) money.push_back(c.value);
-        if (c.cell == Cell::kPrice) unit_prices.push_back(c.value);
-        if (c.cell == Cell::kCount) counts.push_back(c.value);
-        if (c.cell == Cell::kCountPrice && !count_price) counts.insert(counts.begin(), c.value), count_price = c.price;
-    }
-    if (money.empty()) return std::nullopt;
-    ItemRow r;
-    for (const Line& c : desc.lines) r.description += (r.description.empty() ? "" : " ") + c.text;
-    // A count before the description and a unit price after it ("2 GREEN TEA @ 1.00", "1 GARLIC CHAHAN @", "LED TUBE
-    // @16.00"): the description between them, the count and price first in line.
-    static const std::regex count_desc_at(std::string(R"(^(?:(\d{1,3})\s+)?(.*?[A-Za-z].*?)\s*@\s*(?:)") +
-                                          kUnitMoney + ")?$");
-    std::smatch m;
-    if (std::regex_match(r.description, m, count_desc_at)) {
-        if (m[1].matched) counts.insert(counts.begin(), std::stod(m[1].str()));
-        if (m[5].matched)
-            if (const std::optional<double> p = money_of(m, 3)) money.insert(money.begin(), *p);
-        r.description = m[2].str();
-    }
-    // A count of three decimals before the description ("3,000 REFRIGERANTES", "0,800 ESPETADA/KG": a weight).
-    static const std::regex decimal_count(R"(^(\d{1,3})[.,](\d{3})\s+(.*[A-Za-z].*)$)");
-    if (std::regex_match(r.description, m, decimal_count)) {
-        const double c = std::stod(m[1].str()) + std::stod(m[2].str()) / 1000.0;
-        if (c > 0) counts.insert(counts.begin(), c);
-        r.description = m[3].str();
-    }
-    // The count: of several columns of counts (issued, exchanged, sold), the first that times a unit price makes
-    // the amount, else the first above 0.
-    std::optional<double> count;
-    for (double c : counts)
-        if (!count && c > 0) count = c;
-    bool fits = false;
-    for (size_t k = 0; k < counts.size() && !fits; ++k)
-        for (size_t i = 0; i + 1 < money.size() + unit_prices.size() && !fits; ++i) {
-            const double p = i < unit_prices.size() ? unit_prices[i] : money[i - unit_prices.size()];
-            if (std::fabs(counts[k] * p - money.back()) < 0.005 && money.back() != 0) fits = true, count = counts[k];
+// The rows of runs of number and text lines, each row's numbers before its description (with `last_text_line`, the
+// last line of its text run). Rows read below the header (`last_text_line`) may have header lines above their first
+// numbers ("SHOPPING HOURS" / "1X 000001888854" / "0.20SR" / "PLASTICS BAG"): when every run of numbers starts with
+// a count or a product code, that text is left out (but for its last line, the start of the first description, when
+// some row has no product code) and descriptions keep every line of their run. Negative amounts
+// at the start of a run of numbers, or alone after the last description, are the discount of the row above,
+// described by that row's last text line ("KIT KAT SHARE B" / "ITEM PROMO @9.99" / "-5.00" / "1X" / ...).
+std::optional<std::vector<ItemRow>> numbers_first_rows(std::vector<Run> runs, bool last_text_line) {
+    size_t k = 0;
+    bool coded = true;         // every row's numbers hold a product code
+    std::optional<Line> lead;  // the first row's description line above its numbers
+    if (!runs.empty() && runs[0].text && last_text_line) {
+        for (size_t j = 1; j < runs.size(); j += 2) {
+            const size_t first = leading_negatives(runs[j]);
+            const std::vector<Line>& c = runs[j].lines;
+            if (first == c.size() && j + 1 == runs.size()) continue;  // the last row's discount
+            if (first == c.size() || (c[first].cell != Cell::kCount && c[first].cell != Cell::kCode))
+                return std::nullopt;
+            coded = coded &&
+                    std::any_of(c.begin(), c.end(), [](const Line& x) { return x.cell == Cell::kCode || x.with_code; });
         }
-    r.amount = money.back();
-    if (r.amount < 0) return r;  // a discount: no count, no unit price
-    // No count printed: the whole number of units of a unit price printed with the amount ("18.46" / "@ 9.23").
-    if (!count)
-        for (size_t i = 0; i + 1 < money.size() + unit_prices.size() && !count; ++i) {
-            const double p = i < unit_prices.size() ? unit_prices[i] : money[i - unit_prices.size()];
-            const double c = p > 0 ? std::round(r.amount / p) : 0;
-            if (c >= 2 && c <= 999 && std::fabs(c * p - r.amount) < 0.005) count = c;
+        // Without a product code in every row the last line above is the first row's description too, printed over
+        // its numbers ("M03. THAI MILK TEA - CHA" / "1" / "8.90" / "8.90" / "SR" / "YEN").
+        if (!coded) lead = runs[0].lines.back();
+        k = 1, last_text_line = false;
+    }
+    if (last_text_line)
+        for (Run& r : runs)
+            if (r.text) r.lines.erase(r.lines.begin(), r.lines.end() - 1);
+    // (description, numbers) pairs; a discount's numbers split off the run they start
+    std::vector<std::pair<Run, Run>> pairs;
+    for (; k < runs.size(); k += 2) {
+        if (runs[k].text) return std::nullopt;
+        Run numbers = runs[k];
+        const size_t negatives = leading_negatives(numbers);
+        const bool last = k + 1 == runs.size();
+        if (negatives > 0 && !pairs.empty() && pairs.back().first.lines.size() >= 2 &&
+            (negatives < numbers.lines.size() || last)) {
+            Run promo{true, {pairs.back().first.lines.back()}}, amounts{false, {}};
+            pairs.back().first.lines.pop_back();
+            amounts.lines.assign(numbers.lines.begin(), numbers.lines.begin() + long(negatives));
+            numbers.lines.erase(numbers.lines.begin(), numbers.lines.begin() + long(negatives));
+            pairs.emplace_back(promo, amounts);
         }
-    const double q = count.value_or(1.0);
-    r.quantity = q;
-    std::vector<double> prices(money.begin(), money.end() - 1);
-    prices.insert(prices.begin(), unit_prices.begin(), unit_prices.end());
-    if (count_price) prices.insert(prices.begin(), *count_price);
-    for (double p : prices)
-        if (std::fabs(q * p - r.amount) < 0.005) r.unit_price = p;
-    const double each = std::round(r.amount / q * 100.0) / 100.0;  // the amount over the count (above 0), in cents
-    if (!r.unit_price && std::fabs(each * q - r.amount) < 0.005) r.unit_price = each;
-    if (!r.unit_price && !prices.empty()) r.unit_price = prices.back();  // a price with tax, the amount without
-    return r;
+        if (last && numbers.lines.empty()) break;
+        if (last || !runs[k + 1].text) return std::nullopt;
+        pairs.emplace_back(runs[k + 1], numbers);
+        if (lead && pairs.size() == 1) pairs[0].first.lines.insert(pairs[0].first.lines.begin(), *lead);
+    }
+    if (pairs.empty()) return std::nullopt;
+    std::vector<ItemRow> rows;
+    for (const auto& [desc, numbers] : pairs) {
+        const std::optional<ItemRow> r = row_of(desc, numbers);
+        if (!r || no_item(r->description)) return std::nullopt;
+        rows.push_back(*r);
+    }
+    return rows;
 }
 
-// A row description that is no item: a total, tax or payment line, an item count ("2 ITEM(S)", "ITEM COUNT: 4"), a
-// tax summary or line ("GST SUMMARY", "TAX SR @ 6%", Portuguese "IVA", "Troco": change).
-bool no_item(const std::string& desc) {
-    static const std::regex counts(
-        R"(\bITEM\s*\(?S\)?\s*:|\bITEM\(S\)|\bITEM COUNT\b|\bQTY\s*\(S\)|\bTAX\b|\bGST\b|\bSUMMARY\b|)"
-        R"(\bIVA\b|\bVAT\b|\bTROCO\b)");
-    const std::string upper = ascii_upper(desc);
-    return names_no_item(upper) || std::regex_search(upper, counts);
-}
+// How rows_between pairs a row's description and numbers.
+enum class Order { kNumbersFirst, kTextFirst, kNumbered, kCounted };
 
-// The rows of lines [begin, end) (`lines`: each line of the receipt classified), the numbers of each row before its
-// description or after it; nullopt when the lines do not pair into rows (see the header). With `last_text_line` a
-// description is the last line of its text run (rows read without a heading: the lines above the first row are
-// header lines the reading does not know).
-std::optional<std::vector<ItemRow>> rows_between(const std::vector<Line>& lines, size_t begin, size_t end,
-                                                 bool numbers_first, bool last_text_line) {
+// The rows of lines [begin, end) (`lines`: each line of the receipt classified), in `order`; nullopt when the lines do
+// not pair into rows (see the header). With `last_text_line` a description is the last line of its text run (rows read
+// without a heading: the lines above the first row are header lines the reading does not know).
+std::optional<std::vector<ItemRow>> rows_between(const std::vector<Line>& lines, size_t begin, size_t end, Order order,
+                                                 bool last_text_line) {
+    if (order == Order::kNumbered) return numbered_rows(lines, begin, end);
+    if (order == Order::kCounted) return counted_rows(lines, begin, end);
+    const bool numbers_first = order == Order::kNumbersFirst;
     std::vector<Run> runs;
     for (size_t i = begin; i < end; ++i) {
         const Line& c = lines[i];
         if (c.cell == Cell::kSkip) continue;
-        const bool text = c.cell == Cell::kText;
+        const bool text = is_text(c);
         if (runs.empty() || runs.back().text != text) runs.push_back(Run{text, {}});
-        if (text && last_text_line) runs.back().lines.clear();
         runs.back().lines.push_back(c);
     }
-    std::vector<ItemRow> rows;
-    if (numbers_first) {
-        if (runs.empty() || runs.size() % 2 != 0) return std::nullopt;
-        for (size_t k = 0; k + 1 < runs.size(); k += 2) {
-            if (runs[k].text || !runs[k + 1].text) return std::nullopt;
-            const std::optional<ItemRow> r = row_of(runs[k + 1], runs[k]);
-            if (!r || no_item(r->description)) return std::nullopt;
-            rows.push_back(*r);
+    if (numbers_first) return numbers_first_rows(runs, last_text_line);
+    // A description is its text run from the last line that starts with a count: the lines above it are notes on the
+    // row above ("#4-COMBO FAJITAS" / "22.95" / "Chicken" / "Shrimp" / "1 #34-BURRITO SUPREME" / "14.95"); header
+    // lines can only be above the first row, whose description below the header is its last line.
+    static const std::regex counted(R"(^\d{1,2}\s+\S)");
+    bool first_run = true;
+    for (Run& r : runs) {
+        if (!r.text) continue;
+        size_t from = 0;
+        if (last_text_line && first_run) {  // the last line that is no header label OCR moved ("CASHIER:")
+            from = r.lines.size() - 1;
+            while (from > 0 && is_header_line(ascii_upper(r.lines[from].text))) --from;
+            r.lines.resize(from + 1);
         }
-        return rows;
+        for (size_t i = r.lines.size(); i-- > from + 1;)
+            if (std::regex_search(r.lines[i].text, counted)) {
+                from = i;
+                break;
+            }
+        r.lines.erase(r.lines.begin(), r.lines.begin() + long(from));
+        first_run = false;
     }
+    std::vector<ItemRow> rows;
     // Text first. The numbers after a row's last money amount (counts, codes) are the next row's, printed before
     // its description ("1" / "BUTA SHOGA YAKI SET" / "19.90" / "1" / "ICED GREEN TEA" / "1.00"); so are numbers
     // without a money amount before the first description.
@@ -295,8 +281,8 @@ std::vector<LatinItemRows> readings_from(const LatinRowLines& l, const std::vect
     static const std::regex gross_net(R"(^(GROSS|NET)\s+(AMT|AMOUNT|TOTAL)\b)");
     std::vector<size_t> ends;  // the subtotal / total lines below the heading, at most kMaxSections
     for (size_t i = begin; i < n && ends.size() < kMaxSections; ++i)
-        if (!heading[i] && (is_end_line(l.upper[i]) || counts_items(l.upper[i]) ||
-                            std::regex_search(l.upper[i], gross_net)))
+        if (!heading[i] &&
+            (is_end_line(l.upper[i]) || counts_items(l.upper[i]) || std::regex_search(l.upper[i], gross_net)))
             ends.push_back(i);
     if (ends.empty()) return out;
     for (size_t i = begin; i < ends[0]; ++i)  // a heading line OCR damaged is left above the rows ("DISG(%)")
@@ -317,8 +303,8 @@ std::vector<LatinItemRows> readings_from(const LatinRowLines& l, const std::vect
                 if (const std::optional<double> a = amount_at(e)) t.push_back(*a);
         return t;
     };
-    for (const bool numbers_first : {true, false}) {
-        const std::optional<std::vector<ItemRow>> first = rows_between(lines, begin, ends[0], numbers_first, !headed);
+    for (const Order order : {Order::kNumbered, Order::kNumbersFirst, Order::kCounted, Order::kTextFirst}) {
+        const std::optional<std::vector<ItemRow>> first = rows_between(lines, begin, ends[0], order, !headed);
         if (!first) continue;
         // More sections of rows below the first, each under the subtotal line of the one before and adding up to
         // the amount of its own ("TOTAL 0% SUPPLIES:" / "23.64" / "KAYA-ORI" / ... / "TOTAL 6% SUPPLIES (EXCL.
@@ -332,8 +318,7 @@ std::vector<LatinItemRows> readings_from(const LatinRowLines& l, const std::vect
                 static const std::regex on_line(std::string(kMoney) + "$");  // the end line prints its amount
                 const size_t from = ends[k - 1] + (std::regex_search(l.read[ends[k - 1]], on_line) ? 1 : 2);
                 if (from >= ends[k]) break;
-                const std::optional<std::vector<ItemRow>> more =
-                    rows_between(lines, from, ends[k], numbers_first, !headed);
+                const std::optional<std::vector<ItemRow>> more = rows_between(lines, from, ends[k], order, !headed);
                 if (!more || !own || std::fabs(rows_sum(*more) - *own) > 0.005) break;
                 all.insert(all.end(), more->begin(), more->end());
             } else if (!own || std::fabs(rows_sum(all) - *own) > 0.005) {
@@ -363,6 +348,49 @@ std::vector<LatinItemRows> readings_from(const LatinRowLines& l, const std::vect
     return kept;
 }
 
+// A fuel sale: the litres, the fuel, the amount with its tax letter, the price per litre ("35.10 LITRE PUMP # 02" /
+// "V-POWER 97" / "RM" / "86.00 A" / "2.450" / "RM" / "/LITRE" / "TOTAL" / "RM" / "86.00"): one row, its count the
+// litres and its unit price the price per litre, when they make the amount (within 5 sen: the pump rounds); its end
+// amount the first amount within two lines below the next TOTAL line.
+std::optional<LatinItemRows> fuel_reading(const LatinRowLines& l) {
+    static const std::regex litres(R"(^(\d{1,4}\.\d{2})\s*L+ITRES?\b)");  // "LLITRE": OCR doubled a letter
+    static const std::regex amount(R"(^(?:RM\s*)?(\d{1,5}\.\d{2})(?:\s+[A-Z])?$)");
+    static const std::regex per_litre(R"(^(\d{1,2}\.\d{3})(?:\s|$))");
+    const size_t n = l.upper.size();
+    std::smatch m;
+    for (size_t i = 0; i < n; ++i) {
+        if (!std::regex_search(l.upper[i], m, litres)) continue;
+        const double volume = std::stod(m[1].str());
+        ItemRow row;
+        std::optional<double> price;
+        size_t j = i + 1;
+        for (; j < n && j <= i + 8 && !price; ++j) {
+            const std::string& u = l.upper[j];
+            if (row.description.empty()) {
+                const auto letters = std::count_if(u.begin(), u.end(), [](char c) { return c >= 'A' && c <= 'Z'; });
+                if (u != "RM" && letters >= 2) row.description = l.printed[j];
+            } else if (row.amount == 0 && std::regex_match(u, m, amount)) {
+                row.amount = std::stod(m[1].str());
+            } else if (row.amount > 0 && std::regex_search(u, m, per_litre)) {
+                price = std::stod(m[1].str());
+            }
+        }
+        if (!price || std::fabs(volume * *price - row.amount) > 0.05) return std::nullopt;
+        row.quantity = volume;
+        row.unit_price = *price;
+        LatinItemRows reading;
+        reading.rows.push_back(row);
+        for (; j < n && !reading.end_amount; ++j) {
+            if (!is_end_line(l.upper[j])) continue;
+            for (size_t k = j + 1; k < n && k <= j + 2 && !reading.end_amount; ++k)
+                if (std::regex_match(l.upper[k], m, amount)) reading.end_amount = std::stod(m[1].str());
+            break;
+        }
+        return reading;
+    }
+    return std::nullopt;
+}
+
 // The readings below the first table heading (a run of heading lines) that gives any, heading after heading (a
 // receipt can print a heading line in its header, "ITEM" / "QTY"), above a tax summary ("GST SUMMARY" / "AMOUNT(RM)"
 // / "TAX(RM)"); else those below the header.
@@ -372,6 +400,7 @@ std::vector<LatinItemRows> readings(const LatinRowLines& l) {
     std::vector<Line> lines;  // each line classified once, for every reading tried
     lines.reserve(n);
     for (size_t i = 0; i < n; ++i) lines.push_back(classify(l.read[i], l.printed[i], l.upper[i]));
+    if (std::optional<LatinItemRows> fuel = fuel_reading(l)) return {*fuel};
     for (size_t i = 0; i < n;) {
         if (l.upper[i].find("SUMMARY") != std::string::npos) break;  // a tax summary's table lists no items
         if (!heading[i]) {
@@ -386,15 +415,28 @@ std::vector<LatinItemRows> readings(const LatinRowLines& l) {
     // or heading words ("RM" / "CODE") above the first end line.
     size_t end = 0;
     while (end < n && !is_end_line(l.upper[end]) && !counts_items(l.upper[end])) ++end;
-    size_t begin = 0;
-    for (size_t i = 0; i < end; ++i) {
+    // Below each header line, the last first; not below a line under the first amount ("ITEM PROMO @9.99" / "-5.00"
+    // names a row, not a column) unless no header line is above it.
+    size_t first_money = 0;
+    while (first_money < end && lines[first_money].cell != Cell::kMoney) ++first_money;
+    std::vector<size_t> begins, below_money;  // the lines after header lines, the last first
+    for (size_t i = end; i-- > 0;) {
         const std::string& u = l.upper[i];
         const size_t a = u.find_first_not_of("-=*# "), b = u.find_last_not_of("-=*# ");
         const std::string bare = a == std::string::npos ? std::string() : u.substr(a, b - a + 1);  // "-INVOICE-"
         const bool heading_words = heading_kind(u) > 0 && bare.size() >= 2;  // "RM", "CODE"; not a tax mark "*S"
-        if (is_header_line(u) || (!bare.empty() && is_header_line(bare)) || heading_words) begin = i + 1;
+        if (is_header_line(u) || (!bare.empty() && is_header_line(bare)) || heading_words)
+            (i < first_money ? begins : below_money).push_back(i + 1);
     }
-    return begin > 0 ? readings_from(l, lines, heading, begin, false) : std::vector<LatinItemRows>{};
+    if (begins.empty()) begins = below_money;
+    // A description that reads as a header label with its number ("STORAGE BOX 70581") is the first row's: the
+    // readings from below the header line above it follow.
+    std::vector<LatinItemRows> out;
+    for (size_t k = 0; k < begins.size() && k < kHeaderBegins; ++k) {
+        std::vector<LatinItemRows> more = readings_from(l, lines, heading, begins[k], false);
+        for (LatinItemRows& r : more) out.push_back(std::move(r));
+    }
+    return out;
 }
 
 }  // namespace

@@ -8,6 +8,11 @@
 //   NO.DESC/CODE / QTY / PRICE DISC% / AMOUNT / 1 NORMAL KEY / 33100 / 4 / 4.00 / 0.00 / 16.00 / SUB-TOTAL ...
 // or no heading at all, a shelf location and a barcode between the description and its numbers:
 //   -INVOICE- / CHOPPING BOARD 35.5X25.5CM / EZ10HD05 - 24 / 8970669 / 1 / X / 19.00 / 19.00 / ITEM(S) : 4
+// or numbered rows, rows of a count and description with the parts of a set unpriced, or the numbers first below
+// header text, with promotions:
+//   CASH SALES COUNTER / 1. 7002-0014 / THERMAL ROLL / (BLUE) / 1 X 35.0000 / 35.00 / SR / TOTAL SALES ...
+//   QTY ITEM / TOTAL / 1 BM 2HOTCAKES / 10.00 / 1 L COKE / 2 CHICMCMUFFIN / 11.00 / TAKEOUT TOTAL (INCL GST)
+//   SHOPPING HOURS / 1X 000008204363 / 14.99SR / KIT KAT SHARE B / ITEM PROMO @9.99 / -5.00 / 1X / ... / SUB-TOTAL
 // The model, trained on few such receipts, writes items of other shops for them. These readings are a fallback
 // for that reader: extract/item_checks.h uses one only when its rows add up to a total the receipt prints.
 #pragma once
@@ -22,19 +27,29 @@ namespace receipt::extract {
 // The readings of the item table of `text` (lines of latin_row_lines), from below a table heading (a run of lines of
 // words such as ITEM, QTY, DESCRIPTION, U.PRICE, AMOUNT, TAX, (RM) and nothing else, no colon, one of them a key word:
 // ITEM, QTY, DESC, PRICE, AMOUNT ...; a heading line's TOTAL names a column; the first heading that gives a reading,
-// above any tax summary; else from below the last header line above the first end line: a date, a cashier label,
-// "-INVOICE-", heading words such as "RM" / "CODE"), and below any heading line left before the first end line (a
-// subtotal / total line, a gross or net amount line, or one that counts the items: "TOT QTY:", "TOTAL QUANTITY",
-// "QTY:", "ITEM(S) : 2"), to that line. Each line there is a money amount (a tax code after it allowed: "15.00 SR",
-// "53.00S"), a unit price of 3-4 decimals or after an "@" ("0.7500", "@ 9.23"), a count ("1", "2 X", "1 PC", "1.00
-// PKT", "3 UNIT *"), a count and unit price ("1 X 2.10"), a product code ("4060150000005", "FG-A00019", "E8318", a
-// shelf location "EZ10HD05 - 24"), a tax code alone ("SR", "D"), a line without letters or digits (skipped) or
-// description text (two or more letters). Runs of number lines and runs of text lines alternate, and a row is one of
-// each, in one of two orders, a reading for each that pairs:
-//   - numbers first: every number run is followed by its description run;
-//   - text first: the numbers after a row's last money amount are the next row's, printed before its description, and
-//     so are numbers without a money amount before the first description; but a count and unit price that make the
-//     row's amount stay with it ("1.14" / "2 @ 0.57").
+// above any tax summary; else from below the last header line above the first end line and the first money amount
+// (a date, a cashier label, "-INVOICE-", heading words such as "RM" / "CODE"), then below the one above it (a
+// description such as "STORAGE BOX 70581" reads as a label and its number), and below any heading line left before
+// the first end line (a subtotal / total line, a gross or net amount line, "TAKEOUT TOTAL", or one that counts the
+// items: "TOT QTY:", "TOTAL QUANTITY", "QTY:", "ITEM(S) : 2", "ITEM: 2", "TYPE:"), to that line. Each line there is a
+// money amount (a tax code after it allowed: "15.00 SR", "53.00S", "6.40 SR*", a course letter before it: "D 120.00
+// SR"), a unit price of 3-4 decimals or after an "@" ("0.7500", "@ 9.23"), a count ("1", "2 X", "1 PC", "1.00 PKT",
+// "3 UNIT *", "1X 000001888854"), a count and unit price ("1 X 2.10", "@5 X RM 12.50", "12.50*2"), a product code
+// ("4060150000005", "FG-A00019", "E8318", a shelf location "EZ10HD05 - 24", "LE51/2 - 12/48"), a tax code alone ("SR", "D"), a line without letters or digits (skipped) or
+// description text (two or more letters), or a row's number ("1. 7002-0014"). The rows are read in four ways, a
+// reading for each that gives rows:
+//   - numbered: each row from its number to the next (1, 2, 3, ...), the description up to its first number line;
+//   - numbers first: runs of number lines and runs of text lines alternate, every number run followed by its
+//     description run; below the header, text above the first numbers is left out when every number run starts with
+//     a count or a code (its last line starts the first description unless every number run holds a code);
+//     negative amounts at the start of a number run (or after the last description) are the discount of the row
+//     above, described by its last text line ("ITEM PROMO @9.99" / "-5.00");
+//   - counted: each text line a row, starting with its count ("1 L COKE"), the money amount below it its amount; one
+//     without an amount is a part of a set (amount 0, unit price 0), a line without a count a note on the row above;
+//     only where a run of text holds two counted lines or the last row is such a part;
+//   - text first: the numbers after a row's last money amount are the next row's, printed before its description,
+//     and so are numbers without a money amount before the first description; but a count and unit price that make
+//     the row's amount stay with it ("1.14" / "2 @ 0.57").
 // A row's amount is the last money amount of its numbers, its count the first count printed that times a unit price
 // makes the amount (else the first count above 0, else the whole number of units of a printed unit price, else 1) and
 // its unit price that price (else the amount over the count when that is whole cents, else the money amount before the

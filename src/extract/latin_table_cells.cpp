@@ -1,0 +1,260 @@
+// The lines of a receipt's item table written one box per line, classified (extract/latin_table_cells.h).
+#include "extract/latin_table_cells.h"
+
+#include <algorithm>
+#include <cmath>
+#include <optional>
+#include <regex>
+
+#include "extract/utf8.h"
+
+namespace receipt::extract::table {
+
+namespace {
+
+// The words of a table heading line (split at anything but letters and digits): "NO.DESC/CODE", "U.PRICE",
+// "AMOUNT(RM)", "ITEM(S)", "S/PRICE", "U/P".
+bool heading_word(const std::string& w, bool& strong) {
+    static const char* const key[] = {"ITEM",        "ITEMS",  "QTY", "QNTY",  "QUANTITY", "DESC",
+                                      "DESCRIPTION", "AMOUNT", "AMT", "PRICE", "RSP",      "PARTICULARS"};
+    static const char* const other[] = {"S",   "B",     "CODE", "NO",  "U",    "P",        "UNIT",
+                                        "TAX", "TOTAL", "RM",   "GST", "DISC", "DISCOUNT", "PRODUCT",
+                                        "UOM", "INCL",  "EXCL", "MYR", "TX"};
+    for (const char* k : key)
+        if (w == k) return strong = true;
+    for (const char* k : other)
+        if (w == k) return true;
+    return false;
+}
+
+// The ASCII letters of s.
+size_t letters_in(const std::string& s) {
+    return size_t(
+        std::count_if(s.begin(), s.end(), [](char c) { return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z'); }));
+}
+
+}  // namespace
+
+int heading_kind(const std::string& upper) {
+    if (upper.find(':') != std::string::npos) return 0;
+    bool strong = false, any = false;
+    std::string w;
+    auto flush = [&]() -> bool {
+        if (w.empty()) return true;
+        any = true;
+        const bool ok = heading_word(w, strong);
+        w.clear();
+        return ok;
+    };
+    for (char c : upper) {
+        if ((c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')) {
+            w += c;
+        } else if (!flush()) {
+            return 0;
+        }
+    }
+    if (!flush() || !any) return 0;
+    return strong ? 2 : 1;
+}
+
+bool counts_items(const std::string& upper) {
+    static const std::regex count_line(
+        R"(^(TOT\.?\s*QTY|TOTAL\s+(QTY|QUANTITY|ITEMS?)|ITEM\s*\(S\)|QTY\s*\(S\)|ITEM COUNT|QTY\s*:|)"
+        R"(ITEMS?\s*:\s*\d*$|TYPE\s*:|\d{1,3}\s+NOS?\.?$))");
+    return std::regex_search(upper, count_line);
+}
+
+std::vector<bool> table_headings(const LatinRowLines& l) {
+    const size_t n = l.upper.size();
+    std::vector<int> kind(n);
+    for (size_t i = 0; i < n; ++i) kind[i] = counts_items(l.upper[i]) ? 0 : heading_kind(l.upper[i]);
+    std::vector<bool> out(n, false);
+    for (size_t i = 0; i < n;) {
+        if (kind[i] == 0) {
+            ++i;
+            continue;
+        }
+        size_t j = i;
+        bool strong = false;
+        while (j < n && kind[j] != 0) strong = strong || kind[j] == 2, ++j;
+        if (strong)
+            for (size_t k = i; k < j; ++k) out[k] = true;
+        i = j;
+    }
+    return out;
+}
+
+bool is_text(const Line& c) { return c.cell == Cell::kText || (c.cell == Cell::kRowNumber && !c.after_number.empty()); }
+
+Line classify(const std::string& read, const std::string& printed, const std::string& upper) {
+    // "15.00 SR", "6.40 SR*", "D 120.00 SR" (a course letter before it)
+    static const std::regex money(std::string(R"(^(?:[A-Z]\s+)?)") + kMoney + R"(\s*(?:SR|ZRL|ZR|S|Z|T|E|N)?\*?$)");
+    static const std::regex unit_price(std::string(R"(^(?:(?:@|x|X)\s*)?)") + kUnitMoney + "$");  // "0.7500", "@ 9.23"
+    static const std::regex whole_money(R"(^(\d{2,6})\s+(?:SR|ZRL|ZR)$)");  // "165 SR": an amount without its cents
+    // "1 X 2.10", "@5 X RM 12.50", "122 PCS @ 18.90", "0.434 X 39.90" (kg)
+    static const std::regex count_price(
+        std::string(R"(^@?\s*(\d{1,3}(?:\.\d{1,3})?)\s*(?:PCS?|UNITS?|EA|BAGS?|PKT|BOX|SET|BTL|CAN)?\s*)") +
+        R"((?:@|x|X|\*|×)\s*)" + kUnitMoney + "$");
+    static const std::regex price_count(std::string("^") + kUnitMoney +
+                                        R"(\s*\*\s*(\d{1,3}(?:\.\d{1,3})?)$)");  // "12.50*2", "10.99*1.306" (kg)
+    // "1", "2 X", "1 PC", "1.00 PKT", "2.00 ROLL", "3 UNIT *" (a count with its unit), "1X 000001888854" (and the
+    // product's barcode)
+    static const std::regex count(
+        R"(^(\d{1,3})(?:\.0{1,3})?\s*(?:X|x|\*|PC|PCS|UNIT|UNITS|EA|PKT|ROLL|SET|BOX|BTL|PAIR|NOS|BAG|BAGS|CAN|TIN|PACK|CTN|KG|KGS)?(?:\s*\*)?$|)"
+        R"(^(\d{1,3})\s*[Xx]\s+\d{6,14}$)");
+    // "4060150000005", "FG-A00019", "E8318"; a shelf location with its slot ("EZ10HD05 - 24", "PI12PJ11-4 - 6/300",
+    // "LE51/2 - 12/48")
+    // (its slot on the next line: "KH22 -" / "10/500"; "WA21 -20")
+    static const std::regex code(
+        R"(^[A-Z]{0,3}-?[A-Z]?\d{4,14}$|^[A-Z]{2,3}\d{3}$|^[A-Z0-9][A-Z0-9/-]*\d[A-Z0-9/-]*\s+-(?:\s*\d+(?:/\d+)?)?$|^\d+/\d+$)");
+    // A row's number, a product code or the description after it ("1. 7002-0014", "2. MAX 10-1M STAPLES",
+    // "2.2012-0011", "1)9557892102639 IBUPROFEN 400MG 10")
+    static const std::regex row_number(R"(^(\d{1,3})(?:\.\s+|\.(?=\d{4})|\)\s*)(\S.*)$)");
+    static const std::regex leading_code(R"(^\d{4,14}[A-Z]?\s+)");  // a barcode before the description
+    // A label without its value inside the table ("ITEM NO. :" above a code, "BARCODE:"), a currency column ("RM")
+    static const std::regex bare_label(
+        R"(^(?:ITEM\s*NO\.?|BARCODE|CODE|SKU|PLU|REF\.?|ART(?:ICLE)?\s*NO\.?)\s*:$|^(?:RM|MYR)$)");
+    static const std::regex tax_code(R"(^(?:SR|ZR|ZRL|S|Z|T|E|D|OS|ES|N)$)");
+    static const std::regex unit(
+        R"(^-?(?:EA|CS|PC|PCS|UNIT|UNITS|PKT|BOX|SET|BTL|PAIR|NOS|KG|CTN|ROLL|BAG|CAN|TIN|PACK)$)");  // a unit column
+    Line out;
+    std::smatch m;
+    static const std::regex minus_after(R"(^(\d{1,6})[.,](\d{2})-$)");  // "11.60-": a discount
+    // (the print too: a tax code glued to the amount reads as digits, "0.20SR" as "0.205R")
+    if (std::regex_match(read, m, money) || std::regex_match(printed, m, money)) {
+        const std::optional<double> v = money_of(m, 1);
+        out.cell = v ? Cell::kMoney : Cell::kOther;
+        out.value = v.value_or(0);
+    } else if (std::regex_match(upper, m, whole_money)) {
+        out.cell = Cell::kMoney;
+        out.value = std::stod(m[1].str());
+    } else if (std::regex_match(read, m, minus_after)) {
+        out.cell = Cell::kMoney;
+        out.value = -(std::stod(m[1].str()) + std::stod(m[2].str()) / 100.0);
+    } else if (std::regex_match(read, m, unit_price)) {
+        const std::optional<double> v = money_of(m, 1);
+        out.cell = v ? Cell::kPrice : Cell::kOther;
+        out.value = v.value_or(0);
+    } else if (std::regex_match(read, m, price_count)) {
+        const std::optional<double> v = money_of(m, 1);
+        out.cell = v ? Cell::kCountPrice : Cell::kOther;
+        out.value = std::stod(m[5].str());
+        out.price = v.value_or(0);
+    } else if (std::regex_match(read, m, count_price)) {
+        const std::optional<double> v = money_of(m, 2);
+        out.cell = v ? Cell::kCountPrice : Cell::kOther;
+        out.value = std::stod(m[1].str());
+        out.price = v.value_or(0);
+    } else if (std::regex_match(upper, code)) {
+        out.cell = Cell::kCode;
+    } else if (std::regex_match(read, m, count) || std::regex_match(upper, m, count)) {
+        out.cell = Cell::kCount;
+        out.value = std::stod(m[m[1].matched ? 1 : 2].str());
+        out.with_code = !m[1].matched;
+    } else if (std::regex_match(upper, tax_code)) {
+        out.cell = Cell::kTaxCode;
+    } else if (std::regex_match(upper, bare_label)) {
+        out.cell = Cell::kSkip;
+    } else if (std::regex_match(upper, unit)) {
+        out.cell = Cell::kOther;
+        out.text = printed;
+    } else if (std::regex_match(printed, m, row_number)) {
+        out.cell = Cell::kRowNumber;
+        out.value = std::stod(m[1].str());
+        out.text = printed;
+        const std::string rest = std::regex_replace(m[2].str(), leading_code, "");
+        if (letters_in(rest) >= 2) out.after_number = rest;  // a description, not a code
+    } else {
+        size_t letters = 0, alnum = 0;
+        for (char c : printed) {
+            const bool letter = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z');
+            letters += letter;
+            alnum += letter || (c >= '0' && c <= '9');
+        }
+        out.cell = letters >= 2 ? Cell::kText : alnum == 0 ? Cell::kSkip : Cell::kOther;
+        out.text = printed;
+    }
+    return out;
+}
+
+std::optional<ItemRow> row_of(const Run& desc, const Run& numbers) {
+    std::vector<double> money;
+    std::vector<double> counts;
+    std::optional<double> count_price;
+    std::vector<double> unit_prices;  // of 3-4 decimals
+    for (const Line& c : numbers.lines) {
+        if (c.cell == Cell::kMoney) money.push_back(c.value);
+        if (c.cell == Cell::kPrice) unit_prices.push_back(c.value);
+        if (c.cell == Cell::kCount) counts.push_back(c.value);
+        if (c.cell == Cell::kCountPrice && !count_price) counts.insert(counts.begin(), c.value), count_price = c.price;
+    }
+    if (money.empty()) return std::nullopt;
+    ItemRow r;
+    for (const Line& c : desc.lines) r.description += (r.description.empty() ? "" : " ") + c.text;
+    // A count before the description and a unit price after it ("2 GREEN TEA @ 1.00", "1 GARLIC CHAHAN @", "LED TUBE
+    // @16.00"): the description between them, the count and price first in line.
+    static const std::regex count_desc_at(std::string(R"(^(?:(\d{1,3})\s+)?(.*?[A-Za-z].*?)\s*@\s*(?:)") + kUnitMoney +
+                                          ")?$");
+    std::smatch m;
+    if (std::regex_match(r.description, m, count_desc_at)) {
+        if (m[1].matched) counts.insert(counts.begin(), std::stod(m[1].str()));
+        if (m[5].matched)
+            if (const std::optional<double> p = money_of(m, 3)) money.insert(money.begin(), *p);
+        r.description = m[2].str();
+    }
+    // A count of three decimals before the description ("3,000 REFRIGERANTES", "0,800 ESPETADA/KG": a weight).
+    static const std::regex decimal_count(R"(^(\d{1,3})[.,](\d{3})\s+(.*[A-Za-z].*)$)");
+    if (std::regex_match(r.description, m, decimal_count)) {
+        const double c = std::stod(m[1].str()) + std::stod(m[2].str()) / 1000.0;
+        if (c > 0) counts.insert(counts.begin(), c);
+        r.description = m[3].str();
+    }
+    // A count before the description when the numbers print none ("1 STORAGE BOX" / "13.15 T").
+    static const std::regex leading_count(R"(^(\d{1,2})\s+([A-Za-z].*)$)");
+    if (counts.empty() && std::regex_match(r.description, m, leading_count) && std::stod(m[1].str()) > 0) {
+        counts.push_back(std::stod(m[1].str()));
+        r.description = m[2].str();
+    }
+    // The count: of several columns of counts (issued, exchanged, sold), the first that times a unit price makes
+    // the amount, else the first above 0.
+    std::optional<double> count;
+    for (double c : counts)
+        if (!count && c > 0) count = c;
+    bool fits = false;
+    for (size_t k = 0; k < counts.size() && !fits; ++k)
+        for (size_t i = 0; i + 1 < money.size() + unit_prices.size() && !fits; ++i) {
+            const double p = i < unit_prices.size() ? unit_prices[i] : money[i - unit_prices.size()];
+            if (std::fabs(counts[k] * p - money.back()) < 0.005 && money.back() != 0) fits = true, count = counts[k];
+        }
+    r.amount = money.back();
+    if (r.amount < 0) return r;  // a discount: no count, no unit price
+    // No count printed: the whole number of units of a unit price printed with the amount ("18.46" / "@ 9.23").
+    if (!count)
+        for (size_t i = 0; i + 1 < money.size() + unit_prices.size() && !count; ++i) {
+            const double p = i < unit_prices.size() ? unit_prices[i] : money[i - unit_prices.size()];
+            const double c = p > 0 ? std::round(r.amount / p) : 0;
+            // (not from 1.0000, a count printed as a unit price is: "1.0000" / "48.00")
+            if (c >= 2 && c <= 999 && p != 1.0 && std::fabs(c * p - r.amount) < 0.005) count = c;
+        }
+    const double q = count.value_or(1.0);
+    r.quantity = q;
+    std::vector<double> prices(money.begin(), money.end() - 1);
+    prices.insert(prices.begin(), unit_prices.begin(), unit_prices.end());
+    if (count_price) prices.insert(prices.begin(), *count_price);
+    for (double p : prices)
+        if (std::fabs(q * p - r.amount) < 0.005) r.unit_price = p;
+    const double each = std::round(r.amount / q * 100.0) / 100.0;  // the amount over the count (above 0), in cents
+    if (!r.unit_price && std::fabs(each * q - r.amount) < 0.005) r.unit_price = each;
+    if (!r.unit_price && !prices.empty()) r.unit_price = prices.back();  // a price with tax, the amount without
+    return r;
+}
+
+bool no_item(const std::string& desc) {
+    static const std::regex counts(
+        R"(\bITEM\s*\(?S\)?\s*:|\bITEM\(S\)|\bITEM COUNT\b|\bQTY\s*\(S\)|\bTAX\b|\bGST\b|\bSUMMARY\b|\bSUB\s*-?TOTAL\b|)"
+        R"(\bIVA\b|\bVAT\b|\bTROCO\b)");
+    const std::string upper = ascii_upper(desc);
+    return names_no_item(upper) || std::regex_search(upper, counts);
+}
+
+}  // namespace receipt::extract::table

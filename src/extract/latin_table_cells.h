@@ -1,0 +1,61 @@
+// The lines of a receipt's item table that OCR wrote one box per line, each classified as what it holds (an amount,
+// a count, a product code, description text, ...), and the item row of a description and its numbers. Used by the
+// readings of extract/latin_table_rows.h.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "extract/item_rows.h"
+#include "extract/latin_row_lines.h"
+
+namespace receipt::extract::table {
+
+// What one line of the table holds.
+enum class Cell { kSkip, kMoney, kPrice, kCount, kCountPrice, kCode, kTaxCode, kRowNumber, kOther, kText };
+
+struct Line {
+    Cell cell = Cell::kSkip;
+    // kMoney: the amount; kPrice: a unit price of 3-4 decimals ("0.7500"); kCount / kCountPrice: the count;
+    // kRowNumber: the row's number
+    double value = 0;
+    double price = 0;          // kCountPrice: the unit price
+    std::string text;          // kText, kRowNumber, kOther: the line as printed
+    std::string after_number;  // kRowNumber: the description after the number, if any (none after a code)
+    bool with_code = false;    // kCount: a product code follows the count on its line ("1X 000001888854")
+};
+
+// A run of lines of one kind: text, or numbers (every other cell).
+struct Run {
+    bool text = false;
+    std::vector<Line> lines;
+};
+
+// 0: not a heading line; 1: heading words only; 2: with a key heading word (ITEM, QTY, DESCRIPTION, PRICE, ...).
+// A label with a colon is none ("TOTAL QTY:", "QTY:" count the items below the rows).
+int heading_kind(const std::string& upper);
+
+// Whether a line (upper-cased) counts the items above it: "TOT QTY:", "TOTAL QUANTITY", "QTY:", "ITEM(S) : 2",
+// "ITEM: 2". It ends the rows of a table and is no heading line.
+bool counts_items(const std::string& upper);
+
+// Whether line i is part of a table heading: a run of heading-word lines with a key word in it ("DESCRIPTION" /
+// "QTY" / "U.PRICE" / "TOTAL" / "TAX": the "TOTAL" there is a column, not the end of the rows).
+std::vector<bool> table_headings(const LatinRowLines& l);
+
+// Whether a line is description text where runs of text and number lines pair into rows: text, or a numbered
+// description line ("2. MAX 10-1M STAPLES").
+bool is_text(const Line& c);
+
+// What a line holds, from its reading with OCR look-alikes as digits (`read`), as printed and upper-cased.
+Line classify(const std::string& read, const std::string& printed, const std::string& upper);
+
+// The row of a description run and a number run; nullopt when the numbers hold no money amount.
+std::optional<ItemRow> row_of(const Run& desc, const Run& numbers);
+
+// A row description that is no item: a total, tax or payment line, an item count ("2 ITEM(S)", "ITEM COUNT: 4"), a
+// tax summary or line ("GST SUMMARY", "TAX SR @ 6%", Portuguese "IVA", "Troco": change).
+bool no_item(const std::string& desc);
+
+}  // namespace receipt::extract::table
