@@ -182,6 +182,14 @@ TEST(LatinTableRows, TheTableReplacesModelItemsThatDoNotAddUp) {
                             21.0);
     ex::check_latin_items(text, kept);
     EXPECT_EQ(kept["line_items"][0]["description"], "NORMAL KEY") << kept.dump();
+    // Model items that add up but are not printed, with no printed row of their amount, are another shop's: the
+    // rows replace them.
+    auto other =
+        fields_with({{{"description", "POMEAT KECIL"}, {"quantity", 1}, {"unit_price", 21}, {"amount", 21}}}, 21.0);
+    ex::check_latin_items(text, other);
+    ASSERT_EQ(other["line_items"].size(), 2u) << other.dump();
+    EXPECT_EQ(other["line_items"][1]["description"], "2 NORMAL KEY LONG");
+    EXPECT_NE(other["warnings"].dump().find("are not printed and no row has their amount"), std::string::npos);
 }
 
 TEST(LatinTableRows, NumberedRowsWithTheirDescriptionOverSeveralLines) {
@@ -256,4 +264,49 @@ TEST(LatinTableRows, RowsBelowTheHeaderWhoseDescriptionReadsAsALabel) {
     ASSERT_FALSE(r.empty());
     EXPECT_EQ(rows_of(r[0]),
               (std::vector<Row>{{"2506 LOKAM MANDARIN S", 5, 12.5, 62.5}, {"2508 LOKAM MANDARIN M", 5, 15.8, 79}}));
+}
+
+TEST(LatinTableRows, NumberedRowsWithDiscountsAboveARoundingAndCountLinesBelowTheRows) {
+    // "1)" numbers a row, a barcode before its description is left out, "DISC" / "-28.00" among the numbers; the rows
+    // add up to the total below the rounding less the rounding.
+    auto r = ex::latin_table_row_readings(
+        "PHARMACY\nDATE : 12/13/2016 9:52:15 AM\n1)9557892102639 IBUPROFEN 400MG 10\n3.00 X 3.00\n9.00 Z\n"
+        "2)9316254866387 VITAMIN EPO 1000MG\n2.00 X 68.00\nDISC\n-28.00\n108.00 *\nROUNDING "
+        ":\n0.02\nTOTAL\n:\n117.02\n");
+    ASSERT_FALSE(r.empty());
+    EXPECT_EQ(rows_of(r[0]), (std::vector<Row>{{"IBUPROFEN 400MG 10", 3, 3, 9}, {"VITAMIN EPO 1000MG", 2, 54, 108}}));
+    EXPECT_DOUBLE_EQ(r[0].end_amount.value_or(0), 117.0);
+    // A "QTY" line below the rows with its count and the total; a bakery's discount percentage column.
+    r = ex::latin_table_row_readings(
+        "BAKERY\nCODE\nDESC\nQTY\nRM\nD%\nAMT\n181010 FRENCH LOAF\n8\n2.40\n0\n19.20 S\n101110 CHEESE "
+        "TART\n1\n3.50\n30\n"
+        "2.45\nS\nQTY\n9\n21.65\nROUNDING ADJ\n0.00\n");
+    ASSERT_FALSE(r.empty());
+    EXPECT_EQ(rows_of(r[0]),
+              (std::vector<Row>{{"181010 FRENCH LOAF", 8, 2.4, 19.2}, {"101110 CHEESE TART", 1, 2.45, 2.45}}));
+    EXPECT_DOUBLE_EQ(r[0].end_amount.value_or(0), 21.65);
+    // Tax codes in brackets, a unit column, a short code; "ITEM COUNT" ends the rows; "CASH BOOK" is an item.
+    r = ex::latin_table_row_readings(
+        "BEAUTY\nCASHIER\n: ANN\nSNAIL MOISTURE GEL\nEAC\n[SR]\nBD06000800\n1 * 39.90\n39.90\nDISCOUNT 30%\nEAC\n[ZR]\n"
+        "DIS30\n1 * 0.00\n0.00\nCASH BOOK 80PGS A4\n[SR]\nBD07000100\n1 * 3.30\n3.30\nITEM COUNT\n3\nTOTAL "
+        "SALES\n43.20\n");
+    ASSERT_FALSE(r.empty());
+    EXPECT_EQ(rows_of(r[0]), (std::vector<Row>{{"SNAIL MOISTURE GEL", 1, 39.9, 39.9},
+                                               {"DISCOUNT 30%", 1, 0, 0},
+                                               {"CASH BOOK 80PGS A4", 1, 3.3, 3.3}}));
+}
+
+TEST(LatinTableRows, FuelSale) {
+    // The litres, the fuel, the amount with its tax letter and the price per litre: one row when they agree.
+    auto r = ex::latin_table_row_readings(
+        "PETROL STATION\nINVOICE NUMBER 60000053668\n35.10 LITRE PUMP # 02\nV-POWER 97\nRM\n86.00 "
+        "A\n2.450\nRM\n/LITRE\n"
+        "TOTAL\nRM\n86.00\nVISA\nRM\n86.00\n");
+    ASSERT_EQ(r.size(), 1u);
+    EXPECT_EQ(rows_of(r[0]), (std::vector<Row>{{"V-POWER 97", 35.1, 2.45, 86}}));
+    EXPECT_DOUBLE_EQ(r[0].end_amount.value_or(0), 86.0);
+    // Litres and price that do not make the amount are no fuel sale.
+    r = ex::latin_table_row_readings(
+        "PETROL STATION\n35.10 LITRE PUMP # 02\nV-POWER 97\n70.00 A\n2.450\nTOTAL\n70.00\n");
+    EXPECT_TRUE(r.empty() || rows_of(r[0]) != (std::vector<Row>{{"V-POWER 97", 35.1, 2.45, 70}}));
 }

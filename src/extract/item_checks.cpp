@@ -297,12 +297,17 @@ bool items_from_rows(const std::string& text, const std::optional<std::vector<It
         const std::string printed = ascii_upper(strip_spaces(text));
         std::vector<bool> taken(read.size(), false);
         std::string changed;
+        size_t orphans = 0;  // items not printed, with no row of their amount
         for (size_t k = 0; k < items.size(); ++k) {
             auto& it = items[k];
             if (!it.contains("description") || !it["description"].is_string()) continue;
             const std::string d = strip_spaces(it["description"].get<std::string>());
             if (d.empty() || substring_edit_distance(ascii_upper(d), printed) * 10 <= 3 * int(d.size())) continue;
             const std::optional<std::vector<uint32_t>> have = code_points(d);
+            const bool matched = std::any_of(read.begin(), read.end(), [&](const ItemRow& r) {
+                return std::fabs(r.amount - it["amount"].get<double>()) < 0.005;
+            });
+            orphans += !matched;
             for (size_t j = 0; j < read.size(); ++j)
                 if (!taken[j] && std::fabs(read[j].amount - it["amount"].get<double>()) < 0.005) {
                     taken[j] = true;
@@ -314,10 +319,22 @@ bool items_from_rows(const std::string& text, const std::optional<std::vector<It
                     break;
                 }
         }
-        if (!changed.empty())
-            f["warnings"].push_back("line_item_description_from_row: items " + changed +
-                                    " are not printed; the rows with their amounts are");
-        return false;
+        // Latin-script receipts: an item the receipt does not print, whose amount no printed row has, is another
+        // shop's that happens to add up ("P.M POMeat Kecil" 7.70 for three rows of 1.90, 4.50 and 1.30); the rows,
+        // which add up too, replace the items.
+        if (!(reuse && orphans > 0)) {
+            if (!changed.empty())
+                f["warnings"].push_back("line_item_description_from_row: items " + changed +
+                                        " are not printed; the rows with their amounts are");
+            return false;
+        }
+        f["warnings"].push_back("line_items_from_rows: the model's " + std::to_string(items.size()) +
+                                " items add up to " + json_amount(*target).dump() + ", but " +
+                                std::to_string(orphans) + " of them are not printed and no row has their amount; the " +
+                                std::to_string(read.size()) + " printed item rows add up too" + repaired);
+        items = rows_as_items(read, items, text, reuse);
+        revalidate(f);
+        return true;
     }
     if (more_rows)
         f["warnings"].push_back("line_items_from_rows: the model's " + std::to_string(items.size()) +

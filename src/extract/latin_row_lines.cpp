@@ -85,7 +85,8 @@ bool is_end_line(const std::string& upper) {
 bool is_header_line(const std::string& upper) {
     static const std::regex time(R"(\b\d{1,2}:\d{2})");
     static const std::regex date(R"(\b\d{1,2}[/.-]\d{1,2}[/.-]\d{2,4}\b|\b\d{4}[/.-]\d{1,2}[/.-]\d{1,2}\b)");
-    static const std::regex month(R"(\b(JAN|FEB|MAR|APR|MAY|JUN|JUL|AUG|SEP|OCT|NOV|DEC)[A-Z]*\.?\s+\d{1,2},?\s+\d{4}\b)");
+    static const std::regex month(
+        R"(\b(JAN|FEB|MAR|APR|MAY|JUN|JUL|AUG|SEP|OCT|NOV|DEC)[A-Z]*\.?\s+\d{1,2},?\s+\d{4}\b)");
     static const std::regex label(
         R"(^(QTY|DESC|DESCRIPTION|PRICE|AMOUNT|AMT|ITEM|ITEMS|CASHIER|OPERATOR|SERVED\s+BY|TRANS|TXN|TABLE|TBL\d*|EAT\s+IN|DINE\s+IN|TAKE\s*AWAY|RECEIPT|TAX\s+INVOICE|INVOICE|CASH\s+BILL|BILL|DATE|TIME)\b|^(RM|MYR|USD|GBP|EUR)$)");
     // A label that OCR damaged, with the number after it ("OERATOR 59874", "SERVED Y: 36806").
@@ -128,8 +129,7 @@ std::optional<LatinRowLines> latin_row_lines(const std::string& text) {
     if (read.size() != as_is.size() || read.size() > kMaxItemRowLines) return std::nullopt;
     // A tax code after an amount ("2.85 T", "41.95 SR") marks the item's tax rate: the amount alone is read.
     // Also after an amount OCR damaged (".12 T", "4.0 T"), and a T glued to the amount ("51.80T").
-    static const std::regex tax_code(
-        R"(^(.*\d[.,]\d{2}|[-$£€RM\s]*\d*[.,]\d{1,2})(?:\s+(T|S|SR|ZR|Z|E|N|X|\*)|T)$)");
+    static const std::regex tax_code(R"(^(.*\d[.,]\d{2}|[-$£€RM\s]*\d*[.,]\d{1,2})(?:\s+(T|S|SR|ZR|Z|E|N|X|\*)|T)$)");
     LatinRowLines l;
     for (size_t i = 0; i < read.size(); ++i) {
         l.read.push_back(trim(read[i].substr(0, kMaxLineBytes)));
@@ -207,7 +207,8 @@ std::string without_row_number(const std::string& desc) {
 // A description that names a total, tax, rounding or payment line, not an item ("CASH", "RELIEF GST", "ROUNDING").
 bool names_no_item(const std::string& upper) {
     static const std::regex payment(
-        R"(^(CASH|CHANGE|TENDER|ROUNDING|RELIEF|PAYMENT|VISA|MASTERCARD|AMEX|DEBIT|CREDIT|CARD)\b|\b(GST|VAT|SST)$)");
+        R"(^(CASH(?!\s+(BOOK|BOX|REGISTER))|CHANGE|TENDER|ROUNDING|RELIEF|PAYMENT|VISA|MASTERCARD|AMEX|DEBIT|CREDIT|)"
+        R"(CARD)\b|\b(GST|VAT|SST)$)");  // ("CASH BOOK 80PGS A4" is an item)
     return is_end_line(upper) || std::regex_search(upper, payment);
 }
 

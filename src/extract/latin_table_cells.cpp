@@ -2,6 +2,7 @@
 #include "extract/latin_table_cells.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <optional>
 #include <regex>
@@ -60,7 +61,7 @@ int heading_kind(const std::string& upper) {
 bool counts_items(const std::string& upper) {
     static const std::regex count_line(
         R"(^(TOT\.?\s*QTY|TOTAL\s+(QTY|QUANTITY|ITEMS?)|ITEM\s*\(S\)|QTY\s*\(S\)|ITEM COUNT|QTY\s*:|)"
-        R"(ITEMS?\s*:\s*\d*$|TYPE\s*:|\d{1,3}\s+NOS?\.?$))");
+        R"(ITEMS?\s*:\s*\d*$|TYPE\s*:?$|\d{1,3}\s+NOS?\.?$))");
     return std::regex_search(upper, count_line);
 }
 
@@ -100,13 +101,14 @@ Line classify(const std::string& read, const std::string& printed, const std::st
     // "1", "2 X", "1 PC", "1.00 PKT", "2.00 ROLL", "3 UNIT *" (a count with its unit), "1X 000001888854" (and the
     // product's barcode)
     static const std::regex count(
-        R"(^(\d{1,3})(?:\.0{1,3})?\s*(?:X|x|\*|PC|PCS|UNIT|UNITS|EA|PKT|ROLL|SET|BOX|BTL|PAIR|NOS|BAG|BAGS|CAN|TIN|PACK|CTN|KG|KGS)?(?:\s*\*)?$|)"
+        R"(^(\d{1,3})(?:\.0{1,3})?\s*)"
+        R"((?:X|x|\*|PC|PCS|UNIT|UNITS|EA|PKT|ROLL|SET|BOX|BTL|PAIR|NOS|BAG|BAGS|CAN|TIN|PACK|CTN|KG|KGS)?(?:\s*\*)?$|)"
         R"(^(\d{1,3})\s*[Xx]\s+\d{6,14}$)");
-    // "4060150000005", "FG-A00019", "E8318"; a shelf location with its slot ("EZ10HD05 - 24", "PI12PJ11-4 - 6/300",
-    // "LE51/2 - 12/48")
-    // (its slot on the next line: "KH22 -" / "10/500"; "WA21 -20")
+    // "4060150000005", "FG-A00019", "E8318", "MFF350", "DIS30"; a shelf location with its slot ("EZ10HD05 - 24",
+    // "PI12PJ11-4 - 6/300", "LE51/2 - 12/48"; "WA21 -20"; the slot on the next line: "KH22 -" / "10/500")
     static const std::regex code(
-        R"(^[A-Z]{0,3}-?[A-Z]?\d{4,14}$|^[A-Z]{2,3}\d{3}$|^[A-Z0-9][A-Z0-9/-]*\d[A-Z0-9/-]*\s+-(?:\s*\d+(?:/\d+)?)?$|^\d+/\d+$)");
+        R"(^[A-Z]{0,3}-?[A-Z]?\d{4,14}$|^[A-Z]{2,4}\d{2,3}$|)"
+        R"(^[A-Z0-9][A-Z0-9/-]*\d[A-Z0-9/-]*\s+-(?:\s*\d+(?:/\d+)?)?$|^\d+/\d+$)");
     // A row's number, a product code or the description after it ("1. 7002-0014", "2. MAX 10-1M STAPLES",
     // "2.2012-0011", "1)9557892102639 IBUPROFEN 400MG 10")
     static const std::regex row_number(R"(^(\d{1,3})(?:\.\s+|\.(?=\d{4})|\)\s*)(\S.*)$)");
@@ -114,9 +116,10 @@ Line classify(const std::string& read, const std::string& printed, const std::st
     // A label without its value inside the table ("ITEM NO. :" above a code, "BARCODE:"), a currency column ("RM")
     static const std::regex bare_label(
         R"(^(?:ITEM\s*NO\.?|BARCODE|CODE|SKU|PLU|REF\.?|ART(?:ICLE)?\s*NO\.?)\s*:$|^(?:RM|MYR)$)");
-    static const std::regex tax_code(R"(^(?:SR|ZR|ZRL|S|Z|T|E|D|OS|ES|N)$)");
+    static const std::regex tax_code(R"(^(?:SR|ZR|ZRL|S|Z|T|E|D|OS|ES|N)$|^\[(?:SR|ZR|ZRL|S|Z)\]$)");  // "[SR]"
     static const std::regex unit(
-        R"(^-?(?:EA|CS|PC|PCS|UNIT|UNITS|PKT|BOX|SET|BTL|PAIR|NOS|KG|CTN|ROLL|BAG|CAN|TIN|PACK)$)");  // a unit column
+        R"(^-?(?:EA|CS|PC|PCS|UNIT|UNITS|PKT|BOX|SET|BTL|PAIR|NOS|KG|CTN|ROLL|BAG|CAN|TIN|PACK|EAC)$)");  // a unit
+                                                                                                          // column
     Line out;
     std::smatch m;
     static const std::regex minus_after(R"(^(\d{1,6})[.,](\d{2})-$)");  // "11.60-": a discount
@@ -209,11 +212,20 @@ std::optional<ItemRow> row_of(const Run& desc, const Run& numbers) {
         if (c > 0) counts.insert(counts.begin(), c);
         r.description = m[3].str();
     }
-    // A count before the description when the numbers print none ("1 STORAGE BOX" / "13.15 T").
-    static const std::regex leading_count(R"(^(\d{1,2})\s+([A-Za-z].*)$)");
-    if (counts.empty() && std::regex_match(r.description, m, leading_count) && std::stod(m[1].str()) > 0) {
-        counts.push_back(std::stod(m[1].str()));
-        r.description = m[2].str();
+    // A count before the description when the numbers print none ("1 STORAGE BOX" / "13.15 T"), or when it times a
+    // unit price printed makes the amount ("17 3/4\" ALUMINIUM ROD" / "5.80" / "98.60": not the "44" below them).
+    static const std::regex leading_count(R"(^(\d{1,2})\s+([A-Za-z0-9].*[A-Za-z].*)$)");
+    if (std::regex_match(r.description, m, leading_count) && std::stod(m[1].str()) > 0) {
+        const double c = std::stod(m[1].str());
+        bool makes_amount = false;
+        for (size_t i = 0; i + 1 < money.size() + unit_prices.size(); ++i) {
+            const double p = i < unit_prices.size() ? unit_prices[i] : money[i - unit_prices.size()];
+            makes_amount = makes_amount || (c >= 2 && std::fabs(c * p - money.back()) < 0.005);  // not "1 1/2\""
+        }
+        if (counts.empty() ? std::isalpha(static_cast<unsigned char>(m[2].str()[0])) : makes_amount) {
+            counts.insert(counts.begin(), c);
+            r.description = m[2].str();
+        }
     }
     // The count: of several columns of counts (issued, exchanged, sold), the first that times a unit price makes
     // the amount, else the first above 0.
@@ -251,8 +263,8 @@ std::optional<ItemRow> row_of(const Run& desc, const Run& numbers) {
 
 bool no_item(const std::string& desc) {
     static const std::regex counts(
-        R"(\bITEM\s*\(?S\)?\s*:|\bITEM\(S\)|\bITEM COUNT\b|\bQTY\s*\(S\)|\bTAX\b|\bGST\b|\bSUMMARY\b|\bSUB\s*-?TOTAL\b|)"
-        R"(\bIVA\b|\bVAT\b|\bTROCO\b)");
+        R"(\bITEM\s*\(?S\)?\s*:|\bITEM\(S\)|\bITEM COUNT\b|\bQTY\s*\(S\)|\bTAX\b|\bGST\b|\bSUMMARY\b|)"
+        R"(\bSUB\s*-?TOTAL\b|\bIVA\b|\bVAT\b|\bTROCO\b)");
     const std::string upper = ascii_upper(desc);
     return names_no_item(upper) || std::regex_search(upper, counts);
 }

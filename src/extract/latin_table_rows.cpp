@@ -115,7 +115,10 @@ std::optional<std::vector<ItemRow>> counted_rows(const std::vector<Line>& lines,
         if (no_item(rows[k].description)) return std::nullopt;
         some_priced = some_priced || priced[k];
         if (priced[k] || counted_row[k]) {
-            if (!priced[k]) some_part = true, rows[k].unit_price = 0.0;
+            if (!priced[k]) {
+                some_part = true;
+                rows[k].unit_price = 0.0;
+            }
             out.push_back(rows[k]);
         } else if (!out.empty()) {
             out.back().description += " " + rows[k].description;  // a note on the row above: "LESS ICE"
@@ -192,35 +195,21 @@ std::optional<std::vector<ItemRow>> numbers_first_rows(std::vector<Run> runs, bo
     return rows;
 }
 
-// How rows_between pairs a row's description and numbers.
-enum class Order { kNumbersFirst, kTextFirst, kNumbered, kCounted };
-
-// The rows of lines [begin, end) (`lines`: each line of the receipt classified), in `order`; nullopt when the lines do
-// not pair into rows (see the header). With `last_text_line` a description is the last line of its text run (rows read
-// without a heading: the lines above the first row are header lines the reading does not know).
-std::optional<std::vector<ItemRow>> rows_between(const std::vector<Line>& lines, size_t begin, size_t end, Order order,
-                                                 bool last_text_line) {
-    if (order == Order::kNumbered) return numbered_rows(lines, begin, end);
-    if (order == Order::kCounted) return counted_rows(lines, begin, end);
-    const bool numbers_first = order == Order::kNumbersFirst;
-    std::vector<Run> runs;
-    for (size_t i = begin; i < end; ++i) {
-        const Line& c = lines[i];
-        if (c.cell == Cell::kSkip) continue;
-        const bool text = is_text(c);
-        if (runs.empty() || runs.back().text != text) runs.push_back(Run{text, {}});
-        runs.back().lines.push_back(c);
-    }
-    if (numbers_first) return numbers_first_rows(runs, last_text_line);
-    // A description is its text run from the last line that starts with a count: the lines above it are notes on the
-    // row above ("#4-COMBO FAJITAS" / "22.95" / "Chicken" / "Shrimp" / "1 #34-BURRITO SUPREME" / "14.95"); header
-    // lines can only be above the first row, whose description below the header is its last line.
+// The rows of runs of text and number lines, each row's description before its numbers. A description is its text
+// run from the last line that starts with a count: the lines above it are notes on the row above, added to its
+// description ("#4-COMBO FAJITAS" / "22.95" / "Chicken" / "Shrimp" / "1 #34-BURRITO SUPREME" / "14.95"). With `last_text_line` (rows below the
+// header) the first row's description is the last line of its run that is no header label OCR moved ("CASHIER:"):
+// header lines can only be above the first row. The numbers after a row's last money amount (counts, codes) are the
+// next row's, printed before its description ("1" / "BUTA SHOGA YAKI SET" / "19.90" / "1" / "ICED GREEN TEA" /
+// "1.00"), and so are numbers without a money amount before the first description; but a count and unit price that
+// make the row's amount stay with it ("1.14" / "2 @ 0.57").
+std::optional<std::vector<ItemRow>> text_first_rows(std::vector<Run> runs, bool last_text_line) {
     static const std::regex counted(R"(^\d{1,2}\s+\S)");
-    bool first_run = true;
+    Run* above = nullptr;  // the text run of the row above
     for (Run& r : runs) {
         if (!r.text) continue;
         size_t from = 0;
-        if (last_text_line && first_run) {  // the last line that is no header label OCR moved ("CASHIER:")
+        if (last_text_line && !above) {
             from = r.lines.size() - 1;
             while (from > 0 && is_header_line(ascii_upper(r.lines[from].text))) --from;
             r.lines.resize(from + 1);
@@ -230,13 +219,11 @@ std::optional<std::vector<ItemRow>> rows_between(const std::vector<Line>& lines,
                 from = i;
                 break;
             }
+        if (above) above->lines.insert(above->lines.end(), r.lines.begin(), r.lines.begin() + long(from));
         r.lines.erase(r.lines.begin(), r.lines.begin() + long(from));
-        first_run = false;
+        above = &r;
     }
     std::vector<ItemRow> rows;
-    // Text first. The numbers after a row's last money amount (counts, codes) are the next row's, printed before
-    // its description ("1" / "BUTA SHOGA YAKI SET" / "19.90" / "1" / "ICED GREEN TEA" / "1.00"); so are numbers
-    // without a money amount before the first description.
     Run carried;
     size_t k = 0;
     if (!runs.empty() && !runs[0].text) {
@@ -255,7 +242,7 @@ std::optional<std::vector<ItemRow>> rows_between(const std::vector<Line>& lines,
         for (size_t i = 0; i < cells.size(); ++i)
             if (cells[i].cell == Cell::kMoney) last_money = i;
         if (last_money == cells.size()) return std::nullopt;
-        // ... unless they are this row's count and unit price, printed below its amount ("1.14" / "2 @ 0.57").
+        // The numbers after the amount are the next row's unless they are this row's count and unit price.
         bool own_count = false;
         for (size_t i = last_money + 1; i < cells.size(); ++i)
             if (cells[i].cell == Cell::kCountPrice &&
@@ -271,6 +258,28 @@ std::optional<std::vector<ItemRow>> rows_between(const std::vector<Line>& lines,
     return rows;
 }
 
+// How rows_between pairs a row's description and numbers.
+enum class Order { kNumbersFirst, kTextFirst, kNumbered, kCounted };
+
+// The rows of lines [begin, end) (`lines`: each line of the receipt classified), in `order`; nullopt when the lines do
+// not pair into rows (see the header). `last_text_line`: rows read without a heading, below header lines the reading
+// does not know.
+std::optional<std::vector<ItemRow>> rows_between(const std::vector<Line>& lines, size_t begin, size_t end, Order order,
+                                                 bool last_text_line) {
+    if (order == Order::kNumbered) return numbered_rows(lines, begin, end);
+    if (order == Order::kCounted) return counted_rows(lines, begin, end);
+    std::vector<Run> runs;
+    for (size_t i = begin; i < end; ++i) {
+        const Line& c = lines[i];
+        if (c.cell == Cell::kSkip) continue;
+        const bool text = is_text(c);
+        if (runs.empty() || runs.back().text != text) runs.push_back(Run{text, {}});
+        runs.back().lines.push_back(c);
+    }
+    return order == Order::kNumbersFirst ? numbers_first_rows(std::move(runs), last_text_line)
+                                         : text_first_rows(std::move(runs), last_text_line);
+}
+
 // The readings of the rows from line `begin` (below a table heading when `headed`, else below the header) to the end
 // lines after it.
 std::vector<LatinItemRows> readings_from(const LatinRowLines& l, const std::vector<Line>& lines,
@@ -279,20 +288,43 @@ std::vector<LatinItemRows> readings_from(const LatinRowLines& l, const std::vect
     const size_t n = l.upper.size();
     // A gross or net amount line ends the rows too ("GROSS AMT :").
     static const std::regex gross_net(R"(^(GROSS|NET)\s+(AMT|AMOUNT|TOTAL)\b)");
+    // A "QTY" line below the first amount, its count and the total after it, counts the items ("QTY" / "8" /
+    // "19.20"), though it reads as a heading.
+    static const std::regex count_alone(R"(^\d{1,3}(?:\.0{1,3})?$)");
+    size_t first_money = begin;
+    while (first_money < n && lines[first_money].cell != Cell::kMoney) ++first_money;
+    auto qty_count = [&](size_t i) {
+        return i > first_money && i + 1 < n && l.upper[i] == "QTY" && std::regex_match(l.read[i + 1], count_alone);
+    };
+    // A rounding line ends the rows too ("ROUNDING :" / "0.02" / "TOTAL" / ":" / "180.10").
+    static const std::regex rounding(R"(^ROUNDING\b|^ROUND\s+ADJ)");
     std::vector<size_t> ends;  // the subtotal / total lines below the heading, at most kMaxSections
     for (size_t i = begin; i < n && ends.size() < kMaxSections; ++i)
-        if (!heading[i] &&
-            (is_end_line(l.upper[i]) || counts_items(l.upper[i]) || std::regex_search(l.upper[i], gross_net)))
+        if ((!heading[i] && (is_end_line(l.upper[i]) || counts_items(l.upper[i]) ||
+                             std::regex_search(l.upper[i], gross_net) || std::regex_search(l.upper[i], rounding))) ||
+            qty_count(i))
             ends.push_back(i);
     if (ends.empty()) return out;
-    for (size_t i = begin; i < ends[0]; ++i)  // a heading line OCR damaged is left above the rows ("DISG(%)")
-        if (heading[i]) begin = i + 1;
+    for (size_t i = begin; i < ends[0] && i < first_money; ++i)  // a heading line OCR damaged is left above the rows
+        if (heading[i]) begin = i + 1;                           // ("DISG(%)"); not a tax code "S" below them
     // The subtotal / total printed on line e or the line after it; on a line that counts the items, after the count
     // ("TOTAL QTY:" / "2" / "101.76").
-    static const std::regex count_alone(R"(^\d{1,3}(?:\.0{1,3})?$)");
+    // After a rounding line, the total below it (within 4 lines, its amount on its line or one of the next two)
+    // less the rounding: what the rows add up to.
     auto amount_at = [&](size_t e) -> std::optional<double> {
+        if (std::regex_search(l.upper[e], rounding)) {
+            const std::optional<double> r = end_line_amount(l, e);
+            for (size_t t = e + 1; r && t < n && t <= e + 4; ++t) {
+                if (!is_end_line(l.upper[t])) continue;
+                for (size_t k = t; k < n && k <= t + 1; ++k)
+                    if (const std::optional<double> total = end_line_amount(l, k))
+                        return std::round((*total - *r) * 100.0) / 100.0;
+                break;
+            }
+            return std::nullopt;
+        }
         if (const std::optional<double> a = end_line_amount(l, e)) return a;
-        if (e + 2 < n && counts_items(l.upper[e]) && std::regex_match(l.read[e + 1], count_alone))
+        if (e + 2 < n && (counts_items(l.upper[e]) || qty_count(e)) && std::regex_match(l.read[e + 1], count_alone))
             return end_line_amount(l, e + 1);
         return std::nullopt;
     };

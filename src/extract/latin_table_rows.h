@@ -31,13 +31,16 @@ namespace receipt::extract {
 // (a date, a cashier label, "-INVOICE-", heading words such as "RM" / "CODE"), then below the one above it (a
 // description such as "STORAGE BOX 70581" reads as a label and its number), and below any heading line left before
 // the first end line (a subtotal / total line, a gross or net amount line, "TAKEOUT TOTAL", or one that counts the
-// items: "TOT QTY:", "TOTAL QUANTITY", "QTY:", "ITEM(S) : 2", "ITEM: 2", "TYPE:"), to that line. Each line there is a
-// money amount (a tax code after it allowed: "15.00 SR", "53.00S", "6.40 SR*", a course letter before it: "D 120.00
-// SR"), a unit price of 3-4 decimals or after an "@" ("0.7500", "@ 9.23"), a count ("1", "2 X", "1 PC", "1.00 PKT",
-// "3 UNIT *", "1X 000001888854"), a count and unit price ("1 X 2.10", "@5 X RM 12.50", "12.50*2"), a product code
-// ("4060150000005", "FG-A00019", "E8318", a shelf location "EZ10HD05 - 24", "LE51/2 - 12/48"), a tax code alone ("SR", "D"), a line without letters or digits (skipped) or
-// description text (two or more letters), or a row's number ("1. 7002-0014"). The rows are read in four ways, a
-// reading for each that gives rows:
+// items: "TOT QTY:", "TOTAL QUANTITY", "QTY:", "ITEM(S) : 2", "ITEM: 2", "TYPE", "8 NO", a "QTY" line with its
+// count below the rows), or a rounding line (its end amount the total below it less the rounding), to that line. Each
+// line there is (extract/latin_table_cells.h) a money amount (a tax code after it allowed: "15.00 SR", "53.00S",
+// "6.40 SR*", "0.20SR", a course letter before it: "D 120.00 SR"; "11.60-" negative; "165 SR"), a unit price of 3-4
+// decimals or after an "@" ("0.7500", "@ 9.23"), a count ("1", "2 X", "1 PC", "1.00 PKT", "3 UNIT *", "1 CTN", "1X
+// 000001888854"), a count and unit price ("1 X 2.10", "@5 X RM 12.50", "12.50*2", "122 PCS @ 18.90", "0.434 X
+// 39.90"), a product code ("4060150000005", "FG-A00019", "E8318", "MFF350", a shelf location "EZ10HD05 - 24",
+// "LE51/2 - 12/48"), a tax code alone ("SR", "D", "[SR]"), a unit ("EA", "-UNIT"), a line without letters or digits
+// or a bare label ("ITEM NO. :", "RM": skipped), description text (two or more letters), or a row's number ("1.
+// 7002-0014", "1)9557892102639 IBUPROFEN"). The rows are read in four ways, a reading for each that gives rows:
 //   - numbered: each row from its number to the next (1, 2, 3, ...), the description up to its first number line;
 //   - numbers first: runs of number lines and runs of text lines alternate, every number run followed by its
 //     description run; below the header, text above the first numbers is left out when every number run starts with
@@ -49,19 +52,22 @@ namespace receipt::extract {
 //     only where a run of text holds two counted lines or the last row is such a part;
 //   - text first: the numbers after a row's last money amount are the next row's, printed before its description,
 //     and so are numbers without a money amount before the first description; but a count and unit price that make
-//     the row's amount stay with it ("1.14" / "2 @ 0.57").
-// A row's amount is the last money amount of its numbers, its count the first count printed that times a unit price
-// makes the amount (else the first count above 0, else the whole number of units of a printed unit price, else 1) and
-// its unit price that price (else the amount over the count when that is whole cents, else the money amount before the
-// last: a price with tax before an amount without); "3,000 CAFE" is count 3 and "2 GREEN TEA @ 1.00" count 2, "GREEN
-// TEA", unit price 1.00 ("LED TUBE @16.00": unit price 16.00). A negative amount (a return, a discount) has no count
-// and no unit price. A reading fails when a run of numbers has no money amount, when a row names a total, tax or
-// payment ("TAX SR @ 6%", "CASH", "2 ITEM(S)", "GST SUMMARY") or when no row has an amount above 0. end_amount is the
-// amount printed on the end line or the line after it (or after the count on a line that counts the items: "TOTAL QTY:"
-// / "2" / "101.76"); later_totals those of the subtotal / total lines of the 12 lines below. When sections of rows
-// follow below end lines, each adding up to the amount of the end line below it, a reading of all of them (at most 4;
-// end_amount the sum of theirs) comes before the first section's. Never throws: a line that makes std::regex give up
-// gives no reading.
+//     the row's amount stay with it ("1.14" / "2 @ 0.57"); a description runs from the last line of its text that
+//     starts with a count (the lines above are notes on the row above), the first below the header is one line.
+// A fuel sale ("35.10 LITRE PUMP # 02" / "V-POWER 97" / "86.00 A" / "2.450" / "/LITRE") is the one reading when the
+// litres times the price per litre make the amount. A row's amount is the last money amount of its numbers, its count
+// the first count printed that times a unit price makes the amount (else the first count above 0, else the whole number
+// of units of a printed unit price, else 1) and its unit price that price (else the amount over the count when that is
+// whole cents, else the money amount before the last: a price with tax before an amount without); "3,000 CAFE" is count
+// 3 and "2 GREEN TEA @ 1.00" count 2, "GREEN TEA", unit price 1.00 ("LED TUBE @16.00": unit price 16.00); a count
+// before the description when the numbers print none or when it times a printed price makes the amount ("1 STORAGE
+// BOX", "17 3/4\" ROD"). A negative amount (a return, a discount) has no count and no unit price. A reading fails when
+// a run of numbers has no money amount, when a row names a total, tax or payment ("TAX SR @ 6%", "CASH", "2 ITEM(S)",
+// "GST SUMMARY") or when no row has an amount above 0. end_amount is the amount printed on the end line or the line
+// after it (or after the count on a line that counts the items: "TOTAL QTY:" / "2" / "101.76"); later_totals those of
+// the subtotal / total lines of the 12 lines below. When sections of rows follow below end lines, each adding up to the
+// amount of the end line below it, a reading of all of them (at most 4; end_amount the sum of theirs) comes before the
+// first section's. Never throws: a line that makes std::regex give up gives no reading.
 std::vector<LatinItemRows> latin_table_row_readings(const std::string& text);
 
 }  // namespace receipt::extract
