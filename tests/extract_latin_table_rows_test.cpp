@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "extract/item_checks.h"
+#include "extract/latin_table_cells.h"
 #include "extract/latin_table_rows.h"
 
 namespace ex = receipt::extract;
@@ -309,4 +310,22 @@ TEST(LatinTableRows, FuelSale) {
     r = ex::latin_table_row_readings(
         "PETROL STATION\n35.10 LITRE PUMP # 02\nV-POWER 97\n70.00 A\n2.450\nTOTAL\n70.00\n");
     EXPECT_TRUE(r.empty() || rows_of(r[0]) != (std::vector<Row>{{"V-POWER 97", 35.1, 2.45, 70}}));
+}
+
+TEST(LatinTableRows, NumberRowsOfTextWrittenOneLinePerRow) {
+    // An OCR engine that returns text lines writes a table row's numbers on one line: they are read as boxes.
+    auto r = ex::latin_table_row_readings(
+        "HARDWARE\nCASHIER : USER TIME: 16:15:00\nIT QTY S/PRICE AMOUNT TAX\n1476 3 15.90 47.70 SR\n"
+        "25KG CREAM-88\n1477 2 X 2.20 4.40 SR\nPVC TAPE\nTOTAL QTY: 5\n52.10\n");
+    ASSERT_FALSE(r.empty());
+    EXPECT_EQ(rows_of(r[0]), (std::vector<Row>{{"25KG CREAM-88", 3, 15.9, 47.7}, {"PVC TAPE", 2, 2.2, 4.4}}));
+    EXPECT_DOUBLE_EQ(r[0].end_amount.value_or(0), 52.10);
+    // The amounts after a description, "RM" joined to its number.
+    r = ex::latin_table_row_readings(
+        "SHOP\nITEM QTY TOTAL\nVEGE\nRM 5.50 1 RM 5.50\nPORK\n$2.70 1 $2.70\nTOTAL AMOUNT:\n8.20\n");
+    ASSERT_FALSE(r.empty());
+    EXPECT_EQ(rows_of(r[0]), (std::vector<Row>{{"VEGE", 1, 5.5, 5.5}, {"PORK", 1, 2.7, 2.7}}));
+    // A line of words and numbers stays one line.
+    const auto cells = ex::table::with_number_rows_apart(*ex::latin_row_lines("2 GREEN TEA 1.00 2.00\n1 X 2.10"));
+    EXPECT_EQ(cells.read.size(), 2u);
 }

@@ -20,6 +20,7 @@
 
 #include "extract/latin_item_rows.h"
 #include "extract/latin_table_rows.h"
+#include "extract/row_split.h"
 
 namespace ex = receipt::extract;
 
@@ -45,6 +46,10 @@ int main(int argc, char** argv) {
     bool rows_only = false;
     app.add_option("--data", data, "JSONL of {id, text, fields}")->required();
     app.add_flag("--rows-only", rows_only, "only the row reader (extract/latin_item_rows.h), as before the table one");
+    bool split_rows = false;
+    app.add_flag("--split-rows", split_rows,
+                 "read a text written one line per printed row as receipt extract does, its amounts on lines of their "
+                 "own (extract/row_split.h)");
     app.add_option("--out", out, "where to write {id, fields: {line_items, total_amount}} lines")->required();
     CLI11_PARSE(app, argc, argv);
     std::ifstream in(data);
@@ -63,7 +68,8 @@ int main(int argc, char** argv) {
             continue;
         }
         ++n;
-        const std::string text = d["text"];
+        std::string text = d["text"];
+        if (split_rows && ex::reads_as_rows(text)) text = ex::split_row_amounts(text);
         const std::optional<double> total = labelled_total(d.value("fields", nlohmann::json::object()));
         std::vector<ex::LatinItemRows> rows;
         try {

@@ -106,9 +106,8 @@ Line classify(const std::string& read, const std::string& printed, const std::st
         R"(^(\d{1,3})\s*[Xx]\s+\d{6,14}$)");
     // "4060150000005", "FG-A00019", "E8318", "MFF350", "DIS30"; a shelf location with its slot ("EZ10HD05 - 24",
     // "PI12PJ11-4 - 6/300", "LE51/2 - 12/48"; "WA21 -20"; the slot on the next line: "KH22 -" / "10/500")
-    static const std::regex code(
-        R"(^[A-Z]{0,3}-?[A-Z]?\d{4,14}$|^[A-Z]{2,4}\d{2,3}$|)"
-        R"(^[A-Z0-9][A-Z0-9/-]*\d[A-Z0-9/-]*\s+-(?:\s*\d+(?:/\d+)?)?$|^\d+/\d+$)");
+    static const std::regex code(R"(^[A-Z]{0,3}-?[A-Z]?\d{4,14}$|^[A-Z]{2,4}\d{2,3}$|)"
+                                 R"(^[A-Z0-9][A-Z0-9/-]*\d[A-Z0-9/-]*\s+-(?:\s*\d+(?:/\d+)?)?$|^\d+/\d+$)");
     // A row's number, a product code or the description after it ("1. 7002-0014", "2. MAX 10-1M STAPLES",
     // "2.2012-0011", "1)9557892102639 IBUPROFEN 400MG 10")
     static const std::regex row_number(R"(^(\d{1,3})(?:\.\s+|\.(?=\d{4})|\)\s*)(\S.*)$)");
@@ -176,6 +175,54 @@ Line classify(const std::string& read, const std::string& printed, const std::st
         }
         out.cell = letters >= 2 ? Cell::kText : alnum == 0 ? Cell::kSkip : Cell::kOther;
         out.text = printed;
+    }
+    return out;
+}
+
+LatinRowLines with_number_rows_apart(const LatinRowLines& l) {
+    static const std::regex space(R"(\s+)");
+    auto words = [](const std::string& line) {
+        std::vector<std::string> w;
+        for (std::sregex_token_iterator it(line.begin(), line.end(), space, -1), e; it != e; ++it)
+            if (it->length() > 0) w.push_back(*it);
+        return w;
+    };
+    LatinRowLines out;
+    for (size_t i = 0; i < l.read.size(); ++i) {
+        const Cell whole = classify(l.read[i], l.printed[i], l.upper[i]).cell;
+        std::vector<std::string> read = words(l.read[i]), printed = words(l.printed[i]);
+        bool apart = (whole == Cell::kText || whole == Cell::kOther) && read.size() >= 2 && read.size() <= 8 &&
+                     read.size() == printed.size();
+        // "RM" / "$" and the number after it are one amount; a count, "X" or "@" and a price are one cell.
+        auto join_next = [&](size_t k) {  // word k and the word after it as one
+            read[k] += " " + read[k + 1], read.erase(read.begin() + long(k) + 1);
+            printed[k] += " " + printed[k + 1], printed.erase(printed.begin() + long(k) + 1);
+        };
+        for (size_t k = 0; apart && k + 1 < read.size();) {
+            const std::string u = ascii_upper(printed[k]);
+            if (u == "RM" || u == "MYR" || u == "$") {
+                join_next(k);
+            } else if (k > 0 && (u == "X" || u == "@" || u == "*")) {
+                join_next(k - 1), join_next(k - 1);
+            } else {
+                ++k;
+            }
+        }
+        std::vector<Line> cells;
+        bool money = false;
+        for (size_t k = 0; apart && k < read.size(); ++k) {
+            const Line c = classify(read[k], printed[k], ascii_upper(printed[k]));
+            apart =
+                c.cell != Cell::kText && c.cell != Cell::kOther && c.cell != Cell::kSkip && c.cell != Cell::kRowNumber;
+            money = money || c.cell == Cell::kMoney;
+        }
+        if (!apart || !money) {
+            out.read.push_back(l.read[i]), out.printed.push_back(l.printed[i]), out.upper.push_back(l.upper[i]);
+            continue;
+        }
+        for (size_t k = 0; k < read.size(); ++k)
+            out.read.push_back(read[k]), out.printed.push_back(printed[k]),
+                out.upper.push_back(ascii_upper(printed[k]));
     }
     return out;
 }
@@ -265,8 +312,11 @@ bool no_item(const std::string& desc) {
     static const std::regex counts(
         R"(\bITEM\s*\(?S\)?\s*:|\bITEM\(S\)|\bITEM COUNT\b|\bQTY\s*\(S\)|\bTAX\b|\bGST\b|\bSUMMARY\b|)"
         R"(\bSUB\s*-?TOTAL\b|\bIVA\b|\bVAT\b|\bTROCO\b)");
+    // A label ("MEMBER POINTS :") or a header line with a date or time ("RECEIPT CS00018751 DATE: 20/03/2018").
+    static const std::regex label_or_header(
+        R"(:\s*$|\b\d{1,2}/\d{1,2}/\d{2,4}\b|\b\d{1,2}[.-]\d{1,2}[.-]\d{4}\b|\b\d{1,2}:\d{2}:\d{2}\b)");
     const std::string upper = ascii_upper(desc);
-    return names_no_item(upper) || std::regex_search(upper, counts);
+    return names_no_item(upper) || std::regex_search(upper, counts) || std::regex_search(upper, label_or_header);
 }
 
 }  // namespace receipt::extract::table

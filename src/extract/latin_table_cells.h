@@ -51,11 +51,19 @@ bool is_text(const Line& c);
 // What a line holds, from its reading with OCR look-alikes as digits (`read`), as printed and upper-cased.
 Line classify(const std::string& read, const std::string& printed, const std::string& upper);
 
+// `l` with each line that holds only numbers of a table row, as OCR engines that return text lines write the row
+// ("1476 3 15.90 47.70 SR", "1X 000004089728 5.90SR", "$5.50 1 $5.50", "2 X 2.20 4.40 SR"), written one number per
+// line, as the boxes of box-per-line OCR are: each number a money amount, unit price, count, count and unit price
+// ("2 X 2.20"), product code or tax code, one of them a money amount ("RM" joins the number after it). Other lines
+// stay as they are.
+LatinRowLines with_number_rows_apart(const LatinRowLines& l);
+
 // The row of a description run and a number run; nullopt when the numbers hold no money amount.
 std::optional<ItemRow> row_of(const Run& desc, const Run& numbers);
 
 // A row description that is no item: a total, tax or payment line, an item count ("2 ITEM(S)", "ITEM COUNT: 4"), a
-// tax summary or line ("GST SUMMARY", "TAX SR @ 6%", Portuguese "IVA", "Troco": change).
+// tax summary or line ("GST SUMMARY", "TAX SR @ 6%", Portuguese "IVA", "Troco": change), a label ("MEMBER POINTS :")
+// or a header line with a date or a time of seconds.
 bool no_item(const std::string& desc);
 
 }  // namespace receipt::extract::table

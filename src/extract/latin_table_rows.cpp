@@ -197,12 +197,12 @@ std::optional<std::vector<ItemRow>> numbers_first_rows(std::vector<Run> runs, bo
 
 // The rows of runs of text and number lines, each row's description before its numbers. A description is its text
 // run from the last line that starts with a count: the lines above it are notes on the row above, added to its
-// description ("#4-COMBO FAJITAS" / "22.95" / "Chicken" / "Shrimp" / "1 #34-BURRITO SUPREME" / "14.95"). With `last_text_line` (rows below the
-// header) the first row's description is the last line of its run that is no header label OCR moved ("CASHIER:"):
-// header lines can only be above the first row. The numbers after a row's last money amount (counts, codes) are the
-// next row's, printed before its description ("1" / "BUTA SHOGA YAKI SET" / "19.90" / "1" / "ICED GREEN TEA" /
-// "1.00"), and so are numbers without a money amount before the first description; but a count and unit price that
-// make the row's amount stay with it ("1.14" / "2 @ 0.57").
+// description ("#4-COMBO FAJITAS" / "22.95" / "Chicken" / "Shrimp" / "1 #34-BURRITO SUPREME" / "14.95"). With
+// `last_text_line` (rows below the header) the first row's description is the last line of its run that is no header
+// label OCR moved ("CASHIER:"): header lines can only be above the first row. The numbers after a row's last money
+// amount (counts, codes) are the next row's, printed before its description ("1" / "BUTA SHOGA YAKI SET" / "19.90" /
+// "1" / "ICED GREEN TEA" / "1.00"), and so are numbers without a money amount before the first description; but a count
+// and unit price that make the row's amount stay with it ("1.14" / "2 @ 0.57").
 std::optional<std::vector<ItemRow>> text_first_rows(std::vector<Run> runs, bool last_text_line) {
     static const std::regex counted(R"(^\d{1,2}\s+\S)");
     Run* above = nullptr;  // the text run of the row above
@@ -426,7 +426,8 @@ std::optional<LatinItemRows> fuel_reading(const LatinRowLines& l) {
 // The readings below the first table heading (a run of heading lines) that gives any, heading after heading (a
 // receipt can print a heading line in its header, "ITEM" / "QTY"), above a tax summary ("GST SUMMARY" / "AMOUNT(RM)"
 // / "TAX(RM)"); else those below the header.
-std::vector<LatinItemRows> readings(const LatinRowLines& l) {
+std::vector<LatinItemRows> readings(const LatinRowLines& as_read) {
+    const LatinRowLines l = table::with_number_rows_apart(as_read);
     const size_t n = l.upper.size();
     const std::vector<bool> heading = table_headings(l);
     std::vector<Line> lines;  // each line classified once, for every reading tried
