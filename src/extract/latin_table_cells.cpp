@@ -116,12 +116,12 @@ Line classify(const std::string& read, const std::string& printed, const std::st
     static const std::regex bare_label(
         R"(^(?:ITEM\s*NO\.?|BARCODE|CODE|SKU|PLU|REF\.?|ART(?:ICLE)?\s*NO\.?)\s*:$|^(?:RM|MYR)$)");
     static const std::regex tax_code(R"(^(?:SR|ZR|ZRL|S|Z|T|E|D|OS|ES|N)$|^\[(?:SR|ZR|ZRL|S|Z)\]$)");  // "[SR]"
+    // A unit column ("EA", "-UNIT")
     static const std::regex unit(
-        R"(^-?(?:EA|CS|PC|PCS|UNIT|UNITS|PKT|BOX|SET|BTL|PAIR|NOS|KG|CTN|ROLL|BAG|CAN|TIN|PACK|EAC)$)");  // a unit
-                                                                                                          // column
+        R"(^-?(?:EA|CS|PC|PCS|UNIT|UNITS|PKT|BOX|SET|BTL|PAIR|NOS|KG|CTN|ROLL|BAG|CAN|TIN|PACK|EAC)$)");
+    static const std::regex minus_after(R"(^(\d{1,6})[.,](\d{2})-$)");  // "11.60-": a discount
     Line out;
     std::smatch m;
-    static const std::regex minus_after(R"(^(\d{1,6})[.,](\d{2})-$)");  // "11.60-": a discount
     // (the print too: a tax code glued to the amount reads as digits, "0.20SR" as "0.205R")
     if (std::regex_match(read, m, money) || std::regex_match(printed, m, money)) {
         const std::optional<double> v = money_of(m, 1);
@@ -208,7 +208,6 @@ LatinRowLines with_number_rows_apart(const LatinRowLines& l) {
                 ++k;
             }
         }
-        std::vector<Line> cells;
         bool money = false;
         for (size_t k = 0; apart && k < read.size(); ++k) {
             const Line c = classify(read[k], printed[k], ascii_upper(printed[k]));
