@@ -325,6 +325,11 @@ TEST(LatinTableRows, NumberRowsOfTextWrittenOneLinePerRow) {
         "SHOP\nITEM QTY TOTAL\nVEGE\nRM 5.50 1 RM 5.50\nPORK\n$2.70 1 $2.70\nTOTAL AMOUNT:\n8.20\n");
     ASSERT_FALSE(r.empty());
     EXPECT_EQ(rows_of(r[0]), (std::vector<Row>{{"VEGE", 1, 5.5, 5.5}, {"PORK", 1, 2.7, 2.7}}));
+    // "@2 X" / "RM 10.40": a count and unit price broken in two by the split of a row into boxes.
+    r = ex::latin_table_row_readings(
+        "SPEED MART\n21-05-17\n154\nAJINOMOTO 1KG\nRM20.80 S\n@2 X\nRM 10.40\nTOTAL SALES (INCLUSIVE GST)\nRM 20.80\n");
+    ASSERT_FALSE(r.empty());
+    EXPECT_EQ(rows_of(r[0]), (std::vector<Row>{{"AJINOMOTO 1KG", 2, 10.4, 20.8}}));
     // A line of words and numbers stays one line.
     const auto cells = ex::table::with_number_rows_apart(*ex::latin_row_lines("2 GREEN TEA 1.00 2.00\n1 X 2.10"));
     EXPECT_EQ(cells.read.size(), 2u);

@@ -187,8 +187,18 @@ LatinRowLines with_number_rows_apart(const LatinRowLines& l) {
             if (it->length() > 0) w.push_back(*it);
         return w;
     };
+    // "@2 X" / "RM 10.40": a count and unit price that the split of a row into boxes (extract/row_split.h) broke.
+    static const std::regex at_count(R"(^@\s*\d{1,3}\s*[Xx]$)");
     LatinRowLines out;
     for (size_t i = 0; i < l.read.size(); ++i) {
+        if (i + 1 < l.read.size() && std::regex_match(l.read[i], at_count) &&
+            classify(l.read[i + 1], l.printed[i + 1], l.upper[i + 1]).cell == Cell::kMoney) {
+            out.read.push_back(l.read[i] + " " + l.read[i + 1]);
+            out.printed.push_back(l.printed[i] + " " + l.printed[i + 1]);
+            out.upper.push_back(l.upper[i] + " " + l.upper[i + 1]);
+            ++i;
+            continue;
+        }
         const Cell whole = classify(l.read[i], l.printed[i], l.upper[i]).cell;
         std::vector<std::string> read = words(l.read[i]), printed = words(l.printed[i]);
         bool apart = (whole == Cell::kText || whole == Cell::kOther) && read.size() >= 2 && read.size() <= 8 &&
