@@ -10,6 +10,7 @@
 
 #include "extract/item_checks.h"
 #include "extract/latin_item_rows.h"
+#include "extract/latin_rows_add_up.h"
 #include "extract/latin_row_lines.h"
 
 namespace ex = receipt::extract;

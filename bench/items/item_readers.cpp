@@ -19,6 +19,7 @@
 #include <nlohmann/json.hpp>
 
 #include "extract/latin_item_rows.h"
+#include "extract/latin_rows_add_up.h"
 #include "extract/latin_table_rows.h"
 #include "extract/row_split.h"
 

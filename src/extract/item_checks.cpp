@@ -12,6 +12,7 @@
 #include "extract/field_edits.h"
 #include "extract/item_rows.h"
 #include "extract/latin_item_rows.h"
+#include "extract/latin_rows_add_up.h"
 #include "extract/latin_row_lines.h"
 #include "extract/latin_table_rows.h"
 #include "extract/name_constraint.h"

@@ -28,7 +28,8 @@ struct LatinItemRows {
     // Amounts OCR damaged after the end line or those below it ("OTAL:" / "£65.9"), as printed.
     std::vector<std::string> damaged_totals;
     // A row whose amount OCR damaged ("1.8" for 1.68, "1451" for 14.51, ".00" for 16.00): its index in `rows`, whose
-    // amount is 0 until rows_add_up_to gives it one, and the amount as printed. At most one per reading.
+    // amount is 0 until rows_add_up_to (extract/latin_rows_add_up.h) gives it one, and the amount as printed. At
+    // most one per reading.
     std::optional<size_t> damaged_row;
     std::string damaged_print;
 };
@@ -69,10 +70,10 @@ struct LatinItemRows {
 //   - the last row's amount below an end line that has none, above that line's own ("1x CHEDDAR CHEESE" /
 //     "SUBOTAL" / "3.85" / "£40.68").
 // A row description that OCR dropped a letter from takes another row's that prints it whole ("ORANGE JICE" and
-// "ORANGE JUICE"). A reading fails when a line cannot be placed (an amount with no description before or after it, a description
-// with no amount after it), when a row names a total, tax, rounding or payment line ("CASH", "RELIEF GST"), or
-// when no row has an amount above 0. May throw std::regex_error on a pathological line
-// (check_latin_items catches it).
+// "ORANGE JUICE"). A reading fails when a line cannot be placed (an amount with no description before or after it, a
+// description with no amount after it), when a row names a total, tax, rounding or payment line ("CASH", "RELIEF GST"),
+// or when no row has an amount above 0. May throw std::regex_error on a pathological line (check_latin_items catches
+// it).
 std::vector<LatinItemRows> latin_item_row_readings(const std::string& text);
 
 // The item rows of `text` read past lines that no reading can place, for a long receipt whose model reading was
@@ -84,22 +85,5 @@ std::optional<LatinItemRows> latin_item_rows_skipping(const std::string& text);
 
 // The first of latin_item_row_readings(text), nullopt when there is none.
 std::optional<LatinItemRows> read_latin_item_rows(const std::string& text);
-
-// Whether the rows of `reading` add up to `target` (within half a cent; never for a target of 0 or less). A reading
-// with a damaged row does when the amount target - (the other rows) has the digits printed for it with at most two
-// lost, in order, and its sign ("1.8" -> 1.68, ".00" -> 16.00): that row then gets the amount (and a unit price:
-// the amount over its count). With `lost_digit`, one without does when exactly one row's amount is short by a
-// digit OCR lost, the digits of amount + (target - sum) with one left out ("2.00" for 12.00): that row gets it (of
-// several such rows, the one whose count times unit price is that amount: "6 X 2.00" / "2.00" for 12.00).
-bool rows_add_up_to(LatinItemRows& reading, double target, bool lost_digit = false);
-
-// The first of `readings` whose rows add up (rows_add_up_to) to one of its targets, tried in this order: its
-// end_amount, `targets`, its later_totals; every reading without a lost digit first, then with one. The reading as
-// rows_add_up_to left it (a damaged row's amount filled in) and the target; nullopt when none adds up.
-std::optional<std::pair<LatinItemRows, double>> first_reading_adding_up(const std::vector<LatinItemRows>& readings,
-                                                                        const std::vector<double>& targets);
-
-// The sum of the amounts of `rows`, rounded to cents.
-double rows_sum(const std::vector<ItemRow>& rows);
 
 }  // namespace receipt::extract

@@ -7,6 +7,7 @@
 #include <regex>
 
 #include "extract/latin_row_lines.h"
+#include "extract/latin_rows_add_up.h"
 #include "extract/latin_table_cells.h"
 #include "extract/utf8.h"
 
