@@ -331,6 +331,7 @@ TEST(LatinTableRows, NumberRowsOfTextWrittenOneLinePerRow) {
     ASSERT_FALSE(r.empty());
     EXPECT_EQ(rows_of(r[0]), (std::vector<Row>{{"AJINOMOTO 1KG", 2, 10.4, 20.8}}));
     // A line of words and numbers stays one line.
-    const auto cells = ex::table::with_number_rows_apart(*ex::latin_row_lines("2 GREEN TEA 1.00 2.00\n1 X 2.10"));
-    EXPECT_EQ(cells.read.size(), 2u);
+    const auto cells = ex::table::table_lines(*ex::latin_row_lines("2 GREEN TEA 1.00 2.00\n1 X 2.10"));
+    EXPECT_EQ(cells.lines.read.size(), 2u);
+    EXPECT_EQ(cells.cells.size(), 2u);
 }

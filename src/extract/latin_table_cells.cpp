@@ -179,7 +179,7 @@ Line classify(const std::string& read, const std::string& printed, const std::st
     return out;
 }
 
-LatinRowLines with_number_rows_apart(const LatinRowLines& l) {
+TableLines table_lines(const LatinRowLines& l) {
     static const std::regex space(R"(\s+)");
     auto words = [](const std::string& line) {
         std::vector<std::string> w;
@@ -189,20 +189,30 @@ LatinRowLines with_number_rows_apart(const LatinRowLines& l) {
     };
     // "@2 X" / "RM 10.40": a count and unit price that the split of a row into boxes (extract/row_split.h) broke.
     static const std::regex at_count(R"(^@\s*\d{1,3}\s*[Xx]$)");
-    LatinRowLines out;
+    TableLines out;
+    auto push = [&](const std::string& read, const std::string& printed, const std::string& upper, const Line& cell) {
+        out.lines.read.push_back(read), out.lines.printed.push_back(printed), out.lines.upper.push_back(upper);
+        out.cells.push_back(cell);
+    };
+    std::optional<Line> next;  // the classification of line i, when the line before already made it
     for (size_t i = 0; i < l.read.size(); ++i) {
-        if (i + 1 < l.read.size() && std::regex_match(l.read[i], at_count) &&
-            classify(l.read[i + 1], l.printed[i + 1], l.upper[i + 1]).cell == Cell::kMoney) {
-            out.read.push_back(l.read[i] + " " + l.read[i + 1]);
-            out.printed.push_back(l.printed[i] + " " + l.printed[i + 1]);
-            out.upper.push_back(l.upper[i] + " " + l.upper[i + 1]);
-            ++i;
-            continue;
+        const Line whole = next ? *next : classify(l.read[i], l.printed[i], l.upper[i]);
+        next.reset();
+        if (i + 1 < l.read.size() && std::regex_match(l.read[i], at_count)) {
+            next = classify(l.read[i + 1], l.printed[i + 1], l.upper[i + 1]);
+            if (next->cell == Cell::kMoney) {
+                const std::string read = l.read[i] + " " + l.read[i + 1],
+                                  printed = l.printed[i] + " " + l.printed[i + 1];
+                const std::string upper = l.upper[i] + " " + l.upper[i + 1];
+                push(read, printed, upper, classify(read, printed, upper));
+                next.reset();
+                ++i;
+                continue;
+            }
         }
-        const Cell whole = classify(l.read[i], l.printed[i], l.upper[i]).cell;
         std::vector<std::string> read = words(l.read[i]), printed = words(l.printed[i]);
-        bool apart = (whole == Cell::kText || whole == Cell::kOther) && read.size() >= 2 && read.size() <= 8 &&
-                     read.size() == printed.size();
+        bool apart = (whole.cell == Cell::kText || whole.cell == Cell::kOther) && read.size() >= 2 &&
+                     read.size() <= 8 && read.size() == printed.size();
         // "RM" / "$" and the number after it are one amount; a count, "X" or "@" and a price are one cell.
         auto join_next = [&](size_t k) {  // word k and the word after it as one
             read[k] += " " + read[k + 1], read.erase(read.begin() + long(k) + 1);
@@ -218,20 +228,19 @@ LatinRowLines with_number_rows_apart(const LatinRowLines& l) {
                 ++k;
             }
         }
+        std::vector<Line> cells;
         bool money = false;
         for (size_t k = 0; apart && k < read.size(); ++k) {
-            const Line c = classify(read[k], printed[k], ascii_upper(printed[k]));
-            apart =
-                c.cell != Cell::kText && c.cell != Cell::kOther && c.cell != Cell::kSkip && c.cell != Cell::kRowNumber;
-            money = money || c.cell == Cell::kMoney;
+            cells.push_back(classify(read[k], printed[k], ascii_upper(printed[k])));
+            const Cell c = cells.back().cell;
+            apart = c != Cell::kText && c != Cell::kOther && c != Cell::kSkip && c != Cell::kRowNumber;
+            money = money || c == Cell::kMoney;
         }
         if (!apart || !money) {
-            out.read.push_back(l.read[i]), out.printed.push_back(l.printed[i]), out.upper.push_back(l.upper[i]);
+            push(l.read[i], l.printed[i], l.upper[i], whole);
             continue;
         }
-        for (size_t k = 0; k < read.size(); ++k)
-            out.read.push_back(read[k]), out.printed.push_back(printed[k]),
-                out.upper.push_back(ascii_upper(printed[k]));
+        for (size_t k = 0; k < read.size(); ++k) push(read[k], printed[k], ascii_upper(printed[k]), cells[k]);
     }
     return out;
 }

@@ -51,13 +51,19 @@ bool is_text(const Line& c);
 // What a line holds, from its reading with OCR look-alikes as digits (`read`), as printed and upper-cased.
 Line classify(const std::string& read, const std::string& printed, const std::string& upper);
 
-// `l` with each line that holds only numbers of a table row, as OCR engines that return text lines write the row
-// ("1476 3 15.90 47.70 SR", "1X 000004089728 5.90SR", "$5.50 1 $5.50", "2 X 2.20 4.40 SR"), written one number per
-// line, as the boxes of box-per-line OCR are: each number a money amount, unit price, count, count and unit price
-// ("2 X 2.20"), product code or tax code, one of them a money amount ("RM" joins the number after it); and a count
-// line "@2 X" joined to the amount below it ("@2 X" / "RM 10.40": one count and unit price that the row split broke).
-// Other lines stay as they are.
-LatinRowLines with_number_rows_apart(const LatinRowLines& l);
+// The lines of a table and what each holds (classify): `lines`, and `cells`, one per line.
+struct TableLines {
+    LatinRowLines lines;
+    std::vector<Line> cells;
+};
+
+// `l`, each line classified, with each line that holds only numbers of a table row, as OCR engines that return text
+// lines write the row ("1476 3 15.90 47.70 SR", "1X 000004089728 5.90SR", "$5.50 1 $5.50", "2 X 2.20 4.40 SR"), written
+// one number per line, as the boxes of box-per-line OCR are: each number a money amount, unit price, count, count and
+// unit price ("2 X 2.20"), product code or tax code, one of them a money amount ("RM" joins the number after it); and a
+// count line "@2 X" joined to the amount below it ("@2 X" / "RM 10.40": one count and unit price that the row split
+// broke). Other lines stay as they are.
+TableLines table_lines(const LatinRowLines& l);
 
 // The row of a description run and a number run; nullopt when the numbers hold no money amount.
 std::optional<ItemRow> row_of(const Run& desc, const Run& numbers);

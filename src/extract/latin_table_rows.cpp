@@ -16,7 +16,6 @@ namespace receipt::extract {
 namespace {
 
 using table::Cell;
-using table::classify;
 using table::counts_items;
 using table::heading_kind;
 using table::is_text;
@@ -428,12 +427,11 @@ std::optional<LatinItemRows> fuel_reading(const LatinRowLines& l) {
 // receipt can print a heading line in its header, "ITEM" / "QTY"), above a tax summary ("GST SUMMARY" / "AMOUNT(RM)"
 // / "TAX(RM)"); else those below the header.
 std::vector<LatinItemRows> readings(const LatinRowLines& as_read) {
-    const LatinRowLines l = table::with_number_rows_apart(as_read);
+    const table::TableLines table = table::table_lines(as_read);
+    const LatinRowLines& l = table.lines;
+    const std::vector<Line>& lines = table.cells;  // each line classified once, for every reading tried
     const size_t n = l.upper.size();
     const std::vector<bool> heading = table_headings(l);
-    std::vector<Line> lines;  // each line classified once, for every reading tried
-    lines.reserve(n);
-    for (size_t i = 0; i < n; ++i) lines.push_back(classify(l.read[i], l.printed[i], l.upper[i]));
     if (std::optional<LatinItemRows> fuel = fuel_reading(l)) return {*fuel};
     for (size_t i = 0; i < n;) {
         if (l.upper[i].find("SUMMARY") != std::string::npos) break;  // a tax summary's table lists no items
