@@ -335,3 +335,58 @@ TEST(LatinTableRows, NumberRowsOfTextWrittenOneLinePerRow) {
     EXPECT_EQ(cells.lines.read.size(), 2u);
     EXPECT_EQ(cells.cells.size(), 2u);
 }
+
+TEST(LatinTableRows, TextLinesHoldingAWholeRowReadAsTheirCells) {
+    // A whole printed row on one text line, which the row split leaves whole when it ends in no amount: read as
+    // its cells only when asked (the readings of a text in rows whose boxes-like reading found none).
+    const std::string text =
+        "BAKERY\nDATE: 05/01/2018 10:02\nCODE DESC QTY RM DISC AMT\n201019 KAYA PUFF 4 1.60 0\n6.40 S\n231027 SLICE CAKE 1 8.70 0\n8.70 S\n"
+        "QTY 5\n15.10\n";
+    const auto plain = ex::latin_table_row_readings(text);
+    EXPECT_TRUE(plain.empty() || rows_of(plain[0]).size() != 2u);
+    auto r = ex::latin_table_row_readings(text, true);
+    ASSERT_FALSE(r.empty());
+    EXPECT_EQ(rows_of(r[0]),
+              (std::vector<Row>{{"201019 KAYA PUFF", 4, 1.6, 6.4}, {"231027 SLICE CAKE", 1, 8.7, 8.7}}));
+    // A count with a decimal, a tax code in brackets or with a mark after the amount.
+    r = ex::latin_table_row_readings(
+        "NOODLE HOUSE\nDESCRIPTION QTY PRICE AMOUNT\n(T02) BRAISED PORK 2.0\n7.00\n14.00\n"
+        "FRIED RICE 3 PAX 1 71.00 (S)\n1 HSS DRILL 2 4.00 8.00 SR*\nSUB TOTAL:\n93.00\n",
+        true);
+    ASSERT_FALSE(r.empty());
+    EXPECT_EQ(rows_of(r[0]), (std::vector<Row>{{"(T02) BRAISED PORK", 2, 7, 14},
+                                               {"FRIED RICE 3 PAX", 1, 71, 71},
+                                               {"1 HSS DRILL", 2, 4, 8}}));
+    // A count set apart from its description by the row split is joined to it again; a size or count with its unit
+    // ends the description ("SUGAR 1KG", "TISSUE 10S"), an amount OCR damaged does not ("3.9S").
+    r = ex::latin_table_row_readings(
+        "GROCER\n23-09-18 14:21:21\nQTY\nDESC\nPRICE\nAMOUNT\n1\nSUGAR 1KG\n2.60\n2.60\n1\nMILK 2% GAL 3.9S\n3.95\n1\n"
+        "TISSUE 10S\n8.55\n8.55\nSUBTOTAL\n15.10\n",
+        true);
+    ASSERT_FALSE(r.empty());
+    EXPECT_EQ(rows_of(r[0]), (std::vector<Row>{{"SUGAR 1KG", 1, 2.6, 2.6},
+                                               {"MILK 2% GAL", 1, 3.95, 3.95},
+                                               {"TISSUE 10S", 1, 8.55, 8.55}}));
+    // "RM2.25 ST": an amount with its tax code; "ITEM 2 TOTAL WITH GST" ends the rows.
+    r = ex::latin_table_row_readings(
+        "BREAD SHOP\nDATE : 09/06/2018 18:47:29\nBUTTER BUN\n1\nRM2.25 ST\nGREEN TEA MOCHI\n1\nRM3.30 ST\n"
+        "ITEM 2 TOTAL WITH GST @ 6%\n5.55\n");
+    ASSERT_FALSE(r.empty());
+    EXPECT_EQ(rows_of(r[0]), (std::vector<Row>{{"BUTTER BUN", 1, 2.25, 2.25}, {"GREEN TEA MOCHI", 1, 3.3, 3.3}}));
+    EXPECT_DOUBLE_EQ(r[0].end_amount.value_or(0), 5.55);
+    // The check takes these rows when no other reading adds up.
+    nlohmann::ordered_json f = fields_with(nlohmann::ordered_json::array(), 15.10);
+    ex::check_latin_items(text, f);
+    ASSERT_EQ(f["line_items"].size(), 2u);
+    EXPECT_EQ(f["line_items"][1]["description"], "231027 SLICE CAKE");
+    EXPECT_DOUBLE_EQ(f["line_items"][1]["amount"].get<double>(), 8.7);
+    // Not when the model's items add up and are printed; when they are not printed, yes.
+    f = fields_with({{{"description", "KAYA PUFF"}, {"quantity", 1}, {"unit_price", 15.1}, {"amount", 15.1}}}, 15.10);
+    ex::check_latin_items(text, f);
+    ASSERT_EQ(f["line_items"].size(), 1u);
+    EXPECT_EQ(f["line_items"][0]["description"], "KAYA PUFF");
+    f = fields_with({{{"description", "SOUR CHICKEN"}, {"quantity", 1}, {"unit_price", 15.1}, {"amount", 15.1}}},
+                    15.10);
+    ex::check_latin_items(text, f);
+    EXPECT_EQ(f["line_items"].size(), 2u);
+}

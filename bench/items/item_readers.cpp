@@ -21,6 +21,8 @@
 #include "extract/latin_item_rows.h"
 #include "extract/latin_rows_add_up.h"
 #include "extract/latin_table_rows.h"
+#include "extract/latin_table_cells.h"
+#include "extract/latin_row_lines.h"
 #include "extract/row_split.h"
 
 namespace ex = receipt::extract;
@@ -51,6 +53,10 @@ int main(int argc, char** argv) {
     app.add_flag("--split-rows", split_rows,
                  "read a text written one line per printed row as receipt extract does, its amounts on lines of their "
                  "own (extract/row_split.h)");
+    std::string only_id;
+    app.add_option("--show", only_id,
+                   "print the lines of this receipt's table as the table reader sees them (text lines holding a row "
+                   "read as their cells), each with its class, to stderr");
     app.add_option("--out", out, "where to write {id, fields: {line_items, total_amount}} lines")->required();
     CLI11_PARSE(app, argc, argv);
     std::ifstream in(data);
@@ -59,7 +65,7 @@ int main(int argc, char** argv) {
         std::cerr << "error: cannot open " << (!in ? data : out) << "\n";
         return 2;
     }
-    size_t n = 0, by_rows = 0, by_table = 0;
+    size_t n = 0, by_rows = 0, by_table = 0, by_text_lines = 0;
     std::string line;
     while (std::getline(in, line)) {
         const nlohmann::json d = nlohmann::json::parse(line, nullptr, false);
@@ -71,6 +77,15 @@ int main(int argc, char** argv) {
         ++n;
         std::string text = d["text"];
         if (split_rows && ex::reads_as_rows(text)) text = ex::split_row_amounts(text);
+        if (!only_id.empty() && d.value("id", "") == only_id) {
+            if (const auto rl = ex::latin_row_lines(text)) {
+                static const char* const names[] = {"skip", "money", "price", "count", "count-price",
+                                                    "code", "tax-code", "row-number", "other", "text"};
+                const auto t = ex::table::table_lines(*rl, true);
+                for (size_t k = 0; k < t.cells.size(); ++k)
+                    std::cerr << names[static_cast<int>(t.cells[k].cell)] << "\t" << t.lines.printed[k] << "\n";
+            }
+        }
         const std::optional<double> total = labelled_total(d.value("fields", nlohmann::json::object()));
         std::vector<ex::LatinItemRows> rows;
         try {
@@ -83,6 +98,9 @@ int main(int argc, char** argv) {
         if (found) ++by_rows;
         if (!found && !rows_only && (found = ex::first_reading_adding_up(ex::latin_table_row_readings(text), targets)))
             ++by_table;
+        if (!found && !rows_only &&
+            (found = ex::first_reading_adding_up(ex::latin_table_row_readings(text, true), targets)))
+            ++by_text_lines;
         nlohmann::ordered_json fields = {{"line_items", nlohmann::ordered_json::array()}, {"total_amount", nullptr}};
         if (found) {
             for (const ex::ItemRow& r : found->first.rows)
@@ -95,7 +113,9 @@ int main(int argc, char** argv) {
         }
         os << nlohmann::ordered_json{{"id", d.value("id", "")}, {"fields", fields}}.dump() << "\n";
     }
-    std::printf("%zu receipts: rows that add up from the row reader %zu, from the table reader %zu\n", n, by_rows,
-                by_table);
+    std::printf(
+        "%zu receipts: rows that add up from the row reader %zu, from the table reader %zu, from it with text lines "
+        "read as cells %zu\n",
+        n, by_rows, by_table, by_text_lines);
     return 0;
 }

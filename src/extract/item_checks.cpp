@@ -51,6 +51,19 @@ bool adds_up(const nlohmann::ordered_json& items, double target, double tol = kY
     return std::fabs(sum - target) <= tol;
 }
 
+// True when every item of `items` has a description printed in `text`, letter case and spaces aside, up to OCR
+// edits of 30% of its length.
+bool descriptions_printed(const nlohmann::ordered_json& items, const std::string& text) {
+    if (!items.is_array()) return false;
+    const std::string printed = ascii_upper(strip_spaces(text));
+    for (const auto& it : items) {
+        if (!it.contains("description") || !it["description"].is_string()) return false;
+        const std::string d = strip_spaces(it["description"].get<std::string>());
+        if (d.empty() || substring_edit_distance(ascii_upper(d), printed) * 10 > 3 * int(d.size())) return false;
+    }
+    return true;
+}
+
 // Line items of a yen receipt: an item whose description is printed as a row gets the amount printed on that row
 // (extract/printed_items.h). When the quantity and unit price no longer multiply to it, they become the row's
 // count and unit price when those do, else the quantity that the unit price divides into it, else the unit price
@@ -524,6 +537,13 @@ void check_latin_items(const std::string& text, nlohmann::ordered_json& f) {
     // Else the first reading of an item table written one box per line whose rows add up (extract/latin_table_rows.h:
     // the numbers of a row before its description, more columns than the readings above take).
     if (first_adding_up(latin_table_row_readings(text))) return;
+    // Else the same with text lines that hold a whole row read as its cells (a text in rows), unless the model's items
+    // add up to the net or total amount and are printed: this reading takes less care of descriptions.
+    bool model_adds_up = false;
+    for (double t : model_totals) model_adds_up = model_adds_up || adds_up(f["line_items"], t, kCentTolerance);
+    if (!(model_adds_up && descriptions_printed(f["line_items"], text)) &&
+        first_adding_up(latin_table_row_readings(text, true)))
+        return;
     // A cut reading (input_truncated / output_truncated: a long receipt): the model's items stop where the cut
     // fell. The likeliest reading (else the rows read past the lines no reading places, latin_item_rows_skipping)
     // replaces them when it has more rows and comes closer to the amount after its rows (else the net, else the

@@ -72,10 +72,11 @@ bool is_damaged_total_keyword(const std::string& upper) {
 
 bool is_end_line(const std::string& upper) {
     // "SUB TOTAL", "Sub-Total", "SubーTotal" (OCR's long vowel mark or a dash for the hyphen)
-    // "TAKEOUT TOTAL (INCL GST)", "EAT-IN TOTAL": a restaurant's total by order kind
+    // "TAKEOUT TOTAL (INCL GST)", "EAT-IN TOTAL": a restaurant's total by order kind; "ITEM: 3 TOTAL WITH GST" (the
+    // item count and the total of a row of text)
     static const std::regex end(
         R"(^(SUB(?:[\s-]|ー|－|–|—)*TOTAL|TOTAL|BALANCE\s+DUE|GRAND\s+TOTAL|AMOUNT\s+DUE|NET\s+TOTAL|)"
-        R"((?:TAKE\s*OUT|TAKE\s*AWAY|EAT[\s-]*IN|DINE[\s-]*IN)\s+TOTAL\b))");
+        R"((?:TAKE\s*OUT|TAKE\s*AWAY|EAT[\s-]*IN|DINE[\s-]*IN)\s+TOTAL\b|ITEMS?\s*:?\s*\d{1,3}\s+TOTAL\b))");
     static const std::regex tax(R"(^(VAT|TAX|GST|SST)\b(?!\s*(INVOICE|ID|REG|NO\b|NO\.|NUMBER|SUMMARY)))");
     return std::regex_search(upper, end) || std::regex_search(upper, tax) || is_damaged_total_keyword(upper);
 }

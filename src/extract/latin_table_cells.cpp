@@ -61,7 +61,7 @@ int heading_kind(const std::string& upper) {
 bool counts_items(const std::string& upper) {
     static const std::regex count_line(
         R"(^(TOT\.?\s*QTY|TOTAL\s+(QTY|QUANTITY|ITEMS?)|ITEM\s*\(S\)|QTY\s*\(S\)|ITEM COUNT|QTY\s*:|)"
-        R"(ITEMS?\s*:\s*\d*$|TYPE\s*:?$|\d{1,3}\s+NOS?\.?$))");
+        R"(ITEMS?\s*:\s*\d*$|TYPE\s*:?(?:\s*\d+\s+TOTAL)?$|\d{1,3}\s+NOS?\.?$))");
     return std::regex_search(upper, count_line);
 }
 
@@ -88,8 +88,9 @@ std::vector<bool> table_headings(const LatinRowLines& l) {
 bool is_text(const Line& c) { return c.cell == Cell::kText || (c.cell == Cell::kRowNumber && !c.after_number.empty()); }
 
 Line classify(const std::string& read, const std::string& printed, const std::string& upper) {
-    // "15.00 SR", "6.40 SR*", "D 120.00 SR" (a course letter before it)
-    static const std::regex money(std::string(R"(^(?:[A-Z]\s+)?)") + kMoney + R"(\s*(?:SR|ZRL|ZR|S|Z|T|E|N)?\*?$)");
+    // "15.00 SR", "6.40 SR*", "D 120.00 SR" (a course letter before it), "RM2.25 ST"
+    static const std::regex money(std::string(R"(^(?:[A-Z]\s+)?)") + kMoney +
+                                  R"(\s*(?:SR|ZRL|ZR|ST|S|Z|T|E|N)?\*?$)");
     static const std::regex unit_price(std::string(R"(^(?:(?:@|x|X)\s*)?)") + kUnitMoney + "$");  // "0.7500", "@ 9.23"
     static const std::regex whole_money(R"(^(\d{2,6})\s+(?:SR|ZRL|ZR)$)");  // "165 SR": an amount without its cents
     // "1 X 2.10", "@5 X RM 12.50", "122 PCS @ 18.90", "0.434 X 39.90" (kg)
@@ -115,7 +116,7 @@ Line classify(const std::string& read, const std::string& printed, const std::st
     // A label without its value inside the table ("ITEM NO. :" above a code, "BARCODE:"), a currency column ("RM")
     static const std::regex bare_label(
         R"(^(?:ITEM\s*NO\.?|BARCODE|CODE|SKU|PLU|REF\.?|ART(?:ICLE)?\s*NO\.?)\s*:$|^(?:RM|MYR)$)");
-    static const std::regex tax_code(R"(^(?:SR|ZR|ZRL|S|Z|T|E|D|OS|ES|N)$|^\[(?:SR|ZR|ZRL|S|Z)\]$)");  // "[SR]"
+    static const std::regex tax_code(R"(^(?:SR|ZR|ZRL|ST|S|Z|T|E|D|OS|ES|N)$|^\[(?:SR|ZR|ZRL|S|Z)\]$)");  // "[SR]"
     // A unit column ("EA", "-UNIT")
     static const std::regex unit(
         R"(^-?(?:EA|CS|PC|PCS|UNIT|UNITS|PKT|BOX|SET|BTL|PAIR|NOS|KG|CTN|ROLL|BAG|CAN|TIN|PACK|EAC)$)");
@@ -179,7 +180,80 @@ Line classify(const std::string& read, const std::string& printed, const std::st
     return out;
 }
 
-TableLines table_lines(const LatinRowLines& l) {
+namespace {
+
+// A tax code in brackets or with a mark after a row's amount ("(S)", "(SR)", "SR*"), as a text line of a row
+// prints it.
+bool bracketed_tax_code(const std::string& upper) {
+    static const std::regex code(R"(^\((?:SR|ZR|ZRL|S|Z|T|E|N)\)$|^(?:SR|ZR|ZRL|S|Z)\*$)");
+    return std::regex_match(upper, code);
+}
+
+// A number cell of a row (not text, a row number or a line to skip).
+bool number_cell(const Line& c) {
+    return c.cell != Cell::kText && c.cell != Cell::kOther && c.cell != Cell::kSkip && c.cell != Cell::kRowNumber;
+}
+
+// Whether a word after a description is a number of the row, not the end of the description: a tax code, or a
+// word without letters but "RM", a tax code glued to an amount with cents ("5.90SR") or a count's "X" ("2X"), or an
+// amount with cents once OCR's look-alike letters are read as digits ("3.9S", `read` "3.95"). A size or count with
+// its unit ("1KG", "10S", "12CT") ends a description.
+bool row_number_word(const Line& c, const std::string& read, const std::string& upper) {
+    static const std::regex lettered(R"(^(?:RM)?-?\d+[.,]\d{2,4}(?:SR|ZRL|ZR|ST|S|Z|T|E|N)?\*?$|^\d{1,3}X$|^X\d{1,3}$)");
+    static const std::regex cents(R"(^-?\d+[.,]\d{2}$)");
+    if (!number_cell(c)) return false;
+    if (c.cell == Cell::kTaxCode || std::regex_match(read, cents)) return true;
+    const bool letters =
+        std::any_of(upper.begin(), upper.end(), [](char ch) { return ch >= 'A' && ch <= 'Z'; });
+    return !letters || std::regex_match(upper, lettered);
+}
+
+// One line of a table as the readings take it: read, printed and classified.
+struct Piece {
+    std::string read, printed;
+    Line cell;
+};
+
+// A text line that holds a whole printed row ("FRIED RICE 3 PAX 1 71.00 (S)", "201019 KAYA PUFF 4 1.60 0",
+// "(T02) BRAISED PORK 2.0") as box-per-line OCR writes the row: the description (with a code or count before it),
+// then each number after it (a count, price, money amount or tax code) as a line of its own. Words are split at
+// spaces, read and printed alike. Empty when the line ends in no number or the description keeps fewer than two
+// letters.
+std::vector<Piece> text_line_pieces(const std::string& read_line, const std::string& printed_line) {
+    static const std::regex space(R"(\s+)");
+    std::vector<std::string> read, printed;
+    for (std::sregex_token_iterator it(read_line.begin(), read_line.end(), space, -1), e; it != e; ++it)
+        if (it->length() > 0) read.push_back(*it);
+    for (std::sregex_token_iterator it(printed_line.begin(), printed_line.end(), space, -1), e; it != e; ++it)
+        if (it->length() > 0) printed.push_back(*it);
+    const size_t n = read.size();
+    if (n < 2 || n != printed.size()) return {};
+    std::vector<Line> cells(n);
+    std::vector<bool> numbers(n);
+    for (size_t k = 0; k < n; ++k) {
+        const std::string upper = ascii_upper(printed[k]);
+        cells[k] = classify(read[k], printed[k], upper);
+        if (bracketed_tax_code(upper)) cells[k].cell = Cell::kTaxCode;
+        numbers[k] = row_number_word(cells[k], read[k], upper);
+    }
+    size_t trail = n;
+    while (trail > 0 && numbers[trail - 1]) --trail;
+    if (trail == n || trail == 0) return {};
+    Piece desc;
+    for (size_t k = 0; k < trail; ++k) {
+        desc.read += (k > 0 ? " " : "") + read[k];
+        desc.printed += (k > 0 ? " " : "") + printed[k];
+    }
+    desc.cell = classify(desc.read, desc.printed, ascii_upper(desc.printed));
+    if (desc.cell.cell != Cell::kText) return {};
+    std::vector<Piece> out{desc};
+    for (size_t k = trail; k < n; ++k) out.push_back({read[k], printed[k], cells[k]});
+    return out;
+}
+
+}  // namespace
+
+TableLines table_lines(const LatinRowLines& l, bool text_line_cells) {
     static const std::regex space(R"(\s+)");
     auto words = [](const std::string& line) {
         std::vector<std::string> w;
@@ -210,6 +284,27 @@ TableLines table_lines(const LatinRowLines& l) {
                 continue;
             }
         }
+        // A count that the row split set apart from its description ("1" / "M MCCHICKEN" of "1 M MCCHICKEN 9.50"),
+        // in a text in rows: one line again, as box-per-line OCR writes it (then read as its cells when it holds a
+        // whole row); not one before a label, an end line or a line that counts the items ("44" / "TYPE: 10 TOTAL").
+        static const std::regex bare_count(R"(^\d{1,2}$)");
+        if (text_line_cells && i + 1 < l.read.size() && std::regex_match(l.printed[i], bare_count) &&
+            std::isalpha(static_cast<unsigned char>(l.printed[i + 1].empty() ? '0' : l.printed[i + 1][0])) &&
+            l.printed[i + 1].find(':') == std::string::npos && !counts_items(l.upper[i + 1]) &&
+            !is_end_line(l.upper[i + 1])) {
+            next = classify(l.read[i + 1], l.printed[i + 1], l.upper[i + 1]);
+            if (next->cell == Cell::kText) {
+                const std::string read = l.read[i] + " " + l.read[i + 1],
+                                  printed = l.printed[i] + " " + l.printed[i + 1];
+                const std::vector<Piece> pieces = text_line_pieces(read, printed);
+                for (const Piece& p : pieces) push(p.read, p.printed, ascii_upper(p.printed), p.cell);
+                if (pieces.empty())
+                    push(read, printed, ascii_upper(printed), classify(read, printed, ascii_upper(printed)));
+                next.reset();
+                ++i;
+                continue;
+            }
+        }
         std::vector<std::string> read = words(l.read[i]), printed = words(l.printed[i]);
         bool apart = (whole.cell == Cell::kText || whole.cell == Cell::kOther) && read.size() >= 2 &&
                      read.size() <= 8 && read.size() == printed.size();
@@ -228,6 +323,8 @@ TableLines table_lines(const LatinRowLines& l) {
                 ++k;
             }
         }
+        // A mark after the row's amount ("10.38 *") belongs to it, in a text written in rows.
+        if (text_line_cells && apart && read.size() >= 3 && printed.back() == "*") join_next(read.size() - 2);
         std::vector<Line> cells;
         bool money = false;
         for (size_t k = 0; apart && k < read.size(); ++k) {
@@ -236,11 +333,16 @@ TableLines table_lines(const LatinRowLines& l) {
             apart = c != Cell::kText && c != Cell::kOther && c != Cell::kSkip && c != Cell::kRowNumber;
             money = money || c == Cell::kMoney;
         }
-        if (!apart || !money) {
-            push(l.read[i], l.printed[i], l.upper[i], whole);
+        if (apart && money) {
+            for (size_t k = 0; k < read.size(); ++k) push(read[k], printed[k], ascii_upper(printed[k]), cells[k]);
             continue;
         }
-        for (size_t k = 0; k < read.size(); ++k) push(read[k], printed[k], ascii_upper(printed[k]), cells[k]);
+        if (text_line_cells && whole.cell == Cell::kText) {
+            const std::vector<Piece> pieces = text_line_pieces(l.read[i], l.printed[i]);
+            for (const Piece& p : pieces) push(p.read, p.printed, ascii_upper(p.printed), p.cell);
+            if (!pieces.empty()) continue;
+        }
+        push(l.read[i], l.printed[i], l.upper[i], whole);
     }
     return out;
 }

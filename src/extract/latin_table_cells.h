@@ -62,8 +62,11 @@ struct TableLines {
 // one number per line, as the boxes of box-per-line OCR are: each number a money amount, unit price, count, count and
 // unit price ("2 X 2.20"), product code or tax code, one of them a money amount ("RM" joins the number after it); and a
 // count line "@2 X" joined to the amount below it ("@2 X" / "RM 10.40": one count and unit price that the row split
-// broke). Other lines stay as they are.
-TableLines table_lines(const LatinRowLines& l);
+// broke). With text_line_cells, a text line that ends in numbers of a row ("FRIED RICE 3 PAX 1 71.00 (S)",
+// "201019 KAYA PUFF 4 1.60 0": a whole printed row, which the row split of extract/row_split.h leaves whole when its
+// last number is no amount) is written the same way: the description (a code or count before it kept), each number
+// after it. Other lines stay as they are.
+TableLines table_lines(const LatinRowLines& l, bool text_line_cells = false);
 
 // The row of a description run and a number run; nullopt when the numbers hold no money amount.
 std::optional<ItemRow> row_of(const Run& desc, const Run& numbers);

@@ -426,8 +426,8 @@ std::optional<LatinItemRows> fuel_reading(const LatinRowLines& l) {
 // The readings below the first table heading (a run of heading lines) that gives any, heading after heading (a
 // receipt can print a heading line in its header, "ITEM" / "QTY"), above a tax summary ("GST SUMMARY" / "AMOUNT(RM)"
 // / "TAX(RM)"); else those below the header.
-std::vector<LatinItemRows> readings(const LatinRowLines& as_read) {
-    const table::TableLines table = table::table_lines(as_read);
+std::vector<LatinItemRows> readings(const LatinRowLines& as_read, bool text_line_cells) {
+    const table::TableLines table = table::table_lines(as_read, text_line_cells);
     const LatinRowLines& l = table.lines;
     const std::vector<Line>& lines = table.cells;  // each line classified once, for every reading tried
     const size_t n = l.upper.size();
@@ -473,11 +473,11 @@ std::vector<LatinItemRows> readings(const LatinRowLines& as_read) {
 
 }  // namespace
 
-std::vector<LatinItemRows> latin_table_row_readings(const std::string& text) {
+std::vector<LatinItemRows> latin_table_row_readings(const std::string& text, bool text_line_cells) {
     try {
         const std::optional<LatinRowLines> l = latin_row_lines(text);
         if (!l) return {};
-        return readings(*l);
+        return readings(*l, text_line_cells);
     } catch (const std::exception&) {  // std::regex giving up on a pathological line, or a number out of range
         return {};
     }

@@ -67,7 +67,9 @@ namespace receipt::extract {
 // after it (or after the count on a line that counts the items: "TOTAL QTY:" / "2" / "101.76"); later_totals those of
 // the subtotal / total lines of the 12 lines below. When sections of rows follow below end lines, each adding up to the
 // amount of the end line below it, a reading of all of them (at most 4; end_amount the sum of theirs) comes before the
-// first section's. Never throws: a line that makes std::regex give up gives no reading.
-std::vector<LatinItemRows> latin_table_row_readings(const std::string& text);
+// first section's. With text_line_cells, a text line that holds a whole row (description and numbers, as OCR that
+// returns text lines writes it) is read as its cells (table::table_lines): the readings of a text in rows whose
+// boxes-like reading found none. Never throws: a line that makes std::regex give up gives no reading.
+std::vector<LatinItemRows> latin_table_row_readings(const std::string& text, bool text_line_cells = false);
 
 }  // namespace receipt::extract
