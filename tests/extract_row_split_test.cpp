@@ -75,6 +75,12 @@ TEST(RowSplit, SplitsALatinRowIntoItsBoxes) {
     EXPECT_EQ(ex::split_row_amounts(rows),
               "SHOP\n2\nRICE 5KG\n17.58\n35.16\n4\n0.56\nBANANAS\n2.24\n4x DETERGENT 2KG\n67.20\nMILO 1KG\n1 X 28.61\n"
               "28.61\nTEA\n3 @ 4.00\n12.00\nSR @ 6%\n12.55\n0.75\nTOTAL :\n145.80");
+    // An amount that OCR put before its label goes on a line of its own, as its box was; not litres before their unit
+    // or an amount before a total label.
+    EXPECT_EQ(ex::split_row_amounts("SHOP\nMILO 1KG 23.28\n1.43 1x PASTA PENNE\n4.69 T 1x APPLES GALA\n"
+                                    "35.10 LITRE PUMP # 02\nRM29.40 TOTAL AMOUNT\nCASH 30.00\nCHANGE 0.60"),
+              "SHOP\nMILO 1KG\n23.28\n1.43\n1x PASTA PENNE\n4.69 T\n1x APPLES GALA\n35.10 LITRE PUMP # 02\n"
+              "RM29.40 TOTAL AMOUNT\nCASH\n30.00\nCHANGE\n0.60");
     // Numbers inside the words stay, and so does a label that starts with numbers before a sign.
     const std::string restaurant = "1 #5 5 WING COMBO 9.99\n01 1 $FiveLU 12.49\nTOTAL 5,28 0,97 6,25\nTAX 2.37";
     EXPECT_EQ(ex::split_row_amounts(restaurant),

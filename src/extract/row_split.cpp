@@ -1,5 +1,6 @@
 #include "extract/row_split.h"
 
+#include <cctype>
 #include <cstdint>
 #include <vector>
 
@@ -275,6 +276,35 @@ void append_yen_label(std::string_view label, std::string& out) {
     out.append(label);
 }
 
+// In a Latin-script row, the length of an amount with cents that OCR put before the label ("1.43 1x PASTA PENNE",
+// "4.69 T 1x APPLES GALA": boxes of one row out of order), with its tax code and the space after them; 0 when the
+// line does not start so. Not a quantity before its unit ("35.10 LITRE PUMP # 02", one box), nor an amount before
+// a total, tax or payment label ("RM37.95 TOTAL AMOUNT").
+size_t leading_amount(std::string_view line) {
+    const auto tokens = split_spaces(line);
+    if (tokens.size() < 2 || !is_amount_token(tokens[0], false, false)) return 0;
+    size_t label = 1;
+    if (tokens.size() >= 3 && is_tax_code(tokens[1])) label = 2;
+    const std::string_view rest = line.substr(static_cast<size_t>(tokens[label].data() - line.data()));
+    if (starts_with(rest, "LITRE") || starts_with(rest, "LTR")) return 0;
+    // Not a total, tax or payment line ("RM37.95 TOTAL AMOUNT"): the model reads a total's amount after its keyword,
+    // and would take the next one.
+    std::string upper(rest);
+    for (char& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    for (const char* key : {"TOTAL", "TOAL", "CASH", "CHANGE", "CHNGE", "TAX", "GST", "SST", "VAT", "ROUND", "DUE",
+                            "AMOUNT", "TENDER", "PAID", "BALANCE", "VISA", "CARD", "AMEX"})
+        if (upper.find(key) != std::string::npos) return 0;
+    // A word of two letters or more that is no tax code ("89.00 1 89.00 S" is a row of numbers).
+    bool word = false;
+    for (size_t k = label; k < tokens.size(); ++k) {
+        int letters = 0;
+        for (char c : tokens[k]) letters += (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z');
+        word = word || (letters >= 2 && !is_tax_code(tokens[k]));
+    }
+    if (!word) return 0;
+    return static_cast<size_t>(tokens[label].data() - line.data());
+}
+
 }  // namespace
 
 bool ends_in_amount(std::string_view line, size_t& label_end, bool yen_text) {
@@ -319,6 +349,10 @@ std::string split_row_amounts(std::string_view text) {
             out.append(amount);
         } else if (yen_text) {
             append_yen_label(line, out);
+        } else if (const size_t n = leading_amount(line)) {
+            std::string_view amount = line.substr(0, n);
+            while (!amount.empty() && amount.back() == ' ') amount.remove_suffix(1);
+            out.append(amount).append("\n").append(line.substr(n));
         } else {
             out.append(line);
         }
