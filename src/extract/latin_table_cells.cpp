@@ -208,6 +208,15 @@ bool row_number_word(const Line& c, const std::string& read, const std::string& 
     return !letters || std::regex_match(upper, lettered);
 }
 
+// The words of a line, split at runs of white space.
+std::vector<std::string> words_of(const std::string& line) {
+    static const std::regex space(R"(\s+)");
+    std::vector<std::string> w;
+    for (std::sregex_token_iterator it(line.begin(), line.end(), space, -1), e; it != e; ++it)
+        if (it->length() > 0) w.push_back(*it);
+    return w;
+}
+
 // One line of a table as the readings take it: read, printed and classified.
 struct Piece {
     std::string read, printed;
@@ -220,12 +229,7 @@ struct Piece {
 // spaces, read and printed alike. Empty when the line ends in no number or the description keeps fewer than two
 // letters.
 std::vector<Piece> text_line_pieces(const std::string& read_line, const std::string& printed_line) {
-    static const std::regex space(R"(\s+)");
-    std::vector<std::string> read, printed;
-    for (std::sregex_token_iterator it(read_line.begin(), read_line.end(), space, -1), e; it != e; ++it)
-        if (it->length() > 0) read.push_back(*it);
-    for (std::sregex_token_iterator it(printed_line.begin(), printed_line.end(), space, -1), e; it != e; ++it)
-        if (it->length() > 0) printed.push_back(*it);
+    const std::vector<std::string> read = words_of(read_line), printed = words_of(printed_line);
     const size_t n = read.size();
     if (n < 2 || n != printed.size()) return {};
     std::vector<Line> cells(n);
@@ -254,13 +258,6 @@ std::vector<Piece> text_line_pieces(const std::string& read_line, const std::str
 }  // namespace
 
 TableLines table_lines(const LatinRowLines& l, bool text_line_cells) {
-    static const std::regex space(R"(\s+)");
-    auto words = [](const std::string& line) {
-        std::vector<std::string> w;
-        for (std::sregex_token_iterator it(line.begin(), line.end(), space, -1), e; it != e; ++it)
-            if (it->length() > 0) w.push_back(*it);
-        return w;
-    };
     // "@2 X" / "RM 10.40": a count and unit price that the split of a row into boxes (extract/row_split.h) broke.
     static const std::regex at_count(R"(^@\s*\d{1,3}\s*[Xx]$)");
     TableLines out;
@@ -305,7 +302,7 @@ TableLines table_lines(const LatinRowLines& l, bool text_line_cells) {
                 continue;
             }
         }
-        std::vector<std::string> read = words(l.read[i]), printed = words(l.printed[i]);
+        std::vector<std::string> read = words_of(l.read[i]), printed = words_of(l.printed[i]);
         bool apart = (whole.cell == Cell::kText || whole.cell == Cell::kOther) && read.size() >= 2 &&
                      read.size() <= 8 && read.size() == printed.size();
         // "RM" / "$" and the number after it are one amount; a count, "X" or "@" and a price are one cell.
