@@ -309,6 +309,17 @@ TEST(ItemRows, QuantityColumn) {
     ASSERT_EQ(rows->size(), 2u);
     EXPECT_EQ((*rows)[1].amount, 270);
     EXPECT_EQ((*rows)[1].quantity, 1);
+
+    // Text in rows: the heading on one line is no description, and the count after a description under it is its
+    // quantity ("からあげクン ※ 3" / "¥837").
+    const std::string text4 = "店\n23/10/26 22時28分\n商品名 数量 金額\nレジ袋 L 1\n¥5\nからあげクン ※ 3\n¥837\n"
+                              "小 計\n¥842\n";
+    rows = ex::read_item_rows(text4);
+    ASSERT_TRUE(rows);
+    EXPECT_EQ(pairs(*rows),
+              (std::vector<std::pair<std::string, double>>{{"レジ袋 L", 5}, {"からあげクン", 837}}));
+    EXPECT_EQ((*rows)[1].quantity, 3);
+    EXPECT_EQ((*rows)[1].unit_price, 279);
 }
 
 TEST(ItemRows, RowDescriptionsGetTheLookAlikeAndLetterFixes) {

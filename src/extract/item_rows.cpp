@@ -1,6 +1,8 @@
 // Line items read from the printed item rows (extract/item_rows.h).
 #include "extract/item_rows.h"
 
+#include <algorithm>
+#include <cmath>
 #include <regex>
 
 #include "extract/dropped_digit.h"
@@ -63,8 +65,18 @@ bool not_item_line(const std::string& line) {
         const char next = s.size() > k.size() ? s[k.size()] : '\0';
         if (s.rfind(k, 0) == 0 && (next == '#' || (next >= '0' && next <= '9'))) return true;
     }
-    for (const char* k : {"金額", "数量", "品名", "商品名", "単価", "点数"})
-        if (s == k) return true;
+    // A table heading, its column names alone or on one line ("商品名 数量 金額").
+    std::string rest = s;
+    for (bool found = !rest.empty(); found && !rest.empty();) {
+        found = false;
+        for (const char* k : {"金額", "数量", "商品名", "品名", "単価", "点数"})
+            if (rest.rfind(k, 0) == 0) {
+                rest.erase(0, std::string(k).size());
+                found = true;
+                break;
+            }
+    }
+    if (rest.empty() && !s.empty()) return true;
     // A register line "POS8" (which the look-alike reading of the digits turns into "PO58").
     if (s.size() >= 3 && s.rfind("PO", 0) == 0 && (s[2] == 'S' || s[2] == '5') &&
         s.find_first_not_of("0123456789", 3) == std::string::npos)
@@ -226,6 +238,9 @@ std::optional<std::vector<ItemRow>> read_item_rows(const std::string& text) {
 
     PrintedItems rows(lines);
     const std::vector<std::string> printed = printed_lines_as_is(text);
+    // A table with a count column ("商品名 数量 金額"): a number after a description can be its count.
+    const bool count_column =
+        std::any_of(lines.begin(), lines.end(), [](const std::string& l) { return l.find("数量") != l.npos; });
     auto description_at = [&](size_t i) {  // description_of line i
         return description_of(lines[i], i < printed.size() ? printed[i] : std::string());
     };
@@ -327,8 +342,19 @@ std::optional<std::vector<ItemRow>> read_item_rows(const std::string& text) {
             const std::string part = trim(trim(line).substr(short_d.size()));
             const bool signed_part = part.rfind("¥", 0) == 0 || part.rfind("\\", 0) == 0 || part.ends_with("軽") ||
                                      part.ends_with("※") || part.ends_with("*");
-            if (counted(r_short) || (signed_part && !r->quantity && r_short && r_short->amount))
+            // A count column after the description ("からあげクン レギュラー ※ 3" / "¥837", under "商品名 数量 金額"):
+            // the row is the description's, the count its quantity. Not without the column: "緑茶 2" is a size that
+            // lost its unit.
+            static const std::regex count_part(R"(^(?:※|\*|軽)?\s*(\d{1,2})$)");
+            std::smatch cm;
+            if (counted(r_short) || (signed_part && !r->quantity && r_short && r_short->amount)) {
                 d = short_d, r = std::move(r_short);
+            } else if (count_column && r->amount && !r->quantity && part.size() <= kMaxLineBytes &&
+                       std::regex_match(part, cm, count_part)) {
+                const double count = std::stod(cm[1].str());
+                d = short_d;
+                if (count >= 1 && std::fmod(*r->amount, count) == 0) r->quantity = count, r->unit_price = *r->amount / count;
+            }
         }
         if (!r || !r->amount)
             if (const std::optional<double> a = orphan_amount_above(i)) {
