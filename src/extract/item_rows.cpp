@@ -353,7 +353,10 @@ std::optional<std::vector<ItemRow>> read_item_rows(const std::string& text) {
                        std::regex_match(part, cm, count_part)) {
                 const double count = std::stod(cm[1].str());
                 d = short_d;
-                if (count >= 1 && std::fmod(*r->amount, count) == 0) r->quantity = count, r->unit_price = *r->amount / count;
+                if (count >= 1 && std::fmod(*r->amount, count) == 0) {
+                    r->quantity = count;
+                    r->unit_price = *r->amount / count;
+                }
             }
         }
         if (!r || !r->amount)

@@ -199,7 +199,8 @@ bool number_cell(const Line& c) {
 // amount with cents once OCR's look-alike letters are read as digits ("3.9S", `read` "3.95"). A size or count with
 // its unit ("1KG", "10S", "12CT") ends a description.
 bool row_number_word(const Line& c, const std::string& read, const std::string& upper) {
-    static const std::regex lettered(R"(^(?:RM)?-?\d+[.,]\d{2,4}(?:SR|ZRL|ZR|ST|S|Z|T|E|N)?\*?$|^\d{1,3}X$|^X\d{1,3}$)");
+    static const std::regex lettered(
+        R"(^(?:RM)?-?\d+[.,]\d{2,4}(?:SR|ZRL|ZR|ST|S|Z|T|E|N)?\*?$|^\d{1,3}X$|^X\d{1,3}$)");
     static const std::regex cents(R"(^-?\d+[.,]\d{2}$)");
     if (!number_cell(c)) return false;
     if (c.cell == Cell::kTaxCode || std::regex_match(read, cents)) return true;
