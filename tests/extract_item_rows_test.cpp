@@ -311,13 +311,16 @@ TEST(ItemRows, QuantityColumn) {
     EXPECT_EQ((*rows)[1].quantity, 1);
 
     // Text in rows: the heading on one line is no description, and the count after a description under it is its
-    // quantity ("からあげクン ※ 3" / "¥837").
+    // quantity, also before it or after a number of the description ("からあげクン ※ 3" / "¥837", "1 単3形電池 4本",
+    // "Anker PowerCore 10000 1").
     const std::string text4 = "店\n23/10/26 22時28分\n商品名 数量 金額\nレジ袋 L 1\n¥5\nからあげクン ※ 3\n¥837\n"
-                              "小 計\n¥842\n";
+                              "545円\n1 単3形電池 4本\nAnker PowerCore 10000 1\n3,429円\n小 計\n¥4,816\n";
     rows = ex::read_item_rows(text4);
     ASSERT_TRUE(rows);
-    EXPECT_EQ(pairs(*rows),
-              (std::vector<std::pair<std::string, double>>{{"レジ袋 L", 5}, {"からあげクン", 837}}));
+    EXPECT_EQ(pairs(*rows), (std::vector<std::pair<std::string, double>>{{"レジ袋 L", 5},
+                                                                         {"からあげクン", 837},
+                                                                         {"単3形電池 4本", 545},
+                                                                         {"Anker PowerCore 10000", 3429}}));
     EXPECT_EQ((*rows)[1].quantity, 3);
     EXPECT_EQ((*rows)[1].unit_price, 279);
 }

@@ -219,6 +219,23 @@ std::optional<PrintedItemRow> broken_group_row(const std::vector<std::string>& l
     return std::nullopt;
 }
 
+// Under a count column ("商品名 数量 金額"), a description with the row's count before or after it, as text in rows
+// prints the row ("からあげクン レギュラー ※ 3" / "¥837", "Anker PowerCore 10000 1", "1 単3形アルカリ電池 4本"):
+// `d` loses the count (and a tax mark before it), which becomes the row's quantity when it divides the amount. Not
+// without the column: "緑茶 2" is a size that lost its unit.
+void counted_description(std::string& d, PrintedItemRow& r) {
+    static const std::regex after(R"(^(.*[^\s\d].*?)\s*(?:※|\*|軽)?\s+(\d{1,2})$)");
+    static const std::regex before(R"(^(\d{1,2})\s+([^\s\d].*)$)");
+    if (d.size() > kMaxLineBytes) return;
+    std::smatch m;
+    std::string count;
+    if (std::regex_match(d, m, after)) count = m[2].str(), d = trim(m[1].str());
+    else if (std::regex_match(d, m, before)) count = m[1].str(), d = m[2].str();
+    if (count.empty() || !r.amount) return;
+    const double c = std::stod(count);
+    if (c >= 1 && std::fmod(*r.amount, c) == 0) r.quantity = c, r.unit_price = *r.amount / c;
+}
+
 }  // namespace
 
 std::optional<std::vector<ItemRow>> read_item_rows(const std::string& text) {
@@ -342,26 +359,16 @@ std::optional<std::vector<ItemRow>> read_item_rows(const std::string& text) {
             const std::string part = trim(trim(line).substr(short_d.size()));
             const bool signed_part = part.rfind("¥", 0) == 0 || part.rfind("\\", 0) == 0 || part.ends_with("軽") ||
                                      part.ends_with("※") || part.ends_with("*");
-            // A count column after the description ("からあげクン レギュラー ※ 3" / "¥837", under "商品名 数量 金額"):
-            // the row is the description's, the count its quantity. Not without the column: "緑茶 2" is a size that
-            // lost its unit.
-            static const std::regex count_part(R"(^(?:※|\*|軽)?\s*(\d{1,2})$)");
-            std::smatch cm;
-            if (counted(r_short) || (signed_part && !r->quantity && r_short && r_short->amount)) {
+            if (counted(r_short) || (signed_part && !r->quantity && r_short && r_short->amount))
                 d = short_d, r = std::move(r_short);
-            } else if (count_column && r->amount && !r->quantity && part.size() <= kMaxLineBytes &&
-                       std::regex_match(part, cm, count_part)) {
-                const double count = std::stod(cm[1].str());
-                d = short_d;
-                if (count >= 1 && std::fmod(*r->amount, count) == 0) {
-                    r->quantity = count;
-                    r->unit_price = *r->amount / count;
-                }
-            }
         }
         if (!r || !r->amount)
             if (const std::optional<double> a = orphan_amount_above(i)) {
-                out.push_back(ItemRow{as_printed(clean_description(trim(line)), first, 1), 1.0, *a, *a});
+                std::string desc = trim(line);
+                PrintedItemRow above{*a, std::nullopt, std::nullopt};
+                if (count_column) counted_description(desc, above);
+                out.push_back(ItemRow{as_printed(clean_description(desc), first, 1), above.quantity.value_or(1.0),
+                                      above.unit_price.value_or(*a), *a});
                 continue;
             }
         const bool next_starts_item = i + 1 < end && item_line(next);
@@ -419,6 +426,7 @@ std::optional<std::vector<ItemRow>> read_item_rows(const std::string& text) {
             if (const std::optional<PrintedItemRow> b = broken_group_row(lines, i + 1, end, r)) r = b;
         if (!r || !r->amount) r = bare_box(i + 1);
         if (!r || !r->amount || *r->amount <= 0) continue;
+        if (count_column && !r->quantity) counted_description(d, *r);
         ItemRow item{as_printed(clean_description(d), first, n_lines), 1.0, *r->amount, *r->amount};
         if (r->quantity && r->unit_price && *r->quantity * *r->unit_price == *r->amount) {
             item.quantity = *r->quantity;
