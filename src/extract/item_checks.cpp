@@ -51,16 +51,21 @@ bool adds_up(const nlohmann::ordered_json& items, double target, double tol = kY
     return std::fabs(sum - target) <= tol;
 }
 
-// True when every item of `items` has a description printed in `text`, letter case and spaces aside, up to OCR
-// edits of 30% of its length.
+// True when description `d` (spaces stripped) is printed in `printed` (the text upper-cased, spaces stripped), up to
+// OCR edits of 30% of its length.
+bool description_printed(const std::string& d, const std::string& printed) {
+    return !d.empty() && substring_edit_distance(ascii_upper(d), printed) * 10 <= 3 * int(d.size());
+}
+
+// True when every item of `items` has a description printed in `text`, letter case and spaces aside
+// (description_printed).
 bool descriptions_printed(const nlohmann::ordered_json& items, const std::string& text) {
     if (!items.is_array()) return false;
     const std::string printed = ascii_upper(strip_spaces(text));
-    for (const auto& it : items) {
-        if (!it.contains("description") || !it["description"].is_string()) return false;
-        const std::string d = strip_spaces(it["description"].get<std::string>());
-        if (d.empty() || substring_edit_distance(ascii_upper(d), printed) * 10 > 3 * int(d.size())) return false;
-    }
+    for (const auto& it : items)
+        if (!it.contains("description") || !it["description"].is_string() ||
+            !description_printed(strip_spaces(it["description"].get<std::string>()), printed))
+            return false;
     return true;
 }
 
@@ -316,7 +321,7 @@ bool items_from_rows(const std::string& text, const std::optional<std::vector<It
             auto& it = items[k];
             if (!it.contains("description") || !it["description"].is_string()) continue;
             const std::string d = strip_spaces(it["description"].get<std::string>());
-            if (d.empty() || substring_edit_distance(ascii_upper(d), printed) * 10 <= 3 * int(d.size())) continue;
+            if (d.empty() || description_printed(d, printed)) continue;
             const std::optional<std::vector<uint32_t>> have = code_points(d);
             const bool matched = std::any_of(read.begin(), read.end(), [&](const ItemRow& r) {
                 return std::fabs(r.amount - it["amount"].get<double>()) < 0.005;

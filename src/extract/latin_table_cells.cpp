@@ -266,6 +266,13 @@ TableLines table_lines(const LatinRowLines& l, bool text_line_cells) {
         out.lines.read.push_back(read), out.lines.printed.push_back(printed), out.lines.upper.push_back(upper);
         out.cells.push_back(cell);
     };
+    // A text line as its cells when it holds a whole row (text_line_pieces), else whole.
+    auto push_text = [&](const std::string& read, const std::string& printed, const std::string& upper,
+                         const Line& cell) {
+        const std::vector<Piece> pieces = text_line_pieces(read, printed);
+        for (const Piece& p : pieces) push(p.read, p.printed, ascii_upper(p.printed), p.cell);
+        if (pieces.empty()) push(read, printed, upper, cell);
+    };
     std::optional<Line> next;  // the classification of line i, when the line before already made it
     for (size_t i = 0; i < l.read.size(); ++i) {
         const Line whole = next ? *next : classify(l.read[i], l.printed[i], l.upper[i]);
@@ -293,11 +300,8 @@ TableLines table_lines(const LatinRowLines& l, bool text_line_cells) {
             next = classify(l.read[i + 1], l.printed[i + 1], l.upper[i + 1]);
             if (next->cell == Cell::kText) {
                 const std::string read = l.read[i] + " " + l.read[i + 1],
-                                  printed = l.printed[i] + " " + l.printed[i + 1];
-                const std::vector<Piece> pieces = text_line_pieces(read, printed);
-                for (const Piece& p : pieces) push(p.read, p.printed, ascii_upper(p.printed), p.cell);
-                if (pieces.empty())
-                    push(read, printed, ascii_upper(printed), classify(read, printed, ascii_upper(printed)));
+                                  printed = l.printed[i] + " " + l.printed[i + 1], upper = ascii_upper(printed);
+                push_text(read, printed, upper, classify(read, printed, upper));
                 next.reset();
                 ++i;
                 continue;
@@ -335,12 +339,8 @@ TableLines table_lines(const LatinRowLines& l, bool text_line_cells) {
             for (size_t k = 0; k < read.size(); ++k) push(read[k], printed[k], ascii_upper(printed[k]), cells[k]);
             continue;
         }
-        if (text_line_cells && whole.cell == Cell::kText) {
-            const std::vector<Piece> pieces = text_line_pieces(l.read[i], l.printed[i]);
-            for (const Piece& p : pieces) push(p.read, p.printed, ascii_upper(p.printed), p.cell);
-            if (!pieces.empty()) continue;
-        }
-        push(l.read[i], l.printed[i], l.upper[i], whole);
+        if (text_line_cells && whole.cell == Cell::kText) push_text(l.read[i], l.printed[i], l.upper[i], whole);
+        else push(l.read[i], l.printed[i], l.upper[i], whole);
     }
     return out;
 }

@@ -1,6 +1,5 @@
 #include "extract/row_split.h"
 
-#include <cctype>
 #include <cstdint>
 #include <vector>
 
@@ -289,8 +288,7 @@ size_t leading_amount(std::string_view line) {
     if (starts_with(rest, "LITRE") || starts_with(rest, "LTR")) return 0;
     // Not a total, tax or payment line ("RM37.95 TOTAL AMOUNT"): the model reads a total's amount after its keyword,
     // and would take the next one.
-    std::string upper(rest);
-    for (char& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    const std::string upper = ascii_upper(rest);
     for (const char* key : {"TOTAL", "TOAL", "CASH", "CHANGE", "CHNGE", "TAX", "GST", "SST", "VAT", "ROUND", "DUE",
                             "AMOUNT", "TENDER", "PAID", "BALANCE", "VISA", "CARD", "AMEX"})
         if (upper.find(key) != std::string::npos) return 0;
