@@ -87,6 +87,19 @@ TEST(RowSplit, SplitsALatinRowIntoItsBoxes) {
               "1 #5 5 WING COMBO\n9.99\n01 1 $FiveLU\n12.49\nTOTAL 5,28 0,97\n6,25\nTAX\n2.37");
 }
 
+TEST(RowSplit, SplitsAQuantityRowWhoseBoxesOCRMoved) {
+    // The line amount read before its quantity expression goes on a line of its own, the expression stays whole;
+    // a damaged line amount after a quantity expression ("1.8" for 1.68, "2.S0") goes on a line of its own.
+    const std::string rows = "SHOP\nMILO 1KG\n28.61 1 X 28.61\nBANANAS\n3 X 0.56 1.8\nTEA\n32.50 2X 16.25\nPEN\n"
+                             "1 X 2.50 2.S0\nSUB TOTAL 67.31\nTOTAL 67.31\nCASH 70.00";
+    EXPECT_EQ(ex::split_row_amounts(rows),
+              "SHOP\nMILO 1KG\n28.61\n1 X 28.61\nBANANAS\n3 X 0.56\n1.8\nTEA\n32.50\n2X 16.25\nPEN\n1 X 2.50\n2.S0\n"
+              "SUB TOTAL\n67.31\nTOTAL\n67.31\nCASH\n70.00");
+    // Not a word after a quantity expression, nor two numbers before it.
+    EXPECT_EQ(ex::split_row_amounts("SHOP\nA 1.00\nB 2.00\nC 3.00\n1 X 2.50 PEN\n1.00 2.00 1 X 3.00"),
+              "SHOP\nA\n1.00\nB\n2.00\nC\n3.00\n1 X 2.50 PEN\n1.00 2.00 1 X\n3.00");
+}
+
 TEST(RowSplit, JapaneseRowsKeepTheQuantityWithTheName) {
     // Whole-yen amounts count in a Japanese text; the label stays whole.
     const std::string rows = "すき家\nねぎ玉牛丼 並 ＊ 1 518\n生卵 ＊ 1 83\n炭酸水 500ml 72軽\n小 計 (3点) 673\n合計 727";

@@ -303,6 +303,48 @@ size_t leading_amount(std::string_view line) {
     return static_cast<size_t>(tokens[label].data() - line.data());
 }
 
+// Whether `tokens` are a quantity expression alone: a count, 'x' / '@' and a unit price ("1 X 3.79", "3 @ 4.00"),
+// or a count with its 'x' and a unit price ("4X 2.37").
+bool is_quantity_expression(const std::vector<std::string_view>& t) {
+    const auto count = [](std::string_view c) {
+        return part_of(c) == Part::kNumber && !is_amount_token(c, false, false);
+    };
+    const auto glue_alone = [](std::string_view g) { return g == "x" || g == "X" || g == "@"; };
+    if (t.size() == 3) return count(t[0]) && glue_alone(t[1]) && is_amount_token(t[2], false, false);
+    return t.size() == 2 && is_glue(t[0]) && !glue_alone(t[0]) && t[0].front() != '@' &&
+           is_amount_token(t[1], false, false);
+}
+
+// In a Latin-script row, the length of the line amount that OCR put before the row's quantity expression
+// ("28.61 1 X 28.61", "8.42 2 X 4.21": the amount's box read before the "2 X 4.21" box), with the space after it;
+// 0 when the line is not so. The amount goes on a line of its own and the quantity expression stays whole, as in
+// a box-per-line receipt.
+size_t amount_before_quantity(std::string_view line) {
+    const auto tokens = split_spaces(line);
+    if (tokens.size() < 3 || !is_amount_token(tokens[0], false, false)) return 0;
+    if (!is_quantity_expression(std::vector<std::string_view>(tokens.begin() + 1, tokens.end()))) return 0;
+    return static_cast<size_t>(tokens[1].data() - line.data());
+}
+
+// In a Latin-script row, the offset of a last token that OCR damaged after a quantity expression ("3 X 0.56 1.8",
+// "1 X 2.50 2.S0", "1 X 19.59 1g.59": the line amount with a digit lost or read as a letter); 0 when the line is
+// not so. The token holds a digit and '.' or ',' and no amount; it goes on a line of its own, as its box was.
+size_t damaged_amount_after_quantity(std::string_view line) {
+    const auto tokens = split_spaces(line);
+    if (tokens.size() < 3) return 0;
+    const std::string_view last = tokens.back();
+    if (last.size() > 10 || is_amount_token(last, false, false) || last.find_first_of(".,") == std::string_view::npos)
+        return 0;
+    bool digit = false;
+    for (char c : last) {
+        digit = digit || is_digit(c);
+        const bool letter = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z');
+        if (!is_digit(c) && !letter && c != '.' && c != ',' && c != '$') return 0;
+    }
+    if (!digit || !is_quantity_expression(std::vector<std::string_view>(tokens.begin(), tokens.end() - 1))) return 0;
+    return static_cast<size_t>(last.data() - line.data());
+}
+
 }  // namespace
 
 bool ends_in_amount(std::string_view line, size_t& label_end, bool yen_text) {
@@ -339,14 +381,23 @@ std::string split_row_amounts(std::string_view text) {
         size_t label_end = 0;
         if (line_kind(line, yen_text, label_end) == LineKind::kLabelAmount) {
             // Japanese rows keep the quantity with the product name: splitting it off read worse.
-            if (yen_text) append_yen_label(line.substr(0, label_end), out);
-            else append_label_parts(line.substr(0, label_end), out);
+            if (yen_text) {
+                append_yen_label(line.substr(0, label_end), out);
+            } else if (const size_t n = amount_before_quantity(line)) {
+                // "28.61 1 X 28.61" -> "28.61", "1 X 28.61": the row's own amount is the first one.
+                out.append(line.substr(0, n - 1)).append("\n").append(line.substr(n));
+                return;
+            } else {
+                append_label_parts(line.substr(0, label_end), out);
+            }
             out += '\n';
             std::string_view amount = line.substr(label_end);
             while (!amount.empty() && amount.front() == ' ') amount.remove_prefix(1);
             out.append(amount);
         } else if (yen_text) {
             append_yen_label(line, out);
+        } else if (const size_t n = damaged_amount_after_quantity(line)) {
+            out.append(line.substr(0, n - 1)).append("\n").append(line.substr(n));
         } else if (const size_t n = leading_amount(line)) {
             std::string_view amount = line.substr(0, n);
             while (!amount.empty() && amount.back() == ' ') amount.remove_suffix(1);
