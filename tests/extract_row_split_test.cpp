@@ -89,12 +89,22 @@ TEST(RowSplit, SplitsALatinRowIntoItsBoxes) {
 
 TEST(RowSplit, SplitsAQuantityRowWhoseBoxesOCRMoved) {
     // The line amount read before its quantity expression goes on a line of its own, the expression stays whole;
-    // a damaged line amount after a quantity expression ("1.8" for 1.68, "2.S0") goes on a line of its own.
+    // so does a damaged line amount after a quantity expression ("1.8" for 1.68, "2.S0").
     const std::string rows = "SHOP\nMILO 1KG\n28.61 1 X 28.61\nBANANAS\n3 X 0.56 1.8\nTEA\n32.50 2X 16.25\nPEN\n"
                              "1 X 2.50 2.S0\nSUB TOTAL 67.31\nTOTAL 67.31\nCASH 70.00";
     EXPECT_EQ(ex::split_row_amounts(rows),
               "SHOP\nMILO 1KG\n28.61\n1 X 28.61\nBANANAS\n3 X 0.56\n1.8\nTEA\n32.50\n2X 16.25\nPEN\n1 X 2.50\n2.S0\n"
               "SUB TOTAL\n67.31\nTOTAL\n67.31\nCASH\n70.00");
+    // A damaged amount ends any row: after a unit price, before a tax code, after a label; not cents printed
+    // without their zero (".00", as Malaysian receipts print them).
+    EXPECT_EQ(ex::split_row_amounts("SHOP\n6 SUGAR 1KG 2.83 16.9B\n1x TISSUE 10S g.10 T\nA 1.00\nB 2.00\nC 3.00\n"
+                                    "CASH RM38.0D\nCHANGE RM .00"),
+              "SHOP\n6\nSUGAR 1KG\n2.83\n16.9B\n1x TISSUE 10S\ng.10 T\nA\n1.00\nB\n2.00\nC\n3.00\nCASH\nRM38.0D\n"
+              "CHANGE RM .00");
+    // A header label's short number goes on a line of its own, before or after it; a registration number stays.
+    EXPECT_EQ(ex::split_row_amounts("SHOP\nTRANS# 97166\n45714 CASHIER:\nGST ID NO : 000123456789\nA 1.00\nB 2.00\n"
+                                    "C 3.00"),
+              "SHOP\nTRANS#\n97166\n45714\nCASHIER:\nGST ID NO : 000123456789\nA\n1.00\nB\n2.00\nC\n3.00");
     // Not a word after a quantity expression, nor two numbers before it.
     EXPECT_EQ(ex::split_row_amounts("SHOP\nA 1.00\nB 2.00\nC 3.00\n1 X 2.50 PEN\n1.00 2.00 1 X 3.00"),
               "SHOP\nA\n1.00\nB\n2.00\nC\n3.00\n1 X 2.50 PEN\n1.00 2.00 1 X\n3.00");

@@ -326,23 +326,77 @@ size_t amount_before_quantity(std::string_view line) {
     return static_cast<size_t>(tokens[1].data() - line.data());
 }
 
-// In a Latin-script row, the offset of a last token that OCR damaged after a quantity expression ("3 X 0.56 1.8",
-// "1 X 2.50 2.S0", "1 X 19.59 1g.59": the line amount with a digit lost or read as a letter); 0 when the line is
-// not so. The token holds a digit and '.' or ',' and no amount; it goes on a line of its own, as its box was.
-size_t damaged_amount_after_quantity(std::string_view line) {
-    const auto tokens = split_spaces(line);
-    if (tokens.size() < 3) return 0;
-    const std::string_view last = tokens.back();
-    if (last.size() > 10 || is_amount_token(last, false, false) || last.find_first_of(".,") == std::string_view::npos)
-        return 0;
+// A digit as OCR may misread it: a digit or a look-alike letter (O o D -> 0, I l -> 1, Z -> 2, S s -> 5, b -> 6,
+// B -> 8, g -> 9).
+bool digit_like(char c) {
+    return is_digit(c) || std::string_view("OoDIlZSsbBg").find(c) != std::string_view::npos;
+}
+
+// An amount that OCR damaged: [-][currency][-], 1-7 digits or look-alikes, '.' or ',', then one or two ("1.8" for
+// 1.68, "16.9B", "RM38.0D"); at least one digit, and no amount as is_amount_token reads one. Not ".65": Malaysian
+// receipts print cents so ("CHANGE RM .00", "S = 6% 9.57 .57"), and setting those apart lost a SROIE validation
+// total in rows.
+// currency_done: a currency token stood before it ("RM .00").
+bool is_damaged_amount(std::string_view t, bool currency_done) {
+    if (is_amount_token(t, currency_done, false)) return false;
+    if (starts_with(t, "-")) t.remove_prefix(1);
+    bool yen = false;
+    if (!currency_done) t.remove_prefix(currency_prefix(t, yen));
+    if (yen) return false;
+    if (starts_with(t, "-")) t.remove_prefix(1);
+    const size_t sep = t.find_first_of(".,");
+    if (sep == std::string_view::npos || sep == 0 || sep > 7 || t.size() - sep - 1 < 1 || t.size() - sep - 1 > 2)
+        return false;
     bool digit = false;
-    for (char c : last) {
-        digit = digit || is_digit(c);
-        const bool letter = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z');
-        if (!is_digit(c) && !letter && c != '.' && c != ',' && c != '$') return 0;
+    for (size_t i = 0; i < t.size(); ++i) {
+        if (i == sep) continue;
+        if (!digit_like(t[i])) return false;
+        digit = digit || is_digit(t[i]);
     }
-    if (!digit || !is_quantity_expression(std::vector<std::string_view>(tokens.begin(), tokens.end() - 1))) return 0;
-    return static_cast<size_t>(last.data() - line.data());
+    return digit;
+}
+
+// In a Latin-script row that does not end in an amount (ends_in_amount), the byte offset of a damaged amount
+// (is_damaged_amount, with a currency token before it and a tax code after it) that ends it after a label
+// ("6 SUAR 1KG 2.83 16.9B", "1x TISSUE 10S g.10 T", "CASH RM38.0D", "3 X 0.56 1.8"); 0 when the line is not so.
+// The amount goes on a line of its own, as its box was, and the label is split as a row's label is.
+size_t damaged_amount_start(std::string_view line) {
+    const auto tokens = split_spaces(line);
+    if (tokens.size() < 2) return 0;
+    size_t last = tokens.size() - 1;
+    if (tokens.size() >= 3 && is_tax_code(tokens[last])) --last;
+    size_t start = last;
+    if (last >= 2 && is_currency_token(tokens[last - 1]) && is_damaged_amount(tokens[last], true)) start = last - 1;
+    else if (!is_damaged_amount(tokens[last], false)) return 0;
+    if (start == 0) return 0;
+    const auto begin = static_cast<size_t>(tokens[start].data() - line.data());
+    return is_label(line.substr(0, begin)) ? begin : 0;
+}
+
+// In a Latin-script row, the offset where a header label's number starts, or where the label starts after its
+// number: a label ending in '#' or ':' and a number of 3-6 digits ("TRANS# 99166", "CASHIER: 45714", "45714
+// CASHIER:"); 0 when the line is not so. Box-per-line receipts print the two apart, and read as one line the
+// number's label ran into the first item's description. Longer numbers (registration numbers: "GST ID : 0006...")
+// stay: receipts print those in one box.
+size_t header_number_split(std::string_view line) {
+    const auto short_number = [](std::string_view t) {
+        if (t.size() < 3 || t.size() > 6) return false;
+        for (char c : t)
+            if (!is_digit(c)) return false;
+        return true;
+    };
+    const auto label = [](std::string_view t) {
+        return !t.empty() && (t.back() == '#' || t.back() == ':') && starts_with_letter(t);
+    };
+    const size_t sp = line.rfind(' ');
+    if (sp == std::string_view::npos) return 0;
+    const std::string_view head = line.substr(0, sp), tail = line.substr(sp + 1);
+    if (short_number(tail) && label(head)) return sp + 1;
+    const size_t first = line.find(' ');
+    if (short_number(line.substr(0, first)) && label(line.substr(first + 1)) &&
+        line.substr(first + 1).find_first_of("0123456789") == std::string_view::npos)
+        return first + 1;
+    return 0;
 }
 
 }  // namespace
@@ -396,7 +450,10 @@ std::string split_row_amounts(std::string_view text) {
             out.append(amount);
         } else if (yen_text) {
             append_yen_label(line, out);
-        } else if (const size_t n = damaged_amount_after_quantity(line)) {
+        } else if (const size_t n = damaged_amount_start(line)) {
+            append_label_parts(line.substr(0, n - 1), out);
+            out.append("\n").append(line.substr(n));
+        } else if (const size_t n = header_number_split(line)) {
             out.append(line.substr(0, n - 1)).append("\n").append(line.substr(n));
         } else if (const size_t n = leading_amount(line)) {
             std::string_view amount = line.substr(0, n);

@@ -29,9 +29,10 @@ bool reads_as_rows(std::string_view text);
 // price), a quantity expression ("1 X 28.61", "3 @ 4.00") and a run of words ("2 RICE 5KG 17.58 35.16" -> "2",
 // "RICE 5KG", "17.58", "35.16"); a Japanese one keeps the quantity with the product name ("納豆 3P ※ 2"), which
 // read better, and a yen amount that OCR put before a row's label goes on a line of its own ("¥9,051 お釣り" ->
-// "¥9,051", "お釣り"). A Latin-script line amount read before its quantity expression, or damaged after it, goes on
-// a line of its own too ("28.61 1 X 28.61" -> "28.61", "1 X 28.61"; "3 X 0.56 1.8" -> "3 X 0.56", "1.8"). Any other
-// text is returned unchanged.
+// "¥9,051", "お釣り"). A Latin-script line amount read before its quantity expression goes on a line of its own too
+// ("28.61 1 X 28.61" -> "28.61", "1 X 28.61"), and so does an amount that OCR damaged at the end of a row, whose
+// label is then split as above ("3 X 0.56 1.8" -> "3 X 0.56", "1.8"; "CASH RM38.0D" -> "CASH", "RM38.0D"), and a
+// header label's number of 3-6 digits ("TRANS# 97166" -> "TRANS#", "97166"). Any other text is returned unchanged.
 std::string split_row_amounts(std::string_view text);
 
 }  // namespace receipt::extract
