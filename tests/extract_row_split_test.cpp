@@ -101,6 +101,9 @@ TEST(RowSplit, SplitsAQuantityRowWhoseBoxesOCRMoved) {
                                     "CASH RM38.0D\nCHANGE RM .00"),
               "SHOP\n6\nSUGAR 1KG\n2.83\n16.9B\n1x TISSUE 10S\ng.10 T\nA\n1.00\nB\n2.00\nC\n3.00\nCASH\nRM38.0D\n"
               "CHANGE RM .00");
+    // RM with a letter lost; a unit price OCR damaged after a counted description.
+    EXPECT_EQ(ex::split_row_amounts("SHOP\nBANANAS M0.50\n1 STORAGE BOX 11.5 11.35\nA 1.00\nB 2.00\nC 3.00"),
+              "SHOP\nBANANAS\nM0.50\n1\nSTORAGE BOX\n11.5\n11.35\nA\n1.00\nB\n2.00\nC\n3.00");
     // A header label's short number goes on a line of its own, before or after it; a registration number stays.
     EXPECT_EQ(ex::split_row_amounts("SHOP\nTRANS# 97166\n45714 CASHIER:\nGST ID NO : 000123456789\nA 1.00\nB 2.00\n"
                                     "C 3.00"),

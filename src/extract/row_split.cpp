@@ -182,6 +182,40 @@ LineKind line_kind(std::string_view line, bool yen_text, size_t& label_end) {
     return LineKind::kLabelAmount;
 }
 
+// A digit as OCR may misread it: a digit or a look-alike letter (O o D -> 0, I l -> 1, Z -> 2, S s -> 5, b -> 6,
+// B -> 8, g -> 9).
+bool digit_like(char c) {
+    return is_digit(c) || std::string_view("OoDIlZSsbBg").find(c) != std::string_view::npos;
+}
+
+// An amount that OCR damaged: [-][currency][-], 1-7 digits or look-alikes, '.' or ',', then one or two ("1.8" for
+// 1.68, "16.9B", "RM38.0D"); at least one digit, and no amount as is_amount_token reads one; or an amount after
+// RM with one of its letters lost ("M58.20"). Not ".65": Malaysian
+// receipts print cents so ("CHANGE RM .00", "S = 6% 9.57 .57"), and setting those apart lost a SROIE validation
+// total in rows.
+// currency_done: a currency token stood before it ("RM .00").
+bool is_damaged_amount(std::string_view t, bool currency_done) {
+    if (is_amount_token(t, currency_done, false)) return false;
+    if (starts_with(t, "-")) t.remove_prefix(1);
+    // "M58.20", "R4.50": RM with a letter lost.
+    if (!currency_done && (starts_with(t, "M") || starts_with(t, "R")) && is_amount_token(t.substr(1), true, false))
+        return true;
+    bool yen = false;
+    if (!currency_done) t.remove_prefix(currency_prefix(t, yen));
+    if (yen) return false;
+    if (starts_with(t, "-")) t.remove_prefix(1);
+    const size_t sep = t.find_first_of(".,");
+    if (sep == std::string_view::npos || sep == 0 || sep > 7 || t.size() - sep - 1 < 1 || t.size() - sep - 1 > 2)
+        return false;
+    bool digit = false;
+    for (size_t i = 0; i < t.size(); ++i) {
+        if (i == sep) continue;
+        if (!digit_like(t[i])) return false;
+        digit = digit || is_digit(t[i]);
+    }
+    return digit;
+}
+
 // The parts of a Latin-script row's label (what stands before its amount) that the training receipts print in
 // boxes of their own: leading numbers before a word (a quantity "2", or "4 0.56" of boxes OCR read out of order),
 // then the description, then a trailing unit price ("17.58") or quantity expression ("1 X 28.61", "3 @ 4.00",
@@ -246,6 +280,8 @@ void append_label_parts(std::string_view label, std::string& out) {
         tail = n - 2;
     else if (n - head >= 2 && is_amount_token(tokens[n - 1], false, false) && word_at(n - 2))
         tail = n - 1;
+    else if (head > 0 && n - head >= 2 && is_damaged_amount(tokens[n - 1], false) && word_at(n - 2))
+        tail = n - 1;  // a unit price OCR damaged after a counted description ("1 STORAGE BOX 11.5 11.35")
     for (size_t i = 0; i < head; ++i) emit(i, i + 1);
     emit(head, tail);
     emit(tail, n);
@@ -324,36 +360,6 @@ size_t amount_before_quantity(std::string_view line) {
     if (tokens.size() < 3 || !is_amount_token(tokens[0], false, false)) return 0;
     if (!is_quantity_expression(std::vector<std::string_view>(tokens.begin() + 1, tokens.end()))) return 0;
     return static_cast<size_t>(tokens[1].data() - line.data());
-}
-
-// A digit as OCR may misread it: a digit or a look-alike letter (O o D -> 0, I l -> 1, Z -> 2, S s -> 5, b -> 6,
-// B -> 8, g -> 9).
-bool digit_like(char c) {
-    return is_digit(c) || std::string_view("OoDIlZSsbBg").find(c) != std::string_view::npos;
-}
-
-// An amount that OCR damaged: [-][currency][-], 1-7 digits or look-alikes, '.' or ',', then one or two ("1.8" for
-// 1.68, "16.9B", "RM38.0D"); at least one digit, and no amount as is_amount_token reads one. Not ".65": Malaysian
-// receipts print cents so ("CHANGE RM .00", "S = 6% 9.57 .57"), and setting those apart lost a SROIE validation
-// total in rows.
-// currency_done: a currency token stood before it ("RM .00").
-bool is_damaged_amount(std::string_view t, bool currency_done) {
-    if (is_amount_token(t, currency_done, false)) return false;
-    if (starts_with(t, "-")) t.remove_prefix(1);
-    bool yen = false;
-    if (!currency_done) t.remove_prefix(currency_prefix(t, yen));
-    if (yen) return false;
-    if (starts_with(t, "-")) t.remove_prefix(1);
-    const size_t sep = t.find_first_of(".,");
-    if (sep == std::string_view::npos || sep == 0 || sep > 7 || t.size() - sep - 1 < 1 || t.size() - sep - 1 > 2)
-        return false;
-    bool digit = false;
-    for (size_t i = 0; i < t.size(); ++i) {
-        if (i == sep) continue;
-        if (!digit_like(t[i])) return false;
-        digit = digit || is_digit(t[i]);
-    }
-    return digit;
 }
 
 // In a Latin-script row that does not end in an amount (ends_in_amount), the byte offset of a damaged amount
