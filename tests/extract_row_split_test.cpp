@@ -122,6 +122,9 @@ TEST(RowSplit, JapaneseRowsKeepTheQuantityWithTheName) {
     // A yen amount that OCR put before its label goes on a line of its own, as its box was.
     EXPECT_EQ(ex::split_row_amounts("店\n\\98軽 お茶 600ml\n生卵 ＊ 1 83\n¥181 小 計\n合計 ¥195\nお釣り 5"),
               "店\n\\98軽\nお茶 600ml\n生卵 ＊ 1\n83\n¥181\n小 計\n合計\n¥195\nお釣り\n5");
+    // So does one with a tax mark alone ("200軽"); a bare number before a label stays (a code or a count).
+    EXPECT_EQ(ex::split_row_amounts("店\n200軽 トッピング チーズ\n生卵 ＊ 1 83\n12 お茶 98\n合計 ¥381"),
+              "店\n200軽\nトッピング チーズ\n生卵 ＊ 1\n83\n12 お茶\n98\n合計\n¥381");
     // Box per line: the quantities and amounts alone outnumber the rows.
     const std::string boxes = "すき家\nねぎ玉牛丼 並 ＊\n1\n518\n生卵 ＊\n1\n83\n小 計 (2点) 601\n合計\n649";
     EXPECT_FALSE(ex::reads_as_rows(boxes));

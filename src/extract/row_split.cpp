@@ -287,16 +287,19 @@ void append_label_parts(std::string_view label, std::string& out) {
     emit(tail, n);
 }
 
-// In a Japanese row, the length of a yen amount that OCR put before the label ("¥9,051 お釣り", "\98軽 お茶 600ml":
-// boxes of one row out of order) with the space after it, 0 when the line does not start so. The amount has its
-// yen sign or 円 (a bare number there is more often a code or count); the rest must read as a label.
+// In a Japanese row, the length of a yen amount that OCR put before the label ("¥9,051 お釣り", "\98軽 お茶 600ml",
+// "200軽 トッピング チーズ": boxes of one row out of order) with the space after it, 0 when the line does not start
+// so. The amount has its yen sign, 円 or a tax mark (a bare number there is more often a code or count); the rest
+// must read as a label.
 size_t leading_yen_amount(std::string_view line) {
     const size_t sp = line.find(' ');
     if (sp == std::string_view::npos || sp == 0) return 0;
     std::string_view first = line.substr(0, sp), plain = first;
     if (starts_with(plain, "-")) plain.remove_prefix(1);
-    const bool signed_yen =
-        starts_with(plain, kYen) || starts_with(plain, "\\") || first.find(kYenMark) != std::string_view::npos;
+    // A whole number with a tax mark ("200軽") is an amount too: no count or code carries one.
+    const bool marked = is_whole_yen(plain) && without_tax_mark(plain) != plain;
+    const bool signed_yen = marked || starts_with(plain, kYen) || starts_with(plain, "\\") ||
+                            first.find(kYenMark) != std::string_view::npos;
     if (!signed_yen || !is_amount_token(first, false, true) || !is_label(line.substr(sp + 1))) return 0;
     return sp + 1;
 }
