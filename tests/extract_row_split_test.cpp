@@ -105,9 +105,9 @@ TEST(RowSplit, SplitsAQuantityRowWhoseBoxesOCRMoved) {
     EXPECT_EQ(ex::split_row_amounts("SHOP\nBANANAS M0.50\n1 STORAGE BOX 11.5 11.35\nA 1.00\nB 2.00\nC 3.00"),
               "SHOP\nBANANAS\nM0.50\n1\nSTORAGE BOX\n11.5\n11.35\nA\n1.00\nB\n2.00\nC\n3.00");
     // A header label's short number goes on a line of its own, before or after it; a registration number stays.
-    EXPECT_EQ(ex::split_row_amounts("SHOP\nTRANS# 97166\n45714 CASHIER:\nGST ID NO : 000123456789\nA 1.00\nB 2.00\n"
+    EXPECT_EQ(ex::split_row_amounts("SHOP\nTRANS# 97166\n3B89 CASHIER:\nGST ID NO : 000123456789\nA 1.00\nB 2.00\n"
                                     "C 3.00"),
-              "SHOP\nTRANS#\n97166\n45714\nCASHIER:\nGST ID NO : 000123456789\nA\n1.00\nB\n2.00\nC\n3.00");
+              "SHOP\nTRANS#\n97166\n3B89\nCASHIER:\nGST ID NO : 000123456789\nA\n1.00\nB\n2.00\nC\n3.00");
     // Not a word after a quantity expression, nor two numbers before it.
     EXPECT_EQ(ex::split_row_amounts("SHOP\nA 1.00\nB 2.00\nC 3.00\n1 X 2.50 PEN\n1.00 2.00 1 X 3.00"),
               "SHOP\nA\n1.00\nB\n2.00\nC\n3.00\n1 X 2.50 PEN\n1.00 2.00 1 X\n3.00");

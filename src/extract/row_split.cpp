@@ -383,16 +383,19 @@ size_t damaged_amount_start(std::string_view line) {
 }
 
 // In a Latin-script row, the offset where a header label's number starts, or where the label starts after its
-// number: a label ending in '#' or ':' and a number of 3-6 digits ("TRANS# 99166", "CASHIER: 45714", "45714
-// CASHIER:"); 0 when the line is not so. Box-per-line receipts print the two apart, and read as one line the
+// number: a label ending in '#' or ':' and a number of 3-6 digits, OCR's look-alike letters among them but 3 digits
+// at least ("TRANS# 99166", "CASHIER: 45714", "45714 CASHIER:", "3B89 CASHIER:"); 0 when the line is not so. Box-per-line receipts print the two apart, and read as one line the
 // number's label ran into the first item's description. Longer numbers (registration numbers: "GST ID : 0006...")
 // stay: receipts print those in one box.
 size_t header_number_split(std::string_view line) {
-    const auto short_number = [](std::string_view t) {
+    const auto short_number = [](std::string_view t) {  // digits, OCR's look-alike letters among them ("3B89")
         if (t.size() < 3 || t.size() > 6) return false;
-        for (char c : t)
-            if (!is_digit(c)) return false;
-        return true;
+        size_t digits = 0;
+        for (char c : t) {
+            if (!digit_like(c)) return false;
+            digits += is_digit(c);
+        }
+        return digits >= 3;
     };
     const auto label = [](std::string_view t) {
         return !t.empty() && (t.back() == '#' || t.back() == ':') && starts_with_letter(t);
