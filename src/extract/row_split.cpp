@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "extract/ocr_digits.h"
 #include "extract/utf8.h"
 
 namespace receipt::extract {
@@ -182,18 +183,14 @@ LineKind line_kind(std::string_view line, bool yen_text, size_t& label_end) {
     return LineKind::kLabelAmount;
 }
 
-// A digit as OCR may misread it: a digit or a look-alike letter (O o D -> 0, I l -> 1, Z -> 2, S s -> 5, b -> 6,
-// B -> 8, g -> 9).
-bool digit_like(char c) {
-    return is_digit(c) || std::string_view("OoDIlZSsbBg").find(c) != std::string_view::npos;
-}
+// A digit as OCR may print it: a digit or a look-alike letter (confusion_digit, extract/ocr_digits.h).
+bool digit_like(char c) { return is_digit(c) || confusion_digit(c) != 0; }
 
 // An amount that OCR damaged: [-][currency][-], 1-7 digits or look-alikes, '.' or ',', then one or two ("1.8" for
-// 1.68, "16.9B", "RM38.0D"); at least one digit, and no amount as is_amount_token reads one; or an amount after
-// RM with one of its letters lost ("M58.20"). Not ".65": Malaysian
-// receipts print cents so ("CHANGE RM .00", "S = 6% 9.57 .57"), and setting those apart lost a SROIE validation
-// total in rows.
-// currency_done: a currency token stood before it ("RM .00").
+// 1.68, "16.9B", "RM38.0D"); at least one digit, and no amount as is_amount_token reads one; or an amount after RM
+// with one of its letters lost ("M58.20"). Not ".65": Malaysian receipts print cents so ("CHANGE RM .00", "S = 6%
+// 9.57 .57"), and setting those apart lost a SROIE validation total in rows. currency_done: a currency token stood
+// before it ("RM 38.0D").
 bool is_damaged_amount(std::string_view t, bool currency_done) {
     if (is_amount_token(t, currency_done, false)) return false;
     if (starts_with(t, "-")) t.remove_prefix(1);
@@ -384,9 +381,9 @@ size_t damaged_amount_start(std::string_view line) {
 
 // In a Latin-script row, the offset where a header label's number starts, or where the label starts after its
 // number: a label ending in '#' or ':' and a number of 3-6 digits, OCR's look-alike letters among them but 3 digits
-// at least ("TRANS# 99166", "CASHIER: 45714", "45714 CASHIER:", "3B89 CASHIER:"); 0 when the line is not so. Box-per-line receipts print the two apart, and read as one line the
-// number's label ran into the first item's description. Longer numbers (registration numbers: "GST ID : 0006...")
-// stay: receipts print those in one box.
+// at least ("TRANS# 99166", "CASHIER: 45714", "45714 CASHIER:", "3B89 CASHIER:"); 0 when the line is not so.
+// Box-per-line receipts print the two apart, and read as one line the number's label ran into the first item's
+// description. Longer numbers (registration numbers: "GST ID : 0006...") stay: receipts print those in one box.
 size_t header_number_split(std::string_view line) {
     const auto short_number = [](std::string_view t) {  // digits, OCR's look-alike letters among them ("3B89")
         if (t.size() < 3 || t.size() > 6) return false;
