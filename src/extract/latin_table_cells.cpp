@@ -331,9 +331,8 @@ TableLines table_lines(const LatinRowLines& l, bool text_line_cells) {
         bool money = false;
         for (size_t k = 0; apart && k < read.size(); ++k) {
             cells.push_back(classify(read[k], printed[k], ascii_upper(printed[k])));
-            const Cell c = cells.back().cell;
-            apart = c != Cell::kText && c != Cell::kOther && c != Cell::kSkip && c != Cell::kRowNumber;
-            money = money || c == Cell::kMoney;
+            apart = number_cell(cells.back());
+            money = money || cells.back().cell == Cell::kMoney;
         }
         if (apart && money) {
             for (size_t k = 0; k < read.size(); ++k) push(read[k], printed[k], ascii_upper(printed[k]), cells[k]);

@@ -140,15 +140,22 @@ std::vector<std::string_view> split_spaces(std::string_view line) {
 }
 
 // The index of the first token of the amount (with its currency token) that ends `tokens`, or tokens.size() when
-// the tokens do not end in an amount (optionally followed by a tax code).
-size_t amount_start(const std::vector<std::string_view>& tokens, bool yen_text) {
+// the tokens do not end in an amount (optionally followed by a tax code). is_amount(token, currency_done) says what
+// an amount is (is_amount_token, or is_damaged_amount); currency_done: a currency token stands before it.
+template <class IsAmount>
+size_t amount_start_of(const std::vector<std::string_view>& tokens, IsAmount&& is_amount) {
     size_t n = tokens.size();
     if (n == 0) return n;
     size_t last = n - 1;
-    if (n >= 2 && is_tax_code(tokens[last]) && !is_amount_token(tokens[last], false, yen_text)) --last;
-    if (last > 0 && is_currency_token(tokens[last - 1]) && is_amount_token(tokens[last], true, yen_text))
-        return last - 1;
-    return is_amount_token(tokens[last], false, yen_text) ? last : n;
+    if (n >= 2 && is_tax_code(tokens[last]) && !is_amount(tokens[last], false)) --last;
+    if (last > 0 && is_currency_token(tokens[last - 1]) && is_amount(tokens[last], true)) return last - 1;
+    return is_amount(tokens[last], false) ? last : n;
+}
+
+size_t amount_start(const std::vector<std::string_view>& tokens, bool yen_text) {
+    return amount_start_of(tokens, [yen_text](std::string_view t, bool currency_done) {
+        return is_amount_token(t, currency_done, yen_text);
+    });
 }
 
 
@@ -236,11 +243,13 @@ bool is_glue(std::string_view t) {
     return t.size() >= 2 && t.front() == '@' && is_grouped_number(t.substr(1));
 }
 
-// A count of 1-3 digits, or an amount with two decimals.
-bool is_number(std::string_view t) {
-    const bool count = t.size() <= 3 && is_grouped_number(t) && t.find_first_of(",.") == std::string_view::npos;
-    return count || is_amount_token(t, false, false);
+// A count of 1-3 digits.
+bool is_count(std::string_view t) {
+    return t.size() <= 3 && is_grouped_number(t) && t.find_first_of(",.") == std::string_view::npos;
 }
+
+// A count of 1-3 digits, or an amount with two decimals.
+bool is_number(std::string_view t) { return is_count(t) || is_amount_token(t, false, false); }
 
 Part part_of(std::string_view t) {
     if (is_number(t)) return Part::kNumber;
@@ -342,11 +351,8 @@ size_t leading_amount(std::string_view line) {
 // Whether `tokens` are a quantity expression alone: a count, 'x' / '@' and a unit price ("1 X 3.79", "3 @ 4.00"),
 // or a count with its 'x' and a unit price ("4X 2.37").
 bool is_quantity_expression(const std::vector<std::string_view>& t) {
-    const auto count = [](std::string_view c) {
-        return part_of(c) == Part::kNumber && !is_amount_token(c, false, false);
-    };
     const auto glue_alone = [](std::string_view g) { return g == "x" || g == "X" || g == "@"; };
-    if (t.size() == 3) return count(t[0]) && glue_alone(t[1]) && is_amount_token(t[2], false, false);
+    if (t.size() == 3) return is_count(t[0]) && glue_alone(t[1]) && is_amount_token(t[2], false, false);
     return t.size() == 2 && is_glue(t[0]) && !glue_alone(t[0]) && t[0].front() != '@' &&
            is_amount_token(t[1], false, false);
 }
@@ -368,13 +374,8 @@ size_t amount_before_quantity(std::string_view line) {
 // The amount goes on a line of its own, as its box was, and the label is split as a row's label is.
 size_t damaged_amount_start(std::string_view line) {
     const auto tokens = split_spaces(line);
-    if (tokens.size() < 2) return 0;
-    size_t last = tokens.size() - 1;
-    if (tokens.size() >= 3 && is_tax_code(tokens[last])) --last;
-    size_t start = last;
-    if (last >= 2 && is_currency_token(tokens[last - 1]) && is_damaged_amount(tokens[last], true)) start = last - 1;
-    else if (!is_damaged_amount(tokens[last], false)) return 0;
-    if (start == 0) return 0;
+    const size_t start = amount_start_of(tokens, is_damaged_amount);
+    if (start == 0 || start >= tokens.size()) return 0;
     const auto begin = static_cast<size_t>(tokens[start].data() - line.data());
     return is_label(line.substr(0, begin)) ? begin : 0;
 }
