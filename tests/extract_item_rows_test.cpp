@@ -496,3 +496,15 @@ TEST(ItemRows, MoneyBoxMovedBelowTheNextRow) {
     EXPECT_EQ(pairs(*rows), (std::vector<std::pair<std::string, double>>{
                                 {"ポテトサラダ", 198}, {"きゅうり 3本", 178}, {"米 コシヒカリ 5kg", 2238}}));
 }
+
+TEST(ItemRows, StampFaceValueIsNoYenSign) {
+    // "切手 84円" names a stamp; the receipt prints its amounts without yen signs, under a count column.
+    const std::string text = "店\n24/12/18\n商品名\n数量\n金額\n天然水 550ml ※\n1\n105\nﾔｸﾙﾄ1000 ※\n1\n140\n切手 84円\n1\n84\n"
+                             "お会計\n329\n";
+    const auto rows = ex::read_item_rows(text);
+    ASSERT_TRUE(rows);
+    EXPECT_EQ(pairs(*rows), (std::vector<std::pair<std::string, double>>{
+                                {"天然水 550ml", 105}, {"ﾔｸﾙﾄ1000", 140}, {"切手 84円", 84}}));
+    EXPECT_TRUE(ex::item_rows_add_up_to(text, 329));
+    EXPECT_FALSE(ex::item_rows_add_up_to(text, 330));
+}

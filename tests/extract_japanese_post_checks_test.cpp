@@ -183,6 +183,22 @@ TEST(JapanesePostChecks, TotalThatThePaymentLineConfirms) {
     EXPECT_EQ(h["total_amount"], 500) << h["warnings"].dump();
 }
 
+TEST(JapanesePostChecks, TotalFromThePaymentLineThatTheItemRowsAddUpTo) {
+    const receipt::ExtractOptions opts;
+    // The model's reading was cut before the totals and OCR broke the total line ("¥,582"): the amount paid,
+    // which the printed item rows add up to.
+    const std::string text = "店\n2024年1月5日\nおにぎり 紅しゃけ\n¥158\nカフェラテ M\n¥215\nお買上計\n¥,582\n"
+                             "クレジット\n¥373\n";
+    auto f = fields("店", "");
+    ex::apply_post_checks(text, "", opts, f);
+    EXPECT_EQ(f["total_amount"], 373) << f["warnings"].dump();
+    EXPECT_TRUE(warned(f, "total_amount_from_payment_and_rows"));
+    // Rows that do not add up to it: no total.
+    auto g = fields("店", "");
+    ex::apply_post_checks("店\n2024年1月5日\nおにぎり 紅しゃけ\n¥158\nお買上計\n¥,582\nクレジット\n¥373\n", "", opts, g);
+    EXPECT_TRUE(g["total_amount"].is_null()) << g["warnings"].dump();
+}
+
 TEST(JapanesePostChecks, TaxFromTheIncludedTaxLineAndTheModelsPerRateTaxes) {
     const receipt::ExtractOptions opts;
     // The model's output was cut short before its tax field: the tax included over all rates.

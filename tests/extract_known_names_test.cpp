@@ -204,6 +204,18 @@ TEST(KnownNames, ItemDescriptionsWithOcrLookalikes) {
     EXPECT_EQ(ex::known_item_for("123 COTTON BUDS", items), std::nullopt);
 }
 
+TEST(KnownNames, JapaneseItemDescriptionsWithOcrLookalikes) {
+    const auto items = ex::KnownNames::parse("900\tSDｶｰﾄﾞ 64GB\n800\tお茶 600ml\n700\t歯磨き粉 120g\n600\tお茶 500ml\n",
+                                             "known_items.txt");
+    EXPECT_EQ(ex::known_item_for("SDｶｰﾄﾞ 64G8", items), "SDｶｰﾄﾞ 64GB");
+    EXPECT_EQ(ex::known_item_for("お茶 600m1", items), "お茶 600ml");
+    EXPECT_EQ(ex::known_item_for("歯磨き粉 1Z0g", items), "歯磨き粉 120g");
+    // A kana or kanji changed, a digit lost beside a look-alike, or another digit: kept.
+    EXPECT_EQ(ex::known_item_for("歯磨き子 1Z0g", items), std::nullopt);
+    EXPECT_EQ(ex::known_item_for("SDｶｰﾄﾞ 4G8", items), std::nullopt);
+    EXPECT_EQ(ex::known_item_for("お茶 700m1", items), std::nullopt);
+}
+
 TEST(KnownNames, DroppedDigitsAreNotPutBack) {
     const auto items = ex::KnownNames::parse("4000\tCOCA COLA 1500ml\n3000\tA4 PAPER 500S\n", "known_items.txt");
     EXPECT_EQ(ex::known_item_for("COCA COLA 500ml", items), std::nullopt);

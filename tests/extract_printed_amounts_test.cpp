@@ -93,6 +93,9 @@ TEST(KeywordSubtotal, AmountAfterTheSubtotalKeywordAndWhetherOneIsPrinted) {
     EXPECT_TRUE(printed);
     EXPECT_EQ(ex::keyword_subtotal("570 ※\n計 (4点\n900\n合計\n900", &printed), 900);
     EXPECT_TRUE(printed);
+    // The item count with its 点 lost to OCR is no subtotal; the amount below is.
+    EXPECT_EQ(ex::keyword_subtotal("\\259軽\n小 計 (45)\n\\10,891\n合計金額 \\10,891", &printed), 10891);
+    EXPECT_EQ(ex::keyword_subtotal("小計( 7 )\n¥2,204\n", &printed), 2204);
     EXPECT_EQ(ex::keyword_subtotal("計 900\n合計\n900", &printed), std::nullopt);  // no count: not the subtotal
     EXPECT_FALSE(printed);
 }

@@ -43,6 +43,13 @@ TEST(YenTotals, TotalThatLostADigit) {
     const std::string bases = "お会計\n¥74\n税率\n対象額\n税額\n8%\n¥734\n¥54\nnanaco\n¥734\n";
     EXPECT_EQ(ex::yen_total_digit_back(bases, 74, std::nullopt, std::nullopt), 734);
     EXPECT_EQ(ex::yen_total_digit_back(bases, 734, std::nullopt, std::nullopt), std::nullopt);
+    // Nothing to add up (no subtotal, no per-rate bases): the amount paid, when it is the total with a digit back.
+    const std::string paid = "合 計\n¥1,328\n(内消費税等\n¥1,1S1)\nPayPay\n¥14,328\n";
+    EXPECT_EQ(ex::yen_total_digit_back(paid, 1328, std::nullopt, std::nullopt), 14328);
+    EXPECT_EQ(ex::yen_total_digit_back(paid, 1329, std::nullopt, std::nullopt), std::nullopt);
+    // The arithmetic and the amount paid both fit and differ: nothing is put back.
+    const std::string both = "小計\n¥1,328\n合計\n¥328\nPayPay\n¥3,328\n";
+    EXPECT_EQ(ex::yen_total_digit_back(both, 328, 1328, std::nullopt), std::nullopt);
 }
 
 TEST(YenTotals, TotalFromThePerRateBases) {

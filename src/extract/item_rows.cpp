@@ -437,4 +437,12 @@ std::optional<std::vector<ItemRow>> read_item_rows(const std::string& text) {
     return out;
 }
 
+bool item_rows_add_up_to(const std::string& text, double amount) {
+    const std::optional<std::vector<ItemRow>> rows = read_item_rows(text);
+    if (!rows || rows->empty()) return false;
+    double sum = 0;
+    for (const ItemRow& r : *rows) sum += r.amount;
+    return std::fabs(sum - amount) < 0.5;
+}
+
 }  // namespace receipt::extract

@@ -37,4 +37,7 @@ struct ItemRow {
 // total line is printed.
 std::optional<std::vector<ItemRow>> read_item_rows(const std::string& text);
 
+// Whether read_item_rows(text) reads rows whose amounts add up to `amount` (within half a yen).
+bool item_rows_add_up_to(const std::string& text, double amount);
+
 }  // namespace receipt::extract

@@ -234,12 +234,20 @@ std::optional<std::string> known_item_for(const std::string& description, const 
     const std::u32string model = letters(description);
     if (items.empty() || model.size() < 3) return std::nullopt;
     bool decided = false;
-    if (auto k = known_spelling(description, model, items, true, decided); k || decided || has_cjk(description))
-        return k;
+    if (auto k = known_spelling(description, model, items, true, decided); k || decided) return k;
+    const auto& names = items.names();
+    // With kana or kanji, no known item it is or lost letters of: one it is with OCR look-alikes in its Latin part,
+    // and nothing lost ("SDｶｰﾄﾞ 64G8", "お茶 600m1", "歯磨き粉 1Z0g").
+    if (has_cjk(description)) {
+        std::vector<size_t> found;
+        for (size_t i = 0; i < names.size(); ++i)
+            if (lookalikes_of(model, names[i].letters, 0)) found.push_back(i);
+        if (auto w = clear_winner(found, names)) return names[*w].name;
+        return std::nullopt;
+    }
     // Latin script, no known item it is or lost letters of: one whose letters and digits it holds with OCR
     // look-alikes, or, after a count OCR left in front of it without its "x" ("1 5UNSCREEN SPF50"), exactly or with
     // look-alikes.
-    const auto& names = items.names();
     auto with_lookalikes = [&](const std::u32string& m, bool letters_lost) {
         std::vector<size_t> out;  // indices, most frequent first
         for (size_t i = 0; i < names.size(); ++i) {

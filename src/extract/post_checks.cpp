@@ -15,6 +15,7 @@
 #include "extract/discount_rate.h"
 #include "extract/field_edits.h"
 #include "extract/item_checks.h"
+#include "extract/item_rows.h"
 #include "extract/japanese_phone.h"
 #include "extract/kana_lookalikes.h"
 #include "extract/known_names.h"
@@ -320,6 +321,16 @@ void apply_post_checks(const std::string& text, const std::string& target, const
                                         ", printed on the receipt");
                 tot = json_amount(*t);
                 yen_total = *t;
+                revalidate(f);
+            }
+        // Still none (the model's reading cut before its totals, the total line damaged: "お買上計 / ¥,582"): the
+        // amount paid, when the printed item rows (extract/item_rows.h) add up to it, two readings that agree.
+        if (!tot.is_number())
+            if (const auto paid = yen_paid_amount(text); paid && paid->value > 0 && item_rows_add_up_to(text, paid->value)) {
+                f["warnings"].push_back("total_amount_from_payment_and_rows: the model wrote none, the receipt pays " +
+                                        json_amount(paid->value).dump() + " and its item rows add up to it");
+                tot = json_amount(paid->value);
+                yen_total = paid->value;
                 revalidate(f);
             }
         if (labelled_tax && tot.is_number() &&

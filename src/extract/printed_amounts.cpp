@@ -126,6 +126,14 @@ std::vector<std::string> printed_lines(const std::string& text) {
 
 namespace {
 
+// `line` with a bare count of 1-3 digits in parentheses, "(45)" or "( 45 )", read as the item count it is on a
+// subtotal line ("(45点)", which printed_numbers does not take for an amount): OCR lost its 点.
+std::string with_lost_count_unit(const std::string& line) {
+    static const std::regex bare_count(R"(\(\s*(\d{1,3})\s*\))");
+    if (line.size() > 200) return line;  // bounds std::regex's recursion
+    return std::regex_replace(line, bare_count, "($1点)");
+}
+
 // The first usable non-rate number after the first line holding one of `keys` (ASCII keys matched in any case) and
 // none of `not_keys`: on that line after the key, or on the next kTotalAmountLines lines. `found_key` tells
 // whether such a line exists.
@@ -188,6 +196,8 @@ std::optional<double> keyword_subtotal(const std::string& text, bool* printed) {
             if (k > head.size() && s.compare(k, std::string("点").size(), "点") == 0)
                 line = "小計 " + line.substr(line.find('('));
         }
+        // The item count with 点 lost to OCR: "小 計 (45)" / "\10,891" is no subtotal of 45.
+        if (s.find("小計") != std::string::npos) line = with_lost_count_unit(line);
     }
     return amount_after_key(lines, {"小計", "小 計", "小言", "小 言", "SUBTOTAL", "SUB TOTAL", "SUB-TOTAL"}, {},
                             printed);

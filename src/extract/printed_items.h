@@ -57,7 +57,7 @@ public:
 private:
     std::vector<std::string> lines_;
     size_t next_ = 0;            // line after the previous match
-    bool currency_style_ = false;  // some number of the receipt has a currency sign (¥ \ 円)
+    bool currency_style_ = false;  // some amount of the receipt has a currency sign (¥ \ 円; not 切手 84円)
     bool quantity_column_ = false;  // the receipt heads its rows with a quantity column (a line "数量")
 };
 

@@ -1,6 +1,7 @@
 // The net amount and total of a yen receipt checked by their arithmetic (extract/yen_totals.h).
 #include "extract/yen_totals.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <vector>
@@ -50,6 +51,11 @@ std::optional<double> yen_total_digit_back(const std::string& text, double total
         const TaxLineSums sums = sums_of(*tax_lines);
         candidates = {sums.bases, sums.bases + sums.taxes};
     }
+    // The amount paid prints the total again ("合 計 ¥1,328" / "PayPay ¥14,328"); when it and the arithmetic both fit
+    // and differ, nothing is put back.
+    if (const auto paid = yen_paid_amount(text);
+        paid && std::find(candidates.begin(), candidates.end(), paid->value) == candidates.end())
+        candidates.push_back(paid->value);
     const std::vector<std::string> lines = printed_lines(text);
     const std::string digits = amount_digits(total);
     std::optional<double> found;

@@ -20,8 +20,8 @@ std::optional<double> yen_total_from_net(const std::string& text, double net, co
 // for 304): what the arithmetic makes of it, when `total` is that amount with one digit dropped
 // (extract/dropped_digit.h) and the amount is printed on the receipt. The arithmetic: net + `added_tax` (the 外税
 // amounts) when both are given, net when only it is; without a net amount, the sum of the per-rate bases (tax
-// included) or of the bases and their taxes (extract/printed_tax.h), when exactly one of them fits. nullopt when
-// none fits.
+// included) or of the bases and their taxes (extract/printed_tax.h); and the amount paid (yen_paid_amount, "PayPay
+// ¥14,328" under "合 計 ¥1,328"). Exactly one of them must fit; nullopt when none or several do.
 std::optional<double> yen_total_digit_back(const std::string& text, double total, const std::optional<double>& net,
                                            const std::optional<double>& added_tax);
 
