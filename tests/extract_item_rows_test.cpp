@@ -508,3 +508,24 @@ TEST(ItemRows, StampFaceValueIsNoYenSign) {
     EXPECT_TRUE(ex::item_rows_add_up_to(text, 329));
     EXPECT_FALSE(ex::item_rows_add_up_to(text, 330));
 }
+
+TEST(ItemRows, TotalsAmountBoxMovedAboveItsKeyword) {
+    // "¥9,460" is the subtotal's box, moved above "小計"; the last row's own box went above its description.
+    const std::string text = "店\n2024年3月2日\nドライヤー\n¥7,780\n¥1,680\nHDMIケーブル 2m\n¥9,460\n小計\nお買上計\n¥9,460\n";
+    const auto rows = ex::read_item_rows(text);
+    ASSERT_TRUE(rows);
+    EXPECT_EQ(pairs(*rows), (std::vector<std::pair<std::string, double>>{{"ドライヤー", 7780}, {"HDMIケーブル 2m", 1680}}));
+    // One item: its box above the subtotal line stays its own (the subtotal prints its amount below).
+    const auto one = ex::read_item_rows("店\n2024年3月2日\nおにぎり\n¥158\n小計\n¥158\n");
+    ASSERT_TRUE(one);
+    EXPECT_EQ(pairs(*one), (std::vector<std::pair<std::string, double>>{{"おにぎり", 158}}));
+    // The totals box lost, not moved: the amount above is not printed again, so it stays the last row's.
+    const auto lost = ex::read_item_rows("店\n2024年3月2日\nお茶\n¥300\n水\n¥300\n小計\nお買上計\n¥600\n");
+    ASSERT_TRUE(lost);
+    EXPECT_EQ(pairs(*lost), (std::vector<std::pair<std::string, double>>{{"お茶", 300}, {"水", 300}}));
+    // The subtotal prints its amount below without a yen sign; the last row's amount is printed again in the tax
+    // lines: it stays the row's.
+    const auto bare = ex::read_item_rows("店\n2024年3月2日\nお茶\n¥300\nﾖｰｸﾞﾙﾄ\n138円軽\n小 計 (2点)\n438\n8%\n138円\n");
+    ASSERT_TRUE(bare);
+    EXPECT_EQ(pairs(*bare), (std::vector<std::pair<std::string, double>>{{"お茶", 300}, {"ﾖｰｸﾞﾙﾄ", 138}}));
+}

@@ -210,6 +210,7 @@ TEST(KnownNames, JapaneseItemDescriptionsWithOcrLookalikes) {
     EXPECT_EQ(ex::known_item_for("SDｶｰﾄﾞ 64G8", items), "SDｶｰﾄﾞ 64GB");
     EXPECT_EQ(ex::known_item_for("お茶 600m1", items), "お茶 600ml");
     EXPECT_EQ(ex::known_item_for("歯磨き粉 1Z0g", items), "歯磨き粉 120g");
+    EXPECT_EQ(ex::known_item_for("歯磨粉 1Z0g", items), "歯磨き粉 120g");  // き lost as well
     // A kana or kanji changed, a digit lost beside a look-alike, or another digit: kept.
     EXPECT_EQ(ex::known_item_for("歯磨き子 1Z0g", items), std::nullopt);
     EXPECT_EQ(ex::known_item_for("SDｶｰﾄﾞ 4G8", items), std::nullopt);

@@ -236,23 +236,9 @@ void counted_description(std::string& d, PrintedItemRow& r) {
     if (c >= 1 && std::fmod(*r.amount, c) == 0) r.quantity = c, r.unit_price = *r.amount / c;
 }
 
-}  // namespace
-
-std::optional<std::vector<ItemRow>> read_item_rows(const std::string& text) {
-    const std::vector<std::string> lines = printed_lines(text);
-    if (lines.size() > kMaxItemRowLines) return std::nullopt;  // no receipt: bounds the row searches (quadratic)
-    size_t begin = lines.size(), end = lines.size();
-    try {
-        for (size_t i = 0; i < lines.size() && end == lines.size(); ++i) {
-            if (begin == lines.size() && date_line(lines[i])) begin = i + 1;
-            if (totals_line(lines[i], i + 1 < lines.size() ? lines[i + 1] : std::string())) end = i;
-        }
-    } catch (...) {
-        return std::nullopt;
-    }
-    if (end >= lines.size()) return std::nullopt;
-    if (begin > end) begin = 0;  // no date above the totals (OCR garbled it): the header lines hold no amounts
-
+// The item rows of lines[begin, end) (lines: printed_lines(text)).
+std::vector<ItemRow> rows_between(const std::string& text, const std::vector<std::string>& lines, size_t begin,
+                                  size_t end) {
     PrintedItems rows(lines);
     const std::vector<std::string> printed = printed_lines_as_is(text);
     // A table with a count column ("商品名 数量 金額"): a number after a description can be its count.
@@ -433,6 +419,49 @@ std::optional<std::vector<ItemRow>> read_item_rows(const std::string& text) {
             item.unit_price = *r->unit_price;
         }
         out.push_back(std::move(item));
+    }
+    return out;
+}
+
+}  // namespace
+
+std::optional<std::vector<ItemRow>> read_item_rows(const std::string& text) {
+    const std::vector<std::string> lines = printed_lines(text);
+    if (lines.size() > kMaxItemRowLines) return std::nullopt;  // no receipt: bounds the row searches (quadratic)
+    size_t begin = lines.size(), end = lines.size();
+    try {
+        for (size_t i = 0; i < lines.size() && end == lines.size(); ++i) {
+            if (begin == lines.size() && date_line(lines[i])) begin = i + 1;
+            if (totals_line(lines[i], i + 1 < lines.size() ? lines[i + 1] : std::string())) end = i;
+        }
+    } catch (...) {
+        return std::nullopt;
+    }
+    if (end >= lines.size()) return std::nullopt;
+    if (begin > end) begin = 0;  // no date above the totals (OCR garbled it): the header lines hold no amounts
+    std::vector<ItemRow> out = rows_between(text, lines, begin, end);
+    // OCR moved the totals line's amount box above it ("HDMIケーブル 2m" / "¥426,237" / "小計" / "お買上計" /
+    // "¥426,237"): when the totals line prints no amount, on its line or the next, the lone amount right above it
+    // is its box if the lines after print it again and the rows read without that line come within a quarter of
+    // it, and closer than the rows with it (the last row then takes its own box, which OCR moved elsewhere).
+    const auto any_amount = [](const std::string& line) {  // a usable number, with or without a yen sign
+        for (const PrintedNumber& n : printed_numbers(line))
+            if (n.usable && !n.percent) return true;
+        return false;
+    };
+    const PrintedItems amounts(lines);
+    const std::optional<double> above = end > begin ? amounts.line_amount(end - 1) : std::nullopt;
+    if (above && *above > 0 && is_item_row_continuation(lines[end - 1]) && !any_amount(lines[end]) &&
+        (end + 1 >= lines.size() || !any_amount(lines[end + 1])) && printed_count(lines, end + 1, *above) > 0) {
+        std::vector<std::string> blanked = lines;  // the line left out, the other lines where they were
+        blanked[end - 1].clear();
+        std::vector<ItemRow> without = rows_between(text, blanked, begin, end);
+        const auto off = [&](const std::vector<ItemRow>& rows) {  // |rows' sum - above|
+            double s = 0;
+            for (const ItemRow& r : rows) s += r.amount;
+            return std::fabs(s - *above);
+        };
+        if (!without.empty() && off(without) <= 0.25 * *above && off(without) < off(out)) out = std::move(without);
     }
     return out;
 }

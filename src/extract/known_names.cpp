@@ -236,30 +236,23 @@ std::optional<std::string> known_item_for(const std::string& description, const 
     bool decided = false;
     if (auto k = known_spelling(description, model, items, true, decided); k || decided) return k;
     const auto& names = items.names();
-    // With kana or kanji, no known item it is or lost letters of: one it is with OCR look-alikes in its Latin part,
-    // and nothing lost ("SDｶｰﾄﾞ 64G8", "お茶 600m1", "歯磨き粉 1Z0g").
-    if (has_cjk(description)) {
-        std::vector<size_t> found;
-        for (size_t i = 0; i < names.size(); ++i)
-            if (lookalikes_of(model, names[i].letters, 0)) found.push_back(i);
-        if (auto w = clear_winner(found, names)) return names[*w].name;
-        return std::nullopt;
-    }
-    // Latin script, no known item it is or lost letters of: one whose letters and digits it holds with OCR
-    // look-alikes, or, after a count OCR left in front of it without its "x" ("1 5UNSCREEN SPF50"), exactly or with
-    // look-alikes.
+    const bool cjk = has_cjk(description);
     auto with_lookalikes = [&](const std::u32string& m, bool letters_lost) {
         std::vector<size_t> out;  // indices, most frequent first
         for (size_t i = 0; i < names.size(); ++i) {
-            const size_t lost = letters_lost ? size_t(max_dropped_letters(names[i].letters.size(), false)) : 0;
+            const size_t lost = letters_lost ? size_t(max_dropped_letters(names[i].letters.size(), cjk)) : 0;
             if (lookalikes_of(m, names[i].letters, lost)) out.push_back(i);
         }
         return out;
     };
+    // No known item it is or lost letters of: one whose letters and digits it holds with OCR look-alikes ("PROM0",
+    // "SDｶｰﾄﾞ 64G8"), else with letters lost as well ("ILO IKG" for MILO 1KG, "炭水 5D0ml" for 炭酸水 500ml).
     std::vector<size_t> found = with_lookalikes(model, false);
-    if (found.empty()) found = with_lookalikes(model, true);  // letters lost as well ("ILO IKG" for MILO 1KG)
+    if (found.empty()) found = with_lookalikes(model, true);
     if (auto w = clear_winner(found, names)) return names[*w].name;
-    if (!found.empty()) return std::nullopt;
+    if (!found.empty() || cjk) return std::nullopt;
+    // Latin script: after a count OCR left in front of it without its "x" ("1 5UNSCREEN SPF50"), one it is exactly
+    // or with look-alikes.
     const size_t at = description.find_first_not_of(' ');
     const size_t count_end = description.find_first_not_of("0123456789", at);
     if (at == std::string::npos || count_end == std::string::npos || count_end == at || count_end - at > 2 ||
