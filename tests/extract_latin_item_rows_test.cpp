@@ -535,3 +535,27 @@ TEST(LatinItemRows, ACutReadingTakesTheRowsReadPastLinesNoReadingPlaces) {
     ex::check_latin_items(text, whole);
     EXPECT_EQ(whole["line_items"].size(), 2u);
 }
+
+TEST(LatinItemRows, ACutReadingPastHeaderTaxLinesAndEndingAtATaxLine) {
+    // "VAT" / "No. GB ..." and "TAX" / "INVOICE" in the header read as end lines with no row above them; the rows
+    // end at "VAT 20%", whose amount is the tax: the total below it is their target.
+    const std::string text =
+        "Boots\nVAT\nNo. GB 777 8654 33\nTAX\nINVOICE\n11 JUL 2022\n6:42:50 PM\n1x PLASTERS\n3.75\n$20.44\n$1.00\n"
+        "1x COTTON BUDS\n2.97\n2x TOOTHPASTE\n12.58\nVAT 20%\n£3.22\nTOTAL AMOUNT\n£19.30\n";
+    EXPECT_TRUE(ex::latin_item_row_readings(text).empty());
+    const auto skipping = ex::latin_item_rows_skipping(text);
+    ASSERT_TRUE(skipping);
+    EXPECT_EQ(rows_of(skipping->rows), (std::vector<Row>{{"PLASTERS", 1, 3.75, 3.75},
+                                                         {"COTTON BUDS", 1, 2.97, 2.97},
+                                                         {"TOOTHPASTE", 2, 6.29, 12.58}}));
+    nlohmann::ordered_json f = {
+        {"currency", "GBP"},
+        {"line_items", {{{"description", "PLASTERS"}, {"quantity", 1}, {"unit_price", 3.75}, {"amount", 3.75}}}},
+        {"net_amount", nullptr},
+        {"total_tax_amount", 3.22},
+        {"total_amount", 19.30},
+        {"warnings", {"output_truncated: generation stopped at max_new_tokens 512"}}};
+    ex::check_latin_items(text, f);
+    ASSERT_EQ(f["line_items"].size(), 3u) << f.dump();
+    EXPECT_EQ(f["line_items"][2]["description"], "TOOTHPASTE");
+}

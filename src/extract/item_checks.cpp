@@ -564,14 +564,20 @@ void check_latin_items(const std::string& text, nlohmann::ordered_json& f) {
     }
     if (cut && (!readings.empty() || skipping) && items.is_array()) {
         const LatinItemRows& reading = readings.empty() ? *skipping : readings.front();
-        std::optional<double> target = reading.end_amount;
-        for (const char* key : {"net_amount", "total_amount"})
-            if (!target && f[key].is_number()) target = f[key].get<double>();
         const double read_sum = rows_sum(reading.rows);
-        // Rows that miss the target by more than half of it read something else (a table whose count and unit
-        // columns made rows of their own) or ended at a wrong line.
-        if (target && *target > 0 && std::fabs(read_sum - *target) <= kCutRowsSlack * *target &&
-            reading.rows.size() > items.size() && rows_come_closer(read_sum, items, *target)) {
+        // The target: the amount after the rows, else one of the totals below it (the rows end at a tax line,
+        // "VAT 20%" / "£87.64", whose amount is no sum of them), else the net, else the total amount; the first
+        // that the rows come within half of. Rows that miss every one by more read something else (a table whose
+        // count and unit columns made rows of their own) or ended at a wrong line.
+        std::vector<double> candidates;
+        if (reading.end_amount) candidates.push_back(*reading.end_amount);
+        candidates.insert(candidates.end(), reading.later_totals.begin(), reading.later_totals.end());
+        for (const char* key : {"net_amount", "total_amount"})
+            if (f[key].is_number()) candidates.push_back(f[key].get<double>());
+        std::optional<double> target;
+        for (double c : candidates)
+            if (!target && c > 0 && std::fabs(read_sum - c) <= kCutRowsSlack * c) target = c;
+        if (target && reading.rows.size() > items.size() && rows_come_closer(read_sum, items, *target)) {
             f["warnings"].push_back(cut_rows_warning(items.size(), *target, reading.rows.size(), read_sum));
             items = rows_as_items(reading.rows, items, text, true);
             if (reading.damaged_row && *reading.damaged_row < items.size())

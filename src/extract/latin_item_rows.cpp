@@ -506,8 +506,10 @@ std::vector<LatinItemRows> latin_item_row_readings(const std::string& text) {
 std::optional<LatinItemRows> latin_item_rows_skipping(const std::string& text) {
     const std::optional<LatinRowLines> l = latin_row_lines(text);
     if (!l) return std::nullopt;
-    for (size_t end = 0; end < l->read.size(); ++end) {
+    size_t end_lines = 0;
+    for (size_t end = 0; end < l->read.size() && end_lines < kMaxEndLines; ++end) {
         if (!is_end_line(l->upper[end])) continue;
+        ++end_lines;
         LatinItemRows joined;
         size_t begin = first_row_line(*l, end);
         for (size_t k = 0; k <= kMaxSkips && begin < end; ++k) {
@@ -523,7 +525,9 @@ std::optional<LatinItemRows> latin_item_rows_skipping(const std::string& text) {
             joined.rows.insert(joined.rows.end(), a.rows_before.begin(), a.rows_before.end());
             begin = *a.failed_at + 1;
         }
-        if (joined.rows.empty()) return std::nullopt;
+        // No row above this end line: a header line that reads as one ("VAT" / "No. GB 777 8654 33", "TAX" /
+        // "INVOICE"); the next is tried.
+        if (joined.rows.empty()) continue;
         descriptions_from_other_rows(joined.rows);
         return joined;
     }

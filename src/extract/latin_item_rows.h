@@ -79,8 +79,9 @@ std::vector<LatinItemRows> latin_item_row_readings(const std::string& text);
 // The item rows of `text` read past lines that no reading can place, for a long receipt whose model reading was
 // cut: from where the readings above start (the first end line), each line a reading fails on is passed over and
 // reading goes on after it, at most 8 times; the rows of the pieces are joined (a failed piece gives the rows read
-// above its line). end_amount only when the last piece reads whole; a damaged row's amount is 0. nullopt when no
-// row is read.
+// above its line). An end line with no row read above it (a header's "VAT" / "No. GB 777 8654 33") gives way to the
+// next, at most 4 end lines. end_amount only when the last piece reads whole; a damaged row's amount is 0. nullopt
+// when no row is read.
 std::optional<LatinItemRows> latin_item_rows_skipping(const std::string& text);
 
 // The first of latin_item_row_readings(text), nullopt when there is none.
