@@ -456,22 +456,21 @@ std::optional<std::vector<ItemRow>> read_item_rows(const std::string& text) {
         std::vector<std::string> blanked = lines;  // the line left out, the other lines where they were
         blanked[end - 1].clear();
         std::vector<ItemRow> without = rows_between(text, blanked, begin, end);
-        const auto off = [&](const std::vector<ItemRow>& rows) {  // |rows' sum - above|
-            double s = 0;
-            for (const ItemRow& r : rows) s += r.amount;
-            return std::fabs(s - *above);
-        };
+        const auto off = [&](const std::vector<ItemRow>& rows) { return std::fabs(rows_sum(rows) - *above); };
         if (!without.empty() && off(without) <= 0.25 * *above && off(without) < off(out)) out = std::move(without);
     }
     return out;
 }
 
+double rows_sum(const std::vector<ItemRow>& rows) {
+    double sum = 0;
+    for (const ItemRow& r : rows) sum += r.amount;
+    return std::round(sum * 100.0) / 100.0;
+}
+
 bool item_rows_add_up_to(const std::string& text, double amount) {
     const std::optional<std::vector<ItemRow>> rows = read_item_rows(text);
-    if (!rows || rows->empty()) return false;
-    double sum = 0;
-    for (const ItemRow& r : *rows) sum += r.amount;
-    return std::fabs(sum - amount) < 0.5;
+    return rows && !rows->empty() && std::fabs(rows_sum(*rows) - amount) < 0.5;
 }
 
 }  // namespace receipt::extract

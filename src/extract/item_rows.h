@@ -37,6 +37,9 @@ struct ItemRow {
 // total line is printed.
 std::optional<std::vector<ItemRow>> read_item_rows(const std::string& text);
 
+// The sum of the amounts of `rows`, rounded to cents.
+double rows_sum(const std::vector<ItemRow>& rows);
+
 // Whether read_item_rows(text) reads rows whose amounts add up to `amount` (within half a yen).
 bool item_rows_add_up_to(const std::string& text, double amount);
 

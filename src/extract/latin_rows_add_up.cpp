@@ -72,10 +72,4 @@ std::optional<std::pair<LatinItemRows, double>> first_reading_adding_up(const st
     return std::nullopt;
 }
 
-double rows_sum(const std::vector<ItemRow>& rows) {
-    double sum = 0;
-    for (const ItemRow& r : rows) sum += r.amount;
-    return std::round(sum * 100.0) / 100.0;
-}
-
 }  // namespace receipt::extract

@@ -25,7 +25,5 @@ bool rows_add_up_to(LatinItemRows& reading, double target, bool lost_digit = fal
 std::optional<std::pair<LatinItemRows, double>> first_reading_adding_up(const std::vector<LatinItemRows>& readings,
                                                                         const std::vector<double>& targets);
 
-// The sum of the amounts of `rows`, rounded to cents.
-double rows_sum(const std::vector<ItemRow>& rows);
 
 }  // namespace receipt::extract

@@ -326,7 +326,8 @@ void apply_post_checks(const std::string& text, const std::string& target, const
         // Still none (the model's reading cut before its totals, the total line damaged: "お買上計 / ¥,582"): the
         // amount paid, when the printed item rows (extract/item_rows.h) add up to it, two readings that agree.
         if (!tot.is_number())
-            if (const auto paid = yen_paid_amount(text); paid && paid->value > 0 && item_rows_add_up_to(text, paid->value)) {
+            if (const auto paid = yen_paid_amount(text);
+                paid && paid->value > 0 && item_rows_add_up_to(text, paid->value)) {
                 f["warnings"].push_back("total_amount_from_payment_and_rows: the model wrote none, the receipt pays " +
                                         json_amount(paid->value).dump() + " and its item rows add up to it");
                 tot = json_amount(paid->value);

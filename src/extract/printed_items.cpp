@@ -86,6 +86,16 @@ bool currency_marked(const std::string& line, const PrintedNumber& n) {
     return starts_with_at(line, a, "円");
 }
 
+// The face value that names a stamp or postcard ("切手 84円", "はがき 63円", "収入印紙 200円"): part of the item's
+// name, not its amount.
+bool face_value(const std::string& line, const PrintedNumber& n) {
+    size_t b = n.begin;
+    while (b > 0 && line[b - 1] == ' ') --b;
+    for (const char* w : {"切手", "はがき", "ハガキ", "印紙"})
+        if (ends_with_at(line, b, w)) return true;
+    return false;
+}
+
 // Written as money: a currency sign, or a tax mark after it (軽 ※ * 内 外: reduced-rate and tax-kind marks).
 bool money_marked(const std::string& line, const PrintedNumber& n) {
     if (currency_marked(line, n)) return true;
@@ -130,20 +140,6 @@ bool is_item_row_continuation(const std::string& line) {
 }
 
 PrintedItems::PrintedItems(const std::string& text) : PrintedItems(printed_lines(text)) {}
-
-namespace {
-
-// The face value that names a stamp or postcard ("切手 84円", "はがき 63円", "収入印紙 200円"): part of the item's
-// name, not its amount.
-bool face_value(const std::string& line, const PrintedNumber& n) {
-    size_t b = n.begin;
-    while (b > 0 && line[b - 1] == ' ') --b;
-    for (const char* w : {"切手", "はがき", "ハガキ", "印紙"})
-        if (ends_with_at(line, b, w)) return true;
-    return false;
-}
-
-}  // namespace
 
 PrintedItems::PrintedItems(std::vector<std::string> lines) : lines_(std::move(lines)) {
     for (const std::string& line : lines_) {
