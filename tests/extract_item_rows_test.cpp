@@ -509,6 +509,14 @@ TEST(ItemRows, StampFaceValueIsNoYenSign) {
     EXPECT_FALSE(ex::item_rows_add_up_to(text, 330));
 }
 
+TEST(ItemRows, TotalsLineThatLostItsFirstCharacter) {
+    // "計 11941円" is 小計 or 合計 with its first character lost; "計量カップ" is an item.
+    const std::string text = "店\n2024年3月2日\n計量カップ 298円\nあんまん\n150円\n計 448円\nお買上計 448円\n";
+    const auto rows = ex::read_item_rows(text);
+    ASSERT_TRUE(rows);
+    EXPECT_EQ(pairs(*rows), (std::vector<std::pair<std::string, double>>{{"計量カップ", 298}, {"あんまん", 150}}));
+}
+
 TEST(ItemRows, TotalsAmountBoxMovedAboveItsKeyword) {
     // "¥9,460" is the subtotal's box, moved above "小計"; the last row's own box went above its description.
     const std::string text = "店\n2024年3月2日\nドライヤー\n¥7,780\n¥1,680\nHDMIケーブル 2m\n¥9,460\n小計\nお買上計\n¥9,460\n";

@@ -30,11 +30,18 @@ bool date_line(const std::string& line) {
 }
 
 // The subtotal or total line that ends the item rows, also as OCR damages it: a look-alike (台計, 合言, 小言), the
-// 小 or the お lost ("計 (2点)", "買上計"), or 合 and 計 on two lines (`next` is the line after).
+// 小 or the お lost ("計 (2点)", "計 11941円", "買上計"), or 合 and 計 on two lines (`next` is the line after).
 bool totals_line(const std::string& line, const std::string& next) {
     const std::string s = strip_spaces(line);
     for (const char* k : {"小計", "合計", "お会計", "総計", "お買上計", "買上計", "台計", "合言", "小言", "お会言", "計("})
         if (s.rfind(k, 0) == 0) return true;
+    // 計 and nothing but an amount after it ("計 11941円", "計 ¥1,250"; not "計量カップ 298円").
+    const std::string kei = "計";
+    if (s.rfind(kei, 0) == 0 && s.size() > kei.size()) {
+        const std::string rest = s.substr(kei.size());
+        if (is_ascii_digit(rest[0]) || rest.rfind("¥", 0) == 0 || rest[0] == '\\')
+            if (is_item_row_continuation(rest) && std::any_of(rest.begin(), rest.end(), is_ascii_digit)) return true;
+    }
     return s == "計" || (s == "合" && strip_spaces(next) == "計");
 }
 
