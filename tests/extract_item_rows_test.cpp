@@ -517,6 +517,16 @@ TEST(ItemRows, TotalsLineThatLostItsFirstCharacter) {
     EXPECT_EQ(pairs(*rows), (std::vector<std::pair<std::string, double>>{{"計量カップ", 298}, {"あんまん", 150}}));
 }
 
+TEST(ItemRows, SplitDescriptionPrintedWholeOnALaterRow) {
+    // "USB充電器" / "20W" is one description split over two lines; a later row prints it on one line with its own
+    // amount, which is not this row's.
+    const std::string text = "店\n2024年3月2日\nUSB充電器\n20W\n@2180 x 2\n¥4360\nUSB充電器 20W ¥2268\n小計\n¥6628\n";
+    const auto rows = ex::read_item_rows(text);
+    ASSERT_TRUE(rows);
+    EXPECT_EQ(pairs(*rows),
+              (std::vector<std::pair<std::string, double>>{{"USB充電器 20W", 4360}, {"USB充電器 20W", 2268}}));
+}
+
 TEST(ItemRows, TotalsAmountBoxMovedAboveItsKeyword) {
     // "¥9,460" is the subtotal's box, moved above "小計"; the last row's own box went above its description.
     const std::string text = "店\n2024年3月2日\nドライヤー\n¥7,780\n¥1,680\nHDMIケーブル 2m\n¥9,460\n小計\nお買上計\n¥9,460\n";

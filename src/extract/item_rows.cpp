@@ -334,20 +334,24 @@ std::vector<ItemRow> rows_between(const std::string& text, const std::vector<std
                 ItemRow{as_printed(clean_description(short_d), first, 1), std::nullopt, std::nullopt, *discount});
             continue;
         }
-        // The whole line first ("切手 84円" / "¥84": the amount on the next line), then without its amount part.
+        // The whole line first ("切手 84円" / "¥84": the amount on the next line), then without its amount part;
+        // each searched from this line (a description printed again on a later row is that row's).
         std::string d = trim(line);
+        rows.search_from(i);
         std::optional<PrintedItemRow> r = rows.row(d);
         auto counted = [](const std::optional<PrintedItemRow>& x) {  // its count times unit price makes its amount
             return x && x->amount && x->quantity && x->unit_price && *x->quantity * *x->unit_price == *x->amount;
         };
         if ((!r || !r->amount) && short_d != d) {
             d = short_d;
+            rows.search_from(i);
             r = rows.row(d);
         } else if (short_d != d && !counted(r)) {
             // The line's own amount part fits the count line under it ("ﾏﾖﾈｰｽﾞ 450g ¥740軽" / "(2点 単価¥370)"),
             // or it is written with a yen sign or a tax mark (no name holds one: "レジ袋 ¥5" / "¥80" / "お惣菜
             // コロッケ", "ﾏﾖﾈｰｽﾞ 450g 350軽" / "231軽" / "生鮭 切身") and
             // no count follows, while the amount on the lines after it is another row's box: the row is the line's.
+            rows.search_from(i);
             std::optional<PrintedItemRow> r_short = rows.row(short_d);
             const std::string part = trim(trim(line).substr(short_d.size()));
             const bool signed_part = part.rfind("¥", 0) == 0 || part.rfind("\\", 0) == 0 || part.ends_with("軽") ||
@@ -397,6 +401,9 @@ std::vector<ItemRow> rows_between(const std::string& text, const std::vector<std
         if ((!r || !r->amount) && next_starts_item && !discount_line(line)) {
             // OCR split the description over two lines: "じゃがいも" / "袋" / "275軽".
             const std::string joined = d + " " + description_at(i + 1);
+            // Searched from this line: the lookup of its first half moved the search past it, and a later row may
+            // print the whole description on one line ("USB充電器" / "20W" / "¥4360" ... "USB充電器 20W ¥2268").
+            rows.search_from(i);
             std::optional<PrintedItemRow> r2 = rows.row(joined);
             if ((!r2 || !r2->amount) && !rows.row(description_at(i + 1)).value_or(PrintedItemRow{}).amount)
                 r2 = bare_box(i + 2);

@@ -54,6 +54,9 @@ public:
     // number. nullopt when it prints none (or k is past the last line).
     std::optional<double> line_amount(size_t k) const;
 
+    // The next row() or amount() call searches from line k on (then from the top).
+    void search_from(size_t k) { next_ = k; }
+
 private:
     std::vector<std::string> lines_;
     size_t next_ = 0;            // line after the previous match
