@@ -463,10 +463,12 @@ std::optional<std::vector<ItemRow>> read_item_rows(const std::string& text) {
             if (n.usable && !n.percent) return true;
         return false;
     };
-    const PrintedItems amounts(lines);
-    const std::optional<double> above = end > begin ? amounts.line_amount(end - 1) : std::nullopt;
-    if (above && *above > 0 && is_item_row_continuation(lines[end - 1]) && !any_amount(lines[end]) &&
-        (end + 1 >= lines.size() || !any_amount(lines[end + 1])) && printed_count(lines, end + 1, *above) > 0) {
+    if (end == begin || !is_item_row_continuation(lines[end - 1]) || any_amount(lines[end]) ||
+        (end + 1 < lines.size() && any_amount(lines[end + 1])))
+        return out;
+    // Only then the receipt's amount style (PrintedItems scans every line) for the line above.
+    const std::optional<double> above = PrintedItems(lines).line_amount(end - 1);
+    if (above && *above > 0 && printed_count(lines, end + 1, *above) > 0) {
         std::vector<std::string> blanked = lines;  // the line left out, the other lines where they were
         blanked[end - 1].clear();
         std::vector<ItemRow> without = rows_between(text, blanked, begin, end);
