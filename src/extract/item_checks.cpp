@@ -42,12 +42,16 @@ std::optional<std::vector<double>> item_amounts(const nlohmann::ordered_json& it
 }
 
 // True when every item of `items` has an amount and they add up to `target` (within `tol`: half a yen, half a
-// cent).
+// cent). With cents, every amount must be a whole number of cents: "16.4616" (a row's unit price and amount
+// glued, "16.4616.46") is no amount, though it comes within half a cent of one.
 bool adds_up(const nlohmann::ordered_json& items, double target, double tol = kYenTolerance) {
     const std::optional<std::vector<double>> amounts = item_amounts(items);
     if (!amounts) return false;
     double sum = 0;
-    for (double a : *amounts) sum += a;
+    for (double a : *amounts) {
+        if (tol <= kCentTolerance && std::fabs(a * 100.0 - std::round(a * 100.0)) > 1e-6) return false;
+        sum += a;
+    }
     return std::fabs(sum - target) <= tol;
 }
 
@@ -186,6 +190,42 @@ bool rows_come_closer(double read_sum, const nlohmann::ordered_json& items, doub
 bool rows_extend_items(const std::vector<ItemRow>& read, double read_sum, const nlohmann::ordered_json& items,
                        double target) {
     return rows_hold_items(read, items) && rows_come_closer(read_sum, items, target);
+}
+
+// Items that add up with the printed rows `read` amount for amount, in order, but whose description names another
+// row and not their own: the model wrote a neighbour's description twice ("KF MODELLING CLAY" for the row "LED
+// BUL8 9W 7.30" above the row "KF MODELLING CLAY 10.30"). Such an item takes its row's description, unless another
+// item that misses its own row reads that one (reads_row, letter case aside: the model swapped two descriptions
+// there, which the arithmetic cannot tell apart). Returns the items changed, numbered from 1 ("4, 6").
+std::string descriptions_of_own_rows(const std::vector<ItemRow>& read, nlohmann::ordered_json& items) {
+    if (!items.is_array() || items.size() != read.size()) return "";
+    std::vector<std::string> rows, have;
+    for (size_t k = 0; k < read.size(); ++k) {
+        const auto& it = items[k];
+        if (!it.is_object() || !it.contains("amount") || !it["amount"].is_number() ||
+            std::fabs(it["amount"].get<double>() - read[k].amount) >= 0.005 || !it.contains("description") ||
+            !it["description"].is_string())
+            return "";
+        rows.push_back(ascii_upper(strip_spaces(read[k].description)));
+        have.push_back(ascii_upper(strip_spaces(it["description"].get<std::string>())));
+    }
+    // Whether another item that does not read its own row reads row j (the model moved the description).
+    auto claimed = [&](size_t j) {
+        for (size_t i = 0; i < have.size(); ++i)
+            if (i != j && !reads_row(rows[i], have[i]) && reads_row(rows[j], have[i])) return true;
+        return false;
+    };
+    std::string changed;
+    for (size_t k = 0; k < read.size(); ++k) {
+        if (rows[k].empty() || have[k].empty() || reads_row(rows[k], have[k])) continue;
+        bool names_other = false;
+        for (size_t j = 0; j < read.size() && !names_other; ++j)
+            names_other = j != k && reads_row(rows[j], have[k]);
+        if (!names_other || claimed(k)) continue;
+        items[k]["description"] = read[k].description;
+        changed += (changed.empty() ? "" : ", ") + std::to_string(k + 1);
+    }
+    return changed;
 }
 
 // Whether the fields carry a warning with this code ("output_truncated": the model's reading was cut).
@@ -345,6 +385,11 @@ bool items_from_rows(const std::string& text, const std::optional<std::vector<It
             if (!changed.empty())
                 f["warnings"].push_back("line_item_description_from_row: items " + changed +
                                         " are not printed; the rows with their amounts are");
+            const std::string own = descriptions_of_own_rows(read, items);
+            if (!own.empty())
+                f["warnings"].push_back("line_item_description_from_row: items " + own +
+                                        " name another printed row; the rows with their amounts print other "
+                                        "descriptions");
             return false;
         }
         f["warnings"].push_back("line_items_from_rows: the model's " + std::to_string(items.size()) +
@@ -549,6 +594,20 @@ void check_latin_items(const std::string& text, nlohmann::ordered_json& f) {
     if (!(model_adds_up && descriptions_printed(f["line_items"], text)) &&
         first_adding_up(latin_table_row_readings(text, true)))
         return;
+    // Else the first reading whose end amount reads whole but lost a digit ("SUB TOAL" / "$1.85" for 31.85) and
+    // whose rows add up to that amount with the digit back.
+    if (!model_adds_up)
+        for (const LatinItemRows& reading : readings) {
+            const double sum = rows_sum(reading.rows);
+            if (reading.damaged_row || !reading.end_amount || *reading.end_amount <= 0 || *reading.end_amount >= sum)
+                continue;
+            const std::string print = cents_digits(*reading.end_amount);
+            if (print.size() + 1 == cents_digits(sum).size() && digits_fit(print, sum)) {
+                items_from_rows(text, reading.rows, sum, f, kCentTolerance, true);
+                items_count_times_unit(f, true, text);
+                return;
+            }
+        }
     // A cut reading (input_truncated / output_truncated: a long receipt): the model's items stop where the cut
     // fell. The likeliest reading (else the rows read past the lines no reading places, latin_item_rows_skipping)
     // replaces them when it has more rows and comes closer to the amount after its rows (else the net, else the

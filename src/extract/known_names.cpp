@@ -143,6 +143,28 @@ std::vector<size_t> with_letters_dropped(const std::u32string& model, const Know
     return out;
 }
 
+// True when `printed` is `known` (both without spaces) with some of its ASCII punctuation dropped, or a point and
+// a comma read for each other, and nothing else changed.
+bool punctuation_lost(const std::string& printed, const std::string& known) {
+    const auto punct = [](char c) { return c > ' ' && c < 0x7f && !std::isalnum(static_cast<unsigned char>(c)); };
+    size_t i = 0, j = 0;
+    bool changed = false;
+    while (j < known.size()) {
+        if (i < printed.size() && printed[i] == known[j]) {
+            ++i, ++j;
+        } else if (punct(known[j])) {
+            const bool swapped = i < printed.size() && (printed[i] == '.' || printed[i] == ',') &&
+                                 (known[j] == '.' || known[j] == ',');
+            i += swapped;
+            ++j;
+            changed = true;
+        } else {
+            return false;
+        }
+    }
+    return changed && i == printed.size();
+}
+
 // The two readings known_name_for, known_item_for and known_address_for share, for `piece` (a chain, a name, a
 // description or an address) with letters `model`: its known spelling with spaces OCR dropped (respell_spaces), or
 // the one known piece it is with letters dropped. `decided` is set when either applies (a known letters match decides
@@ -233,9 +255,17 @@ std::optional<std::string> known_word_with_lookalikes(const std::string& run, co
 std::optional<std::string> known_item_for(const std::string& description, const KnownNames& items) {
     const std::u32string model = letters(description);
     if (items.empty() || model.size() < 3) return std::nullopt;
+    const auto& names = items.names();
+    // A description whose punctuation OCR dropped or changed ("MILK 2 GAL" for MILK 2% GAL, "COCA COLA 1,5L" for
+    // COCA COLA 1.5L), unless it is a known one as it is. (Not store names: SROIE labels them as printed.)
+    if (items.has_letters(model)) {
+        const std::string bare = strip_spaces(description);
+        if (std::none_of(names.begin(), names.end(), [&](const auto& k) { return strip_spaces(k.name) == bare; }))
+            for (const auto& k : names)
+                if (k.letters == model && punctuation_lost(bare, strip_spaces(k.name))) return k.name;
+    }
     bool decided = false;
     if (auto k = known_spelling(description, model, items, true, decided); k || decided) return k;
-    const auto& names = items.names();
     const bool cjk = has_cjk(description);
     auto with_lookalikes = [&](const std::u32string& m, bool letters_lost) {
         std::vector<size_t> out;  // indices, most frequent first

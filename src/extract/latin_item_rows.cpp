@@ -100,6 +100,8 @@ Attempt read_between(const LatinRowLines& l, size_t begin, size_t end) {
     };
     std::optional<Queued> queued;       // a row's description (and count) printed before the next row's, amount after
     bool last_counted = true;           // the last row already has its printed count
+    size_t second_line_at = 0;          // where desc's second line starts (0: desc holds one line, or none)
+    bool more_lines = false;            // desc joins three lines or more
     size_t certain = 0;                 // rows emitted with an amount as printed
     // Line i is in doubt (a damaged amount, an amount before its description): a later start skips it when no
     // certain row came before it.
@@ -134,6 +136,8 @@ Attempt read_between(const LatinRowLines& l, size_t begin, size_t end) {
         unit_print.clear();
         unit_unchecked = false;
         bare_count.reset();
+        second_line_at = 0;
+        more_lines = false;
     };
     // The row of desc whose amount OCR damaged (`print`): its amount is what the target leaves (rows_add_up_to).
     auto emit_damaged = [&](size_t i, std::string print) {  // a copy: emit() clears unit_print
@@ -224,6 +228,30 @@ Attempt read_between(const LatinRowLines& l, size_t begin, size_t end) {
                 desc = second;
                 qty = second_qty;
                 continue;
+            }
+            // Two rows printed as both descriptions, then both amounts, with no count before the second
+            // ("CHICKEN BREAST" / "TOMATO SAUC" / "8.49" / "£2.29", "1x CHEDDAR CHEESE" / "DISCOUNT" / "4.14" /
+            // "-2.07"): the second amount has no row of its own, the next line being a row with its own amount.
+            if (second_line_at > 0 && !more_lines && !unit && unit_print.empty() && !unit_unchecked) {
+                size_t j = i + 1, k;
+                while (j < end && lines[j].empty()) ++j;
+                k = j + 1;
+                while (k < end && lines[k].empty()) ++k;
+                std::smatch b_m, row_m;
+                const bool row_follows =
+                    k < end && has_ascii_letter(printed[k]) &&
+                    (std::regex_match(lines[k], row_m, desc_amounts) || std::regex_match(lines[k], row_m, desc_glued) ||
+                     (k + 1 < end && std::regex_match(lines[k + 1], amount_line)));
+                if (j < end && row_follows && std::regex_match(lines[j], b_m, amount_line))
+                    if (const std::optional<double> b = money_of(b_m, 1); b && *b != 0) {
+                        const std::string second = desc.substr(second_line_at);
+                        desc.resize(second_line_at - 1);
+                        emit(*a);
+                        desc = second;
+                        emit(*b);
+                        i = j;
+                        continue;
+                    }
             }
             if (unit_unchecked && (!qty || !unit || std::fabs(*qty * *unit - *a) > 0.005)) return fail(i);
             if (!unit_print.empty() &&
@@ -426,6 +454,10 @@ Attempt read_between(const LatinRowLines& l, size_t begin, size_t end) {
             if (!pair_pending(i, text)) return fail(i);
             continue;
         }
+        if (!desc.empty()) {
+            more_lines = more_lines || second_line_at > 0;
+            second_line_at = desc.size() + 1;
+        }
         desc += (desc.empty() ? "" : " ") + text;
         if (const auto tail = damaged_tail(i)) emit_damaged(i, *tail);
     }
@@ -462,6 +494,11 @@ Attempt read_between(const LatinRowLines& l, size_t begin, size_t end) {
         if (a && e > end) out.later_totals.push_back(*a);
         if (!a && e + 1 < lines.size() && is_damaged_amount(lines[e + 1]) && !has_ascii_letter(printed[e + 1]))
             out.damaged_totals.push_back(lines[e + 1]);
+        // On the end line itself ("SUB TOTAL $44.9").
+        static const std::regex damaged_at_end(R"(\s((?:\$|£|€|RM)?\s*[\d.,]+)$)");
+        std::smatch d;
+        if (!a && std::regex_search(lines[e], d, damaged_at_end) && is_damaged_amount(d[1].str()))
+            out.damaged_totals.push_back(d[1].str());
     }
     descriptions_from_other_rows(out.rows);
     at.reading = std::move(out);

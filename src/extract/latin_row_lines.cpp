@@ -118,9 +118,14 @@ bool is_header_line(const std::string& upper) {
 std::optional<double> end_line_amount(const LatinRowLines& l, size_t e) {
     static const std::regex at_end(std::string(kMoney) + "$");
     static const std::regex alone(std::string("^") + kMoney + "$");
+    static const std::regex rm_lost(R"(^M\d[\d,]*[.,]\d{2}$)");  // "M43.72": the R of RM lost
     std::smatch m;
     if (e < l.read.size() && std::regex_search(l.read[e], m, at_end)) return money_of(m, 1);
-    if (e + 1 < l.read.size() && std::regex_match(l.read[e + 1], m, alone)) return money_of(m, 1);
+    if (e + 1 < l.read.size()) {
+        const std::string next = std::regex_match(l.read[e + 1], rm_lost) ? "RM" + l.read[e + 1].substr(1)
+                                                                          : l.read[e + 1];
+        if (std::regex_match(next, m, alone)) return money_of(m, 1);
+    }
     return std::nullopt;
 }
 

@@ -1,0 +1,177 @@
+// Latin-script item rows in layouts that OCR moved or damaged, and the checks that take them over the model's items
+// (extract/latin_item_rows.h, extract/item_checks.h), and known item descriptions whose punctuation OCR lost
+// (extract/known_names.h).
+#include <gtest/gtest.h>
+
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "extract/item_checks.h"
+#include "extract/known_names.h"
+#include "extract/latin_item_rows.h"
+
+namespace ex = receipt::extract;
+
+namespace {
+
+using Row = std::tuple<std::string, double>;  // description, amount
+
+std::vector<Row> rows_of(const std::vector<ex::ItemRow>& rows) {
+    std::vector<Row> out;
+    for (const auto& r : rows) out.emplace_back(r.description, r.amount);
+    return out;
+}
+
+std::vector<Row> items_of(const nlohmann::ordered_json& items) {
+    std::vector<Row> out;
+    for (const auto& it : items) out.emplace_back(it["description"].get<std::string>(), it["amount"].get<double>());
+    return out;
+}
+
+nlohmann::ordered_json item(const std::string& description, double amount) {
+    return {{"description", description}, {"quantity", 1}, {"unit_price", amount}, {"amount", amount}};
+}
+
+nlohmann::ordered_json fields(const nlohmann::ordered_json& items, double net, double total) {
+    return {{"line_items", items}, {"net_amount", net}, {"total_amount", total},
+            {"warnings", nlohmann::ordered_json::array()}};
+}
+
+}  // namespace
+
+TEST(LatinItemChecks, TwoDescriptionsThenTheirTwoAmounts) {
+    // Without counts: the second amount has no row of its own, the next line being a row with its amount.
+    const std::string text = "WAITROSE\n1/06/2024\n10:01:54\nOPERATOR\n38265\nMILO 1KG\n26.91\n"
+                             "CHICKEN BREAST\nTOMATO SAUC\n8.49\n£2.29\nMAGGI CURRY 5S\n5.22\n"
+                             "Sub-Total\n£42.91\nTOTAL\n£42.91\n";
+    const auto read = ex::read_latin_item_rows(text);
+    ASSERT_TRUE(read);
+    EXPECT_EQ(rows_of(read->rows), (std::vector<Row>{{"MILO 1KG", 26.91},
+                                                     {"CHICKEN BREAST", 8.49},
+                                                     {"TOMATO SAUC", 2.29},
+                                                     {"MAGGI CURRY 5S", 5.22}}));
+    // A count before the first, a discount second; the next row prints its amount on its line.
+    const std::string discount = "SHOP\n1/05/2023\n16:51:02\nTRANS#\n27706\n1x CHEDDAR CHEESE\nDISCOUNT\n4.14\n-2.07\n"
+                                 "1x MAGGI CURRY 5S 5.41\nBALANCE DUE\n£7.48\n";
+    const auto with_discount = ex::read_latin_item_rows(discount);
+    ASSERT_TRUE(with_discount);
+    EXPECT_EQ(rows_of(with_discount->rows),
+              (std::vector<Row>{{"CHEDDAR CHEESE", 4.14}, {"DISCOUNT", -2.07}, {"MAGGI CURRY 5S", 5.41}}));
+    EXPECT_FALSE(with_discount->rows[1].quantity);
+    // A description split over two lines with one amount stays one row; an amount above the end line is the end
+    // line's, not a second row's.
+    const std::string split = "SHOP\n12 FEB 2018\nOPERATOR\n43871\nMEE\nGORENG\n7.90\nNASI LEMAK\n4.75\n"
+                              "TOTAL\n12.65\n";
+    const auto one = ex::read_latin_item_rows(split);
+    ASSERT_TRUE(one);
+    EXPECT_EQ(rows_of(one->rows), (std::vector<Row>{{"MEE GORENG", 7.90}, {"NASI LEMAK", 4.75}}));
+    const std::string above_end = "SHOP\n12 FEB 2018\nOPERATOR\n43871\nMEE\nGORENG\n7.90\n7.90\nTOTAL\n";
+    const auto end = ex::read_latin_item_rows(above_end);
+    ASSERT_TRUE(end);
+    EXPECT_EQ(rows_of(end->rows), (std::vector<Row>{{"MEE GORENG", 7.90}}));
+}
+
+TEST(LatinItemChecks, SubtotalDamagedOnItsOwnLine) {
+    // "SUB TOTAL $44.9": 44.39 with a digit lost; the rows add up to it, the model's items do not.
+    const std::string text = "SAFEWAY\nTel (512) 555-5260\nSALES RECEIPT\n04/29/2022\nTRANS#\n15:21\n53222\n"
+                             "1x MAGGI CURRY 5S 5.87 T\n1x RICE 5KG 20.15 T\n1xKNORR CHICKEN STOCK\n18.37 T\n"
+                             "SUB TOTAL $44.9\nTAX @7%\n$.11\nGRAND TOTAL $47.50\nCASH\n$48.00\n";
+    const auto read = ex::read_latin_item_rows(text);
+    ASSERT_TRUE(read);
+    ASSERT_FALSE(read->damaged_totals.empty());  // then the tax's "$.11", on the line after its label
+    EXPECT_EQ(read->damaged_totals.front(), "$44.9");
+    nlohmann::ordered_json f =
+        fields({item("MAGGI CURRY 5S", 5.87), item("RICE 5KG", 21), item("KNORR CHICKEN STOCK", 18.37)}, 44.9, 47.5);
+    ex::check_latin_items(text, f);
+    EXPECT_EQ(items_of(f["line_items"]), (std::vector<Row>{{"MAGGI CURRY 5S", 5.87},
+                                                           {"RICE 5KG", 20.15},
+                                                           {"KNORR CHICKEN STOCK", 18.37}}));
+}
+
+TEST(LatinItemChecks, BalanceDueWithTheROfRmLost) {
+    // The rows end at the tax line; the balance due below it ("M43.72") is what they add up to, before rounding.
+    const std::string text = "GARDENIA BAKERIES (KL) SDN BHD\nDATE: 03-03-15\nTIME:\n10:34\nCASHIER:\n18133\n"
+                             "APPLES GALA\n1 X 4.65\n4.65\nMILO 1KG\n1 X 29.85\n29.85\nPROMO\n-0.13\n"
+                             "GST 6%\nRM1.95\nBALANCE DUE\nM34.37\nROUNDING ADJUSTMENT\n-0.02\n"
+                             "ROUNDED TOTAL (RM):\n34.35\n";
+    const auto read = ex::read_latin_item_rows(text);
+    ASSERT_TRUE(read);
+    EXPECT_EQ(read->later_totals, std::vector<double>{34.37});
+    // The model wrote an item of another shop: the rows, which add up to the balance due, replace its items.
+    nlohmann::ordered_json f = fields({item("APPLES GALA", 4.65), item("MILO 1KG", 29.85),
+                                       item("BLUEBERRY MUFFIN", 3.25), item("PROMO", -0.13)},
+                                      0, 34.35);
+    f["net_amount"] = nullptr;
+    ex::check_latin_items(text, f);
+    EXPECT_EQ(items_of(f["line_items"]),
+              (std::vector<Row>{{"APPLES GALA", 4.65}, {"MILO 1KG", 29.85}, {"PROMO", -0.13}}));
+}
+
+TEST(LatinItemChecks, AnItemNamingAnotherRowTakesItsOwnRowsDescription) {
+    const std::string text = "POPULAR BOOK CO. (M) SDN BHD\n19 OCT 2024\nSERVED BY:\n79356\n"
+                             "STORAGE BOX\n1 X 13.35\n13.35\nLED BULB 9W\n1 X 7.00\n7.00\nLED BUL8 9W\n1 X 7.30\n7.30\n"
+                             "KF MODELLING CLAY\n1 X 10.30\n10.30\nTOTAL SALES (EXCLUDING GST)\nRM37.95\n";
+    // The model's items add up, but item 3 names the row below it: it takes "LED BUL8 9W" (restored later from
+    // the known items); item 2, which reads its own row, keeps the model's spelling.
+    nlohmann::ordered_json f = fields({item("STORAGE BOX", 13.35), item("LED BULB 9W", 7.0),
+                                       item("KF MODELLING CLAY", 7.3), item("KF MODELLING CLAY", 10.3)},
+                                      37.95, 37.95);
+    ex::check_latin_items(text, f);
+    EXPECT_EQ(items_of(f["line_items"]), (std::vector<Row>{{"STORAGE BOX", 13.35},
+                                                           {"LED BULB 9W", 7.0},
+                                                           {"LED BUL8 9W", 7.3},
+                                                           {"KF MODELLING CLAY", 10.3}}));
+    // Two items whose descriptions the model swapped: the arithmetic cannot tell which is right; they stay.
+    nlohmann::ordered_json swapped = fields({item("STORAGE BOX", 13.35), item("LED BULB 9W", 7.0),
+                                             item("KF MODELLING CLAY", 7.3), item("LED BULB 9W", 10.3)},
+                                            37.95, 37.95);
+    const nlohmann::ordered_json before = swapped["line_items"];
+    ex::check_latin_items(text, swapped);
+    EXPECT_EQ(swapped["line_items"], before);
+}
+
+TEST(LatinItemChecks, AnAmountWithMoreThanCentsDoesNotAddUp) {
+    // "16.4616" (the unit price and amount glued, "16.4616.46") comes within half a cent of the subtotal with the
+    // other items, but it is no amount: the rows, which add up, replace it.
+    const std::string text = "SAFEWAY\nJun 30, 2015 7:15:35 AM\nTRANS#\n21984\nQTY\nDESC\nPRICE\nAMOUNT\n"
+                             "1\nPASTA PENNE\n1.23\n1.23\n1 RICE 5KG 16.4616.46\n1\nMILO 1KG\n26.86\n26.86\n"
+                             "SUBTOTAL\n$44.55\nTAX 6.25%\n$2.78\n";
+    nlohmann::ordered_json f = fields({item("PASTA PENNE", 1.23), item("RICE 5KG", 16.4616), item("MILO 1KG", 26.86)},
+                                      44.55, 47.33);
+    ex::check_latin_items(text, f);
+    EXPECT_EQ(items_of(f["line_items"]),
+              (std::vector<Row>{{"PASTA PENNE", 1.23}, {"RICE 5KG", 16.46}, {"MILO 1KG", 26.86}}));
+}
+
+TEST(LatinItemChecks, KnownItemsWithPunctuationLost) {
+    const auto items = ex::KnownNames::parse("120\tMILK 2% GAL\n80\tCOCA COLA 1.5L\n40\tMINERAL WATER 1.5L\n"
+                                             "9\tTISSUE 10S\n",
+                                             "known_items.txt");
+    EXPECT_EQ(ex::known_item_for("MILK 2 GAL", items), "MILK 2% GAL");
+    EXPECT_EQ(ex::known_item_for("COCA COLA 1,5L", items), "COCA COLA 1.5L");
+    EXPECT_EQ(ex::known_item_for("MINERAL WATER 15L", items), "MINERAL WATER 1.5L");
+    // As known: nothing to restore. Punctuation added, or a letter changed as well: not this reading.
+    EXPECT_EQ(ex::known_item_for("MILK 2% GAL", items), std::nullopt);
+    EXPECT_NE(ex::known_item_for("COCA COLA 1.5L.", items), "COCA COLA 1.5L.");
+}
+
+TEST(LatinItemChecks, ASubtotalThatLostADigitButReadsWhole) {
+    // "$1.85" for 31.85 under a damaged keyword: the rows add up to it with the digit back.
+    const std::string text = "SAFEWAY\n11/06/2015 02:30PM\nCASHIER:\n7557\n1x TISSUE 10S 9.14 T\n1x APPLES GALA\n"
+                             "3.62 T\n1x RICE 5KG\n19.09\nT\nSUB TOAL\n$1.85\nTAX\n7%\n$2.23\nTOTAL AMOUNT\n$34.08\n";
+    nlohmann::ordered_json f = fields(nlohmann::ordered_json::array({item("RICE 5KG", 19.09)}), 0, 34.08);
+    f["net_amount"] = nullptr;
+    ex::check_latin_items(text, f);
+    EXPECT_EQ(items_of(f["line_items"]),
+              (std::vector<Row>{{"TISSUE 10S", 9.14}, {"APPLES GALA", 3.62}, {"RICE 5KG", 19.09}}));
+    // Rows that add up to no such reading of it stay out.
+    nlohmann::ordered_json other = fields(nlohmann::ordered_json::array({item("RICE 5KG", 19.09)}), 0, 34.08);
+    other["net_amount"] = nullptr;
+    std::string moved = text;
+    moved.replace(moved.find("$1.85"), 5, "$1.58");
+    ex::check_latin_items(moved, other);
+    EXPECT_EQ(items_of(other["line_items"]), (std::vector<Row>{{"RICE 5KG", 19.09}}));
+}
