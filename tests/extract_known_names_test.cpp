@@ -289,3 +289,15 @@ TEST(KnownNames, ListsOfAModelFolder) {
     EXPECT_THROW(ex::KnownLists::load(dir.string()), receipt::ModelError);
     std::filesystem::remove_all(dir);
 }
+
+TEST(KnownNames, ItemsWithPunctuationLost) {
+    const auto items = ex::KnownNames::parse("120\tMILK 2% GAL\n80\tCOCA COLA 1.5L\n40\tMINERAL WATER 1.5L\n"
+                                             "9\tTISSUE 10S\n",
+                                             "known_items.txt");
+    EXPECT_EQ(ex::known_item_for("MILK 2 GAL", items), "MILK 2% GAL");
+    EXPECT_EQ(ex::known_item_for("COCA COLA 1,5L", items), "COCA COLA 1.5L");
+    EXPECT_EQ(ex::known_item_for("MINERAL WATER 15L", items), "MINERAL WATER 1.5L");
+    // As known: nothing to restore. Punctuation added, or a letter changed as well: not this reading.
+    EXPECT_EQ(ex::known_item_for("MILK 2% GAL", items), std::nullopt);
+    EXPECT_NE(ex::known_item_for("COCA COLA 1.5L.", items), "COCA COLA 1.5L.");
+}

@@ -1,6 +1,5 @@
 // Latin-script item rows in layouts that OCR moved or damaged, and the checks that take them over the model's items
-// (extract/latin_item_rows.h, extract/item_checks.h), and known item descriptions whose punctuation OCR lost
-// (extract/known_names.h).
+// (extract/latin_item_rows.h, extract/item_checks.h).
 #include <gtest/gtest.h>
 
 #include <string>
@@ -10,7 +9,6 @@
 #include <nlohmann/json.hpp>
 
 #include "extract/item_checks.h"
-#include "extract/known_names.h"
 #include "extract/latin_item_rows.h"
 
 namespace ex = receipt::extract;
@@ -144,18 +142,6 @@ TEST(LatinItemChecks, AnAmountWithMoreThanCentsDoesNotAddUp) {
     ex::check_latin_items(text, f);
     EXPECT_EQ(items_of(f["line_items"]),
               (std::vector<Row>{{"PASTA PENNE", 1.23}, {"RICE 5KG", 16.46}, {"MILO 1KG", 26.86}}));
-}
-
-TEST(LatinItemChecks, KnownItemsWithPunctuationLost) {
-    const auto items = ex::KnownNames::parse("120\tMILK 2% GAL\n80\tCOCA COLA 1.5L\n40\tMINERAL WATER 1.5L\n"
-                                             "9\tTISSUE 10S\n",
-                                             "known_items.txt");
-    EXPECT_EQ(ex::known_item_for("MILK 2 GAL", items), "MILK 2% GAL");
-    EXPECT_EQ(ex::known_item_for("COCA COLA 1,5L", items), "COCA COLA 1.5L");
-    EXPECT_EQ(ex::known_item_for("MINERAL WATER 15L", items), "MINERAL WATER 1.5L");
-    // As known: nothing to restore. Punctuation added, or a letter changed as well: not this reading.
-    EXPECT_EQ(ex::known_item_for("MILK 2% GAL", items), std::nullopt);
-    EXPECT_NE(ex::known_item_for("COCA COLA 1.5L.", items), "COCA COLA 1.5L.");
 }
 
 TEST(LatinItemChecks, ASubtotalThatLostADigitButReadsWhole) {
