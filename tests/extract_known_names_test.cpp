@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <vector>
 
 #include "extract/known_names.h"
 #include "receipt/errors.h"
@@ -300,4 +301,26 @@ TEST(KnownNames, ItemsWithPunctuationLost) {
     // As known: nothing to restore. Punctuation added, or a letter changed as well: not this reading.
     EXPECT_EQ(ex::known_item_for("MILK 2% GAL", items), std::nullopt);
     EXPECT_NE(ex::known_item_for("COCA COLA 1.5L.", items), "COCA COLA 1.5L.");
+}
+
+TEST(KnownNames, ItemsRepeatedOnTheReceipt) {
+    const ex::KnownNames none;
+    const std::vector<std::string> rows = {"かしわ天", "ぶっかけうどん 大", "ぶっかけうどん 大", "かけうどん 並",
+                                           "トッピング チーズ", "CHICKEN BREAST", "天然水 550ml", "緑茶 2L"};
+    EXPECT_EQ(ex::repeated_item_for("ぶっかけどん 大", rows, none), "ぶっかけうどん 大");
+    EXPECT_EQ(ex::repeated_item_for("かけうど 並", rows, none), "かけうどん 並");
+    EXPECT_EQ(ex::repeated_item_for("トッピングチーズ", rows, none), "トッピング チーズ");
+    EXPECT_EQ(ex::repeated_item_for("CHICKEN BREST", rows, none), "CHICKEN BREAST");
+    // Already one of them; a digit lost ("55ml" is another size); a word lost, or a word left with one letter.
+    EXPECT_EQ(ex::repeated_item_for("かけうどん 並", rows, none), std::nullopt);
+    EXPECT_EQ(ex::repeated_item_for("天然水 50ml", rows, none), std::nullopt);
+    EXPECT_EQ(ex::repeated_item_for("かけうどん", rows, none), std::nullopt);
+    EXPECT_EQ(ex::repeated_item_for("茶 2L", rows, none), std::nullopt);
+    // Two spellings it could be, as often each: kept.
+    EXPECT_EQ(ex::repeated_item_for("ぶっかうどん", {"ぶっかけうどん", "ぶっかうどんX"}, none), std::nullopt);
+    // One known from training as it is stays: another product, not a damaged one.
+    const auto known = ex::KnownNames::parse("40\tKOPI PENG\n30\tKOPI PENANG\n20\tTEH TARIK\n", "known_items.txt");
+    EXPECT_EQ(ex::repeated_item_for("KOPI PENG", {"KOPI PENANG"}, known), std::nullopt);
+    EXPECT_EQ(ex::repeated_item_for("KOPI PENG", {"KOPI PENANG"}, none), "KOPI PENANG");
+    EXPECT_EQ(ex::repeated_item_for("TEH TRIK", {"TEH TARIK", "KOPI PENG"}, known), "TEH TARIK");
 }

@@ -296,6 +296,57 @@ std::optional<std::string> known_item_for(const std::string& description, const 
     return std::nullopt;
 }
 
+std::optional<std::string> repeated_item_for(const std::string& description, const std::vector<std::string>& others,
+                                             const KnownNames& known_items) {
+    const std::u32string model = letters(description);
+    if (model.size() < 3 || known_items.has_letters(model)) return std::nullopt;
+    const auto words = [](const std::string& s) {
+        std::vector<std::u32string> out;
+        std::istringstream in(s);
+        for (std::string w; in >> w;)
+            if (auto l = letters(w); !l.empty()) out.push_back(std::move(l));
+        return out;
+    };
+    const std::vector<std::u32string> model_words = words(description);
+    const std::string bare = strip_spaces(description);
+    const auto spaces = [](const std::string& s) { return std::count(s.begin(), s.end(), ' '); };
+    // Distinct spellings and how often each is written among `others`, most frequent first.
+    std::vector<KnownName> seen;
+    for (const auto& o : others) {
+        if (o == description) continue;
+        auto at = std::find_if(seen.begin(), seen.end(), [&](const KnownName& k) { return k.name == o; });
+        if (at != seen.end()) {
+            ++at->count;
+        } else {
+            seen.push_back({o, letters(o), 1, has_cjk(o)});
+        }
+    }
+    std::stable_sort(seen.begin(), seen.end(), [](const KnownName& a, const KnownName& b) { return a.count > b.count; });
+    std::vector<size_t> respaced, dropped;
+    for (size_t i = 0; i < seen.size(); ++i) {
+        const auto& k = seen[i];
+        if (k.letters == model) {
+            if (strip_spaces(k.name) == bare && spaces(k.name) > spaces(description)) respaced.push_back(i);
+            continue;
+        }
+        if (k.letters.size() <= model.size() ||
+            k.letters.size() - model.size() > size_t(max_dropped_letters(k.letters.size(), k.cjk)))
+            continue;
+        const std::vector<std::u32string> known_words = words(k.name);
+        if (known_words.size() != model_words.size()) continue;
+        bool fits = true;
+        for (size_t w = 0; w < known_words.size() && fits; ++w) {
+            const auto& m = model_words[w];
+            fits = m == known_words[w] || (m.size() >= 2 && letters_dropped(m, known_words[w]));
+        }
+        if (fits) dropped.push_back(i);
+    }
+    if (auto w = clear_winner(respaced, seen)) return seen[*w].name;
+    if (!respaced.empty()) return std::nullopt;
+    if (auto w = clear_winner(dropped, seen)) return seen[*w].name;
+    return std::nullopt;
+}
+
 std::optional<std::string> known_address_for(const std::string& address, const KnownNames& addresses) {
     const std::u32string model = letters(address);
     if (addresses.empty() || model.size() < 10) return std::nullopt;

@@ -96,6 +96,17 @@ std::optional<std::string> known_name_for(const std::string& text, const std::st
 // known item exactly or with look-alikes ("SUNSCREEN SPF50"). Several fits: under the same rule.
 std::optional<std::string> known_item_for(const std::string& description, const KnownNames& items);
 
+// The spelling of an item description taken from another item of the same receipt, or nullopt to keep it. A long
+// receipt prints the same product on several rows, and OCR damages some of them ("ぶっかけどん 大" on one row,
+// "ぶっかけうどん 大" on others). `others` are the descriptions of the receipt's other items that are printed in its
+// text. Taken: one with the same letters and digits and more spaces ("トッピングチーズ" -> "トッピング チーズ"), else
+// one with as many words (split at spaces), each word of `description` that word with letters (no digits) dropped
+// and at least 2 letters left, 1 to max_dropped_letters in all ("かけうど 並" -> "かけうどん 並"): the only one, or
+// one at least 5 times as frequent among `others` as the next. A description of fewer than 3 letters and digits is
+// kept, and so is one known from training exactly, in `known_items` ("KOPI" beside "KOPI O" is another drink).
+std::optional<std::string> repeated_item_for(const std::string& description, const std::vector<std::string>& others,
+                                             const KnownNames& known_items);
+
 // The known spelling of a store address the model wrote, or nullopt to keep it: with at least 10 letters and digits,
 // none known with exactly them, the one known address whose letters are the model's with 1 to max_dropped_letters
 // more, in order ("NO 1&3, JALAN ANGSA DELIMA 12, WANGSA LINK" -> "... JALAN WANGSA DELIMA 12 ..."), or one at least

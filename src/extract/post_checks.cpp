@@ -421,6 +421,37 @@ void apply_post_checks(const std::string& text, const std::string& target, const
             f["warnings"].push_back("line_item_description_known: items " + changed +
                                     " take the spelling of an item known from training");
     }
+    // An item description OCR damaged on one row of a product printed on several takes the spelling of the others
+    // (extract/known_names.h, repeated_item_for).
+    if (known && f["line_items"].is_array() && f["line_items"].size() > 1) {
+        const std::string printed = name_letters(text);
+        std::vector<std::string> descriptions;
+        for (const auto& it : f["line_items"]) {
+            const bool has = it.is_object() && it.contains("description") && it["description"].is_string();
+            descriptions.push_back(has ? it["description"].get<std::string>() : std::string());
+        }
+        // The printed ones, less those that are themselves another's damaged spelling ("釜揚げうどん並" beside
+        // "釜揚げうどん 並" is no spelling for "釜揚うどん").
+        std::vector<std::string> printed_others, others;
+        for (const auto& d : descriptions) {
+            const std::string l = name_letters(d);
+            if (!l.empty() && printed.find(l) != std::string::npos) printed_others.push_back(d);
+        }
+        for (const auto& d : printed_others)
+            if (!repeated_item_for(d, printed_others, known->items)) others.push_back(d);
+        std::string changed;
+        for (size_t k = 0; k < descriptions.size(); ++k) {
+            if (descriptions[k].empty()) continue;
+            if (auto fixed = repeated_item_for(descriptions[k], others, known->items)) {
+                changed += (changed.empty() ? "" : ", ") + std::to_string(k + 1) + " (" + descriptions[k] + " -> " +
+                           *fixed + ")";
+                f["line_items"][k]["description"] = *fixed;
+            }
+        }
+        if (!changed.empty())
+            f["warnings"].push_back("line_item_description_repeated: items " + changed +
+                                    " take the spelling of the same product on other rows");
+    }
     // A receipt that prints a base and a tax amount for each of its tax rates gives the total tax exactly
     // (extract/printed_tax.h); the model often takes one rate's tax, a base, or a wrong column.
     if (options.copy_numbers) {
