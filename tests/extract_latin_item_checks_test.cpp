@@ -161,3 +161,33 @@ TEST(LatinItemChecks, ASubtotalThatLostADigitButReadsWhole) {
     ex::check_latin_items(moved, other);
     EXPECT_EQ(items_of(other["line_items"]), (std::vector<Row>{{"RICE 5KG", 19.09}}));
 }
+
+TEST(LatinItemChecks, WholeRowBetweenADescriptionAndItsAmount) {
+    // A box of one row moved into another: the row "1xSHAMPOO 400ML 14.07" printed between "1x PLASTERS" and its
+    // amount. The rows start with their counts, so the row is its own, and the amount after it is PLASTERS'.
+    const std::string text = "BOOTS\n12/03/2024\n14:22\n1x PANADOL 24S\n7.64\n1x PLASTERS\n1xSHAMPOO 400ML 14.07\n"
+                             "4.51\n1x COTTON BUDS 3.05\nSUBTOTAL\n29.27\nTOTAL\n29.27\n";
+    const auto read = ex::read_latin_item_rows(text);
+    ASSERT_TRUE(read);
+    EXPECT_EQ(rows_of(read->rows), (std::vector<Row>{{"PANADOL 24S", 7.64},
+                                                     {"PLASTERS", 4.51},
+                                                     {"SHAMPOO 400ML", 14.07},
+                                                     {"COTTON BUDS", 3.05}}));
+    // Without counts before its rows, a description's second line with an amount stays one row.
+    const std::string no_counts = "SHOP\n12/03/2024\n14:22\nPANADOL 24S\n7.64\nFACE\nMASK 50S 13.70\n"
+                                  "BALANCE DUE\n21.34\n";
+    const auto plain = ex::read_latin_item_rows(no_counts);
+    ASSERT_TRUE(plain);
+    EXPECT_EQ(rows_of(plain->rows), (std::vector<Row>{{"PANADOL 24S", 7.64}, {"FACE MASK 50S", 13.70}}));
+}
+
+TEST(LatinItemChecks, TableRowWhoseCountReadsAsALetter) {
+    // "I" for the count 1 (and "Z" for 2) when the count times the unit price is the amount.
+    const std::string text = "SHOP\n12/03/2024\n14:22\nQTY DESC PRICE AMOUNT\n1 BREAD WHITE 2.00 2.00\n"
+                             "I APPLES GALA 4.70 4.70\nZ BANANAS 0.60 1.20\nSUBTOTAL\n7.90\n";
+    const auto read = ex::read_latin_item_rows(text);
+    ASSERT_TRUE(read);
+    EXPECT_EQ(rows_of(read->rows),
+              (std::vector<Row>{{"BREAD WHITE", 2.00}, {"APPLES GALA", 4.70}, {"BANANAS", 1.20}}));
+    EXPECT_EQ(read->rows[2].quantity, 2.0);
+}

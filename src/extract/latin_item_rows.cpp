@@ -25,26 +25,6 @@ struct Attempt {
     std::vector<ItemRow> rows_before;     // the rows read above that line
 };
 
-// True when `longer` is `shorter` with one ASCII letter more ("ORANGE JUICE" for "ORANGE JICE"; not a digit:
-// "SUGAR 1KG" and "SUGAR 12KG" are two items).
-bool one_letter_more(const std::string& shorter, const std::string& longer) {
-    const std::optional<size_t> k = extra_byte_at(shorter, longer);
-    return k && has_ascii_letter(std::string_view(longer).substr(*k, 1));
-}
-
-// A row description that OCR dropped a letter from takes another row's that prints the same item whole (receipts
-// repeat items: "ORANGE JICE" and "ORANGE JUICE"). Descriptions of 5+ bytes.
-void descriptions_from_other_rows(std::vector<ItemRow>& rows) {
-    for (ItemRow& r : rows) {
-        if (r.description.size() < 5) continue;
-        for (const ItemRow& other : rows)
-            if (one_letter_more(r.description, other.description)) {
-                r.description = other.description;
-                break;
-            }
-    }
-}
-
 // The count printed before a description: digits, or a look-alike of one that OCR read ("Zx" for 2x, "lx" for 1x).
 double count_of(const std::string& s) {
     if (s == "Z") return 2.0;
@@ -190,14 +170,25 @@ Attempt read_between(const LatinRowLines& l, size_t begin, size_t end) {
     };
     // Rows that print their count as "2x DESC": a count before a description that lost its x is that row's count.
     static const std::regex x_count_line(R"(^\d{1,3}x\s*[A-Z])");
+    static const std::regex lookalike_count_row(std::string(R"(^([ZlI])\s+[A-Za-z].*?\S\s+)") + kMoney + R"(\s+)" +
+                                                kMoney + "$");
+    // A row that starts with its count: "1x SHAMPOO", "1xSHAMPOO", "lx MILK".
+    static const std::regex row_count(R"(^(?:\d{1,3}|[ZlI])\s*(?:[xX]\s+|x(?=[A-Z])))");
     bool x_counts = false;
     for (size_t i = begin; i < end && !x_counts; ++i) x_counts = std::regex_search(lines[i], x_count_line);
     // "M58.20": the R of RM lost before an amount.
     static const std::regex rm_lost(R"(^[MR]\d[\d,]*[.,]\d{2}$)");
     std::smatch m;
     for (size_t i = begin; i < end; ++i) {
-        const std::string line = std::regex_match(lines[i], rm_lost) ? "RM" + lines[i].substr(1) : lines[i];
+        std::string line = std::regex_match(lines[i], rm_lost) ? "RM" + lines[i].substr(1) : lines[i];
         if (line.empty()) continue;
+        // "I APPLES GALA 4.70 4.70": a table row whose count OCR read as its look-alike letter, when the count
+        // times the unit price is the amount.
+        if (std::regex_match(line, m, lookalike_count_row)) {
+            const std::optional<double> u = money_of(m, 2), a = money_of(m, 6);
+            if (u && a && std::fabs(count_of(m[1].str()) * *u - *a) <= 0.005)
+                line[0] = m[1].str() == "Z" ? '2' : '1';
+        }
         const bool is_amount = std::regex_match(line, m, amount_line);
         if (queued && !is_amount) return fail(i);  // two descriptions in a row are followed by their amounts
         if (is_amount) {
@@ -408,6 +399,36 @@ Attempt read_between(const LatinRowLines& l, size_t begin, size_t end) {
             std::optional<double> second;
             if (m.size() > 9 && m[9].matched) second = money_of(m, 7);  // group 9: the second amount's digits
             if (!first || pending) return fail(i);
+            // A whole row printed between a description and its amount, a box of one row moved into another
+            // ("1x PLASTERS" / "1xSHAMPOO 400ML 14.07" / "4.51" / "1x PANADOL 24S"): on a receipt whose rows start
+            // with their counts, a row that starts with its own count is not the rest of the description above it.
+            size_t j = i + 1;
+            while (j < end && lines[j].empty()) ++j;
+            std::smatch b_m;
+            if (x_counts && !desc.empty() && !queued && !unit && unit_print.empty() && !unit_unchecked && !second &&
+                std::regex_search(line, row_count) && j < end && std::regex_match(lines[j], b_m, amount_line))
+                if (const std::optional<double> b = money_of(b_m, 1); b && *b != 0) {
+                    size_t k = j + 1;
+                    while (k < end && lines[k].empty()) ++k;
+                    if (k < end && std::regex_search(lines[k], row_count)) {
+                        const size_t from = size_t(m.position(2)), len = size_t(m.length(2));
+                        std::string row_desc = trim(printed[i].substr(from, len));
+                        std::optional<double> row_qty;
+                        std::smatch c_m;
+                        if (m[1].matched) {
+                            row_qty = std::stod(m[1].str());
+                        } else if (std::regex_search(row_desc, c_m, row_count)) {  // "1xSHAMPOO 400ML": glued
+                            row_qty = count_of(trim(c_m.str().substr(0, c_m.str().find_first_of("xX"))));
+                            row_desc = trim(row_desc.substr(c_m.str().size()));
+                        }
+                        emit(*b);
+                        desc = row_desc;
+                        qty = row_qty;
+                        emit(*first);
+                        i = j;
+                        continue;
+                    }
+                }
             const size_t from = size_t(m.position(2)), len = size_t(m.length(2));
             desc += (desc.empty() ? "" : " ") + trim(printed[i].substr(from, len));
             if (m[1].matched) qty = std::stod(m[1].str());
@@ -486,20 +507,8 @@ Attempt read_between(const LatinRowLines& l, size_t begin, size_t end) {
         if (out.end_amount && !row_below_end) out.later_totals.push_back(*out.end_amount);
         out.end_amount = amount_above_end;
     }
-    // The totals printed with the next subtotal / total lines ("GST 6%" / "RM0.34" / "TOTAL AMOUNT" / "RM6.02"),
-    // and the amounts OCR damaged after an end line ("OTAL:" / "£65.9").
-    for (size_t e = end; e < lines.size() && e <= end + kLaterTotalLines; ++e) {
-        if (!is_end_line(l.upper[e])) continue;
-        const std::optional<double> a = end_line_amount(l, e);
-        if (a && e > end) out.later_totals.push_back(*a);
-        if (!a && e + 1 < lines.size() && is_damaged_amount(lines[e + 1]) && !has_ascii_letter(printed[e + 1]))
-            out.damaged_totals.push_back(lines[e + 1]);
-        // On the end line itself ("SUB TOTAL $44.9").
-        static const std::regex damaged_at_end(R"(\s((?:\$|£|€|RM)?\s*[\d.,]+)$)");
-        std::smatch d;
-        if (!a && std::regex_search(lines[e], d, damaged_at_end) && is_damaged_amount(d[1].str()))
-            out.damaged_totals.push_back(d[1].str());
-    }
+    // The totals printed with the next subtotal / total lines, and the amounts OCR damaged after them.
+    totals_below_end(l, end, kLaterTotalLines, out.later_totals, out.damaged_totals);
     descriptions_from_other_rows(out.rows);
     at.reading = std::move(out);
     return at;

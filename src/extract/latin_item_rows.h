@@ -68,7 +68,12 @@ struct LatinItemRows {
 //     lines with a unit price OCR damaged ("1 X 14.1": the amount must hold its digits; "3 @ 105" after the row's
 //     amount) and "X 2.50 10.00" (a count lost: amount / unit price); "M58.20" is RM58.20;
 //   - the last row's amount below an end line that has none, above that line's own ("1x CHEDDAR CHEESE" /
-//     "SUBOTAL" / "3.85" / "£40.68").
+//     "SUBOTAL" / "3.85" / "£40.68");
+//   - on a receipt whose rows start with their counts ("1x PLASTERS"), a whole row printed between a description
+//     and its amount ("1x PLASTERS" / "1xSHAMPOO 400ML 14.07" / "4.51" / "1x PANADOL 24S") is a row of its own,
+//     the amount after it the description's;
+//   - a table row whose count OCR read as a look-alike letter ("I APPLES GALA 4.70 4.70", Z for 2) has that count
+//     when the count times the unit price is the amount.
 // A row description that OCR dropped a letter from takes another row's that prints it whole ("ORANGE JICE" and
 // "ORANGE JUICE"). A reading fails when a line cannot be placed (an amount with no description before or after it, a
 // description with no amount after it), when a row names a total, tax, rounding or payment line ("CASH", "RELIEF GST"),

@@ -218,4 +218,36 @@ bool names_no_item(const std::string& upper) {
     return is_end_line(upper) || std::regex_search(upper, payment);
 }
 
+void totals_below_end(const LatinRowLines& l, size_t end, size_t below, std::vector<double>& later_totals,
+                      std::vector<std::string>& damaged_totals) {
+    const std::vector<std::string>& lines = l.read;
+    static const std::regex damaged_at_end(R"(\s((?:\$|£|€|RM)?\s*[\d.,]+)$)");
+    for (size_t e = end; e < lines.size() && e <= end + below; ++e) {
+        if (!is_end_line(l.upper[e])) continue;
+        const std::optional<double> a = end_line_amount(l, e);
+        if (a && e > end) later_totals.push_back(*a);
+        if (!a && e + 1 < lines.size() && is_damaged_amount(lines[e + 1]) && !has_ascii_letter(l.printed[e + 1]))
+            damaged_totals.push_back(lines[e + 1]);
+        std::smatch d;
+        if (!a && std::regex_search(lines[e], d, damaged_at_end) && is_damaged_amount(d[1].str()))
+            damaged_totals.push_back(d[1].str());
+    }
+}
+
+void descriptions_from_other_rows(std::vector<ItemRow>& rows) {
+    // True when `longer` is `shorter` with one ASCII letter more.
+    const auto one_letter_more = [](const std::string& shorter, const std::string& longer) {
+        const std::optional<size_t> k = extra_byte_at(shorter, longer);
+        return k && has_ascii_letter(std::string_view(longer).substr(*k, 1));
+    };
+    for (ItemRow& r : rows) {
+        if (r.description.size() < 5) continue;
+        for (const ItemRow& other : rows)
+            if (one_letter_more(r.description, other.description)) {
+                r.description = other.description;
+                break;
+            }
+    }
+}
+
 }  // namespace receipt::extract

@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "extract/item_rows.h"
+
 namespace receipt::extract {
 
 // A money amount with two decimals: optional sign and currency sign, thousands commas, a point or a comma before
@@ -72,5 +74,17 @@ std::string without_row_number(const std::string& desc);
 // A description (upper-cased) that names a total, tax, rounding or payment line, not an item ("CASH",
 // "RELIEF GST", "ROUNDING").
 bool names_no_item(const std::string& upper);
+
+// The totals printed with the subtotal / total lines from line `end` (the one that ends the rows) to `end` +
+// `below`: the amount of each such line below `end` is appended to `later_totals` ("GST 6%" / "RM0.34" / "TOTAL
+// AMOUNT" / "RM6.02"), and an amount OCR damaged on one without an amount (on the line after it: "OTAL:" / "£65.9",
+// or at its end: "SUB TOTAL $44.9") to `damaged_totals`, as printed.
+void totals_below_end(const LatinRowLines& l, size_t end, size_t below, std::vector<double>& later_totals,
+                      std::vector<std::string>& damaged_totals);
+
+// A row description that OCR dropped a letter from takes another row's that prints the same item whole (receipts
+// repeat items: "ORANGE JICE" and "ORANGE JUICE"; not a digit: "SUGAR 1KG" and "SUGAR 12KG" are two items).
+// Descriptions of 5+ bytes.
+void descriptions_from_other_rows(std::vector<ItemRow>& rows);
 
 }  // namespace receipt::extract
