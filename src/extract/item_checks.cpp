@@ -462,18 +462,24 @@ void check_latin_items(const std::string& text, nlohmann::ordered_json& f) {
         return true;
     };
     if (first_adding_up(readings)) return;
+    // The first reading without a damaged row whose rows add up to a total printed one digit short: one of
+    // `prints_of(reading)` holds the digits of the rows' sum with one lost. True when one did.
+    auto first_adding_up_digit_lost = [&](auto prints_of) {
+        for (const LatinItemRows& reading : readings) {
+            if (reading.damaged_row) continue;
+            const double sum = rows_sum(reading.rows);
+            for (const std::string& print : prints_of(reading, sum))
+                if (sum > 0 && ascii_digits(print).size() + 1 == cents_digits(sum).size() && digits_fit(print, sum)) {
+                    items_from_rows(text, reading.rows, sum, f, kCentTolerance, true);
+                    items_count_times_unit(f, true, text);
+                    return true;
+                }
+        }
+        return false;
+    };
     // Else the first whose rows add up to an amount OCR damaged after a total line, one digit lost ("OTAL:" /
     // "£65.9" for 65.89).
-    for (const LatinItemRows& reading : readings) {
-        if (reading.damaged_row) continue;
-        const double sum = rows_sum(reading.rows);
-        for (const std::string& print : reading.damaged_totals)
-            if (sum > 0 && ascii_digits(print).size() + 1 == cents_digits(sum).size() && digits_fit(print, sum)) {
-                items_from_rows(text, reading.rows, sum, f, kCentTolerance, true);
-                items_count_times_unit(f, true, text);
-                return;
-            }
-    }
+    if (first_adding_up_digit_lost([](const LatinItemRows& r, double) { return r.damaged_totals; })) return;
     // Else the first reading of an item table written one box per line whose rows add up (extract/latin_table_rows.h:
     // the numbers of a row before its description, more columns than the readings above take).
     if (first_adding_up(latin_table_row_readings(text))) return;
@@ -486,18 +492,12 @@ void check_latin_items(const std::string& text, nlohmann::ordered_json& f) {
         return;
     // Else the first reading whose end amount reads whole but lost a digit ("SUB TOAL" / "$1.85" for 31.85) and
     // whose rows add up to that amount with the digit back.
-    if (!model_adds_up)
-        for (const LatinItemRows& reading : readings) {
-            const double sum = rows_sum(reading.rows);
-            if (reading.damaged_row || !reading.end_amount || *reading.end_amount <= 0 || *reading.end_amount >= sum)
-                continue;
-            const std::string print = cents_digits(*reading.end_amount);
-            if (print.size() + 1 == cents_digits(sum).size() && digits_fit(print, sum)) {
-                items_from_rows(text, reading.rows, sum, f, kCentTolerance, true);
-                items_count_times_unit(f, true, text);
-                return;
-            }
-        }
+    const auto end_amount_print = [](const LatinItemRows& r, double sum) {
+        std::vector<std::string> print;
+        if (r.end_amount && *r.end_amount > 0 && *r.end_amount < sum) print.push_back(cents_digits(*r.end_amount));
+        return print;
+    };
+    if (!model_adds_up && first_adding_up_digit_lost(end_amount_print)) return;
     // A cut reading (input_truncated / output_truncated: a long receipt): the model's items stop where the cut
     // fell. The likeliest reading (else the rows read past the lines no reading places, latin_item_rows_skipping)
     // replaces them when it has more rows and comes closer to the amount after its rows (else the net, else the
