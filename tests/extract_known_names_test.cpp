@@ -212,6 +212,10 @@ TEST(KnownNames, JapaneseItemDescriptionsWithOcrLookalikes) {
     EXPECT_EQ(ex::known_item_for("お茶 600m1", items), "お茶 600ml");
     EXPECT_EQ(ex::known_item_for("歯磨き粉 1Z0g", items), "歯磨き粉 120g");
     EXPECT_EQ(ex::known_item_for("歯磨粉 1Z0g", items), "歯磨き粉 120g");  // き lost as well
+    // b for 6, D for 0, 9 for g (a reading of the amounts' look-alikes).
+    EXPECT_EQ(ex::known_item_for("お茶 b00ml", items), "お茶 600ml");
+    EXPECT_EQ(ex::known_item_for("お茶 5D0ml", items), "お茶 500ml");
+    EXPECT_EQ(ex::known_item_for("歯磨き粉 1209", items), "歯磨き粉 120g");
     // A kana or kanji changed, a digit lost beside a look-alike, or another digit: kept.
     EXPECT_EQ(ex::known_item_for("歯磨き子 1Z0g", items), std::nullopt);
     EXPECT_EQ(ex::known_item_for("SDｶｰﾄﾞ 4G8", items), std::nullopt);

@@ -189,15 +189,17 @@ std::optional<std::string> known_spelling(const std::string& piece, const std::u
     return std::nullopt;
 }
 
-// True when the ASCII digit d and the letter l are OCR look-alikes: 0 / O o, 1 / I l L, 2 / Z, 5 / S s, 6 / G, 8 / B.
+// True when the ASCII digit d and the letter l are OCR look-alikes: 0 / O o D, 1 / I l L, 2 / Z, 5 / S s, 6 / G b,
+// 8 / B, 9 / g.
 bool digit_lookalike(char32_t d, char32_t l) {
     switch (d) {
-        case U'0': return l == U'O' || l == U'o';
+        case U'0': return l == U'O' || l == U'o' || l == U'D';
         case U'1': return l == U'I' || l == U'l' || l == U'L';
         case U'2': return l == U'Z';
         case U'5': return l == U'S' || l == U's';
-        case U'6': return l == U'G';
+        case U'6': return l == U'G' || l == U'b';
         case U'8': return l == U'B';
+        case U'9': return l == U'g';
         default: return false;
     }
 }

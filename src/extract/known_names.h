@@ -89,8 +89,9 @@ std::optional<std::string> known_name_for(const std::string& text, const std::st
 // digits, the known one with the same letters and more spaces ("食ﾊﾟﾝ6枚切" -> "食ﾊﾟﾝ 6枚切"), else one whose letters
 // and digits are the model's with 1 to max_dropped_letters more, in order ("CHICKEN BREST" -> "CHICKEN BREAST",
 // "ヨネーズ 450g" -> "マヨネーズ 450g"): the only one, or one at least 5 times as frequent as the next ("茶 2L" stays:
-// 緑茶 2L and 麦茶 2L). Else one it is with 1 to 3 OCR look-alikes read (0 / O, 1 / I / l, 2 / Z, 5 / S, 6 / G,
-// 8 / B either way: "PROM0" -> "PROMO", "MAGGICURRY 55" -> "MAGGI CURRY 5S", "SDｶｰﾄﾞ 64G8" -> "SDｶｰﾄﾞ 64GB"), and
+// 緑茶 2L and 麦茶 2L). Else one it is with 1 to 3 OCR look-alikes read (0 / O / D, 1 / I / l, 2 / Z, 5 / S, 6 / G / b,
+// 8 / B, 9 / g either way: "PROM0" -> "PROMO", "MAGGICURRY 55" -> "MAGGI CURRY 5S", "SDｶｰﾄﾞ 64G8" -> "SDｶｰﾄﾞ 64GB",
+// "伊右衛門 b00ml" -> "伊右衛門 600ml"), and
 // letters lost as above beside them ("ILO IKG" -> "MILO 1KG", "炭水 5D0ml" -> "炭酸水 500ml"). A description without
 // kana or kanji may also hold a count of 1-2 digits and a space in front ("1 5UNSCREEN SPF50"), the rest then being a
 // known item exactly or with look-alikes ("SUNSCREEN SPF50"). Several fits: under the same rule.
