@@ -140,6 +140,12 @@ Attempt read_between(const LatinRowLines& l, size_t begin, size_t end) {
         last_counted = true;
         return true;
     };
+    // The first line after line i that is not empty (`end` when none is).
+    auto next_line = [&](size_t i) {
+        size_t n = i + 1;
+        while (n < end && lines[n].empty()) ++n;
+        return n;
+    };
     // "1x KNORR CHICKEN SOCK 17.6" as the last row before the end line or before the next "1x" row: desc ends with
     // an amount OCR damaged (a point in it), which is cut off desc and returned; nullopt (desc unchanged) otherwise.
     auto damaged_tail = [&](size_t i) -> std::optional<std::string> {
@@ -148,8 +154,7 @@ Attempt read_between(const LatinRowLines& l, size_t begin, size_t end) {
         const std::string tail = desc.substr(sp + 1);
         if (tail.find_first_of(".,") == std::string::npos || has_ascii_letter(tail) || !is_damaged_amount(tail))
             return std::nullopt;
-        size_t next = i + 1;
-        while (next < end && lines[next].empty()) ++next;
+        const size_t next = next_line(i);
         if (next < end && !std::regex_match(lines[next], qty_desc)) return std::nullopt;
         desc = trim(desc.substr(0, sp));
         return tail;
@@ -157,8 +162,7 @@ Attempt read_between(const LatinRowLines& l, size_t begin, size_t end) {
     // The description `text` of line i completes the row whose amount came before it, unless an amount follows
     // it (then it is more likely that amount's row, and the amount before it belongs to no row read here).
     auto pair_pending = [&](size_t i, const std::string& text) {
-        size_t next = i + 1;
-        while (next < end && lines[next].empty()) ++next;
+        const size_t next = next_line(i);
         if (next < end && (std::regex_match(lines[next], amount_line) || is_damaged_amount(lines[next]))) return false;
         if (!text.empty() && (is_ascii_digit(text[0]) || text[0] == '.') && !std::regex_search(text, count_prefix))
             return false;  // "10.00 ZRL": an amount with its tax code, not a description
@@ -172,8 +176,8 @@ Attempt read_between(const LatinRowLines& l, size_t begin, size_t end) {
     static const std::regex x_count_line(R"(^\d{1,3}x\s*[A-Z])");
     static const std::regex lookalike_count_row(std::string(R"(^([ZlI])\s+[A-Za-z].*?\S\s+)") + kMoney + R"(\s+)" +
                                                 kMoney + "$");
-    // A row that starts with its count: "1x SHAMPOO", "1xSHAMPOO", "lx MILK".
-    static const std::regex row_count(R"(^(?:\d{1,3}|[ZlI])\s*(?:[xX]\s+|x(?=[A-Z])))");
+    // A row that starts with its count (group 1): "1x SHAMPOO", "1xSHAMPOO", "lx MILK".
+    static const std::regex row_count(R"(^(\d{1,3}|[ZlI])\s*(?:[xX]\s+|x(?=[A-Z])))");
     bool x_counts = false;
     for (size_t i = begin; i < end && !x_counts; ++i) x_counts = std::regex_search(lines[i], x_count_line);
     // "M58.20": the R of RM lost before an amount.
@@ -224,10 +228,7 @@ Attempt read_between(const LatinRowLines& l, size_t begin, size_t end) {
             // ("CHICKEN BREAST" / "TOMATO SAUC" / "8.49" / "£2.29", "1x CHEDDAR CHEESE" / "DISCOUNT" / "4.14" /
             // "-2.07"): the second amount has no row of its own, the next line being a row with its own amount.
             if (second_line_at > 0 && !more_lines && !unit && unit_print.empty() && !unit_unchecked) {
-                size_t j = i + 1, k;
-                while (j < end && lines[j].empty()) ++j;
-                k = j + 1;
-                while (k < end && lines[k].empty()) ++k;
+                const size_t j = next_line(i), k = next_line(j);
                 std::smatch b_m, row_m;
                 const bool row_follows =
                     k < end && has_ascii_letter(printed[k]) &&
@@ -402,14 +403,12 @@ Attempt read_between(const LatinRowLines& l, size_t begin, size_t end) {
             // A whole row printed between a description and its amount, a box of one row moved into another
             // ("1x PLASTERS" / "1xSHAMPOO 400ML 14.07" / "4.51" / "1x PANADOL 24S"): on a receipt whose rows start
             // with their counts, a row that starts with its own count is not the rest of the description above it.
-            size_t j = i + 1;
-            while (j < end && lines[j].empty()) ++j;
+            const size_t j = next_line(i);
             std::smatch b_m;
             if (x_counts && !desc.empty() && !queued && !unit && unit_print.empty() && !unit_unchecked && !second &&
                 std::regex_search(line, row_count) && j < end && std::regex_match(lines[j], b_m, amount_line))
                 if (const std::optional<double> b = money_of(b_m, 1); b && *b != 0) {
-                    size_t k = j + 1;
-                    while (k < end && lines[k].empty()) ++k;
+                    const size_t k = next_line(j);
                     if (k < end && std::regex_search(lines[k], row_count)) {
                         const size_t from = size_t(m.position(2)), len = size_t(m.length(2));
                         std::string row_desc = trim(printed[i].substr(from, len));
@@ -418,7 +417,7 @@ Attempt read_between(const LatinRowLines& l, size_t begin, size_t end) {
                         if (m[1].matched) {
                             row_qty = std::stod(m[1].str());
                         } else if (std::regex_search(row_desc, c_m, row_count)) {  // "1xSHAMPOO 400ML": glued
-                            row_qty = count_of(trim(c_m.str().substr(0, c_m.str().find_first_of("xX"))));
+                            row_qty = count_of(c_m[1].str());
                             row_desc = trim(row_desc.substr(c_m.str().size()));
                         }
                         emit(*b);
