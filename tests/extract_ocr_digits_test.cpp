@@ -42,3 +42,20 @@ TEST(OcrDigits, UnitsDigitStartingAnAmount) {
     EXPECT_EQ(ex::read_digit_confusions("NO.12"), "NO.12");
     EXPECT_EQ(ex::read_digit_confusions("S.5"), "S.5");
 }
+
+TEST(OcrDigits, CountAfterTheSignOfAUnitPrice) {
+    // A row's count alone at the line end after "@unit x".
+    EXPECT_EQ(ex::read_digit_confusions("@3599 x Z"), "@3599 x 2");
+    EXPECT_EQ(ex::read_digit_confusions("@120 X S"), "@120 X 5");
+    // Not without the unit price, nor a word after the sign.
+    EXPECT_EQ(ex::read_digit_confusions("MAX Z"), "MAX Z");
+    EXPECT_EQ(ex::read_digit_confusions("@120 x IS"), "@120 x IS");
+}
+
+TEST(OcrDigits, YenSignLookalikeBeforeAPointedThousandsGroup) {
+    EXPECT_EQ(ex::read_sign_confusions("Y1.890"), "\\1.890");
+    EXPECT_EQ(ex::read_sign_confusions("Y1.890軽"), "\\1.890軽");
+    // Not before cents or a rate.
+    EXPECT_EQ(ex::read_sign_confusions("Y1.89"), "Y1.89");
+    EXPECT_EQ(ex::read_sign_confusions("Y1.8901"), "Y1.8901");
+}

@@ -138,9 +138,42 @@ bool starts_with_size(const std::string& s) {
     }
 }
 
+// True when `box` (a line as printed) is a product size alone: a number and a unit of weight, volume, length or
+// capacity ("450g", "500ml", "1m", "128GB", "128B" with the G lost).
+bool size_box(const std::string& box) {
+    static const std::regex size(R"(^\d+(\.\d+)?(g|kg|ml|mL|l|L|m|cm|mm|GB|B|W)$)");
+    const std::string s = strip_spaces(box);
+    return s.size() <= 16 && std::regex_match(s, size);
+}
+
+// True when `head` names a stamp, postcard or revenue stamp, so the number after it is its face value, part of the
+// description ("切手 84円 168円": the amount is 168).
+bool face_value_before(const std::string& head) {
+    const std::string h = trim(head);
+    for (const std::string w : {"切手", "はがき", "ハガキ", "印紙"})
+        if (h.ends_with(w)) return true;
+    return false;
+}
+
+// True when `s` is an amount written with 円 and nothing after it but a tax mark ("218円", "5,980円軽").
+bool glued_yen_amount(const std::string& s) {
+    static const std::regex amount(R"(^\d{1,3}(,\d{3})*円(軽|※|\*)?$|^\d{1,6}円(軽|※|\*)?$)");
+    return s.size() <= 32 && std::regex_match(s, amount);
+}
+
+// True when `rest` is a model number, 4 or more digits without a thousands comma, then a space and an amount written
+// with a yen sign or 円 ("10000 3,990円" of "Anker PowerCore 10000 3,990円"): the number is part of the description.
+bool model_number_before_amount(const std::string& rest) {
+    static const std::regex model(R"(^\d{4,}\s+(¥|\\)?\d{1,3}(,\d{3})*(円)?(軽|※|\*)?$)");
+    if (rest.size() > 64 || !std::regex_match(rest, model)) return false;
+    return rest.find("円") != std::string::npos || rest.find("¥") != std::string::npos ||
+           rest.find('\\') != std::string::npos;
+}
+
 // `line` without a trailing amount part that starts after a space or at a yen sign ("冷凍うどん 5食 514軽" ->
-// "冷凍うどん 5食", "ボールペン 黒¥170" -> "ボールペン 黒"): the longest such suffix that holds only row characters
-// and a digit; the line itself (trimmed) when there is none.
+// "冷凍うどん 5食", "ボールペン 黒¥170" -> "ボールペン 黒", "料理酒218円" -> "料理酒"): the longest such suffix that holds only row characters
+// and a digit, never starting at a stamp's face value ("切手 84円 168円" -> "切手 84円") or a model number
+// ("Anker PowerCore 10000 3,990円" -> "Anker PowerCore 10000"); the line itself (trimmed) when there is none.
 // `as_is`: the line as printed (printed_lines_as_is, same length), where a size that the look-alike reading of
 // `line` turned into a number ("ﾏﾖﾈｰｽﾞ 450g ¥740軽" read as "ﾏﾖﾈｰｽﾞ 4509 ¥740軽") still shows its unit: the
 // amount part never starts at a size.
@@ -151,8 +184,15 @@ std::string description_of(const std::string& line, const std::string& as_is) {
         // A yen sign glued to the description starts the amount part too ("ボールペン 黒¥170").
         if (p > 0 && (t[p] == '\\' || t.compare(p, 2, "¥") == 0) && is_item_row_continuation(t.substr(p)))
             return trim(t.substr(0, p));
+        // So does an amount written with 円 glued to a kana or kanji ("料理酒218円", "ﾓﾊﾞｲﾙﾊﾞｯﾃﾘｰ5,980円軽"; not
+        // "ヤクルト1000", nor a stamp's face value "切手84円").
+        if (p > 0 && is_ascii_digit(t[p]) && static_cast<unsigned char>(t[p - 1]) >= 0x80 &&
+            glued_yen_amount(t.substr(p)) && !face_value_before(t.substr(0, p)))
+            return trim(t.substr(0, p));
         if (t[p] != ' ') continue;
         if (a.size() == t.size() && starts_with_size(a.substr(p + 1))) continue;
+        if (face_value_before(t.substr(0, p))) continue;
+        if (model_number_before_amount(t.substr(p + 1))) continue;
         if (is_item_row_continuation(t.substr(p + 1))) return trim(t.substr(0, p));
     }
     return t;
@@ -287,9 +327,16 @@ std::vector<ItemRow> rows_between(const std::string& text, const std::vector<std
         return at == std::string::npos || as_is.size() != read.size() ? d : as_is.substr(at, d.size());
     };
     // A receipt that writes its amounts with yen signs printed this row's without ("ﾛｷｿﾆﾝS 12錠" / "600"): a bare
-    // number of 10 or more alone on line k, the row's one box, is its amount.
+    // number of 10 or more alone on line k, the row's one box, is its amount. A product code may follow it
+    // ("5,788" / "4998590346560").
+    auto product_code = [&](size_t k) {
+        const std::vector<PrintedNumber> nums = printed_numbers(strip_spaces(lines[k]));
+        return nums.size() == 1 && nums[0].begin == 0 && nums[0].end == strip_spaces(lines[k]).size() &&
+               nums[0].end >= 8 && !nums[0].usable;
+    };
     auto bare_box = [&](size_t k) -> std::optional<PrintedItemRow> {
-        if (k >= end || (k + 1 < end && is_item_row_continuation(lines[k + 1]))) return std::nullopt;
+        if (k >= end || (k + 1 < end && is_item_row_continuation(lines[k + 1]) && !product_code(k + 1)))
+            return std::nullopt;
         const std::string box = strip_spaces(lines[k]);
         const std::vector<PrintedNumber> nums = printed_numbers(box);
         if (nums.size() != 1 || nums[0].begin != 0 || nums[0].end != box.size() || !nums[0].usable ||
@@ -427,6 +474,18 @@ std::vector<ItemRow> rows_between(const std::string& text, const std::vector<std
         if (!r || !r->amount) r = bare_box(i + 1);
         if (!r || !r->amount || *r->amount <= 0) continue;
         if (count_column && !r->quantity) counted_description(d, *r);
+        // A model number in a box of its own under the description, before the row's count line and the amount
+        // that the count makes ("Anker PowerCor" / "10000" / "@3678 x 4" / "14,712"): part of the description.
+        if (n_lines == 1 && i + 2 < end && r->quantity && r->unit_price && *r->quantity * *r->unit_price == *r->amount) {
+            const std::string box = strip_spaces(i + 1 < printed.size() ? printed[i + 1] : std::string());
+            if (box.size() >= 2 && box.size() <= 13 && box.find_first_not_of("0123456789") == std::string::npos &&
+                std::stod(box) != *r->amount && std::stod(box) != *r->unit_price &&
+                is_item_row_continuation(lines[i + 2]) && !rows.line_amount(i + 2)) {
+                d = trim(line) + " " + box;
+                ++i;
+                n_lines = 2;
+            }
+        }
         ItemRow item{as_printed(clean_description(d), first, n_lines), 1.0, *r->amount, *r->amount};
         if (r->quantity && r->unit_price && *r->quantity * *r->unit_price == *r->amount) {
             item.quantity = *r->quantity;
@@ -440,8 +499,17 @@ std::vector<ItemRow> rows_between(const std::string& text, const std::vector<std
 }  // namespace
 
 std::optional<std::vector<ItemRow>> read_item_rows(const std::string& text) {
-    const std::vector<std::string> lines = printed_lines(text);
+    std::vector<std::string> lines = printed_lines(text);
     if (lines.size() > kMaxItemRowLines) return std::nullopt;  // no receipt: bounds the row searches (quadratic)
+    // A product size in a box of its own over the row's amount ("マヨネーズ" / "450g" / "328軽", "microSD" / "128B"
+    // / "2,628": GB with its G lost) is read as printed, not as the number its look-alike letters make (4509, 1288).
+    const std::vector<std::string> as_is = printed_lines_as_is(text);
+    for (size_t k = 0; k + 1 < lines.size() && k < as_is.size(); ++k) {
+        if (lines[k] == as_is[k] || !size_box(as_is[k]) || !is_item_row_continuation(lines[k + 1])) continue;
+        const std::vector<PrintedNumber> below = printed_numbers(lines[k + 1]);
+        if (std::any_of(below.begin(), below.end(), [](const PrintedNumber& n) { return n.usable && !n.percent; }))
+            lines[k] = as_is[k];
+    }
     size_t begin = lines.size(), end = lines.size();
     try {
         for (size_t i = 0; i < lines.size() && end == lines.size(); ++i) {

@@ -41,7 +41,14 @@ std::string read_digit_confusions(const std::string& s) {
         const bool cents = amount_start && i + 3 < s.size() && (s[i + 1] == '.' || s[i + 1] == ',') &&
                            is_ascii_digit(s[i + 2]) && is_ascii_digit(s[i + 3]) &&
                            (i + 4 >= s.size() || !is_ascii_digit(s[i + 4]));
-        if (prev || next || group || slashed || cents) out[i] = d;
+        // A row's count alone after the multiplication sign of its unit price, at the line end ("@3599 x Z").
+        const size_t at = s.find('@');
+        size_t b = i;
+        while (b > 0 && s[b - 1] == ' ') --b;
+        const std::string_view head = before.substr(0, b);
+        const bool count = i + 1 == s.size() && at < i && is_ascii_digit(s[at + 1]) && b < i &&
+                           (head.ends_with("x") || head.ends_with("X") || head.ends_with("×"));
+        if (prev || next || group || slashed || cents || count) out[i] = d;
     }
     return out;
 }
@@ -54,7 +61,12 @@ std::string read_sign_confusions(const std::string& s) {
                             before.ends_with("▲");  // an amount's start, a discount's minus sign
         if (s[i] == 'Y' && starts && i + 1 < s.size() && is_ascii_digit(s[i + 1])) {
             size_t e = i + 1;
-            while (e < s.size() && (is_ascii_digit(s[e]) || s[e] == ',')) ++e;
+            // Digits and commas, or one '.' before three digits: a thousands group as OCR read it ("Y1.890").
+            while (e < s.size() && (is_ascii_digit(s[e]) || s[e] == ',' ||
+                                    (s[e] == '.' && e + 3 < s.size() && is_ascii_digit(s[e + 1]) &&
+                                     is_ascii_digit(s[e + 2]) && is_ascii_digit(s[e + 3]) &&
+                                     (e + 4 == s.size() || !is_ascii_digit(s[e + 4])))))
+                ++e;
             const std::string_view rest = std::string_view(s).substr(e);
             bool ends = rest.empty() || rest[0] == ' ';
             for (const char* mark : {"軽", "※", "*", "＊", "内", "外"})

@@ -203,7 +203,7 @@ std::optional<PrintedItemRow> PrintedItems::row(const std::string& description) 
             PrintedItemRow r;
             auto take = [&](const std::string& line, size_t after) {
                 for (const PrintedNumber& n : printed_numbers(line)) {
-                    if (n.begin < after || n.percent) continue;
+                    if (n.begin < after || n.percent || face_value(line, n)) continue;
                     const NumberRole role = number_role(line, n);
                     if (role == NumberRole::kQuantity && !r.quantity) r.quantity = n.value;
                     if (role == NumberRole::kUnitPrice && !r.unit_price && n.usable) r.unit_price = n.value;
@@ -226,7 +226,13 @@ std::optional<PrintedItemRow> PrintedItems::row(const std::string& description) 
             // Without money signs the last number is the amount ("にんじん" / "1" / "148": a count box before it),
             // unless the first is no count: then the first is the row's amount and the next belongs to the row
             // below, its box moved above its description ("ハンドソープ 詰替" / "298" / "110" / "*チョコレート").
-            if (!first_marked && !currency_style_ && !quantity_column_ && bare.size() >= 2 && !item_count(bare[0]))
+            // Unless the row's count line makes a later one ("Anker PowerCor" / "10000" / "@3678 x 4" / "14,712": the
+            // first is a model number that OCR put in a box of its own).
+            const bool counted_later =
+                r.quantity && r.unit_price &&
+                std::find(bare.begin() + 1, bare.end(), *r.quantity * *r.unit_price) != bare.end();
+            if (!first_marked && !currency_style_ && !quantity_column_ && bare.size() >= 2 && !item_count(bare[0]) &&
+                !counted_later)
                 r.amount = bare[0];
             // The same before a number marked as money: a receipt without signs marks only its reduced-rate amounts
             // ("ティッシュ 5箱" / "252" / "129軽" / "ヨーグルト"), so a first number that is no count is this row's.
