@@ -104,3 +104,77 @@ TEST(ItemRowBoxes, AmountGluedToItsDescription) {
                                    {"USB充電器 20W", 1890}}));
     EXPECT_EQ((*rows)[2].quantity, 2);
 }
+
+TEST(ItemRowBoxes, CountAndMarkReadAsLetters) {
+    // A count of one read as "I" in its own box is no part of the description, nor is ※ read as a glued X.
+    const std::string text = "店\n2022年1月13日\n商品名\n数量\n金額\n牛乳\n1\n¥140\nレジ袋 M\nI\n¥3\n※りんご ふじ\n1\n¥225\n"
+                             "Xバナナ\n1\n¥178\n小計\n¥546\n";
+    const auto rows = ex::read_item_rows(text);
+    ASSERT_TRUE(rows);
+    EXPECT_EQ(pairs(*rows), (Pairs{{"牛乳", 140}, {"レジ袋 M", 3}, {"りんご ふじ", 225}, {"バナナ", 178}}));
+    EXPECT_EQ((*rows)[1].quantity, 1);
+}
+
+TEST(ItemRowBoxes, LastAmountAfterTheTotalsLine) {
+    // The last row's amount box came out after the totals keyword, before or after the totals amount: the one
+    // that the rows with it add up to the other.
+    const std::string before = "店\n2022年1月1日\nおにぎり紅しゃけ\n¥178軽\n週刊少年ジャンプ\nお買上計\n¥300\n¥478\n";
+    const auto rows = ex::read_item_rows(before);
+    ASSERT_TRUE(rows);
+    EXPECT_EQ(pairs(*rows), (Pairs{{"おにぎり紅しゃけ", 178}, {"週刊少年ジャンプ", 300}}));
+    const std::string after = "店\n2022年1月1日\n0181 ﾛｷｿﾆﾝS 12錠\n\\610\n6815 栄養ﾄﾞﾘﾝｸ\n小 計 \\768\n\\158\n合 計\n\\768\n";
+    const auto rows2 = ex::read_item_rows(after);
+    ASSERT_TRUE(rows2);
+    EXPECT_EQ(pairs(*rows2), (Pairs{{"ﾛｷｿﾆﾝS 12錠", 610}, {"栄養ﾄﾞﾘﾝｸ", 158}}));
+    // With its count box before the totals line.
+    const std::string counted = "店\n2022-06-04\n商品名\n数量\n金額\nぶっかけうどん 大\n1\n627円\nえび天\n1\n172円\n"
+                                "かけうどん 並\n1\n小計 (3点)\n343円\n1,142円\n外税10%\n114円\n";
+    const auto rows3 = ex::read_item_rows(counted);
+    ASSERT_TRUE(rows3);
+    EXPECT_EQ(pairs(*rows3), (Pairs{{"ぶっかけうどん 大", 627}, {"えび天", 172}, {"かけうどん 並", 343}}));
+    // Not when the amounts after the keyword do not add up that way.
+    const std::string other = "店\n2022年1月1日\nおにぎり紅しゃけ\n¥178軽\n週刊少年ジャンプ\nお買上計\n¥300\n¥500\n";
+    const auto rows4 = ex::read_item_rows(other);
+    ASSERT_TRUE(rows4);
+    EXPECT_EQ(pairs(*rows4), (Pairs{{"おにぎり紅しゃけ", 178}}));
+}
+
+TEST(ItemRowBoxes, BareAmountOfACountedRow) {
+    // A receipt with yen signs printed a row's amount bare: after its count box under a count column, or made by
+    // the count line under it.
+    const std::string text = "店\n2022年1月1日\n商品名\n数量\n金額\nプロテインバ- *\n\\155\nカップ麺\n2\n256\n柔軟 詰替\n1\n"
+                             "\\359\n単3アルカリ電池 2本\n924\n3個 X 単308\n小計\n\\1,694\n";
+    const auto rows = ex::read_item_rows(text);
+    ASSERT_TRUE(rows);
+    EXPECT_EQ(pairs(*rows), (Pairs{{"プロテインバ-", 155}, {"カップ麺", 256}, {"柔軟 詰替", 359},
+                                   {"単3アルカリ電池 2本", 924}}));
+    EXPECT_EQ((*rows)[1].quantity, 2);
+    EXPECT_EQ((*rows)[3].quantity, 3);
+}
+
+TEST(ItemRowBoxes, DateLineBetweenTheFirstDescriptionAndItsAmount) {
+    const std::string text = "店\nレジ#1\n担当者 伊藤\n6925 絹豆腐\n20Z0年4月21日 火曜日 19:07:40\n¥174 ＊\n(3コ X 58)\n"
+                             "3331 ﾄﾏﾄ\n¥96 ＊\n小計\n¥270\n";
+    const auto rows = ex::read_item_rows(text);
+    ASSERT_TRUE(rows);
+    EXPECT_EQ(pairs(*rows), (Pairs{{"絹豆腐", 174}, {"ﾄﾏﾄ", 96}}));
+    // Not a heading above the date, with the time OCR damaged under it.
+    const std::string heading = "店\nレシート\n2023年02月14日(火)\n1g46\nPOS2\nﾌﾞﾗｯｸｻﾝﾀﾞｰ\n¥43\n小計\n¥43\n";
+    const auto rows2 = ex::read_item_rows(heading);
+    ASSERT_TRUE(rows2);
+    EXPECT_EQ(pairs(*rows2), (Pairs{{"ﾌﾞﾗｯｸｻﾝﾀﾞｰ", 43}}));
+    // A table number whose label OCR damaged is no item.
+    const std::string table = "店\n2020年1月1日\nテーブ 8\n3名様\n豚汁\n172\nねぎ玉牛丼 並\n525\n小計\n697\n";
+    const auto rows3 = ex::read_item_rows(table);
+    ASSERT_TRUE(rows3);
+    EXPECT_EQ(pairs(*rows3), (Pairs{{"豚汁", 172}, {"ねぎ玉牛丼 並", 525}}));
+}
+
+TEST(ItemRowBoxes, RegisterLineThatLostItsP) {
+    // "POS4" as "OS4" (read "O54") under a date OCR damaged: no first half of the description below it.
+    const std::string text = "店\n【領収証】\n2025-0105\n19:51\nOS4\n単3アルカリ電池 2本\n¥279\nヤクルト1000\n¥172軽\n"
+                             "合計 ¥451\n";
+    const auto rows = ex::read_item_rows(text);
+    ASSERT_TRUE(rows);
+    EXPECT_EQ(pairs(*rows), (Pairs{{"単3アルカリ電池 2本", 279}, {"ヤクルト1000", 172}}));
+}

@@ -10,6 +10,7 @@
 
 #include "extract/item_checks.h"
 #include "extract/latin_item_rows.h"
+#include "extract/latin_rows_add_up.h"
 
 namespace ex = receipt::extract;
 
@@ -190,4 +191,22 @@ TEST(LatinItemChecks, TableRowWhoseCountReadsAsALetter) {
     EXPECT_EQ(rows_of(read->rows),
               (std::vector<Row>{{"BREAD WHITE", 2.00}, {"APPLES GALA", 4.70}, {"BANANAS", 1.20}}));
     EXPECT_EQ(read->rows[2].quantity, 2.0);
+}
+
+TEST(LatinItemChecks, TotalLabelOverTwoLinesAndASizeGluedToItsAmount) {
+    // The end line's label goes on over the next line ("GST)") with the amount on the third; "MAGGI CURRY 5S6.15"
+    // reads 556.15 with the S as a 5, and the reading with the size set apart adds up.
+    const std::string text =
+        "SHOP\n12/03/2024 10:15\n1x DETERGENT 2KG\n46.95\n1x MAGGI CURRY 5S6.15\n1x BANANAS\n0.50\n"
+        "TOTAL SALES (EXCLUDING\nGST)\nRM53.60\nSST 6%\nRM3.22\n";
+    const auto readings = ex::latin_item_row_readings(text);
+    ASSERT_EQ(readings.size(), 2u);
+    ASSERT_TRUE(readings[0].end_amount);
+    EXPECT_DOUBLE_EQ(*readings[0].end_amount, 53.60);
+    EXPECT_EQ(rows_of(readings[0].rows),
+              (std::vector<Row>{{"DETERGENT 2KG", 46.95}, {"MAGGI CURRY", 556.15}, {"BANANAS", 0.50}}));
+    const auto adding_up = ex::first_reading_adding_up(readings, {});
+    ASSERT_TRUE(adding_up);
+    EXPECT_EQ(rows_of(adding_up->first.rows),
+              (std::vector<Row>{{"DETERGENT 2KG", 46.95}, {"MAGGI CURRY 5S", 6.15}, {"BANANAS", 0.50}}));
 }

@@ -6,6 +6,7 @@
 #include <regex>
 
 #include "extract/dropped_digit.h"
+#include "extract/item_row_text.h"
 #include "extract/name_constraint.h"
 #include "extract/printed_amounts.h"
 #include "extract/printed_items.h"
@@ -16,9 +17,6 @@ namespace receipt::extract {
 namespace {
 
 constexpr size_t kMaxLineBytes = 200;  // bytes of a line the regexes look at (bounds std::regex's recursion)
-
-// The tax and sale marks printed before or after a description, or in a box of their own.
-constexpr const char* kMarks[] = {"※", "*", "＊", "☆", "★", "◎", "軽"};
 
 // A date line, also as OCR damages it: a digit of the day or of the year lost or misread ("2024年3月日",
 // "202501月16日(木)"), or the first year of an era ("令和元年11月2日").
@@ -68,6 +66,10 @@ bool not_item_line(const std::string& line) {
     const std::string s = strip_spaces(line);
     for (const char* k : {"担当", "責", "店員", "係", "No.", "NO.", "TEL", "電話", "登録番号", "テーブル", "名様"})
         if (s.find(k) != std::string::npos) return true;
+    // The table number as OCR damaged its label ("テーブ 8", "ーブル 13").
+    for (const std::string k : {"テーブ", "ーブル"})
+        if (s.rfind(k, 0) == 0 && s.size() > k.size() && s.find_first_not_of("0123456789", k.size()) == s.npos)
+            return true;
     for (const std::string k : {"レジ", "ﾚｼﾞ"}) {  // "レジ#4", "レジ0009"; not "レジ袋"
         const char next = s.size() > k.size() ? s[k.size()] : '\0';
         if (s.rfind(k, 0) == 0 && (next == '#' || (next >= '0' && next <= '9'))) return true;
@@ -84,9 +86,13 @@ bool not_item_line(const std::string& line) {
             }
     }
     if (rest.empty() && !s.empty()) return true;
-    // A register line "POS8" (which the look-alike reading of the digits turns into "PO58").
+    // A register line "POS8" (which the look-alike reading of the digits turns into "PO58"), also with its P lost
+    // ("OS4", read "O54").
     if (s.size() >= 3 && s.rfind("PO", 0) == 0 && (s[2] == 'S' || s[2] == '5') &&
         s.find_first_not_of("0123456789", 3) == std::string::npos)
+        return true;
+    if (s.size() >= 3 && s[0] == 'O' && (s[1] == 'S' || s[1] == '5') &&
+        s.find_first_not_of("0123456789", 2) == std::string::npos)
         return true;
     if (s.empty() || s[0] == '(') return true;
     // A tax mark in its own box ("※" between "ﾏﾖﾈｰｽﾞ 450g" and its count).
@@ -125,101 +131,6 @@ bool has_text(const std::string& line) {
 // A line that can start an item: text, not an amount continuation, a header / staff line or a discount.
 bool item_line(const std::string& line) {
     return has_text(line) && !is_item_row_continuation(line) && !not_item_line(line) && !discount_line(line);
-}
-
-// True when `s` starts with a product size ("450g", "525ml", "2L", "12R", "3個入"), a part of the description.
-bool starts_with_size(const std::string& s) {
-    static const std::regex size(
-        R"(^\d+(\.\d+)?(g|kg|ml|mL|l|L|P|R|W|m|cm|mm|本|枚|個|箱|入|錠|食|缶|袋|包|粒|組|巻|合|形)(\s|$))");
-    try {
-        return std::regex_search(s.substr(0, kMaxLineBytes), size);
-    } catch (...) {
-        return false;
-    }
-}
-
-// True when `box` (a line as printed) is a product size alone: a number and a unit of weight, volume, length or
-// capacity ("450g", "500ml", "1m", "128GB", "128B" with the G lost).
-bool size_box(const std::string& box) {
-    static const std::regex size(R"(^\d+(\.\d+)?(g|kg|ml|mL|l|L|m|cm|mm|GB|B|W)$)");
-    const std::string s = strip_spaces(box);
-    return s.size() <= 16 && std::regex_match(s, size);
-}
-
-// True when `head` names a stamp, postcard or revenue stamp, so the number after it is its face value, part of the
-// description ("切手 84円 168円": the amount is 168).
-bool face_value_before(const std::string& head) {
-    const std::string h = trim(head);
-    for (const std::string w : {"切手", "はがき", "ハガキ", "印紙"})
-        if (h.ends_with(w)) return true;
-    return false;
-}
-
-// True when `s` is an amount written with 円 and nothing after it but a tax mark ("218円", "5,980円軽").
-bool glued_yen_amount(const std::string& s) {
-    static const std::regex amount(R"(^\d{1,3}(,\d{3})*円(軽|※|\*)?$|^\d{1,6}円(軽|※|\*)?$)");
-    return s.size() <= 32 && std::regex_match(s, amount);
-}
-
-// True when `rest` is a model number, 4 or more digits without a thousands comma, then a space and an amount written
-// with a yen sign or 円 ("10000 3,990円" of "Anker PowerCore 10000 3,990円"): the number is part of the description.
-bool model_number_before_amount(const std::string& rest) {
-    static const std::regex model(R"(^\d{4,}\s+(¥|\\)?\d{1,3}(,\d{3})*(円)?(軽|※|\*)?$)");
-    if (rest.size() > 64 || !std::regex_match(rest, model)) return false;
-    return rest.find("円") != std::string::npos || rest.find("¥") != std::string::npos ||
-           rest.find('\\') != std::string::npos;
-}
-
-// `line` without a trailing amount part that starts after a space or at a yen sign ("冷凍うどん 5食 514軽" ->
-// "冷凍うどん 5食", "ボールペン 黒¥170" -> "ボールペン 黒", "料理酒218円" -> "料理酒"): the longest such suffix that holds only row characters
-// and a digit, never starting at a stamp's face value ("切手 84円 168円" -> "切手 84円") or a model number
-// ("Anker PowerCore 10000 3,990円" -> "Anker PowerCore 10000"); the line itself (trimmed) when there is none.
-// `as_is`: the line as printed (printed_lines_as_is, same length), where a size that the look-alike reading of
-// `line` turned into a number ("ﾏﾖﾈｰｽﾞ 450g ¥740軽" read as "ﾏﾖﾈｰｽﾞ 4509 ¥740軽") still shows its unit: the
-// amount part never starts at a size.
-std::string description_of(const std::string& line, const std::string& as_is) {
-    const std::string t = trim(line);
-    const std::string a = as_is.size() == line.size() ? trim(as_is) : std::string();
-    for (size_t p = 0; p < t.size(); ++p) {
-        // A yen sign glued to the description starts the amount part too ("ボールペン 黒¥170").
-        if (p > 0 && (t[p] == '\\' || t.compare(p, 2, "¥") == 0) && is_item_row_continuation(t.substr(p)))
-            return trim(t.substr(0, p));
-        // So does an amount written with 円 glued to a kana or kanji ("料理酒218円", "ﾓﾊﾞｲﾙﾊﾞｯﾃﾘｰ5,980円軽"; not
-        // "ヤクルト1000", nor a stamp's face value "切手84円").
-        if (p > 0 && is_ascii_digit(t[p]) && static_cast<unsigned char>(t[p - 1]) >= 0x80 &&
-            glued_yen_amount(t.substr(p)) && !face_value_before(t.substr(0, p)))
-            return trim(t.substr(0, p));
-        if (t[p] != ' ') continue;
-        if (a.size() == t.size() && starts_with_size(a.substr(p + 1))) continue;
-        if (face_value_before(t.substr(0, p))) continue;
-        if (model_number_before_amount(t.substr(p + 1))) continue;
-        if (is_item_row_continuation(t.substr(p + 1))) return trim(t.substr(0, p));
-    }
-    return t;
-}
-
-// A description as the item is named: without a leading product code ("8680 米 コシヒカリ 5kg"; also with a digit
-// or the space lost to OCR: "822 食器用洗剤", "0189牛乳 1000ml") and without the tax and sale marks printed before
-// or after it ("※しょうゆ", "生卵 *").
-std::string clean_description(std::string d) {
-    static const std::regex code(R"(^\d{3,13}\s+|^\d{4,13}(?=[\x80-\xff]))");
-    if (d.size() > kMaxLineBytes) return d;  // bounds std::regex
-    auto strip_marks = [&] {
-        for (bool again = true; again;) {
-            again = false;
-            d = trim(d);
-            for (const char* m : kMarks) {
-                const size_t n = std::string(m).size();
-                if (d.size() <= n) continue;
-                if (d.compare(0, n, m) == 0) d = d.substr(n), again = true;
-                else if (d.compare(d.size() - n, n, m) == 0) d = d.substr(0, d.size() - n), again = true;
-            }
-        }
-    };
-    strip_marks();
-    d = std::regex_replace(d, code, "");
-    strip_marks();
-    return d;
 }
 
 // The amount of a discount row: the first number after a minus sign (-, ー, ▲) on `line` after byte `from`, or
@@ -472,6 +383,17 @@ std::vector<ItemRow> rows_between(const std::string& text, const std::vector<std
         if (!r || !r->amount)
             if (const std::optional<PrintedItemRow> b = broken_group_row(lines, i + 1, end, r)) r = b;
         if (!r || !r->amount) r = bare_box(i + 1);
+        // Under a count column, the count box before the bare amount ("カップ麺" / "2" / "256").
+        if ((!r || !r->amount) && count_column && i + 2 < end) {
+            const std::vector<PrintedNumber> c = printed_numbers(strip_spaces(lines[i + 1]));
+            if (c.size() == 1 && c[0].begin == 0 && c[0].end == strip_spaces(lines[i + 1]).size() && !c[0].cents &&
+                item_count(c[0].value))
+                if (std::optional<PrintedItemRow> b = bare_box(i + 2); b && b->amount) {
+                    r = b;
+                    if (std::fmod(*b->amount, c[0].value) == 0)
+                        r->quantity = c[0].value, r->unit_price = *b->amount / c[0].value;
+                }
+        }
         if (!r || !r->amount || *r->amount <= 0) continue;
         if (count_column && !r->quantity) counted_description(d, *r);
         // A model number in a box of its own under the description, before the row's count line and the amount
@@ -496,6 +418,47 @@ std::vector<ItemRow> rows_between(const std::string& text, const std::vector<std
     return out;
 }
 
+// OCR put the last row's amount box after the totals line ("週刊少年ジャンプ" / "お買上計" / "¥300" / "¥3,870",
+// "栄養ﾄﾞﾘﾝｸ" / "小 計 \768" / "\158"): the last description before the totals line, with no row read for it and
+// nothing but count boxes after it, takes the first or second amount after the totals keyword when the rows with
+// it add up to the other. nullopt otherwise.
+std::optional<ItemRow> last_row_after_totals(const std::string& text, const std::vector<std::string>& lines,
+                                             size_t begin, size_t end, const std::vector<ItemRow>& rows) {
+    if (end <= begin || end >= lines.size()) return std::nullopt;
+    size_t last = end;  // the last description line above the totals line
+    for (size_t k = end; k-- > begin;) {
+        if (item_line(lines[k])) {
+            last = k;
+            break;
+        }
+        const std::vector<PrintedNumber> nums = printed_numbers(strip_spaces(lines[k]));
+        if (nums.size() != 1 || !item_count(nums[0].value) || nums[0].cents) return std::nullopt;  // a count box only
+    }
+    if (last == end || discount_line(lines[last])) return std::nullopt;
+    // The first two usable amounts on the totals line and the three lines after it (a count "(1点)" is none).
+    std::vector<double> after;
+    for (size_t k = end; k < lines.size() && k <= end + 3 && after.size() < 2; ++k)
+        for (const PrintedNumber& n : printed_numbers(lines[k]))
+            if (n.usable && !n.percent && after.size() < 2) after.push_back(n.value);
+    if (after.size() < 2) return std::nullopt;
+    const double sum = rows_sum(rows);
+    std::optional<double> amount;
+    if (after[0] > 0 && std::fabs(sum + after[0] - after[1]) < 0.5) amount = after[0];
+    else if (after[1] > 0 && std::fabs(sum + after[1] - after[0]) < 0.5) amount = after[1];
+    if (!amount) return std::nullopt;
+    // Only when no row was read for that description: the rows without its line are as many.
+    std::vector<std::string> blanked = lines;
+    blanked[last].clear();
+    if (rows_between(text, blanked, begin, end).size() != rows.size()) return std::nullopt;
+    // Named as printed (the look-alike reading keeps byte offsets).
+    const std::vector<std::string> printed = printed_lines_as_is(text);
+    const std::string as_is = last < printed.size() ? printed[last] : std::string();
+    std::string d = description_of(lines[last], as_is);
+    if (const size_t at = lines[last].find(d); at != std::string::npos && as_is.size() == lines[last].size())
+        d = as_is.substr(at, d.size());
+    return ItemRow{clean_description(d), 1.0, *amount, *amount};
+}
+
 }  // namespace
 
 std::optional<std::vector<ItemRow>> read_item_rows(const std::string& text) {
@@ -505,6 +468,8 @@ std::optional<std::vector<ItemRow>> read_item_rows(const std::string& text) {
     // / "2,628": GB with its G lost) is read as printed, not as the number its look-alike letters make (4509, 1288).
     const std::vector<std::string> as_is = printed_lines_as_is(text);
     for (size_t k = 0; k + 1 < lines.size() && k < as_is.size(); ++k) {
+        // A count of one in a box of its own, its digit read as a letter ("レジ袋 M" / "I" / "¥3").
+        if (const std::string box = strip_spaces(lines[k]); box == "I" || box == "l" || box == "|") lines[k] = "1";
         if (lines[k] == as_is[k] || !size_box(as_is[k]) || !is_item_row_continuation(lines[k + 1])) continue;
         const std::vector<PrintedNumber> below = printed_numbers(lines[k + 1]);
         if (std::any_of(below.begin(), below.end(), [](const PrintedNumber& n) { return n.usable && !n.percent; }))
@@ -521,7 +486,24 @@ std::optional<std::vector<ItemRow>> read_item_rows(const std::string& text) {
     }
     if (end >= lines.size()) return std::nullopt;
     if (begin > end) begin = 0;  // no date above the totals (OCR garbled it): the header lines hold no amounts
+    // OCR put the date line between the first description and its amount box ("6925 絹豆腐" / "2020年4月21日 火曜日
+    // 19:07:40" / "¥174 ＊"): the rows start at that description (the row is read past the date line).
+    const bool staff_above = begin >= 3 && staff_name(lines[begin - 3], lines[begin - 2]);
+    if (begin >= 2 && begin < end && item_line(lines[begin - 2]) && !staff_above &&
+        description_of(lines[begin - 2], "") == trim(lines[begin - 2]) && is_item_row_continuation(lines[begin])) {
+        // The box is written as money, or printed as digits (a time OCR damaged may read as one: "レシート" / date
+        // / "1g46"); the line is no receipt heading.
+        const std::string& box = lines[begin];
+        bool sure = begin < as_is.size() && box == as_is[begin], heading = false;
+        for (const char* sign : {"¥", "\\", "円", "軽", "※", "*", "＊"}) sure |= box.find(sign) != std::string::npos;
+        for (const char* h : {"レシート", "ﾚｼｰﾄ", "領収", "明細"}) heading |= lines[begin - 2].find(h) != std::string::npos;
+        const std::vector<PrintedNumber> nums = printed_numbers(box);
+        if (sure && !heading &&
+            std::any_of(nums.begin(), nums.end(), [](const PrintedNumber& n) { return n.usable && !n.percent; }))
+            begin -= 2;
+    }
     std::vector<ItemRow> out = rows_between(text, lines, begin, end);
+    if (std::optional<ItemRow> last = last_row_after_totals(text, lines, begin, end, out)) out.push_back(*last);
     // OCR moved the totals line's amount box above it ("HDMIケーブル 2m" / "¥426,237" / "小計" / "お買上計" /
     // "¥426,237"): when the totals line prints no amount, on its line or the next, the lone amount right above it
     // is its box if the lines after print it again and the rows read without that line come within a quarter of

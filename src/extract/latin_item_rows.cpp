@@ -525,9 +525,11 @@ size_t first_row_line(const LatinRowLines& l, size_t end) {
 
 }  // namespace
 
-std::vector<LatinItemRows> latin_item_row_readings(const std::string& text) {
+namespace {
+
+// The readings of latin_item_row_readings on lines `l`.
+std::vector<LatinItemRows> readings_of(const std::optional<LatinRowLines>& l) {
     std::vector<LatinItemRows> out;
-    const std::optional<LatinRowLines> l = latin_row_lines(text);
     if (!l) return out;
     size_t end_lines = 0, after_end = 0;  // the line after the last end line tried
     for (size_t end = 0; end < l->read.size() && out.empty() && end_lines < kMaxEndLines; ++end) {
@@ -545,6 +547,17 @@ std::vector<LatinItemRows> latin_item_row_readings(const std::string& text) {
             begin = *a.restart_after + 1;
         }
     }
+    return out;
+}
+
+}  // namespace
+
+std::vector<LatinItemRows> latin_item_row_readings(const std::string& text) {
+    const std::optional<LatinRowLines> l = latin_row_lines(text);
+    std::vector<LatinItemRows> out = readings_of(l);
+    // Then with sizes run together with amounts set apart ("MAGGI CURRY 5S6.15"), for when those do not add up.
+    if (l)
+        for (LatinItemRows& r : readings_of(with_glued_sizes_apart(*l))) out.push_back(std::move(r));
     return out;
 }
 

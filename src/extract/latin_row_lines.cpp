@@ -121,10 +121,17 @@ std::optional<double> end_line_amount(const LatinRowLines& l, size_t e) {
     static const std::regex rm_lost(R"(^M\d[\d,]*[.,]\d{2}$)");  // "M43.72": the R of RM lost
     std::smatch m;
     if (e < l.read.size() && std::regex_search(l.read[e], m, at_end)) return money_of(m, 1);
-    if (e + 1 < l.read.size()) {
-        const std::string next = std::regex_match(l.read[e + 1], rm_lost) ? "RM" + l.read[e + 1].substr(1)
-                                                                          : l.read[e + 1];
+    // The amount alone on the next line; or on the line after it when the next line finishes the label without a
+    // digit ("TOTAL SALES (EXCLUDING" / "GST)" / "RM208.00", "TOTAL" / "SALES (EXCLUDING GST)" / "RM527.47").
+    static const std::regex label_rest(R"(^[A-Z][A-Z .()]{0,30}$|^\)$)");
+    for (size_t k = e + 1; k < l.read.size() && k <= e + 2; ++k) {
+        const std::string next = std::regex_match(l.read[k], rm_lost) ? "RM" + l.read[k].substr(1) : l.read[k];
         if (std::regex_match(next, m, alone)) return money_of(m, 1);
+        const std::string& u = l.upper[k];
+        const bool rest = std::regex_match(u, label_rest) && u.find_first_of("0123456789") == std::string::npos &&
+                          (u.find("GST") != std::string::npos || u.find("SALES") != std::string::npos ||
+                           u.find("EXCL") != std::string::npos || u.find("INCL") != std::string::npos);
+        if (!rest) break;
     }
     return std::nullopt;
 }
@@ -159,6 +166,23 @@ std::optional<LatinRowLines> latin_row_lines(const std::string& text) {
             }
         }
     return l;
+}
+
+std::optional<LatinRowLines> with_glued_sizes_apart(const LatinRowLines& l) {
+    // As printed: a description, a space, a size of 1-4 digits and S (pieces) or g, and the amount run together.
+    static const std::regex glued(R"(^(.*[A-Za-z].* \d{1,4}[Sg])(\d{1,4}[.,]\d{2})$)");
+    LatinRowLines out = l;
+    bool any = false;
+    for (size_t i = 0; i < l.printed.size(); ++i) {
+        std::smatch m;
+        if (l.printed[i].size() != l.read[i].size() || !std::regex_match(l.printed[i], m, glued)) continue;
+        const size_t at = size_t(m.length(1));  // where the amount starts
+        out.printed[i] = l.printed[i].substr(0, at) + " " + l.printed[i].substr(at);
+        out.read[i] = l.printed[i].substr(0, at) + " " + l.read[i].substr(at);
+        out.upper[i] = ascii_upper(out.printed[i]);
+        any = true;
+    }
+    return any ? std::optional<LatinRowLines>(std::move(out)) : std::nullopt;
 }
 
 std::string with_run_together_amounts_apart(const std::string& line) {

@@ -42,6 +42,11 @@ struct LatinRowLines {
     std::vector<std::string> read, printed, upper;
 };
 
+// `l` with a size that ends a description and the row's amount that OCR ran together set apart ("MAGGI CURRY
+// 5S6.15", which the look-alike reading takes for 556.15 -> "MAGGI CURRY 5S 6.15"); nullopt when no line has one.
+// The row reader tries these lines after the lines as read (extract/latin_item_rows.h).
+std::optional<LatinRowLines> with_glued_sizes_apart(const LatinRowLines& l);
+
 // `line` with the unit price and the amount of a one-line row that OCR ran together set apart, when the count
 // times the price is the amount ("1 TISSUE 10S 8.808.80" -> "1 TISSUE 10S 8.80 8.80"); else `line` as it is.
 std::string with_run_together_amounts_apart(const std::string& line);
@@ -51,8 +56,9 @@ std::string with_run_together_amounts_apart(const std::string& line);
 // and amount are set apart (with_run_together_amounts_apart).
 std::optional<LatinRowLines> latin_row_lines(const std::string& text);
 
-// The amount printed on line `e` of `l` (`l.read`: at its end) or alone on the line after it: a subtotal / total
-// line's own ("TOTAL: $53.54", "SUB TOTAL" / "RM9.10"); nullopt when neither holds one.
+// The amount printed on line `e` of `l` (`l.read`: at its end) or alone on the line after it, or on the one after
+// that when the label goes on over the next line without a digit ("TOTAL SALES (EXCLUDING" / "GST)" / "RM208.00"):
+// a subtotal / total line's own ("TOTAL: $53.54", "SUB TOTAL" / "RM9.10"); nullopt when none holds one.
 std::optional<double> end_line_amount(const LatinRowLines& l, size_t e);
 
 // An amount that OCR damaged, alone on its line: a number with a point and other than two decimals or no digit

@@ -255,6 +255,11 @@ std::optional<PrintedItemRow> PrintedItems::row(const std::string& description) 
                 r.quantity = *count;
                 if (!r.unit_price) r.unit_price = *r.amount / *count;
             }
+            // A receipt with money signs printed this row's amount without one, and its count line makes it
+            // ("単3アルカリ電池 2本" / "924" / "3個 X 単308").
+            if (!r.amount && r.quantity && r.unit_price &&
+                std::find(bare.begin(), bare.end(), *r.quantity * *r.unit_price) != bare.end())
+                r.amount = *r.quantity * *r.unit_price;
             // The count line makes the amount but for one digit that OCR dropped from the amount box ("90円" /
             // "3個 X 300"): two other printed numbers agree on it.
             if (r.amount && r.quantity && r.unit_price && *r.amount > 0 &&
