@@ -122,6 +122,13 @@ bool staff_name(const std::string& above, const std::string& line) {
     return cps && !cps->empty() && cps->size() <= 4 && line.find_first_of("0123456789") == std::string::npos;
 }
 
+// True when `line` prints a usable number that is no rate, with or without a yen sign.
+bool any_amount(const std::string& line) {
+    for (const PrintedNumber& n : printed_numbers(line))
+        if (n.usable && !n.percent) return true;
+    return false;
+}
+
 bool has_text(const std::string& line) {
     for (unsigned char c : line)
         if (c >= 0x80 || (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z')) return true;
@@ -470,9 +477,8 @@ std::optional<std::vector<ItemRow>> read_item_rows(const std::string& text) {
     for (size_t k = 0; k + 1 < lines.size() && k < as_is.size(); ++k) {
         // A count of one in a box of its own, its digit read as a letter ("レジ袋 M" / "I" / "¥3").
         if (const std::string box = strip_spaces(lines[k]); box == "I" || box == "l" || box == "|") lines[k] = "1";
-        if (lines[k] == as_is[k] || !size_box(as_is[k]) || !is_item_row_continuation(lines[k + 1])) continue;
-        const std::vector<PrintedNumber> below = printed_numbers(lines[k + 1]);
-        if (std::any_of(below.begin(), below.end(), [](const PrintedNumber& n) { return n.usable && !n.percent; }))
+        if (lines[k] != as_is[k] && size_box(as_is[k]) && is_item_row_continuation(lines[k + 1]) &&
+            any_amount(lines[k + 1]))
             lines[k] = as_is[k];
     }
     size_t begin = lines.size(), end = lines.size();
@@ -497,10 +503,7 @@ std::optional<std::vector<ItemRow>> read_item_rows(const std::string& text) {
         bool sure = begin < as_is.size() && box == as_is[begin], heading = false;
         for (const char* sign : {"¥", "\\", "円", "軽", "※", "*", "＊"}) sure |= box.find(sign) != std::string::npos;
         for (const char* h : {"レシート", "ﾚｼｰﾄ", "領収", "明細"}) heading |= lines[begin - 2].find(h) != std::string::npos;
-        const std::vector<PrintedNumber> nums = printed_numbers(box);
-        if (sure && !heading &&
-            std::any_of(nums.begin(), nums.end(), [](const PrintedNumber& n) { return n.usable && !n.percent; }))
-            begin -= 2;
+        if (sure && !heading && any_amount(box)) begin -= 2;
     }
     std::vector<ItemRow> out = rows_between(text, lines, begin, end);
     if (std::optional<ItemRow> last = last_row_after_totals(text, lines, begin, end, out)) out.push_back(*last);
@@ -508,11 +511,6 @@ std::optional<std::vector<ItemRow>> read_item_rows(const std::string& text) {
     // "¥426,237"): when the totals line prints no amount, on its line or the next, the lone amount right above it
     // is its box if the lines after print it again and the rows read without that line come within a quarter of
     // it, and closer than the rows with it (the last row then takes its own box, which OCR moved elsewhere).
-    const auto any_amount = [](const std::string& line) {  // a usable number, with or without a yen sign
-        for (const PrintedNumber& n : printed_numbers(line))
-            if (n.usable && !n.percent) return true;
-        return false;
-    };
     if (end == begin || !is_item_row_continuation(lines[end - 1]) || any_amount(lines[end]) ||
         (end + 1 < lines.size() && any_amount(lines[end + 1])))
         return out;
