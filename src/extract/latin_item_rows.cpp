@@ -523,10 +523,6 @@ size_t first_row_line(const LatinRowLines& l, size_t end) {
     return begin;
 }
 
-}  // namespace
-
-namespace {
-
 // The readings of latin_item_row_readings on lines `l`.
 std::vector<LatinItemRows> readings_of(const std::optional<LatinRowLines>& l) {
     std::vector<LatinItemRows> out;

@@ -19,6 +19,7 @@ char confusion_digit(char c) {
 
 std::string read_digit_confusions(const std::string& s) {
     std::string out = s;
+    const size_t at = s.find('@');  // a unit price's sign
     for (size_t i = 0; i < s.size(); ++i) {
         const char d = confusion_digit(s[i]);
         if (!d) continue;
@@ -42,7 +43,6 @@ std::string read_digit_confusions(const std::string& s) {
                            is_ascii_digit(s[i + 2]) && is_ascii_digit(s[i + 3]) &&
                            (i + 4 >= s.size() || !is_ascii_digit(s[i + 4]));
         // A row's count alone after the multiplication sign of its unit price, at the line end ("@3599 x Z").
-        const size_t at = s.find('@');
         size_t b = i;
         while (b > 0 && s[b - 1] == ' ') --b;
         const std::string_view head = before.substr(0, b);
