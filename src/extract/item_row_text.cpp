@@ -32,13 +32,6 @@ bool size_box(const std::string& box) {
     return s.size() <= 16 && std::regex_match(s, size);
 }
 
-bool face_value_before(const std::string& head) {
-    const std::string h = trim(head);
-    for (const std::string w : {"切手", "はがき", "ハガキ", "印紙"})
-        if (h.ends_with(w)) return true;
-    return false;
-}
-
 bool glued_yen_amount(const std::string& s) {
     static const std::regex amount(R"(^\d{1,3}(,\d{3})*円(軽|※|\*)?$|^\d{1,6}円(軽|※|\*)?$)");
     return s.size() <= 32 && std::regex_match(s, amount);

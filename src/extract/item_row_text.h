@@ -17,10 +17,6 @@ bool starts_with_size(const std::string& s);
 // capacity ("450g", "500ml", "1m", "128GB", "128B" with the G lost).
 bool size_box(const std::string& box);
 
-// True when `head` names a stamp, postcard or revenue stamp, so the number after it is its face value, part of the
-// description ("切手 84円 168円": the amount is 168).
-bool face_value_before(const std::string& head);
-
 // True when `s` is an amount written with 円 and nothing after it but a tax mark ("218円", "5,980円軽").
 bool glued_yen_amount(const std::string& s);
 

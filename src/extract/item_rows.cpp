@@ -201,6 +201,21 @@ void counted_description(std::string& d, PrintedItemRow& r) {
     if (c >= 1 && std::fmod(*r.amount, c) == 0) r.quantity = c, r.unit_price = *r.amount / c;
 }
 
+// Description `d`, cut from line `first` of `lines` (and the next when `n_lines` is 2, joined with a space), as
+// `printed` prints it: the lines read OCR look-alikes next to digits as digits (for the amounts), which turns
+// "ﾏﾖﾈｰｽﾞ 450g" into "ﾏﾖﾈｰｽﾞ 4509"; that reading keeps every byte offset, so the description is cut from the line as
+// printed at the same offset. `d` itself when it is not found there.
+std::string printed_description(const std::string& d, const std::vector<std::string>& lines,
+                                const std::vector<std::string>& printed, size_t first, size_t n_lines) {
+    std::string read = lines[first], as_is = first < printed.size() ? printed[first] : std::string();
+    if (n_lines == 2 && first + 1 < lines.size() && first + 1 < printed.size()) {
+        read += " " + lines[first + 1];
+        as_is += " " + printed[first + 1];
+    }
+    const size_t at = read.find(d);
+    return at == std::string::npos || as_is.size() != read.size() ? d : as_is.substr(at, d.size());
+}
+
 // The item rows of lines[begin, end) (lines: printed_lines(text)).
 std::vector<ItemRow> rows_between(const std::string& text, const std::vector<std::string>& lines, size_t begin,
                                   size_t end) {
@@ -232,17 +247,8 @@ std::vector<ItemRow> rows_between(const std::string& text, const std::vector<std
             j + 1 > begin && j < lines.size() && item_line(lines[j]) && description_at(j) == trim(lines[j]);
         return money > (item_j ? 1u : 0u) ? above : std::nullopt;
     };
-    // A description is named as printed: the lines above read OCR look-alikes next to digits as digits (for the
-    // amounts), which turns "ﾏﾖﾈｰｽﾞ 450g" into "ﾏﾖﾈｰｽﾞ 4509"; that reading keeps every byte offset, so the
-    // description is cut from the line as printed at the same offset.
     auto as_printed = [&](const std::string& d, size_t first, size_t n_lines) {
-        std::string read = lines[first], as_is = first < printed.size() ? printed[first] : std::string();
-        if (n_lines == 2 && first + 1 < lines.size() && first + 1 < printed.size()) {
-            read += " " + lines[first + 1];
-            as_is += " " + printed[first + 1];
-        }
-        const size_t at = read.find(d);
-        return at == std::string::npos || as_is.size() != read.size() ? d : as_is.substr(at, d.size());
+        return printed_description(d, lines, printed, first, n_lines);
     };
     // A receipt that writes its amounts with yen signs printed this row's without ("ﾛｷｿﾆﾝS 12錠" / "600"): a bare
     // number of 10 or more alone on line k, the row's one box, is its amount. A product code may follow it
@@ -429,8 +435,10 @@ std::vector<ItemRow> rows_between(const std::string& text, const std::vector<std
 // "栄養ﾄﾞﾘﾝｸ" / "小 計 \768" / "\158"): the last description before the totals line, with no row read for it and
 // nothing but count boxes after it, takes the first or second amount after the totals keyword when the rows with
 // it add up to the other. nullopt otherwise.
+// `printed`: the lines as printed (printed_lines_as_is).
 std::optional<ItemRow> last_row_after_totals(const std::string& text, const std::vector<std::string>& lines,
-                                             size_t begin, size_t end, const std::vector<ItemRow>& rows) {
+                                             const std::vector<std::string>& printed, size_t begin, size_t end,
+                                             const std::vector<ItemRow>& rows) {
     if (end <= begin || end >= lines.size()) return std::nullopt;
     size_t last = end;  // the last description line above the totals line
     for (size_t k = end; k-- > begin;) {
@@ -457,13 +465,8 @@ std::optional<ItemRow> last_row_after_totals(const std::string& text, const std:
     std::vector<std::string> blanked = lines;
     blanked[last].clear();
     if (rows_between(text, blanked, begin, end).size() != rows.size()) return std::nullopt;
-    // Named as printed (the look-alike reading keeps byte offsets).
-    const std::vector<std::string> printed = printed_lines_as_is(text);
-    const std::string as_is = last < printed.size() ? printed[last] : std::string();
-    std::string d = description_of(lines[last], as_is);
-    if (const size_t at = lines[last].find(d); at != std::string::npos && as_is.size() == lines[last].size())
-        d = as_is.substr(at, d.size());
-    return ItemRow{clean_description(d), 1.0, *amount, *amount};
+    const std::string d = description_of(lines[last], last < printed.size() ? printed[last] : std::string());
+    return ItemRow{clean_description(printed_description(d, lines, printed, last, 1)), 1.0, *amount, *amount};
 }
 
 }  // namespace
@@ -506,7 +509,7 @@ std::optional<std::vector<ItemRow>> read_item_rows(const std::string& text) {
         if (sure && !heading && any_amount(box)) begin -= 2;
     }
     std::vector<ItemRow> out = rows_between(text, lines, begin, end);
-    if (std::optional<ItemRow> last = last_row_after_totals(text, lines, begin, end, out)) out.push_back(*last);
+    if (std::optional<ItemRow> last = last_row_after_totals(text, lines, as_is, begin, end, out)) out.push_back(*last);
     // OCR moved the totals line's amount box above it ("HDMIケーブル 2m" / "¥426,237" / "小計" / "お買上計" /
     // "¥426,237"): when the totals line prints no amount, on its line or the next, the lone amount right above it
     // is its box if the lines after print it again and the rows read without that line come within a quarter of

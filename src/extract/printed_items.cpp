@@ -88,13 +88,7 @@ bool currency_marked(const std::string& line, const PrintedNumber& n) {
 
 // The face value that names a stamp or postcard ("切手 84円", "はがき 63円", "収入印紙 200円"): part of the item's
 // name, not its amount.
-bool face_value(const std::string& line, const PrintedNumber& n) {
-    size_t b = n.begin;
-    while (b > 0 && line[b - 1] == ' ') --b;
-    for (const char* w : {"切手", "はがき", "ハガキ", "印紙"})
-        if (ends_with_at(line, b, w)) return true;
-    return false;
-}
+bool face_value(const std::string& line, const PrintedNumber& n) { return face_value_before(line.substr(0, n.begin)); }
 
 // Written as money: a currency sign, or a tax mark after it (軽 ※ * 内 外: reduced-rate and tax-kind marks).
 bool money_marked(const std::string& line, const PrintedNumber& n) {
@@ -132,6 +126,13 @@ static bool row_chars_only(const std::string& line, bool& any) {
         if (!word) return false;
     }
     return true;
+}
+
+bool face_value_before(const std::string& head) {
+    const std::string h = trim(head);
+    for (const std::string w : {"切手", "はがき", "ハガキ", "印紙"})
+        if (h.ends_with(w)) return true;
+    return false;
 }
 
 bool is_item_row_continuation(const std::string& line) {

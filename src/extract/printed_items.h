@@ -64,6 +64,10 @@ private:
     bool quantity_column_ = false;  // the receipt heads its rows with a quantity column (a line "数量")
 };
 
+// True when `head` names a stamp, postcard or revenue stamp ("切手", "はがき", "ハガキ", "印紙"), so a number after
+// it is its face value, part of the description ("切手 84円 168円": the amount is 168).
+bool face_value_before(const std::string& head);
+
 // True when `line` holds nothing but numbers, currency signs (¥ \ 円), marks (軽 ※ * 内 外), brackets and the
 // quantity / unit-price words (点 個 コ X x × @ 単価 単): a continuation of an item row.
 bool is_item_row_continuation(const std::string& line);
