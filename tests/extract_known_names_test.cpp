@@ -328,3 +328,15 @@ TEST(KnownNames, ItemsRepeatedOnTheReceipt) {
     EXPECT_EQ(ex::repeated_item_for("KOPI PENG", {"KOPI PENANG"}, none), "KOPI PENANG");
     EXPECT_EQ(ex::repeated_item_for("TEH TRIK", {"TEH TARIK", "KOPI PENG"}, known), "TEH TARIK");
 }
+
+TEST(KnownNames, ItemDescriptionWithItsWordsOutOfOrder) {
+    const auto items = ex::KnownNames::parse("4000\tKNORR CHICKEN STOCK\n3000\tりんご ふじ\n2000\tICED GREEN TEA\n"
+                                             "1000\tGREEN ICED TEA\n900\tCHICKEN STOCK\n",
+                                             "known_items.txt");
+    EXPECT_EQ(ex::known_item_reordered("STOCK KNORR CHICKEN", items), "KNORR CHICKEN STOCK");
+    EXPECT_EQ(ex::known_item_reordered("ふじ りんご", items), "りんご ふじ");
+    // Two known items with those words, other words, or known as it is: kept.
+    EXPECT_EQ(ex::known_item_reordered("TEA ICED GREEN", items), std::nullopt);
+    EXPECT_EQ(ex::known_item_reordered("STOCK CHICKEN KNORR CUBES", items), std::nullopt);
+    EXPECT_EQ(ex::known_item_reordered("CHICKEN STOCK", items), std::nullopt);
+}

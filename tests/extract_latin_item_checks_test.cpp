@@ -10,6 +10,7 @@
 
 #include "extract/item_checks.h"
 #include "extract/latin_item_rows.h"
+#include "extract/latin_row_lines.h"
 #include "extract/latin_rows_add_up.h"
 
 namespace ex = receipt::extract;
@@ -209,4 +210,62 @@ TEST(LatinItemChecks, TotalLabelOverTwoLinesAndASizeGluedToItsAmount) {
     ASSERT_TRUE(adding_up);
     EXPECT_EQ(rows_of(adding_up->first.rows),
               (std::vector<Row>{{"DETERGENT 2KG", 46.95}, {"MAGGI CURRY 5S", 6.15}, {"BANANAS", 0.50}}));
+}
+
+TEST(LatinItemChecks, DescriptionLineBeforeItsRowsCountLine) {
+    // "KNORR" / "34.62" / "CHICKEN STOCK" / "2 @ 17.31": the description line between the amount and the count line
+    // that multiplies to it is the rest of that row; with an amount after the count line it starts the next row.
+    const auto read = ex::read_latin_item_rows(
+        "SHOP\nMar 17, 2022\nKNORR\n34.62\nCHICKEN STOCK\n2 @ 17.31\nTOMATO SAUCE\n2.10\nSub-Total\n$36.72\n");
+    ASSERT_TRUE(read);
+    EXPECT_EQ(rows_of(read->rows), (std::vector<Row>{{"KNORR CHICKEN STOCK", 34.62}, {"TOMATO SAUCE", 2.10}}));
+    EXPECT_EQ(read->rows[0].quantity, 2.0);
+    const auto next = ex::read_latin_item_rows(
+        "SHOP\nMar 17, 2022\nKNORR\n34.62\nCHICKEN STOCK\n2 @ 17.31\n34.62\nSub-Total\n$69.24\n");
+    ASSERT_TRUE(next);
+    EXPECT_EQ(rows_of(next->rows), (std::vector<Row>{{"KNORR", 34.62}, {"CHICKEN STOCK", 34.62}}));
+}
+
+TEST(LatinItemChecks, AnOperatorNumberADiscountWithoutItsSignAndAGluedPrice) {
+    // "13B" after "OPERATOR" is its number (8 read as B), not a description; "MEMBER DISC" / "2.92" lost its minus;
+    // "1 BALL PEN BLUE1.101.10" ran the description, the unit price and the amount together.
+    const auto read = ex::read_latin_item_rows(
+        "SHOP\n28-05-19\n7:06:36 AM\nOPERATOR\n13B\n6x BALL PEN BLUE 6.60\nMEMBER DISC\n2.92\n"
+        "1 BALL PEN BLUE1.101.10\nTOTAL\nRM4.78\n");
+    ASSERT_TRUE(read);
+    EXPECT_EQ(rows_of(read->rows),
+              (std::vector<Row>{{"BALL PEN BLUE", 6.60}, {"MEMBER DISC", -2.92}, {"BALL PEN BLUE", 1.10}}));
+    EXPECT_EQ(ex::with_run_together_amounts_apart("1 BALL PEN BLUE1.101.10"), "1 BALL PEN BLUE 1.10 1.10");
+    // The price's digits start inside the description only as far as the count times it makes the amount.
+    EXPECT_EQ(ex::with_run_together_amounts_apart("1 BATTERY AA 4S21.5021.50"), "1 BATTERY AA 4S 21.50 21.50");
+    EXPECT_EQ(ex::with_run_together_amounts_apart("2 MILO 1KG1.103.20"), "2 MILO 1KG1.103.20");
+}
+
+TEST(LatinItemChecks, ServedByLabelBrokenOrDamaged) {
+    // "SERVED" / "BY:" and "SERVED B;" are the staff label; the number after it is no row.
+    for (const std::string label : {"SERVED\nBY:", "SERVED B;"}) {
+        const auto read = ex::read_latin_item_rows("SHOP\n14 MAR 2016\n" + label + "\n47732\n4x CHICKEN BREAST\n"
+                                                   "21.60\nSUGAR 1KG\n2.70\nTOTAL\n24.30\n");
+        ASSERT_TRUE(read) << label;
+        EXPECT_EQ(rows_of(read->rows), (std::vector<Row>{{"CHICKEN BREAST", 21.60}, {"SUGAR 1KG", 2.70}})) << label;
+    }
+}
+
+TEST(LatinItemChecks, AnAmountThatLostItsPointBeforeItsCountLine) {
+    // "750" / "6 @ 1.25": the amount 7.50 that the count line makes; a number the count line does not make stays text.
+    const auto read = ex::read_latin_item_rows(
+        "SHOP\n12/03/2024\nBALL PEN BLUE\n750\n6 @ 1.25\nCABLE TIES\nRM3.65\nTOTAL\nRM11.15\n");
+    ASSERT_TRUE(read);
+    EXPECT_EQ(rows_of(read->rows), (std::vector<Row>{{"BALL PEN BLUE", 7.50}, {"CABLE TIES", 3.65}}));
+    EXPECT_EQ(read->rows[0].quantity, 6.0);
+}
+
+TEST(LatinItemChecks, TaxLineWithALookalikeDigitEndsTheRows) {
+    // "G5T @6%" (S read as 5) ends the rows; the row's amount and the tax follow it.
+    const auto read = ex::read_latin_item_rows("SHOP\n25-03-17\n14:39\nKNORR CHICKEN STOCK\nG5T @6%\n17.05\n0.97\n"
+                                               "TOTAL\n17.05\n");
+    ASSERT_TRUE(read);
+    EXPECT_EQ(rows_of(read->rows), (std::vector<Row>{{"KNORR CHICKEN STOCK", 17.05}}));
+    EXPECT_TRUE(ex::is_end_line("G5T @6%"));
+    EXPECT_FALSE(ex::is_end_line("G50 PLUS"));
 }

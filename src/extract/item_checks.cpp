@@ -131,9 +131,11 @@ bool reading_cut(const nlohmann::ordered_json& f) {
     return has_warning(f, "input_truncated") || has_warning(f, "output_truncated");
 }
 
-// The warning of a cut reading whose `n_items` items the `n_rows` printed rows (summing to `read_sum`) replace.
-std::string cut_rows_warning(size_t n_items, double target, size_t n_rows, double read_sum) {
-    return "line_items_from_rows: the model's reading was cut and its " + std::to_string(n_items) +
+// The warning of a cut reading whose `n_items` items the `n_rows` printed rows (summing to `read_sum`) replace;
+// `cut` false: a reading not cut that dropped rows.
+std::string cut_rows_warning(size_t n_items, double target, size_t n_rows, double read_sum, bool cut = true) {
+    return std::string("line_items_from_rows: the model's reading ") + (cut ? "was cut" : "dropped rows") +
+           " and its " + std::to_string(n_items) +
            " items do not add up to " + json_amount(target).dump() + "; the " + std::to_string(n_rows) +
            " printed item rows come closer (" + json_amount(read_sum).dump() + ")";
 }
@@ -499,19 +501,22 @@ void check_latin_items(const std::string& text, nlohmann::ordered_json& f) {
     };
     if (!model_adds_up && first_adding_up_digit_lost(end_amount_print)) return;
     // A cut reading (input_truncated / output_truncated: a long receipt): the model's items stop where the cut
-    // fell. The likeliest reading (else the rows read past the lines no reading places, latin_item_rows_skipping)
+    // fell; or one that dropped rows (below). The likeliest reading (else the rows read past the lines no reading places, latin_item_rows_skipping)
     // replaces them when it has more rows and comes closer to the amount after its rows (else the net, else the
     // total amount), though one amount OCR damaged keeps it from adding up; that row's amount is left out (null).
     auto& items = f["line_items"];
     std::optional<LatinItemRows> skipping;
-    const bool cut = reading_cut(f);
-    if (cut && readings.empty()) {
+    if (readings.empty()) {
         try {
             skipping = latin_item_rows_skipping(text);
         } catch (...) {  // std::regex giving up on a line
         }
     }
-    if (cut && (!readings.empty() || skipping) && items.is_array()) {
+    // Not cut, but the model wrote some items and at most half the rows the reading prints (and two fewer): it
+    // dropped rows of a long list that OCR damaged. (No items at all: the rows may be another part of the receipt.)
+    const size_t read_rows = !readings.empty() ? readings.front().rows.size() : skipping ? skipping->rows.size() : 0;
+    const bool dropped = items.is_array() && !items.empty() && read_rows >= 2 * items.size() + 2;
+    if ((reading_cut(f) || dropped) && (!readings.empty() || skipping) && items.is_array()) {
         const LatinItemRows& reading = readings.empty() ? *skipping : readings.front();
         const double read_sum = rows_sum(reading.rows);
         // The target: the amount after the rows, else one of the totals below it (the rows end at a tax line,
@@ -527,7 +532,8 @@ void check_latin_items(const std::string& text, nlohmann::ordered_json& f) {
         for (double c : candidates)
             if (!target && c > 0 && std::fabs(read_sum - c) <= kCutRowsSlack * c) target = c;
         if (target && reading.rows.size() > items.size() && rows_come_closer(read_sum, items, *target)) {
-            f["warnings"].push_back(cut_rows_warning(items.size(), *target, reading.rows.size(), read_sum));
+            f["warnings"].push_back(
+                cut_rows_warning(items.size(), *target, reading.rows.size(), read_sum, reading_cut(f)));
             items = rows_as_items(reading.rows, items, text, true);
             if (reading.damaged_row && *reading.damaged_row < items.size())
                 items[*reading.damaged_row]["amount"] = nullptr;

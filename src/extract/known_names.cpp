@@ -252,6 +252,20 @@ std::optional<std::string> known_word_with_lookalikes(const std::string& run, co
     return std::nullopt;
 }
 
+// The space-separated words of `s`, sorted.
+std::vector<std::string> sorted_words(const std::string& s) {
+    std::vector<std::string> out;
+    for (size_t at = 0; at < s.size();) {
+        const size_t b = s.find_first_not_of(' ', at);
+        if (b == std::string::npos) break;
+        const size_t e = std::min(s.find(' ', b), s.size());
+        out.push_back(s.substr(b, e - b));
+        at = e;
+    }
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
 }  // namespace
 
 std::optional<std::string> known_item_for(const std::string& description, const KnownNames& items) {
@@ -295,6 +309,23 @@ std::optional<std::string> known_item_for(const std::string& description, const 
     for (size_t i = 0; i < names.size(); ++i)
         if (names[i].letters == rest || lookalikes_of(rest, names[i].letters, 0)) found.push_back(i);
     if (auto w = clear_winner(found, names)) return names[*w].name;
+    return std::nullopt;
+}
+
+std::optional<std::string> known_item_reordered(const std::string& description, const KnownNames& items) {
+    const std::u32string model = letters(description);
+    if (items.empty() || items.has_letters(model)) return std::nullopt;
+    const std::vector<std::string> words = sorted_words(description);
+    if (words.size() < 2) return std::nullopt;
+    const auto& names = items.names();
+    std::optional<size_t> only;
+    bool several = false;
+    for (size_t i = 0; i < names.size(); ++i) {
+        if (names[i].letters.size() != model.size() || sorted_words(names[i].name) != words) continue;
+        several = several || (only && names[*only].name != names[i].name);
+        only = i;
+    }
+    if (only && !several) return names[*only].name;
     return std::nullopt;
 }
 

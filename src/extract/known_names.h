@@ -97,6 +97,11 @@ std::optional<std::string> known_name_for(const std::string& text, const std::st
 // known item exactly or with look-alikes ("SUNSCREEN SPF50"). Several fits: under the same rule.
 std::optional<std::string> known_item_for(const std::string& description, const KnownNames& items);
 
+// The one known item whose space-separated words are those of `description` in another order ("STOCK KNORR
+// CHICKEN" -> "KNORR CHICKEN STOCK": OCR put the boxes of a row out of order), or nullopt: none, several, fewer than
+// two words, or a description known as it is. The caller keeps a description printed whole on one line.
+std::optional<std::string> known_item_reordered(const std::string& description, const KnownNames& items);
+
 // The spelling of an item description taken from another item of the same receipt, or nullopt to keep it. A long
 // receipt prints the same product on several rows, and OCR damages some of them ("ぶっかけどん 大" on one row,
 // "ぶっかけうどん 大" on others). `others` are the descriptions of the receipt's other items that are printed in its

@@ -1,4 +1,5 @@
-// Item rows of a Latin-script receipt read from its printed lines (extract/latin_item_rows.h).
+// Item rows of a Latin-script receipt read from its printed lines between a start line and an end line
+// (extract/latin_rows_attempt.h); the readings that try several of those are latin_item_row_readings.cpp's.
 #include "extract/latin_item_rows.h"
 
 #include <algorithm>
@@ -6,24 +7,14 @@
 #include <regex>
 
 #include "extract/latin_row_lines.h"
+#include "extract/latin_rows_attempt.h"
 #include "extract/utf8.h"
 
 namespace receipt::extract {
 
 namespace {
 
-constexpr size_t kMaxEndLines = 4;     // subtotal / total lines tried as the end of the rows
-constexpr size_t kMaxRestarts = 8;     // later starts tried per end line
-constexpr size_t kMaxSkips = 8;        // lines latin_item_rows_skipping passes over
 constexpr size_t kLaterTotalLines = 6; // lines below the end line whose total lines give LatinItemRows::later_totals
-
-// One try at reading the rows from a given line.
-struct Attempt {
-    std::optional<LatinItemRows> reading;
-    std::optional<size_t> restart_after;  // a line read before any certain row that a later start should skip
-    std::optional<size_t> failed_at;      // the line the reading could not place, when it failed on one
-    std::vector<ItemRow> rows_before;     // the rows read above that line
-};
 
 // The count printed before a description: digits, or a look-alike of one that OCR read ("Zx" for 2x, "lx" for 1x).
 double count_of(const std::string& s) {
@@ -32,8 +23,10 @@ double count_of(const std::string& s) {
     return std::stod(s);
 }
 
+}  // namespace
+
 // One reading of lines [begin, end) of `l`, the rows ending at line `end`.
-Attempt read_between(const LatinRowLines& l, size_t begin, size_t end) {
+LatinRowsAttempt read_latin_rows_between(const LatinRowLines& l, size_t begin, size_t end) {
     const std::vector<std::string>& lines = l.read;
     const std::vector<std::string>& printed = l.printed;
     static const std::regex amount_line(std::string("^") + kMoney + "$");
@@ -65,7 +58,7 @@ Attempt read_between(const LatinRowLines& l, size_t begin, size_t end) {
     // ("S", "SR", "Z"): their rows come in layouts this reading does not know, and the model reads them better.
     static const std::regex tax_mark(R"(^T$)");
 
-    Attempt at;
+    LatinRowsAttempt at;
     LatinItemRows out;
     std::string desc;                   // description read so far (lines joined by a space)
     std::optional<double> qty, unit;    // a count (and unit price) printed before the amount
@@ -98,6 +91,7 @@ Attempt read_between(const LatinRowLines& l, size_t begin, size_t end) {
     auto emit = [&](double amount) {
         ItemRow r;
         r.description = without_row_number(desc);
+        if (amount > 0 && !qty && !unit && names_discount(ascii_upper(r.description))) amount = -amount;
         r.amount = amount;
         if (amount > 0) {
             if (!qty && unit && *unit > 0) {  // "description @unit" / amount: the count the unit price divides in
@@ -146,6 +140,23 @@ Attempt read_between(const LatinRowLines& l, size_t begin, size_t end) {
         while (n < end && lines[n].empty()) ++n;
         return n;
     };
+    // "KNORR" / "34.62" / "CHICKEN STOCK" / "2 @ 17.31" / "TOMATO SAUCE": one description line between a row's
+    // amount and a count line (line i) that multiplies to it, with no amount after the count line, is the rest of
+    // that row's description (OCR put the amount's box between the two lines of its description).
+    auto continue_last_row = [&](size_t i, double q, double u) {
+        if (desc.empty() || second_line_at != 0 || qty || unit || queued) return false;
+        const size_t next = next_line(i);
+        if (next < end && (std::regex_match(lines[next], amount_line) || is_damaged_amount(lines[next])))
+            return false;
+        const std::string rest = desc;
+        desc.clear();  // count_last_row takes only a count after a row's amount
+        if (!count_last_row(q, u)) {
+            desc = rest;
+            return false;
+        }
+        out.rows.back().description += " " + without_row_number(rest);
+        return true;
+    };
     // "1x KNORR CHICKEN SOCK 17.6" as the last row before the end line or before the next "1x" row: desc ends with
     // an amount OCR damaged (a point in it), which is cut off desc and returned; nullopt (desc unchanged) otherwise.
     auto damaged_tail = [&](size_t i) -> std::optional<std::string> {
@@ -193,6 +204,13 @@ Attempt read_between(const LatinRowLines& l, size_t begin, size_t end) {
             if (u && a && std::fabs(count_of(m[1].str()) * *u - *a) <= 0.005)
                 line[0] = m[1].str() == "Z" ? '2' : '1';
         }
+        // "750" / "6 @ 1.25": an amount whose point OCR lost, before the count line whose product it prints.
+        static const std::regex point_lost(R"(^\d{3,5}$)");
+        if (std::regex_match(line, point_lost) && i + 1 < end && std::regex_match(lines[i + 1], m, qty_at))
+            if (const std::optional<double> u = money_of(m, 2)) {
+                const long cents = std::lround(count_of(m[1].str()) * *u * 100.0);
+                if (cents == std::stol(line)) line = std::to_string(cents / 100) + "." + line.substr(line.size() - 2);
+            }
         const bool is_amount = std::regex_match(line, m, amount_line);
         if (queued && !is_amount) return fail(i);  // two descriptions in a row are followed by their amounts
         if (is_amount) {
@@ -338,7 +356,7 @@ Attempt read_between(const LatinRowLines& l, size_t begin, size_t end) {
             const double q = count_of(m[1].str());
             const std::optional<double> u = money_of(m, 2);
             if (!u || pending) return fail(i);
-            if (count_last_row(q, *u)) continue;
+            if (count_last_row(q, *u) || (!unchecked && continue_last_row(i, q, *u))) continue;
             if (unchecked && desc.empty()) return fail(i);
             qty = q;
             unit = *u;
@@ -511,87 +529,6 @@ Attempt read_between(const LatinRowLines& l, size_t begin, size_t end) {
     descriptions_from_other_rows(out.rows);
     at.reading = std::move(out);
     return at;
-}
-
-// The line after the last header line above `end`, past a cashier's or transaction's number.
-size_t first_row_line(const LatinRowLines& l, size_t end) {
-    size_t begin = 0;
-    for (size_t i = 0; i < end; ++i)
-        if (is_header_line(l.upper[i])) begin = i + 1;
-    static const std::regex id(R"(^#?\d{4,}$)");
-    while (begin < end && std::regex_match(l.read[begin], id)) ++begin;
-    return begin;
-}
-
-// The readings of latin_item_row_readings on lines `l`.
-std::vector<LatinItemRows> readings_of(const std::optional<LatinRowLines>& l) {
-    std::vector<LatinItemRows> out;
-    if (!l) return out;
-    size_t end_lines = 0, after_end = 0;  // the line after the last end line tried
-    for (size_t end = 0; end < l->read.size() && out.empty() && end_lines < kMaxEndLines; ++end) {
-        if (!is_end_line(l->upper[end])) continue;
-        ++end_lines;
-        const size_t begin_here = first_row_line(*l, end);
-        // A later end line only past a header line below the one before ("TAX" / "INVOICE" / date / rows).
-        if (end_lines > 1 && begin_here <= after_end) break;
-        size_t begin = begin_here;
-        after_end = end + 1;
-        for (size_t k = 0; k <= kMaxRestarts && begin < end; ++k) {
-            Attempt a = read_between(*l, begin, end);
-            if (a.reading) out.push_back(std::move(*a.reading));
-            if (!a.restart_after || *a.restart_after < begin) break;
-            begin = *a.restart_after + 1;
-        }
-    }
-    return out;
-}
-
-}  // namespace
-
-std::vector<LatinItemRows> latin_item_row_readings(const std::string& text) {
-    const std::optional<LatinRowLines> l = latin_row_lines(text);
-    std::vector<LatinItemRows> out = readings_of(l);
-    // Then with sizes run together with amounts set apart ("MAGGI CURRY 5S6.15"), for when those do not add up.
-    if (l)
-        for (LatinItemRows& r : readings_of(with_glued_sizes_apart(*l))) out.push_back(std::move(r));
-    return out;
-}
-
-std::optional<LatinItemRows> latin_item_rows_skipping(const std::string& text) {
-    const std::optional<LatinRowLines> l = latin_row_lines(text);
-    if (!l) return std::nullopt;
-    size_t end_lines = 0;
-    for (size_t end = 0; end < l->read.size() && end_lines < kMaxEndLines; ++end) {
-        if (!is_end_line(l->upper[end])) continue;
-        ++end_lines;
-        LatinItemRows joined;
-        size_t begin = first_row_line(*l, end);
-        for (size_t k = 0; k <= kMaxSkips && begin < end; ++k) {
-            Attempt a = read_between(*l, begin, end);
-            if (a.reading) {  // the rest reads whole
-                const size_t offset = joined.rows.size();
-                joined.rows.insert(joined.rows.end(), a.reading->rows.begin(), a.reading->rows.end());
-                joined.end_amount = a.reading->end_amount;
-                if (a.reading->damaged_row) joined.damaged_row = offset + *a.reading->damaged_row;
-                break;
-            }
-            if (!a.failed_at) break;
-            joined.rows.insert(joined.rows.end(), a.rows_before.begin(), a.rows_before.end());
-            begin = *a.failed_at + 1;
-        }
-        // No row above this end line: a header line that reads as one ("VAT" / "No. GB 777 8654 33", "TAX" /
-        // "INVOICE"); the next is tried.
-        if (joined.rows.empty()) continue;
-        descriptions_from_other_rows(joined.rows);
-        return joined;
-    }
-    return std::nullopt;
-}
-
-std::optional<LatinItemRows> read_latin_item_rows(const std::string& text) {
-    std::vector<LatinItemRows> all = latin_item_row_readings(text);
-    if (all.empty()) return std::nullopt;
-    return std::move(all.front());
 }
 
 }  // namespace receipt::extract

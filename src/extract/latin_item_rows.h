@@ -73,7 +73,13 @@ struct LatinItemRows {
 //     and its amount ("1x PLASTERS" / "1xSHAMPOO 400ML 14.07" / "4.51" / "1x PANADOL 24S") is a row of its own,
 //     the amount after it the description's;
 //   - a table row whose count OCR read as a look-alike letter ("I APPLES GALA 4.70 4.70", Z for 2) has that count
-//     when the count times the unit price is the amount.
+//     when the count times the unit price is the amount;
+//   - a description line between a row's amount and the count line that multiplies to it ("KNORR" / "34.62" /
+//     "CHICKEN STOCK" / "2 @ 17.31", no amount after) is the rest of that row's description;
+//   - an amount that lost its point before the count line whose product it prints ("750" / "6 @ 1.25") is 7.50;
+//   - a discount row whose minus OCR lost ("MEMBER DISC" / "2.92", "PROMO 13.70") is negative (names_discount);
+//   - a cashier's or operator's number of fewer than four digits, look-alike letters allowed ("OPERATOR" / "13B"),
+//     is a header line (first_row_line).
 // A row description that OCR dropped a letter from takes another row's that prints it whole ("ORANGE JICE" and
 // "ORANGE JUICE"). A reading fails when a line cannot be placed (an amount with no description before or after it, a
 // description with no amount after it), when a row names a total, tax, rounding or payment line ("CASH", "RELIEF GST"),

@@ -2,6 +2,7 @@
 #include "extract/latin_row_lines.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 
@@ -78,7 +79,13 @@ bool is_end_line(const std::string& upper) {
         R"(^(SUB(?:[\s-]|ー|－|–|—)*TOTAL|TOTAL|BALANCE\s+DUE|GRAND\s+TOTAL|AMOUNT\s+DUE|NET\s+TOTAL|)"
         R"((?:TAKE\s*OUT|TAKE\s*AWAY|EAT[\s-]*IN|DINE[\s-]*IN)\s+TOTAL\b|ITEMS?\s*:?\s*\d{1,3}\s+TOTAL\b))");
     static const std::regex tax(R"(^(VAT|TAX|GST|SST)\b(?!\s*(INVOICE|ID|REG|NO\b|NO\.|NUMBER|SUMMARY)))");
-    return std::regex_search(upper, end) || std::regex_search(upper, tax) || is_damaged_total_keyword(upper);
+    if (std::regex_search(upper, end) || std::regex_search(upper, tax) || is_damaged_total_keyword(upper)) return true;
+    // A tax keyword with a look-alike digit in it ("G5T @6%"): its first word read as letters.
+    const size_t sp = std::min(upper.find(' '), upper.size());
+    const std::string first = upper.substr(0, sp);
+    if (sp != 3 || !has_ascii_letter(first) || first.find_first_of("0158") == std::string::npos)
+        return false;
+    return std::regex_search(digits_as_letters(first, 'I') + upper.substr(sp), tax);
 }
 
 // A header line above the item rows: a date or time, a cashier / operator / transaction label, a table heading,
@@ -89,13 +96,14 @@ bool is_header_line(const std::string& upper) {
     static const std::regex month(
         R"(\b(JAN|FEB|MAR|APR|MAY|JUN|JUL|AUG|SEP|OCT|NOV|DEC)[A-Z]*\.?\s+\d{1,2},?\s+\d{4}\b)");
     static const std::regex label(
-        R"(^(QTY|DESC|DESCRIPTION|PRICE|AMOUNT|AMT|ITEM|ITEMS|CASHIER|OPERATOR|SERVED\s+BY|TRANS|TXN|TABLE|TBL\d*|EAT\s+IN|DINE\s+IN|TAKE\s*AWAY|RECEIPT|TAX\s+INVOICE|INVOICE|CASH\s+BILL|BILL|DATE|TIME)\b|^(RM|MYR|USD|GBP|EUR)$)");
+        R"(^(QTY|DESC|DESCRIPTION|PRICE|AMOUNT|AMT|ITEM|ITEMS|CASHIER|OPERATOR|SERVED\s+BY|TRANS|TXN|TABLE|TBL\d*|EAT\s+IN|DINE\s+IN|TAKE\s*AWAY|RECEIPT|TAX\s+INVOICE|INVOICE|CASH\s+BILL|BILL|DATE|TIME)\b|^(RM|MYR|USD|GBP|EUR)$)"
+        R"(|^SERVED\s*$|^BY\s*:$)");  // "SERVED" / "BY:" (OCR broke the label over two lines)
     // A label that OCR damaged, with the number after it ("OERATOR 59874", "SERVED Y: 36806").
     static const std::regex label_number(R"(^[A-Z][A-Z .]{2,}:?\s*#?\d{4,}$)");
     // A cashier / operator label alone with its colon, one letter lost, added or changed ("CASHIR:", its number
     // printed above it); not a footer label ("TOT QTY:").
     // Look-alike digits read as letters first ("SERVED 8Y:").
-    static const std::regex colon_label(R"(^([A-Z][A-Z0-9 .]{2,}):$)");
+    static const std::regex colon_label(R"(^([A-Z][A-Z0-9 .]{2,})[:;]$)");  // ("SERVED B;": a colon read as ;)
     std::smatch cm;
     if (std::regex_match(upper, cm, colon_label)) {
         std::string k = cm[1].str();
@@ -113,6 +121,23 @@ bool is_header_line(const std::string& upper) {
     return std::regex_search(upper, time) || std::regex_search(upper, date) || std::regex_search(upper, month) ||
            std::regex_search(upper, label) || std::regex_search(read_letter_confusions(upper), label) ||
            std::regex_match(upper, label_number);
+}
+
+// The line after the last header line above `end`, past a cashier's or transaction's number: four digits or
+// more, or after a cashier / operator label alone on its line a shorter one, OCR's look-alike letters allowed
+// ("OPERATOR" / "13B").
+size_t first_row_line(const LatinRowLines& l, size_t end) {
+    size_t begin = 0;
+    for (size_t i = 0; i < end; ++i)
+        if (is_header_line(l.upper[i])) begin = i + 1;
+    static const std::regex id(R"(^#?\d{4,}$)");
+    static const std::regex staff_label(R"(^(CASHIER|OPERATOR|SERVED\s*BY|SALESPERSON|STAFF)\s*[:#]?$)");
+    static const std::regex short_id(R"(^#?(?=(?:[^\d]*\d){2})[\dBOSZIl]{2,8}$)");
+    if (begin > 0 && begin < end && std::regex_match(l.upper[begin - 1], staff_label) &&
+        std::regex_match(l.read[begin], short_id))
+        ++begin;
+    while (begin < end && std::regex_match(l.read[begin], id)) ++begin;
+    return begin;
 }
 
 std::optional<double> end_line_amount(const LatinRowLines& l, size_t e) {
@@ -186,13 +211,25 @@ std::optional<LatinRowLines> with_glued_sizes_apart(const LatinRowLines& l) {
 }
 
 std::string with_run_together_amounts_apart(const std::string& line) {
-    // A count, a description, then a unit price and an amount with the space between them lost.
-    static const std::regex row(R"(^(\d{1,2}) (.*[A-Za-z].* )(\d+\.\d{2})(\d+\.\d{2})$)");
+    // A count, a description, then a unit price and an amount with the space between them lost; the description
+    // may have lost its space before the price too ("1 BALL PEN BLUE1.101.10").
+    static const std::regex row(R"(^(\d{1,2}) (.*[A-Za-z].*?)(\d+\.\d{2})(\d+\.\d{2})$)");
     std::smatch m;
     if (line.size() > kMaxLineBytes || !std::regex_match(line, m, row)) return line;
-    const double count = std::stod(m[1].str()), price = std::stod(m[3].str()), amount = std::stod(m[4].str());
-    if (count < 1 || std::fabs(count * price - amount) > 0.005) return line;
-    return m[1].str() + " " + m[2].str() + m[3].str() + " " + m[4].str();
+    const double count = std::stod(m[1].str()), amount = std::stod(m[4].str());
+    if (count < 1) return line;
+    // The price's whole part is a digit run that may begin inside the description ("4S21.5021.50": 21.50, not
+    // 1.50): from the longest run down, the first price that times the count makes the amount.
+    const std::string desc = m[2].str(), price = m[3].str();
+    const size_t point = price.find('.');
+    for (size_t from = 0; from < point; ++from) {
+        if (std::fabs(count * std::stod(price.substr(from)) - amount) > 0.005) continue;
+        std::string d = desc + price.substr(0, from);
+        if (!std::isalnum(static_cast<unsigned char>(d.back())) && d.back() != ' ') return line;
+        if (d.back() != ' ') d += ' ';
+        return m[1].str() + " " + d + price.substr(from) + " " + m[4].str();
+    }
+    return line;
 }
 
 // An amount that OCR damaged, alone on its line: a number with a point and other than two decimals or no digit
@@ -240,6 +277,11 @@ bool names_no_item(const std::string& upper) {
         R"(^(CASH(?!\s+(BOOK|BOX|REGISTER))|CHANGE|TENDER|ROUNDING|RELIEF|PAYMENT|VISA|MASTERCARD|AMEX|DEBIT|CREDIT|)"
         R"(CARD)\b|\b(GST|VAT|SST)$)");  // ("CASH BOOK 80PGS A4" is an item)
     return is_end_line(upper) || std::regex_search(upper, payment);
+}
+
+bool names_discount(const std::string& upper) {
+    static const std::regex discount(R"(^(MEMBER\s+)?(DISC|DISCOUNT|COUPON|PROMO|VOUCHER)\.?$)");
+    return std::regex_match(upper, discount);
 }
 
 void totals_below_end(const LatinRowLines& l, size_t end, size_t below, std::vector<double>& later_totals,

@@ -56,6 +56,10 @@ std::string with_run_together_amounts_apart(const std::string& line);
 // and amount are set apart (with_run_together_amounts_apart).
 std::optional<LatinRowLines> latin_row_lines(const std::string& text);
 
+// The first line of the item rows that end at line `end` of `l`: the line after the last header line above it
+// (is_header_line), past a cashier's or transaction's number ("OPERATOR" / "13B", "48326").
+size_t first_row_line(const LatinRowLines& l, size_t end);
+
 // The amount printed on line `e` of `l` (`l.read`: at its end) or alone on the line after it, or on the one after
 // that when the label goes on over the next line without a digit ("TOTAL SALES (EXCLUDING" / "GST)" / "RM208.00"):
 // a subtotal / total line's own ("TOTAL: $53.54", "SUB TOTAL" / "RM9.10"); nullopt when none holds one.
@@ -80,6 +84,10 @@ std::string without_row_number(const std::string& desc);
 // A description (upper-cased) that names a total, tax, rounding or payment line, not an item ("CASH",
 // "RELIEF GST", "ROUNDING").
 bool names_no_item(const std::string& upper);
+
+// True when the upper-case description `upper` names a discount row alone ("DISCOUNT", "MEMBER DISC", "PROMO",
+// "COUPON"): its amount takes something off, with a minus sign or without one that OCR lost.
+bool names_discount(const std::string& upper);
 
 // The totals printed with the subtotal / total lines from line `end` (the one that ends the rows) to `end` +
 // `below`: the amount of each such line below `end` is appended to `later_totals` ("GST 6%" / "RM0.34" / "TOTAL

@@ -406,12 +406,20 @@ void apply_post_checks(const std::string& text, const std::string& target, const
     // Item descriptions known from training whose letters OCR dropped get their known spellings
     // (extract/known_names.h).
     if (known && f["line_items"].is_array()) {
+        const std::vector<std::string> lines = printed_lines_as_is(text);
         std::string changed;
         int k = 0;
         for (auto& it : f["line_items"]) {
             ++k;
             if (!it.is_object() || !it.contains("description") || !it["description"].is_string()) continue;
-            if (auto fixed = known_item_for(it["description"].get<std::string>(), known->items)) {
+            const std::string d = it["description"].get<std::string>();
+            std::optional<std::string> fixed = known_item_for(d, known->items);
+            // Words out of order, unless a line prints them so ("ITEM DISCOUNT").
+            if (!fixed && std::none_of(lines.begin(), lines.end(), [&](const std::string& line) {
+                    return line.find(d) != std::string::npos;
+                }))
+                fixed = known_item_reordered(d, known->items);
+            if (fixed) {
                 changed += (changed.empty() ? "" : ", ") + std::to_string(k) + " (" +
                            it["description"].get<std::string>() + " -> " + *fixed + ")";
                 it["description"] = *fixed;
