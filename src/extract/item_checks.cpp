@@ -501,9 +501,10 @@ void check_latin_items(const std::string& text, nlohmann::ordered_json& f) {
     };
     if (!model_adds_up && first_adding_up_digit_lost(end_amount_print)) return;
     // A cut reading (input_truncated / output_truncated: a long receipt): the model's items stop where the cut
-    // fell; or one that dropped rows (below). The likeliest reading (else the rows read past the lines no reading places, latin_item_rows_skipping)
-    // replaces them when it has more rows and comes closer to the amount after its rows (else the net, else the
-    // total amount), though one amount OCR damaged keeps it from adding up; that row's amount is left out (null).
+    // fell; or one that dropped rows (below). The likeliest reading (else the rows read past the lines no reading
+    // places, latin_item_rows_skipping) replaces them when it has more rows and comes closer to the amount after its
+    // rows (else the net, else the total amount), though one amount OCR damaged keeps it from adding up; that row's
+    // amount is left out (null).
     auto& items = f["line_items"];
     std::optional<LatinItemRows> skipping;
     if (readings.empty()) {

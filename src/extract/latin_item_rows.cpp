@@ -57,6 +57,7 @@ LatinRowsAttempt read_latin_rows_between(const LatinRowLines& l, size_t begin, s
     // A taxable mark alone on the line after its amount ("9.62" / "T"). Not the GST codes of Malaysian receipts
     // ("S", "SR", "Z"): their rows come in layouts this reading does not know, and the model reads them better.
     static const std::regex tax_mark(R"(^T$)");
+    static const std::regex point_lost(R"(^\d{3,5}$)");  // an amount of 1.00-999.99 that lost its point ("750")
 
     LatinRowsAttempt at;
     LatinItemRows out;
@@ -205,7 +206,6 @@ LatinRowsAttempt read_latin_rows_between(const LatinRowLines& l, size_t begin, s
                 line[0] = m[1].str() == "Z" ? '2' : '1';
         }
         // "750" / "6 @ 1.25": an amount whose point OCR lost, before the count line whose product it prints.
-        static const std::regex point_lost(R"(^\d{3,5}$)");
         if (std::regex_match(line, point_lost) && i + 1 < end && std::regex_match(lines[i + 1], m, qty_at))
             if (const std::optional<double> u = money_of(m, 2)) {
                 const long cents = std::lround(count_of(m[1].str()) * *u * 100.0);
