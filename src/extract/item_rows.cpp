@@ -283,13 +283,16 @@ std::vector<ItemRow> rows_between(const std::string& text, const std::vector<std
         // discount when a minus amount follows it alone (and is no box moved above a discount label after it); a
         // discount whose minus sign OCR lost ("見切値引" / "30円") is still negative.
         std::optional<double> discount;
+        std::string rate_box;  // a rate printed in a box of its own, part of the description
         if (discount_line(line)) {
             discount = discount_amount(line, short_d.size(), next);
-            // The rate in a box of its own ("割引" / "10%" / "-¥20").
+            // The rate in a box of its own ("割引" / "10%" / "-¥20"): the description is "割引 10%".
             const std::string rate = strip_spaces(next);
             if (!discount && i + 2 < end && rate.size() >= 2 && rate.size() <= 4 && rate.back() == '%' &&
-                rate.find_first_not_of("0123456789%") == std::string::npos)
+                rate.find_first_not_of("0123456789%") == std::string::npos) {
                 discount = discount_amount(std::string(), 0, lines[i + 2]);
+                if (discount && short_d.find('%') == std::string::npos) rate_box = " " + rate;
+            }
             if (!discount && i > begin && minus_amount_line(lines[i - 1]) &&
                 !(i >= begin + 2 && discount_line(lines[i - 2])))
                 discount = discount_amount(std::string(), 0, lines[i - 1]);
@@ -301,8 +304,8 @@ std::vector<ItemRow> rows_between(const std::string& text, const std::vector<std
             discount = discount_amount(std::string(), 0, next);
         }
         if (discount) {
-            out.push_back(
-                ItemRow{as_printed(clean_description(short_d), first, 1), std::nullopt, std::nullopt, *discount});
+            out.push_back(ItemRow{as_printed(clean_description(short_d), first, 1) + rate_box, std::nullopt,
+                                  std::nullopt, *discount});
             continue;
         }
         // The whole line first ("切手 84円" / "¥84": the amount on the next line), then without its amount part;
