@@ -268,4 +268,8 @@ TEST(LatinItemChecks, TaxLineWithALookalikeDigitEndsTheRows) {
     EXPECT_EQ(rows_of(read->rows), (std::vector<Row>{{"KNORR CHICKEN STOCK", 17.05}}));
     EXPECT_TRUE(ex::is_end_line("G5T @6%"));
     EXPECT_FALSE(ex::is_end_line("G50 PLUS"));
+    // A registration number after it, look-alikes in its label too, is no end line (as "GST NO. 0012" is none).
+    EXPECT_FALSE(ex::is_end_line("G5T N0. 0012"));
+    EXPECT_FALSE(ex::is_end_line("G5T ID: 0012"));
+    EXPECT_TRUE(ex::is_end_line("G5T 6% 0.97"));
 }

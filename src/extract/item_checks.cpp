@@ -506,8 +506,10 @@ void check_latin_items(const std::string& text, nlohmann::ordered_json& f) {
     // rows (else the net, else the total amount), though one amount OCR damaged keeps it from adding up; that row's
     // amount is left out (null).
     auto& items = f["line_items"];
+    const bool cut = reading_cut(f);
+    const bool some_items = items.is_array() && !items.empty();
     std::optional<LatinItemRows> skipping;
-    if (readings.empty()) {
+    if (readings.empty() && (cut || some_items)) {
         try {
             skipping = latin_item_rows_skipping(text);
         } catch (...) {  // std::regex giving up on a line
@@ -516,8 +518,8 @@ void check_latin_items(const std::string& text, nlohmann::ordered_json& f) {
     // Not cut, but the model wrote some items and at most half the rows the reading prints (and two fewer): it
     // dropped rows of a long list that OCR damaged. (No items at all: the rows may be another part of the receipt.)
     const size_t read_rows = !readings.empty() ? readings.front().rows.size() : skipping ? skipping->rows.size() : 0;
-    const bool dropped = items.is_array() && !items.empty() && read_rows >= 2 * items.size() + 2;
-    if ((reading_cut(f) || dropped) && (!readings.empty() || skipping) && items.is_array()) {
+    const bool dropped = some_items && read_rows >= 2 * items.size() + 2;
+    if ((cut || dropped) && (!readings.empty() || skipping) && items.is_array()) {
         const LatinItemRows& reading = readings.empty() ? *skipping : readings.front();
         const double read_sum = rows_sum(reading.rows);
         // The target: the amount after the rows, else one of the totals below it (the rows end at a tax line,
@@ -534,7 +536,7 @@ void check_latin_items(const std::string& text, nlohmann::ordered_json& f) {
             if (!target && c > 0 && std::fabs(read_sum - c) <= kCutRowsSlack * c) target = c;
         if (target && reading.rows.size() > items.size() && rows_come_closer(read_sum, items, *target)) {
             f["warnings"].push_back(
-                cut_rows_warning(items.size(), *target, reading.rows.size(), read_sum, reading_cut(f)));
+                cut_rows_warning(items.size(), *target, reading.rows.size(), read_sum, cut));
             items = rows_as_items(reading.rows, items, text, true);
             if (reading.damaged_row && *reading.damaged_row < items.size())
                 items[*reading.damaged_row]["amount"] = nullptr;

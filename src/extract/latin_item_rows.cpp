@@ -125,9 +125,10 @@ LatinRowsAttempt read_latin_rows_between(const LatinRowLines& l, size_t begin, s
         out.rows.back().quantity = q;
         out.rows.back().unit_price = u;
     };
-    // A count and unit price after a row's amount belong to that row when they multiply to it.
-    auto count_last_row = [&](double q, double u) {
-        if (out.rows.empty() || last_counted || !desc.empty() || pending) return false;
+    // A count and unit price after a row's amount belong to that row when they multiply to it; with no
+    // description line between them unless `across_desc` (continue_last_row joins that line to the row).
+    auto count_last_row = [&](double q, double u, bool across_desc = false) {
+        if (out.rows.empty() || last_counted || (!desc.empty() && !across_desc) || pending) return false;
         ItemRow& r = out.rows.back();
         if (r.amount <= 0 || std::fabs(q * u - r.amount) > 0.005) return false;
         r.quantity = q;
@@ -149,13 +150,9 @@ LatinRowsAttempt read_latin_rows_between(const LatinRowLines& l, size_t begin, s
         const size_t next = next_line(i);
         if (next < end && (std::regex_match(lines[next], amount_line) || is_damaged_amount(lines[next])))
             return false;
-        const std::string rest = desc;
-        desc.clear();  // count_last_row takes only a count after a row's amount
-        if (!count_last_row(q, u)) {
-            desc = rest;
-            return false;
-        }
-        out.rows.back().description += " " + without_row_number(rest);
+        if (!count_last_row(q, u, /*across_desc=*/true)) return false;
+        out.rows.back().description += " " + without_row_number(desc);
+        desc.clear();
         return true;
     };
     // "1x KNORR CHICKEN SOCK 17.6" as the last row before the end line or before the next "1x" row: desc ends with

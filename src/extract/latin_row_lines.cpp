@@ -80,12 +80,18 @@ bool is_end_line(const std::string& upper) {
         R"((?:TAKE\s*OUT|TAKE\s*AWAY|EAT[\s-]*IN|DINE[\s-]*IN)\s+TOTAL\b|ITEMS?\s*:?\s*\d{1,3}\s+TOTAL\b))");
     static const std::regex tax(R"(^(VAT|TAX|GST|SST)\b(?!\s*(INVOICE|ID|REG|NO\b|NO\.|NUMBER|SUMMARY)))");
     if (std::regex_search(upper, end) || std::regex_search(upper, tax) || is_damaged_total_keyword(upper)) return true;
-    // A tax keyword with a look-alike digit in it ("G5T @6%"): its first word read as letters.
+    // A tax keyword with a look-alike digit in it ("G5T @6%"): its first word read as letters, and so is a short
+    // word after it with a letter in it, so that a registration number stays no end line ("G5T N0. 0012").
     const size_t sp = std::min(upper.find(' '), upper.size());
     const std::string first = upper.substr(0, sp);
     if (sp != 3 || !has_ascii_letter(first) || first.find_first_of("0158") == std::string::npos)
         return false;
-    return std::regex_search(digits_as_letters(first, 'I') + upper.substr(sp), tax);
+    std::string rest = upper.substr(sp);
+    const size_t b = rest.find_first_not_of(' ');
+    const size_t e = b == std::string::npos ? b : std::min(rest.find_first_of(" .:", b), rest.size());
+    if (b != std::string::npos && e - b <= 6 && has_ascii_letter(rest.substr(b, e - b)))
+        rest.replace(b, e - b, digits_as_letters(rest.substr(b, e - b), 'I'));
+    return std::regex_search(digits_as_letters(first, 'I') + rest, tax);
 }
 
 // A header line above the item rows: a date or time, a cashier / operator / transaction label, a table heading,
