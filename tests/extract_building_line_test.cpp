@@ -40,6 +40,11 @@ TEST(BuildingLine, NothingToChange) {
               std::nullopt);
     EXPECT_EQ(ex::address_with_printed_building("東京都港区\n芝浦6-2-6\n芝浦タワー 2F\n", "東京都港区 芝浦6-2-6"),
               std::nullopt);
+    // The building line lost the last character of its place, which the address prints before its house number:
+    // the model's building stands.
+    EXPECT_EQ(ex::address_with_printed_building("北海道札幌市中央区大通西6-23-29\n大通第一ビル 1F\n",
+                                                "北海道札幌市中央区大通西6-23-29 大通西第一ビル 1F"),
+              std::nullopt);
     // A store line ending in 店 is no building line.
     EXPECT_EQ(ex::address_with_printed_building("ローソン 芝浦タワー店\n東京都港区 芝浦6-2-6\n",
                                                 "東京都港区 芝浦6-2-6 芝浦プラザ"),

@@ -183,6 +183,30 @@ TEST(DateChecks, DateThatLostADigitIsNoneUnlessItsWeekdayOrItsOnlyReadingTells) 
     EXPECT_EQ(k["receipt_date"], "2024-04-15");
 }
 
+TEST(DateChecks, PrintedWeekdayAndLookalikes) {
+    // A one-digit day after a padded month: the model's date with a digit put back gives way to the printed date
+    // when the printed weekday is the printed date's and not the model's (2021-03-02 is a Tuesday, 03-27 not).
+    auto f = fields("2021-03-27", nullptr);
+    ex::check_date_and_time("スギ薬局\n2021/03/2(火) 21:18\n", f);
+    EXPECT_EQ(f["receipt_date"], "2021-03-02") << f.dump();
+    // ... and stands where it is on the weekday (2022-12-24 is a Saturday).
+    auto g = fields("2022-12-24", nullptr);
+    ex::check_date_and_time("スギ薬局\n2022/12/2(土) 21:18\n", g);
+    EXPECT_EQ(g["receipt_date"], "2022-12-24") << g.dump();
+    // A day that ends in a look-alike ("2g") is read whole, with a weekday that lost its closing bracket.
+    auto h = fields(nullptr, nullptr);
+    ex::check_date_and_time("サミット\n2024/03/2g(金 12:50\n", h);
+    EXPECT_EQ(h["receipt_date"], "2024-03-29") << h.dump();
+    // A month of look-alikes after the year.
+    auto k = fields("2021-06-22", nullptr);
+    ex::check_date_and_time("ビックカメラ\n2021-Db-22\n06:48\n", k);
+    EXPECT_EQ(k["receipt_date"], "2021-06-22") << k.dump();
+    // An hour of look-alikes before 時.
+    auto t = fields(nullptr, "03:55");
+    ex::check_date_and_time("NewDays\n2022年10月18日 火曜日 S時35分\n", t);
+    EXPECT_EQ(t["purchase_time"], "05:35") << t.dump();
+}
+
 TEST(DateWithLostDigit, EraYearLost) {
     auto d = ex::date_with_lost_digit("令和年2月21日");
     ASSERT_TRUE(d);

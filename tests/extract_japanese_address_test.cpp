@@ -79,6 +79,22 @@ TEST(JapaneseAddress, HouseNumberLookAlikesReadAsDigits) {
     EXPECT_EQ(ex::address_as_printed("大阪府堺市堺区\n中瓦町6-7Z9\n", "大阪府堺市堺区 中瓦町6-7-29"), std::nullopt);
 }
 
+TEST(JapaneseAddress, AnotherTownOfTheCity) {
+    // The model wrote another town (国分町, 北幸) where the print has the same house number: the printed town.
+    EXPECT_EQ(ex::address_as_printed("サミット\n宮城県仙台市青葉区\n一番町5丁目37番13号\nTel.022-721-4573\n",
+                                     "宮城県仙台市青葉区 国分町5丁目37番13号"),
+              "宮城県仙台市青葉区 一番町5丁目37番13号");
+    // Lines apart (a title between them): each word, the building too.
+    EXPECT_EQ(ex::address_as_printed("神奈川県横浜市西区\n南幸2丁目18番28号\n領収書\n南幸センタービル 7F\n",
+                                     "神奈川県横浜市西区 北幸2丁目18番28号 北幸センタービル 7F"),
+              "神奈川県横浜市西区 南幸2丁目18番28号 南幸センタービル 7F");
+    // Not an OCR look-alike (二 for ニ), nor three characters, nor other digits.
+    EXPECT_EQ(ex::address_as_printed("東京都港区\n芝浦ニ丁目\n", "東京都港区 芝浦二丁目"), std::nullopt);
+    EXPECT_EQ(ex::address_as_printed("東京都港区\n六本木5-1-2\n", "東京都港区 西新宿5-1-2"), std::nullopt);
+    EXPECT_EQ(ex::address_as_printed("宮城県仙台市青葉区\n一番町5丁目7番13号\n", "宮城県仙台市青葉区 国分町5丁目37番13号"),
+              std::nullopt);
+}
+
 TEST(JapaneseAddress, ChomeMarkThatLostACharacter) {
     // "2目35番12号": 丁 lost; the model's garbled house number gives way to the print read whole.
     EXPECT_EQ(ex::address_as_printed("東京都八王子市\n明神町2目35番12号\n", "東京都八王子市 明神町5丁目32番1号"),

@@ -55,6 +55,10 @@ TEST(JapanesePostChecks, NamesAsPrinted) {
     ex::apply_post_checks("〒600-0521\n東急ストア 東塩小路町二丁目店\n京都府京都市下京区東塩小路町4-26-25\n", "", opts, k);
     EXPECT_EQ(k["supplier_name"], "東急ストア 東塩小路町二丁目店");
     EXPECT_TRUE(warned(k, "supplier_name_chain_before_branch")) << k["warnings"].dump();
+    // A chain run one character past its printed final ン gets its printed branch.
+    auto r = fields("ココカラファインラ", "大阪府大阪市北区角田町1-2-3");
+    ex::apply_post_checks("ココカラファイン\n角田町南店\n〒530-7725\n大阪府大阪市北区角田町1-2-3\n", "", opts, r);
+    EXPECT_EQ(r["supplier_name"], "ココカラファイン 角田町南店") << r["warnings"].dump();
 }
 
 TEST(JapanesePostChecks, NameThatRanOnIntoTheNextLine) {
@@ -163,6 +167,13 @@ TEST(JapanesePostChecks, YenTotalAndNetByTheirArithmetic) {
                           "", opts, k);
     EXPECT_EQ(k["net_amount"], 9981) << k["warnings"].dump();
     EXPECT_EQ(k["total_tax_amount"], 828) << k["warnings"].dump();
+    // The 外税 amount lost a digit ("¥3"): total less subtotal, the printed digits with one put back.
+    auto t = fields("店", "");
+    t["total_tax_amount"] = 3;
+    ex::apply_post_checks("店\n2025/04/15\nファミチキ\n¥421\n小計 (1点)\n¥421\n(8%対象\n¥421)\n外税8% ¥3\n"
+                          "合計金額\n¥454\niD支払\n¥454\n",
+                          "", opts, t);
+    EXPECT_EQ(t["total_tax_amount"], 33) << t["warnings"].dump();
 }
 
 TEST(JapanesePostChecks, TotalThatThePaymentLineConfirms) {

@@ -267,6 +267,8 @@ TEST(NormalizeText, HeaderLineMergedIntoAnItemRow) {
     EXPECT_EQ(ex::without_merged_header_line("g時24分 絆創膏 30枚"), "絆創膏 30枚");
     EXPECT_EQ(ex::without_merged_header_line("当者 高橋 ティッシュ 5箱"), "ティッシュ 5箱");
     EXPECT_EQ(ex::without_merged_header_line("担当:佐藤 緑茶 2L"), "緑茶 2L");
+    EXPECT_EQ(ex::without_merged_header_line("担:高橋 かしわ天"), "かしわ天");  // 当 lost
+    EXPECT_EQ(ex::without_merged_header_line("担々麺 大盛"), "担々麺 大盛");
     EXPECT_EQ(ex::without_merged_header_line("担当者 高橋"), "担当者 高橋");  // nothing after it
     EXPECT_EQ(ex::without_merged_header_line("12:00 弁当"), "12:00 弁当");   // H:MM alone: a product may say so
 }
@@ -299,6 +301,10 @@ TEST(NormalizeDate, PrintedWeekdayAndWeekdayOfADate) {
     EXPECT_EQ(receipt::extract::printed_weekday("202/09/14(土) 7時52分"), 6);
     EXPECT_EQ(receipt::extract::printed_weekday("2021年5月9日日曜日"), 0);
     EXPECT_EQ(receipt::extract::printed_weekday("2021/05/09"), std::nullopt);
+    // The closing bracket lost: before a space or at the end.
+    EXPECT_EQ(receipt::extract::printed_weekday("2024/03/29(金 12:50"), 5);
+    EXPECT_EQ(receipt::extract::printed_weekday("2024/03/29(金\n12:50"), 5);
+    EXPECT_EQ(receipt::extract::printed_weekday("2024/03/29(金"), 5);
     EXPECT_EQ(receipt::extract::printed_weekday("(月) (火)"), std::nullopt);
     EXPECT_EQ(receipt::extract::weekday_of("2024-09-14"), 6);
     EXPECT_EQ(receipt::extract::weekday_of("2022-09-14"), 3);

@@ -22,6 +22,10 @@ TEST(OcrDigits, AloneBetweenTwoSlashes) {
     EXPECT_EQ(ex::read_digit_confusions("A/I/B"), "A/I/B");
     EXPECT_EQ(ex::read_digit_confusions("S/B"), "S/B");
     EXPECT_EQ(ex::read_digit_confusions("12/IS/05"), "12/IS/05");
+    // A month of two look-alikes after a four-digit year ("2021-Db-22"); not after a shorter number.
+    EXPECT_EQ(ex::read_digit_confusions("2021-Db-22"), "2021-06-22");
+    EXPECT_EQ(ex::read_digit_confusions("2024/lO/05"), "2024/10/05");
+    EXPECT_EQ(ex::read_digit_confusions("21-Db-22"), "21-Db-22");
 }
 
 TEST(OcrDigits, UnitsDigitAfterACurrencySign) {

@@ -96,6 +96,16 @@ TEST(PrintedTax, TaxPrintedBeforeItsBase) {
     EXPECT_EQ(ex::printed_tax_total("合計金額\n598\n税率\n対象額\n税額\n8%\n44\n598\nお預り現金\n598"), 44);
 }
 
+TEST(PrintedTax, TaxBoxMovedPastTheNextRate) {
+    // "8% / ¥88 / 10% / ¥6 / ¥468 / ¥42": the 8 % row's tax box after the 10 % rate (88 * 8 / 108 = 6.5).
+    EXPECT_EQ(ex::printed_tax_total("合 計\n¥556\n税率\n対象額\n税額\n8%\n¥88\n10%\n¥6\n¥468\n¥42\nお預り\n¥1000"),
+              48);
+    EXPECT_EQ(ex::printed_tax_total("小計 1160\n税率\n対象額\n税額\n8%\n500\n10%\n37\n660\n60\nQUICPay\n1160"), 97);
+    // A stray that is no tax of the open rate's base: no confident total.
+    EXPECT_EQ(ex::printed_tax_total("合 計\n¥556\n税率\n対象額\n税額\n8%\n¥88\n10%\n¥30\n¥468\n¥42\nお預り\n¥1000"),
+              std::nullopt);
+}
+
 TEST(PrintedTax, TaxThatLostADigit) {
     // The 8 % tax lost its 9 (¥14 for ¥194): 2628 * 8 / 108 = 194.7; 683 * 10 / 110 = 62.1.
     EXPECT_EQ(ex::printed_tax_total("合 計\n¥3,311\n(8%対象\n¥2,628\n内税\n¥14)\n(10%対象\n¥683\n内税\n¥62)\n"), 256);

@@ -62,6 +62,10 @@ TEST(PrintedTimes, EveryTimeOfEveryLine) {
     EXPECT_EQ(ex::printed_times("I5:5l"), (V{"15:51"}));                  // OCR look-alikes
     // An hour after a look-alike is read whole only: "I0:07:42" is 10:07, not also 00:07.
     EXPECT_EQ(ex::printed_times("2025年8月10日 日曜日 I0:07:42"), (V{"10:07"}));
+    // An hour of look-alikes before 時 ("S時35分" for 5時35分, "Ib時00分" for 16時00分); not a longer word ("POS時").
+    EXPECT_EQ(ex::printed_times("2022年10月18日 火曜日 S時35分"), (V{"05:35"}));
+    EXPECT_EQ(ex::printed_times("20/03/10\nIb時00分\n"), (V{"16:00"}));
+    EXPECT_TRUE(ex::printed_times("POS時35分").empty());
     EXPECT_TRUE(ex::printed_times("TOTAL 12.50\n").empty());
     // A time that lost its colon: after the date line's weekday, or alone on the line after a date line.
     EXPECT_EQ(ex::printed_times("2024年12月日 火曜日 0902\nレジ#6\n"), (V{"09:02"}));

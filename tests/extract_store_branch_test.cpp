@@ -205,6 +205,10 @@ TEST(StoreBranch, AddressPlaceFromTheBranch) {
     EXPECT_EQ(ex::address_place_from_branch("ジョーシン\n花園北口店\n新潟県新潟中央区花園7-3ー6\n", "ジョーシン 花園北口店",
                                             "新潟県新潟市中央区万代7-3-6"),
               "新潟県新潟市中央区花園7-3-6");
+    // A building named after the model's place takes the branch's place where the receipt prints it so.
+    EXPECT_EQ(ex::address_place_from_branch("サミット\n本町北店\n〒273-7257\n千葉県船橋市\n本町8-1-29\n町第一ビル 2F\n",
+                                            "サミット 本町北店", "千葉県船橋市 湊町8-1-29 湊町第一ビル 2F"),
+              "千葉県船橋市 本町8-1-29 本町第一ビル 2F");
     // The model's place printed with the house number, or the branch's place already in the address: unchanged.
     EXPECT_EQ(ex::address_place_from_branch("ローソン 中洲店\n福岡県福岡市博多区博多駅前4丁目19番11号\n", "ローソン 中洲店",
                                             "福岡県福岡市博多区博多駅前4丁目19番11号"),

@@ -11,6 +11,7 @@ Writes, one {"id", "text", "fields", "target", "source"} object per line:
   dev2_ja.jsonl        300 more receipts of that stream (a second, larger development set)
   dev3_ja.jsonl        600 receipts of the held-out layouts/chains from a third seed stream (a fresh development set)
   dev4_ja.jsonl        600 more from a fourth seed stream
+  dev5_ja.jsonl        600 more from a fifth (25000), fresh after the first four were tuned on for many rounds
   dev_en.jsonl         300 receipts of the held-out English layouts/chains from the development seed stream
   dev2_en.jsonl        300 more from a fresh seed stream (13000)
   dev3_en.jsonl        300 more from another (15000), for checking a round after it is made
@@ -295,6 +296,9 @@ def main():
     write_jsonl(os.path.join(args.out, "dev3_ja.jsonl"), synth_records("test", "ja", 9000, 600))
     # And a fourth (seed stream 11000), on which the sixth round's date checks were decided.
     write_jsonl(os.path.join(args.out, "dev4_ja.jsonl"), synth_records("test", "ja", 11000, 600))
+    # A fifth (25000): the first four had been tuned on for thirty-five rounds, so their misses that a reader
+    # can recover were few; a fresh stream shows the held-out layouts' misses as the test set would.
+    write_jsonl(os.path.join(args.out, "dev5_ja.jsonl"), synth_records("test", "ja", 25000, 600))
     # An English development set: the held-out English layouts / chains from the development seed stream (7000),
     # for the checks of Latin-script receipts.
     write_jsonl(os.path.join(args.out, "dev_en.jsonl"), synth_records("test", "en", 7000, 300))

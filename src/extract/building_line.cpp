@@ -49,6 +49,13 @@ std::u32string to_u32(const std::string& s) {
 
 std::string to_utf8(const std::u32string& s) { return utf8_of(std::vector<uint32_t>(s.begin(), s.end())); }
 
+// Whether `text` prints `place` right before a digit (a town before its house number: "大通西6-23-29").
+bool place_before_number(const std::string& text, const std::string& place) {
+    for (size_t at = text.find(place); at != std::string::npos; at = text.find(place, at + 1))
+        if (const size_t e = at + place.size(); e < text.size() && is_ascii_digit(text[e])) return true;
+    return false;
+}
+
 bool floor_word(const std::string& w) {
     static const std::regex kFloor(R"([0-9]{1,2}(F|階))");
     return std::regex_match(w, kFloor);
@@ -80,6 +87,11 @@ std::optional<std::string> address_with_printed_building(const std::string& text
                 if (model[i].size() <= place8.size() || model[i].compare(0, place8.size(), place8) != 0) continue;
                 const std::string rest = model[i].substr(place8.size());
                 if (!has_cjk(rest) || has_ascii_digit(rest)) continue;  // a house number ("6丁目9番7号"), not a building
+                // The building line lost the last character of its place, which the model kept: the place with it
+                // is printed before a house number ("大通第一ビル" under "大通西6-23-29": 大通西第一ビル stands).
+                if (const std::u32string r = to_u32(rest); r.size() == word.size() + 1 && r.substr(1) == word &&
+                                                           place_before_number(text, place8 + to_utf8(r.substr(0, 1))))
+                    return std::nullopt;
                 const bool has_floor = i + 1 < model.size() && floor_word(model[i + 1]);
                 const std::string wrote = model[i] + (has_floor ? " " + model[i + 1] : "");
                 const std::string printed = building + (floor.empty() ? "" : " " + floor);

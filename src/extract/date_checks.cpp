@@ -54,9 +54,12 @@ void check_date_and_time(const std::string& text, nlohmann::ordered_json& f) {
     check("receipt_date", dates, printed_date_for);
     auto& date = f["receipt_date"];
     // A Japanese date printed with a padded month and a one-digit day ("2022-12-2") lost a day digit to OCR:
-    // the model's date that puts one back stands (extract/normalize_date.h).
+    // the model's date that puts one back stands (extract/normalize_date.h), unless it is off the printed weekday
+    // where the printed date is on it ("2021/03/2(火)": 03-27 is a Saturday, 03-02 the Tuesday).
     bool day_restored = false;
-    if (has_cjk(text) && model_date && !(date.is_string() && date.get<std::string>() == *model_date)) {
+    const bool printed_on_weekday = wd && date.is_string() && weekday_of(date.get<std::string>()) == wd;
+    if (has_cjk(text) && model_date && !(date.is_string() && date.get<std::string>() == *model_date) &&
+        !(printed_on_weekday && weekday_of(*model_date) != wd)) {
         const std::vector<std::string> restored = dates_with_day_digit_lost(text);
         if (std::find(restored.begin(), restored.end(), *model_date) != restored.end()) {
             f["warnings"].push_back("receipt_date_day_digit_lost: the receipt prints the date with a one-digit "

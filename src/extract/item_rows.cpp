@@ -60,11 +60,11 @@ bool minus_amount_line(const std::string& line) {
     }
 }
 
-// A header, staff or register line between the date and the items ("担当:中村", "責No.215", "レジ#4", "金額"):
-// never an item description, nor the first half of one.
+// A header, staff or register line between the date and the items ("担当:中村", "担:中村" with a character lost,
+// "責No.215", "レジ#4", "金額"): never an item description, nor the first half of one.
 bool not_item_line(const std::string& line) {
     const std::string s = strip_spaces(line);
-    for (const char* k : {"担当", "責", "店員", "係", "No.", "NO.", "TEL", "電話", "登録番号", "テーブル", "名様"})
+    for (const char* k : {"担当", "担:", "責", "店員", "係", "No.", "NO.", "TEL", "電話", "登録番号", "テーブル", "名様"})
         if (s.find(k) != std::string::npos) return true;
     // The table number as OCR damaged its label ("テーブ 8", "ーブル 13").
     for (const std::string k : {"テーブ", "ーブル"})

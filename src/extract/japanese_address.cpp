@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <vector>
 
+#include "extract/kana_lookalikes.h"
 #include "extract/name_constraint.h"
 #include "extract/ocr_digits.h"
 #include "extract/utf8.h"
@@ -19,7 +20,21 @@ enum class Runs {
     kExact,    // not at all
     kDigits,   // a run of digits matches any run of digits ("5-27-5" / "5-25-7")
     kNumbers,  // a house number (digits joined by '-') matches any house number ("11-24" / "1-14-22")
+    kPlace,    // digits exactly, and one or two kanji / kana in a row may be others ("国分町" / "一番町")
 };
+
+constexpr size_t kMaxPlaceSubstitutions = 2;  // characters of a place word kPlace lets differ
+
+// The code point of the 3-byte UTF-8 character at s[i] when it is a kanji or kana (no OCR look-alike of one: see
+// kana_lookalikes.h), else 0.
+char32_t cjk_at(const std::string& s, size_t i) {
+    if (i + 3 > s.size() || (static_cast<unsigned char>(s[i]) & 0xF0) != 0xE0) return 0;
+    const auto cps = code_points(s.substr(i, 3));
+    if (!cps || cps->size() != 1) return 0;
+    const char32_t c = (*cps)[0];
+    const bool kana = c >= 0x3041 && c <= 0x30FA, kanji = c >= 0x4E00 && c <= 0x9FFF;
+    return kana || kanji ? c : 0;
+}
 
 // The end of the run at s[i] (digits, or with kNumbers digits with single '-' between them).
 size_t run_end(const std::string& s, size_t i, Runs runs) {
@@ -34,8 +49,10 @@ size_t run_end(const std::string& s, size_t i, Runs runs) {
 size_t match_at(const CompactText& c, size_t p, const std::string& v, Runs runs, size_t& digits) {
     size_t i = p, k = 0;
     digits = 0;
+    // kPlace: the characters substituted so far, and the offset in v right after the last one.
+    size_t substituted = 0, last_sub = std::string::npos;
     while (k < v.size() && i < c.text.size()) {
-        if (runs != Runs::kExact && digit(v[k]) && digit(c.text[i])) {
+        if ((runs == Runs::kDigits || runs == Runs::kNumbers) && digit(v[k]) && digit(c.text[i])) {
             k = run_end(v, k, runs);
             // The printed run ends at its word's end: the compact text joins "万代8-21-11" to the next line's "2F".
             size_t e = run_end(c.text, i, runs);
@@ -46,6 +63,18 @@ size_t match_at(const CompactText& c, size_t p, const std::string& v, Runs runs,
                 }
             digits += size_t(std::count_if(c.text.begin() + std::ptrdiff_t(i), c.text.begin() + std::ptrdiff_t(e), digit));
             i = e;
+            continue;
+        }
+        // kPlace: one run of at most kMaxPlaceSubstitutions kanji / kana differs, none an OCR look-alike of the
+        // other (compared whole at their first byte: 北 and 南 share it).
+        const char32_t a = runs == Runs::kPlace ? cjk_at(v, k) : 0, b = a ? cjk_at(c.text, i) : 0;
+        if (a && b && a != b) {
+            if (reads_as_katakana(a, b) || reads_as_katakana(b, a) || substituted == kMaxPlaceSubstitutions ||
+                (substituted > 0 && last_sub != k))
+                return std::string::npos;
+            ++substituted;
+            k += 3, i += 3;
+            last_sub = k;
             continue;
         }
         if (v[k] != c.text[i]) return std::string::npos;
@@ -157,7 +186,7 @@ namespace {
 // none is printed.
 std::optional<std::string> printed_match(const CompactText& c, const std::string& v) {
     const size_t want_digits = size_t(std::count_if(v.begin(), v.end(), digit));
-    for (const Runs runs : {Runs::kExact, Runs::kDigits, Runs::kNumbers}) {
+    for (const Runs runs : {Runs::kExact, Runs::kDigits, Runs::kNumbers, Runs::kPlace}) {
         for (int p : c.word_starts) {
             size_t digits = 0;
             const size_t e = match_at(c, size_t(p), v, runs, digits);
@@ -185,7 +214,9 @@ std::optional<std::string> address_as_printed(const std::string& text, const std
         for (size_t i = 0; i <= a.size();) {
             const size_t j = std::min(a.find(' ', i), a.size());
             std::string word = a.substr(i, j - i);
-            if (std::any_of(word.begin(), word.end(), digit) && has_cjk(word))  // not a bare floor ("1F")
+            // A word with a digit (not a bare floor: "1F"), or a building of four characters or more.
+            const auto cps = code_points(word);
+            if (has_cjk(word) && (std::any_of(word.begin(), word.end(), digit) || (cps && cps->size() >= 4)))
                 if (auto w = printed_match(c, word); w && w->find(' ') == std::string::npos && *w != word) {
                     word = *w;
                     changed = true;

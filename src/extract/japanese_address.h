@@ -15,8 +15,11 @@ namespace receipt::extract {
 // least as many digits in all (the model garbled a house number or dropped one of its digits; where the print has
 // fewer digits, OCR lost one, and the model, which may have restored it, is kept), and the first such; else one
 // whose house numbers (digits joined by '-') differ from the model's, digit count as above ("本町11-24" for the
-// printed "本町1-14-22"). When the address is not printed as one span (OCR put its lines out of order), each of its
-// words with a digit and a kanji or kana is matched so on its own. A space the
+// printed "本町1-14-22"); else one with the same digits where one or two kanji or kana in a row differ, none an OCR
+// look-alike of the other (the model wrote another town of the city: "国分町5丁目37番13号" for the printed
+// "一番町5丁目37番13号"). When the address is not printed as one span (OCR put its lines out of order), each of its
+// words with a digit and a kanji or kana, or of four characters or more with a kanji or kana (a building), is
+// matched so on its own. A space the
 // model wrote before a floor token ("駅ビル 2F", "ビル 3階") stays where the OCR text joins it to the building (OCR
 // drops spaces). nullopt when nothing matches or the address is printed so.
 std::optional<std::string> address_as_printed(const std::string& text, const std::string& address);

@@ -217,11 +217,18 @@ void check_name_and_address(const std::string& text, const ExtractOptions& optio
             f["supplier_name"] = *fixed;
         }
     // A chain the model ran one character past its printed final ン ("ココカラファインラ") is the printed chain
-    // (extract/store_branch.h).
+    // (extract/store_branch.h), with its printed branch, which the branch check above could not find for the chain
+    // as the model wrote it ("ココカラファインラ" / "ココカラファイン" + "角田町南店").
     if (options.copy_name && has_cjk(text) && f["supplier_name"].is_string())
         if (auto cut = chain_run_past_final_n(text, f["supplier_name"].get<std::string>(), kNameLines)) {
+            if (auto with_branch = name_with_branch(text, *cut, kNameLines,
+                                                    f["supplier_address"].is_string()
+                                                        ? f["supplier_address"].get<std::string>()
+                                                        : std::string()))
+                cut = with_branch;
             f["warnings"].push_back("supplier_name_run_past_chain: the model wrote " +
-                                    f["supplier_name"].get<std::string>() + ", the receipt prints the chain " + *cut);
+                                    f["supplier_name"].get<std::string>() +
+                                    ", which runs past the printed chain: " + *cut);
             f["supplier_name"] = *cut;
         }
     // A branch word that OCR damaged ("ショッピングセター店", "央店") is spelled whole (extract/store_branch.h).

@@ -167,6 +167,7 @@ struct Candidate {
     size_t pos;
     int priority;
     Ymd ymd;
+    size_t end = 0;  // the byte after the whole match
 };
 
 // Runs `re` over `s`; for each match, `convert` turns the match into a date (or nullopt). The date's position
@@ -176,7 +177,9 @@ void collect(const std::string& s, const std::regex& re, int priority, int pos_g
              std::vector<Candidate>& out) {
     for (auto it = std::sregex_iterator(s.begin(), s.end(), re); it != std::sregex_iterator(); ++it) {
         const std::smatch& m = *it;
-        if (auto v = convert(m)) out.push_back({static_cast<size_t>(m.position(pos_group)), priority, *v});
+        if (auto v = convert(m))
+            out.push_back({static_cast<size_t>(m.position(pos_group)), priority, *v,
+                           static_cast<size_t>(m.position(0) + m.length(0))});
     }
 }
 
@@ -243,7 +246,8 @@ std::vector<Candidate> scan(const std::string& s, DateHints hints, bool all_read
         const std::smatch& m = *it;
         const std::vector<Ymd> readings = numeric_readings(m[2], m[4], m[5], hints);
         for (size_t r = 0; r < readings.size() && (all_readings || r == 0); ++r)
-            found.push_back({static_cast<size_t>(m.position(2)), 3, readings[r]});
+            found.push_back({static_cast<size_t>(m.position(2)), 3, readings[r],
+                             static_cast<size_t>(m.position(0) + m.length(0))});
     }
     collect(
         s, kDayMonthName, 4, 2,
@@ -359,8 +363,12 @@ std::vector<std::string> printed_dates(std::string_view text, const DateHints& h
     for_each_line_reading(text, kMaxDateBytes, [&](const std::string& printed) {
         const std::string line = read_date_mark_confusions(date_apart_from_time(printed));
         const bool address = japanese_address_line(line);
+        // A date right before an OCR look-alike that reads as a digit ("2024/03/2g(金)") is a piece of the date
+        // that the look-alike reading gives whole (2024-03-29), not also a date of its own (2024-03-02).
+        const std::string read = read_digit_confusions(line);
         for (const Candidate& c : scan(line, hints, true)) {
             if (address && c.priority == 3) continue;
+            if (c.end < line.size() && read.size() == line.size() && read[c.end] != line[c.end]) continue;
             const std::string d = iso(c.ymd);
             if (std::find(out.begin(), out.end(), d) == out.end()) out.push_back(d);
         }
@@ -508,8 +516,12 @@ std::optional<int> printed_weekday(std::string_view text) {
     std::optional<int> found;
     for (int d = 0; d < 7; ++d) {
         const std::string day = kDays[d];
-        for (const std::string& form : {"(" + day + ")", "（" + day + "）", day + "曜日", day + "曜"}) {
-            if (text.find(form) == std::string_view::npos) continue;
+        // Also "(金" before a space or the line end: the closing bracket lost ("2024/03/29(金 12:50").
+        for (const std::string& form : {"(" + day + ")", "（" + day + "）", day + "曜日", day + "曜", "(" + day + " ",
+                                        "(" + day + "\n"}) {
+            if (text.find(form) == std::string_view::npos &&
+                !(form.back() == '\n' && text.ends_with(std::string_view(form).substr(0, form.size() - 1))))
+                continue;
             if (found && *found != d) return std::nullopt;
             found = d;
         }

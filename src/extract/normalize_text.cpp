@@ -126,8 +126,9 @@ std::string without_date_time(const std::string& d) {
 
 std::string without_merged_header_line(const std::string& d) {
     std::string out = without_date_time(d);
-    // The clerk line ("担当者 高橋", "当者 高橋" with a character lost, "担当:佐藤"): its label and the name.
-    for (const char* label : {"担当者", "当者", "担当"}) {
+    // The clerk line ("担当者 高橋", "当者 高橋" or "担:高橋" with a character lost, "担当:佐藤"): its label and
+    // the name.
+    for (const char* label : {"担当者", "当者", "担当", "担:"}) {
         if (out.rfind(label, 0) != 0) continue;
         size_t name = std::strlen(label);
         if (name < out.size() && out[name] == ':') ++name;

@@ -45,12 +45,23 @@ std::string with_meridiem_joined(std::string_view text) {
     return out;
 }
 
-// `line` with an hour of one or two OCR look-alikes of digits before ":" and two digits ("lS:17:15" for 15:17:15)
-// read as digits: a word of its own (line start or a non-alphanumeric before it), at least one look-alike.
+// `line` with an hour of one or two OCR look-alikes of digits before ":" and two digits ("lS:17:15" for 15:17:15),
+// or before "時" and one or two digits and "分" ("S時35分", "Ib時00分" for 5時35分, 16時00分), read as digits: a word
+// of its own (line start or a non-alphanumeric before it), at least one look-alike.
 void read_lookalike_hours(std::string& line) {
-    for (size_t c = line.find(':'); c != std::string::npos && c + 2 < line.size(); c = line.find(':', c + 1)) {
-        const auto digit = [&](size_t k) { return std::isdigit(static_cast<unsigned char>(line[k])) != 0; };
-        if (!digit(c + 1) || !digit(c + 2)) continue;
+    static const std::string kHourMark = "時", kMinuteMark = "分";
+    const auto digit = [&](size_t k) { return k < line.size() && std::isdigit(static_cast<unsigned char>(line[k])); };
+    // The byte after a separator at c when a minute follows it: 2 digits after ":", 1-2 and 分 after 時.
+    const auto minute_follows = [&](size_t c) {
+        if (line[c] == ':') return digit(c + 1) && digit(c + 2);
+        size_t k = c + kHourMark.size();
+        if (!digit(k)) return false;
+        k += digit(k + 1) ? 2 : 1;
+        return line.compare(k, kMinuteMark.size(), kMinuteMark) == 0;
+    };
+    for (size_t c = 0; c < line.size(); ++c) {
+        if (line[c] != ':' && line.compare(c, kHourMark.size(), kHourMark) != 0) continue;
+        if (!minute_follows(c)) continue;
         size_t b = c;
         while (b > 0 && c - b < 3 && std::isalnum(static_cast<unsigned char>(line[b - 1]))) --b;
         if (c - b == 0 || c - b > 2 || (b > 0 && std::isalnum(static_cast<unsigned char>(line[b - 1])))) continue;

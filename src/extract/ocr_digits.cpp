@@ -31,9 +31,20 @@ std::string read_digit_confusions(const std::string& s) {
                            is_ascii_digit(s[i + 3]) && is_ascii_digit(s[i + 4]) &&
                            (i + 5 >= s.size() || !is_ascii_digit(s[i + 5])) &&
                            !(i > 0 && std::isalpha(static_cast<unsigned char>(s[i - 1])));
-        // A date's month or day alone between two slashes with digits beyond them ("20/I/2015").
+        // A date's month or day alone between two slashes with digits beyond them ("20/I/2015"), or a month of two
+        // look-alikes after a four-digit year and before a day, between slashes or dashes ("2021-Db-22"; the
+        // second follows the first, read as a digit; not "12/IS/05").
         const bool slashed = i >= 2 && i + 2 < s.size() && s[i - 1] == '/' && s[i + 1] == '/' &&
                              is_ascii_digit(out[i - 2]) && is_ascii_digit(s[i + 2]);
+        const auto year_before = [&] {
+            if (i < 5 || (i > 5 && is_ascii_digit(s[i - 6]))) return false;
+            for (size_t k = i - 5; k < i - 1; ++k)
+                if (!is_ascii_digit(s[k])) return false;
+            return true;
+        };
+        const bool two_slashed = i + 3 < s.size() && i >= 5 && (s[i - 1] == '/' || s[i - 1] == '-') &&
+                                 confusion_digit(s[i + 1]) && s[i + 2] == s[i - 1] && is_ascii_digit(s[i + 3]) &&
+                                 year_before();
         // The units digit of an amount right after its currency sign ("$Z.20", "£l.50"), or starting a word or
         // after a minus sign ("I.05" alone on its line, "-S.20").
         const std::string_view before = std::string_view(s).substr(0, i);
@@ -48,7 +59,7 @@ std::string read_digit_confusions(const std::string& s) {
         const std::string_view head = before.substr(0, b);
         const bool count = i + 1 == s.size() && at < i && is_ascii_digit(s[at + 1]) && b < i &&
                            (head.ends_with("x") || head.ends_with("X") || head.ends_with("×"));
-        if (prev || next || group || slashed || cents || count) out[i] = d;
+        if (prev || next || group || slashed || two_slashed || cents || count) out[i] = d;
     }
     return out;
 }

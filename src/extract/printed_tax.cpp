@@ -152,6 +152,9 @@ std::optional<std::vector<PrintedTaxLine>> printed_tax_lines(const std::string& 
         if (!on_line)
             for (double r : {8.0, 10.0}) tried.push_back({r, mention.line, mention.end});
     }
+    // Amounts after a paired rate and before its pair ("10% / ¥6 / ¥468 / ¥42": ¥6): another rate's box that OCR
+    // moved past this rate.
+    std::vector<PrintedNumber> strays;
     std::set<double> printed_rates;  // the rates printed with their digits (the others are guessed)
     std::set<size_t> guessed_lines;  // lines whose digitless '%' a guessed rate paired
     for (const RateMention& m : mentions)
@@ -178,6 +181,7 @@ std::optional<std::vector<PrintedTaxLine>> printed_tax_lines(const std::string& 
         };
         if (const auto k = pairs_in(amounts)) {
             found.push_back({m.rate, amounts[*k].value, amounts[*k + 1].value});
+            strays.insert(strays.end(), amounts.begin(), amounts.begin() + std::ptrdiff_t(*k));
             paired = true;
         } else {
             std::vector<PrintedNumber> above;
@@ -222,6 +226,23 @@ std::optional<std::vector<PrintedTaxLine>> printed_tax_lines(const std::string& 
         }
         if (paired && guessed) guessed_lines.insert(m.line);
         if (!paired && !amounts.empty() && !guessed) open_amounts[m.rate] = amounts;
+    }
+    // A rate left without a pair whose tax box OCR moved past the next rate ("8% / ¥88 / 10% / ¥6 / ¥468 / ¥42"):
+    // its base among its amounts and its tax among the strays, when exactly one such pair fits.
+    for (auto it = open_amounts.begin(); it != open_amounts.end();) {
+        const auto& [rate, amounts] = *it;
+        bool have = false;  // a later mention of the rate paired it
+        for (const auto& f : found) have |= f.rate == rate;
+        std::vector<PrintedTaxLine> fits;
+        for (const PrintedNumber& base : amounts)
+            for (const PrintedNumber& tax : strays)
+                if (tax.value > 0 && is_tax_of(base, tax, rate)) fits.push_back({rate, base.value, tax.value});
+        if (!have && fits.size() == 1) {
+            found.push_back(fits[0]);
+            it = open_amounts.erase(it);
+        } else {
+            ++it;
+        }
     }
     // One rate left without a pair whose base OCR damaged ("8% / ¥86 / ¥61" for ¥836): the bases of all rates add
     // up to the subtotal or total, so its base is that less the other rates' bases, and its tax an amount after it

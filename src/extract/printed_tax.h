@@ -30,7 +30,9 @@ inline constexpr int kTaxWindowLines = 3;
 // of the formulas above, 0 < tax < base. OCR look-alikes next to digits are read as digits ("1b4" = 164).
 // On a Japanese receipt a '%' that OCR left without its digit ("(%対象 237 内税 17)") is paired as 8 % or 10 %,
 // and a rate printed without its '%' after 税 ("外税10") is no amount. Without a pair after the rate, a tax printed
-// before its base ("8% / 44 / 598") is paired too (Japanese receipts only).
+// before its base ("8% / 44 / 598") is paired too (Japanese receipts only). A rate with only its base after it
+// whose tax box OCR moved past the next rate ("8% / ¥88 / 10% / ¥6 / ¥468 / ¥42") is paired with the one amount left
+// before that rate's pair that is the tax of one of its amounts.
 std::optional<std::vector<PrintedTaxLine>> printed_tax_lines(const std::string& text);
 
 // The same, where one rate with amounts and no pair (OCR damaged its base: "8% / ¥86 / ¥61" for ¥836) is paired

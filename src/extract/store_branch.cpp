@@ -439,7 +439,23 @@ std::optional<std::string> address_place_from_branch(const std::string& text, co
             found = place_starts(at);
     }
     if (!found) return std::nullopt;
-    return a.substr(0, place_at) + place + a.substr(house_at);
+    // A building named after the model's place ("湊町第一ビル") is named after the branch's when the receipt prints
+    // it so, whole or with one character of the place lost ("町第一ビル" for 本町第一ビル).
+    std::string tail = a.substr(house_at);
+    for (size_t at = tail.find(" " + wrote); at != std::string::npos; at = tail.find(" " + wrote, at + 1)) {
+        const size_t b = at + 1 + wrote.size();
+        const std::string rest = tail.substr(b, std::min(tail.find(' ', b), tail.size()) - b);
+        if (rest.empty() || !has_cjk(rest) || has_ascii_digit(rest)) continue;
+        if (printed.find(wrote + rest) != std::string::npos) continue;  // the model's building is printed
+        bool printed_so = printed.find(place + rest) != std::string::npos;
+        for (size_t k = 0; !printed_so && k < pcs->size(); ++k) {
+            std::vector<uint32_t> lost = *pcs;
+            lost.erase(lost.begin() + std::ptrdiff_t(k));
+            printed_so = printed.find(utf8_of(lost) + rest) != std::string::npos;
+        }
+        if (printed_so) tail.replace(at + 1, wrote.size(), place);
+    }
+    return a.substr(0, place_at) + place + tail;
 } catch (...) {
     return std::nullopt;  // std::regex giving up: the address as written
 }
