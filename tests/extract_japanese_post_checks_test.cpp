@@ -174,6 +174,7 @@ TEST(JapanesePostChecks, YenTotalAndNetByTheirArithmetic) {
                           "合計金額\n¥454\niD支払\n¥454\n",
                           "", opts, t);
     EXPECT_EQ(t["total_tax_amount"], 33) << t["warnings"].dump();
+    EXPECT_TRUE(warned(t, "with a digit lost")) << t["warnings"].dump();
 }
 
 TEST(JapanesePostChecks, TotalThatThePaymentLineConfirms) {

@@ -25,15 +25,11 @@ enum class Runs {
 
 constexpr size_t kMaxPlaceSubstitutions = 2;  // characters of a place word kPlace lets differ
 
-// The code point of the 3-byte UTF-8 character at s[i] when it is a kanji or kana (no OCR look-alike of one: see
-// kana_lookalikes.h), else 0.
+// The code point of the 3-byte UTF-8 character at s[i] when it is a kanji or kana (kanji_or_kana), else 0.
 char32_t cjk_at(const std::string& s, size_t i) {
     if (i + 3 > s.size() || (static_cast<unsigned char>(s[i]) & 0xF0) != 0xE0) return 0;
     const auto cps = code_points(s.substr(i, 3));
-    if (!cps || cps->size() != 1) return 0;
-    const char32_t c = (*cps)[0];
-    const bool kana = c >= 0x3041 && c <= 0x30FA, kanji = c >= 0x4E00 && c <= 0x9FFF;
-    return kana || kanji ? c : 0;
+    return cps && cps->size() == 1 && kanji_or_kana((*cps)[0]) ? char32_t((*cps)[0]) : 0;
 }
 
 // The end of the run at s[i] (digits, or with kNumbers digits with single '-' between them).

@@ -476,10 +476,14 @@ void apply_post_checks(const std::string& text, const std::string& target, const
             if (labelled_tax && std::fabs(*yen_subtotal + *labelled_tax - *yen_total) < 0.5) printed = labelled_tax;
         // ... or their difference, where it is the printed 外税 amount with one digit put back ("外税8% ¥3" between
         // a subtotal of ¥421 and a total of ¥454: ¥33; extract/dropped_digit.h) and at most 10% of the subtotal.
+        std::string printed_from = "the receipt's per-rate tax lines add up to ";  // for the warning below
         if (!printed && yen_subtotal && yen_total && labelled_tax && *yen_total > *yen_subtotal)
             if (const double d = *yen_total - *yen_subtotal;
-                d <= 0.1 * *yen_subtotal + 1 && one_digit_inserted(amount_digits(*labelled_tax), amount_digits(d)))
+                d <= 0.1 * *yen_subtotal + 1 && one_digit_inserted(amount_digits(*labelled_tax), amount_digits(d))) {
                 printed = d;
+                printed_from = "the receipt prints 外税 " + json_amount(*labelled_tax).dump() +
+                               " with a digit lost; total less subtotal is ";
+            }
         // The model wrote one tax per rate ("tax: 168 + 16"), the tax lines read only one of them (OCR damaged
         // another's rate: "外税8 / 168円"), and the others are printed as taxes: the model's sum stands.
         if (printed && yen && tax.is_number()) {
@@ -507,9 +511,8 @@ void apply_post_checks(const std::string& text, const std::string& target, const
                 }
             }
         if (printed && !(tax.is_number() && std::fabs(tax.get<double>() - *printed) < 0.005)) {
-            f["warnings"].push_back("total_tax_amount_from_tax_lines: the model wrote " +
-                                    written(tax) +
-                                    ", the receipt's per-rate tax lines add up to " + json_amount(*printed).dump());
+            f["warnings"].push_back("total_tax_amount_from_tax_lines: the model wrote " + written(tax) + ", " +
+                                    printed_from + json_amount(*printed).dump());
             tax = json_amount(*printed);
             revalidate(f);
         }

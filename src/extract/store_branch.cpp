@@ -219,11 +219,6 @@ std::optional<std::string> japanese_header_name_line(const std::string& text, in
 
 namespace {
 
-bool kanji_or_kana(uint32_t c) {
-    return (c >= 0x3041 && c <= 0x30FF) || (c >= 0x4E00 && c <= 0x9FFF) || (c >= 0x3400 && c <= 0x4DBF) ||
-           c == 0x3005;  // 々, the kanji repeat mark ("代々木")
-}
-
 // An address unit that ends a place name in an address: 都 道 府 県 市 区 郡 村.
 bool address_unit(uint32_t c) {
     for (const uint32_t d : {0x90FDu, 0x9053u, 0x5E9Cu, 0x770Cu, 0x5E02u, 0x533Au, 0x90E1u, 0x6751u})

@@ -257,6 +257,11 @@ std::vector<std::string> split_lines(std::string_view text) {
     return lines;
 }
 
+bool kanji_or_kana(uint32_t c) {
+    return (c >= 0x3041 && c <= 0x30FF) || (c >= 0x4E00 && c <= 0x9FFF) || (c >= 0x3400 && c <= 0x4DBF) ||
+           c == 0x3005;
+}
+
 bool has_cjk(std::string_view s) {
     bool found = false;
     for_each_code_point(s, [&](uint32_t cp) {

@@ -97,4 +97,8 @@ std::vector<std::string> split_lines(std::string_view text);
 // other than the prolonged sound mark and middle dot, which OCR also reads in Latin text for a dash or a dot.
 bool has_cjk(std::string_view s);
 
+// True when the code point `c` is a kana (hiragana, full-width katakana and their marks) or a kanji (CJK unified
+// ideographs and extension A, and 々, the kanji repeat mark of "代々木").
+bool kanji_or_kana(uint32_t c);
+
 }  // namespace receipt::extract
