@@ -296,7 +296,7 @@ def main():
     write_jsonl(os.path.join(args.out, "dev3_ja.jsonl"), synth_records("test", "ja", 9000, 600))
     # And a fourth (seed stream 11000), on which the sixth round's date checks were decided.
     write_jsonl(os.path.join(args.out, "dev4_ja.jsonl"), synth_records("test", "ja", 11000, 600))
-    # A fifth (25000): the first four had been tuned on for thirty-five rounds, so their misses that a reader
+    # A fifth (25000): the first four had been tuned on for thirty rounds and more, so their misses that a reader
     # can recover were few; a fresh stream shows the held-out layouts' misses as the test set would.
     write_jsonl(os.path.join(args.out, "dev5_ja.jsonl"), synth_records("test", "ja", 25000, 600))
     # An English development set: the held-out English layouts / chains from the development seed stream (7000),
