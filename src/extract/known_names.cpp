@@ -252,16 +252,9 @@ std::optional<std::string> known_word_with_lookalikes(const std::string& run, co
     return std::nullopt;
 }
 
-// The space-separated words of `s`, sorted.
+// The space-separated words of `s` (space_words), sorted.
 std::vector<std::string> sorted_words(const std::string& s) {
-    std::vector<std::string> out;
-    for (size_t at = 0; at < s.size();) {
-        const size_t b = s.find_first_not_of(' ', at);
-        if (b == std::string::npos) break;
-        const size_t e = std::min(s.find(' ', b), s.size());
-        out.push_back(s.substr(b, e - b));
-        at = e;
-    }
+    std::vector<std::string> out = space_words(s);
     std::sort(out.begin(), out.end());
     return out;
 }

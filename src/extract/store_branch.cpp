@@ -425,15 +425,20 @@ std::optional<std::string> address_place_from_branch(const std::string& text, co
         const auto before = code_points(printed.substr(b, at - b));
         return !before || before->empty() || !kanji_or_kana(before->back()) || address_unit(before->back());
     };
-    bool found = printed.find(place + house) != std::string::npos;
-    for (size_t k = 0; !found && k < pcs->size(); ++k) {
-        std::vector<uint32_t> lost = *pcs;
-        lost.erase(lost.begin() + std::ptrdiff_t(k));
-        const std::string p = utf8_of(lost) + house;
-        for (size_t at = printed.find(p); !found && at != std::string::npos; at = printed.find(p, at + 1))
-            found = place_starts(at);
-    }
-    if (!found) return std::nullopt;
+    // Whether the text prints the branch's place followed by `after`: whole, or with one character lost (there
+    // only where a place starts, when `at_place_start`).
+    auto place_printed_before = [&](const std::string& after, bool at_place_start) {
+        if (printed.find(place + after) != std::string::npos) return true;
+        for (size_t k = 0; k < pcs->size(); ++k) {
+            std::vector<uint32_t> lost = *pcs;
+            lost.erase(lost.begin() + std::ptrdiff_t(k));
+            const std::string p = utf8_of(lost) + after;
+            for (size_t at = printed.find(p); at != std::string::npos; at = printed.find(p, at + 1))
+                if (!at_place_start || place_starts(at)) return true;
+        }
+        return false;
+    };
+    if (!place_printed_before(house, /*at_place_start=*/true)) return std::nullopt;
     // A building named after the model's place ("湊町第一ビル") is named after the branch's when the receipt prints
     // it so, whole or with one character of the place lost ("町第一ビル" for 本町第一ビル).
     std::string tail = a.substr(house_at);
@@ -442,13 +447,7 @@ std::optional<std::string> address_place_from_branch(const std::string& text, co
         const std::string rest = tail.substr(b, std::min(tail.find(' ', b), tail.size()) - b);
         if (rest.empty() || !has_cjk(rest) || has_ascii_digit(rest)) continue;
         if (printed.find(wrote + rest) != std::string::npos) continue;  // the model's building is printed
-        bool printed_so = printed.find(place + rest) != std::string::npos;
-        for (size_t k = 0; !printed_so && k < pcs->size(); ++k) {
-            std::vector<uint32_t> lost = *pcs;
-            lost.erase(lost.begin() + std::ptrdiff_t(k));
-            printed_so = printed.find(utf8_of(lost) + rest) != std::string::npos;
-        }
-        if (printed_so) tail.replace(at + 1, wrote.size(), place);
+        if (place_printed_before(rest, /*at_place_start=*/false)) tail.replace(at + 1, wrote.size(), place);
     }
     return a.substr(0, place_at) + place + tail;
 } catch (...) {
