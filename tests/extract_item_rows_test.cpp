@@ -548,3 +548,23 @@ TEST(ItemRows, TotalsAmountBoxMovedAboveItsKeyword) {
     ASSERT_TRUE(bare);
     EXPECT_EQ(pairs(*bare), (std::vector<std::pair<std::string, double>>{{"お茶", 300}, {"ﾖｰｸﾞﾙﾄ", 138}}));
 }
+
+TEST(ItemRows, CountLinesTellWhichAmountIsTheRows) {
+    // A small first amount that the count line makes is the row's; the next is the row below's, its box moved.
+    const std::string bag = "店\n2025年09月02日(火) 15:23\nレジ袋\n@4 x 2\n8\n146\n※緑茶 2L\n※マヨネーズ 450g\n303\n小 計\n457\n";
+    const auto rows = ex::read_item_rows(bag);
+    ASSERT_TRUE(rows);
+    EXPECT_EQ(pairs(*rows), (std::vector<std::pair<std::string, double>>{
+                                {"レジ袋", 8}, {"緑茶 2L", 146}, {"マヨネーズ 450g", 303}}));
+    // The count line, the next description, then the amount the count makes; the next row's count line makes its
+    // later amount; a thousands group short of a digit at the end of a description line is that row's amount.
+    const std::string moved = "店\n2025-03-15 7時21分\n液晶保護ﾌｨﾙﾑ\n@1980 x 5\nｲﾝｸｶｰﾄﾘｯｼﾞ\n9,900円\n@4725 x 4\n"
+                              "18,900円\nHDMIｹｰﾌﾞﾙ 2m 1,68円\nﾓﾊﾞｲﾙﾊﾞｯﾃﾘｰ\n2,990円\n小計\n31,428円\n";
+    const auto rows2 = ex::read_item_rows(moved);
+    ASSERT_TRUE(rows2);
+    EXPECT_EQ(pairs(*rows2), (std::vector<std::pair<std::string, double>>{{"液晶保護ﾌｨﾙﾑ", 9900},
+                                                                          {"ｲﾝｸｶｰﾄﾘｯｼﾞ", 18900},
+                                                                          {"HDMIｹｰﾌﾞﾙ 2m", 168},
+                                                                          {"ﾓﾊﾞｲﾙﾊﾞｯﾃﾘｰ", 2990}}));
+    EXPECT_EQ((*rows2)[1].quantity, 4);
+}

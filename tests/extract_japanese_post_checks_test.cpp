@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "extract/known_names.h"
 #include "extract/post_checks.h"
 #include "receipt/extractor.h"
 
@@ -55,6 +56,17 @@ TEST(JapanesePostChecks, NamesAsPrinted) {
     ex::apply_post_checks("〒600-0521\n東急ストア 東塩小路町二丁目店\n京都府京都市下京区東塩小路町4-26-25\n", "", opts, k);
     EXPECT_EQ(k["supplier_name"], "東急ストア 東塩小路町二丁目店");
     EXPECT_TRUE(warned(k, "supplier_name_chain_before_branch")) << k["warnings"].dump();
+    // A chain printed nowhere before a printed branch is the chain printed with it, unless it is a known store.
+    const std::string text3 = "ケーズデンキ 経堂南店\n〒154-5212\n東京都世田谷区経堂8-25-12\n";
+    auto m = fields("セケーズデンキ 経堂南店", "東京都世田谷区経堂8-25-12");
+    ex::apply_post_checks(text3, "", opts, m);
+    EXPECT_EQ(m["supplier_name"], "ケーズデンキ 経堂南店");
+    EXPECT_TRUE(warned(m, "supplier_name_printed_chain")) << m["warnings"].dump();
+    ex::KnownLists known;
+    known.stores = ex::KnownNames::parse("12\tセケーズデンキ\n", "known_names.txt");
+    auto m2 = fields("セケーズデンキ 経堂南店", "東京都世田谷区経堂8-25-12");
+    ex::apply_post_checks(text3, "", opts, m2, &known);
+    EXPECT_EQ(m2["supplier_name"], "セケーズデンキ 経堂南店");
     // A chain run one character past its printed final ン gets its printed branch.
     auto r = fields("ココカラファインラ", "大阪府大阪市北区角田町1-2-3");
     ex::apply_post_checks("ココカラファイン\n角田町南店\n〒530-7725\n大阪府大阪市北区角田町1-2-3\n", "", opts, r);

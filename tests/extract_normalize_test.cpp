@@ -72,6 +72,11 @@ TEST(NormalizeDate, Japanese) {
     EXPECT_EQ(date("2025 3月14日(金)"), "2025-03-14");
     EXPECT_EQ(date("202413月1日"), "<none>");  // no month 13
     EXPECT_EQ(date("150012月1日"), "<none>");  // no year 1500
+    // 月 dropped by OCR: the digits before 日 read where one split only is a month and a day.
+    EXPECT_EQ(date("2025年213日木曜日 23:44:18"), "2025-02-13");  // 21-3 is no date
+    EXPECT_EQ(date("2024年1231日"), "2024-12-31");
+    EXPECT_EQ(date("2025年123日"), "<none>");   // 1-23 or 12-3
+    EXPECT_EQ(date("2025年1345日"), "<none>");  // no month 13
 }
 
 TEST(NormalizeDate, InvalidRejected) {

@@ -125,6 +125,22 @@ TEST(PrintedTax, DamagedBaseFromTheTotal) {
     EXPECT_EQ(ex::printed_tax_total("合計\n\\578\n税率\n対象額\n税額\n\\58\n8%\n\\42\n現金\n\\1000", {578}), 42);
 }
 
+TEST(PrintedTax, DiscountRateIsNoTaxRate) {
+    // "割引 / 30% / -91": the discount's rate in a box of its own starts no tax row.
+    const auto lines = ex::printed_tax_lines("割引\n30%\n-91内\n小計\n2419円\n税率\n対象額\n税額\n8%\n664円\n49円\n"
+                                             "10%\n1755円\n159円\n");
+    ASSERT_TRUE(lines);
+    ASSERT_EQ(lines->size(), 2u);
+    EXPECT_EQ((*lines)[0].tax + (*lines)[1].tax, 208);
+}
+
+TEST(PrintedTax, TaxIncludedLabels) {
+    EXPECT_TRUE(ex::prints_tax_included("(内消費税等 109円)"));
+    EXPECT_TRUE(ex::prints_tax_included("(内消税等 109円)"));  // 費 lost
+    EXPECT_TRUE(ex::prints_tax_included("8%対象 ¥540 内税 ¥40"));
+    EXPECT_FALSE(ex::prints_tax_included("外税10% ¥16\n消費税等 ¥211"));
+}
+
 TEST(PrintedTax, IncludedTaxOverAllRates) {
     EXPECT_EQ(ex::included_tax_total("合計\n¥920\n(内消費税等\n¥68)\n"), 68);
     EXPECT_EQ(ex::included_tax_total("お会計 ¥920 (内消費税等 ¥68)\n"), 68);

@@ -77,6 +77,17 @@ TEST(StoreBranch, PlaceSpelledAsTheAddressPrintsIt) {
               "デイリーヤマザキ 呉服町北口店");
     EXPECT_EQ(ex::branch_place_from_address("ココカラファイン 代木駅前店", "東京都渋谷区代々木1-34-16"),
               "ココカラファイン 代々木駅前店");
+    // A place before the mark of a ward or city (a city and ward named whole, without 区) lost its first or last
+    // character; a place that is the first part of a longer word lost one inside it.
+    EXPECT_EQ(ex::branch_place_from_address("ナチュラルローソン 台市青葉駅東口店", "宮城県仙台市青葉区中央8-38-16"),
+              "ナチュラルローソン 仙台市青葉駅東口店");
+    EXPECT_EQ(ex::branch_place_from_address("デイリーヤマザキ 川崎市中本店", "神奈川県川崎市中原区木月2-19-11"),
+              "デイリーヤマザキ 川崎市中原本店");
+    EXPECT_EQ(ex::branch_place_from_address("デイリーヤマザキ みなみらい二丁目店", "神奈川県横浜市西区みなとみらい6-36-19"),
+              "デイリーヤマザキ みなとみらい二丁目店");
+    // The first character dropped, the address also naming a building after the place.
+    EXPECT_EQ(ex::branch_place_from_address("丸亀製麺 番町駅東口店", "宮城県仙台市青葉区 一番町6丁目27番28号 一番町駅ビル 7F"),
+              "丸亀製麺 一番町駅東口店");
     // Not when a longer leading part starts a place of the address ("名古屋市" of 名古屋市中村区, whatever 名駅 is).
     EXPECT_EQ(ex::branch_place_from_address("ローソン 名古屋市中村駅前店", "愛知県名古屋市中村区名駅3-7-2"),
               std::nullopt);
@@ -93,6 +104,10 @@ TEST(StoreBranch, PlaceKeptWhenPrintedOrNotOneCharacterAway) {
     EXPECT_EQ(ex::branch_place_from_address("ナチュラルローソン 千葉市中央中央店", "千葉県千葉市中央区 中央7-2-18"),
               std::nullopt);
     EXPECT_EQ(ex::branch_place_from_address("ジョーシン 港本店", "東京都港区 六本木7丁目31番18号"), std::nullopt);
+    // One character before a ward mark ("中" of 中原区) adds nothing; a building names the place otherwise.
+    EXPECT_EQ(ex::branch_place_from_address("デイリーヤマザキ 中本店", "神奈川県川崎市中原区木月2-19-11"), std::nullopt);
+    EXPECT_EQ(ex::branch_place_from_address("丸亀製麺 番町駅東口店", "宮城県仙台市青葉区 一番町6丁目27番28号 二番町駅ビル 7F"),
+              std::nullopt);
     // No branch, a digit added, or two different spellings in the address.
     EXPECT_EQ(ex::branch_place_from_address("サミット", "千葉県千葉市中央区"), std::nullopt);
     EXPECT_EQ(ex::branch_place_from_address("サミット 1丁目店", "千葉県12丁目"), std::nullopt);
@@ -135,6 +150,20 @@ TEST(StoreBranch, ChainBeforeABranchWrittenAlone) {
     // The branch as the receipt's first line, its chain below it (OCR moved the box).
     EXPECT_EQ(ex::chain_before_branch("用賀ショッピングセンター店\nCoCo壱番屋\n〒154-4477\n", "用賀ショッピングセンター店", 4),
               "CoCo壱番屋 用賀ショッピングセンター店");
+}
+
+TEST(StoreBranch, PrintedChainOfABranch) {
+    // The model wrote a chain printed nowhere before the printed branch: the branch's printed chain.
+    EXPECT_EQ(ex::printed_chain_of_branch("本町駅前店\nココカラファイン\n千葉県船橋市\n", "セコラファンダ 本町駅前店", 4),
+              "ココカラファイン 本町駅前店");
+    EXPECT_EQ(ex::printed_chain_of_branch("ケーズデンキ 経堂南店\n〒154-5212\n", "セケーズデンキ 経堂南店", 4),
+              "ケーズデンキ 経堂南店");
+    // The chain printed, or printed with OCR look-alikes (口 for ロ); no printed chain line for the branch; no branch.
+    EXPECT_EQ(ex::printed_chain_of_branch("ケーズデンキ 経堂南店\n", "ケーズデンキ 経堂南店", 4), std::nullopt);
+    EXPECT_EQ(ex::printed_chain_of_branch("ナチュラル口ーソン\n本町二丁目店\n", "ナチュラルローソン 本町二丁目店", 4),
+              std::nullopt);
+    EXPECT_EQ(ex::printed_chain_of_branch("本町駅前店\n千葉県船橋市\n", "セコラファンダ 本町駅前店", 4), std::nullopt);
+    EXPECT_EQ(ex::printed_chain_of_branch("ケーズデンキ\n", "セケーズデンキ", 4), std::nullopt);
 }
 
 TEST(StoreBranch, ChainOverTwoLines) {

@@ -39,6 +39,10 @@ TEST(YenTotals, TotalThatLostADigit) {
     EXPECT_EQ(ex::yen_total_digit_back(added, 31, 282, 22), std::nullopt);  // 31 is not 304 with a digit lost
     // 304 must be printed somewhere.
     EXPECT_EQ(ex::yen_total_digit_back("小計\n¥282\n外税8%\n¥22\n合計金額\n¥30\n", 30, 282, 22), std::nullopt);
+    // Or tendered less change makes it: 1130 + 32 + 72 = 1234 = 2000 - 766.
+    const std::string change = "小計 (6点)\n1130\n外税8%\n32\n外税10%\n72\n合 計\n123\nお預り現金\n2000\nお釣\n766\n";
+    EXPECT_EQ(ex::yen_total_digit_back(change, 123, 1130, 104), 1234);
+    EXPECT_EQ(ex::yen_total_digit_back(change, 123, 1130, 105), std::nullopt);  // 1235 is neither printed nor paid
     // No subtotal: the per-rate base (tax included) is the total.
     const std::string bases = "お会計\n¥74\n税率\n対象額\n税額\n8%\n¥734\n¥54\nnanaco\n¥734\n";
     EXPECT_EQ(ex::yen_total_digit_back(bases, 74, std::nullopt, std::nullopt), 734);

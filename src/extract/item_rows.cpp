@@ -163,14 +163,21 @@ std::optional<double> discount_amount(const std::string& line, size_t from, cons
 // short (161), for the subtotal check to put the digit back (extract/dropped_digit.h); or the row's count times
 // unit price (`r`: "(2点 単価1,198円)") when that is the box's digits with one digit more. nullopt when there is
 // no such box.
+// The amount of a box (spaces aside) whose thousands group lost a digit ("1,61", "¥1,46", "2,96円軽"), read one
+// digit short (161); nullopt for any other box.
+std::optional<double> broken_group_amount(const std::string& box) {
+    static const std::regex broken(R"(^(¥|\\)?(\d{1,3}),(\d{1,2})(円)?(軽|※|\*)?$)");
+    std::smatch m;
+    if (box.size() > kMaxLineBytes || !std::regex_match(box, m, broken)) return std::nullopt;
+    return std::stod(m[2].str() + m[3].str());
+}
+
 std::optional<PrintedItemRow> broken_group_row(const std::vector<std::string>& lines, size_t from, size_t end,
                                                const std::optional<PrintedItemRow>& r) {
-    static const std::regex broken(R"(^(¥|\\)?(\d{1,3}),(\d{1,2})(円)?(軽|※|\*)?$)");
     for (size_t k = from; k < end && k < from + 2 && is_item_row_continuation(lines[k]); ++k) {
-        const std::string s = strip_spaces(lines[k]);
-        std::smatch m;
-        if (s.size() > kMaxLineBytes || !std::regex_match(s, m, broken)) continue;
-        const double shorter = std::stod(m[2].str() + m[3].str());
+        const std::optional<double> box = broken_group_amount(strip_spaces(lines[k]));
+        if (!box) continue;
+        const double shorter = *box;
         PrintedItemRow out;
         out.amount = shorter;
         if (r && r->quantity && r->unit_price &&
@@ -333,6 +340,14 @@ std::vector<ItemRow> rows_between(const std::string& text, const std::vector<std
             if (counted(r_short) || (signed_part && !r->quantity && r_short && r_short->amount))
                 d = short_d, r = std::move(r_short);
         }
+        // The row's own box at the end of its line, its thousands group short of a digit ("HDMIｹｰﾌﾞﾙ 2m 1,68円"):
+        // read one digit short, for the subtotal check to put the digit back.
+        if ((!r || !r->amount) && trim(line).rfind(' ') != std::string::npos)
+            if (const auto box = broken_group_amount(trim(line).substr(trim(line).rfind(' ') + 1))) {
+                const std::string desc = trim(trim(line).substr(0, trim(line).rfind(' ')));
+                out.push_back(ItemRow{as_printed(clean_description(desc), first, 1), 1.0, *box, *box});
+                continue;
+            }
         if (!r || !r->amount)
             if (const std::optional<double> a = orphan_amount_above(i)) {
                 std::string desc = trim(line);
@@ -340,6 +355,16 @@ std::vector<ItemRow> rows_between(const std::string& text, const std::vector<std
                 if (count_column) counted_description(desc, above);
                 out.push_back(ItemRow{as_printed(clean_description(desc), first, 1), above.quantity.value_or(1.0),
                                       above.unit_price.value_or(*a), *a});
+                continue;
+            }
+        // The row's count line, then the next row's description, then this row's amount, which the count makes
+        // ("液晶保護ﾌｨﾙﾑ" / "@1980 x 5" / "ｲﾝｸｶｰﾄﾘｯｼﾞ" / "9,900円"): OCR moved the amount box below the next
+        // description; that row reads its own amount after it.
+        if (r && !r->amount && r->quantity && r->unit_price && i + 3 < end && is_item_row_continuation(next) &&
+            !rows.line_amount(i + 1) && item_line(lines[i + 2]) && is_item_row_continuation(lines[i + 3]))
+            if (const std::optional<double> a = rows.line_amount(i + 3);
+                a && *a > 0 && *a == *r->quantity * *r->unit_price) {
+                out.push_back(ItemRow{as_printed(clean_description(d), first, 1), r->quantity, r->unit_price, *a});
                 continue;
             }
         const bool next_starts_item = i + 1 < end && item_line(next);

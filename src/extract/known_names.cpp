@@ -75,6 +75,8 @@ std::string name_letters(std::string_view s) {
     return out;
 }
 
+bool KnownNames::knows(std::string_view name) const { return has_letters(letters(name)); }
+
 KnownNames KnownNames::parse(std::string_view content, const std::string& source) {
     KnownNames k;
     const auto lines = split_lines(content);

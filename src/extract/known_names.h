@@ -43,6 +43,8 @@ public:
     bool empty() const { return names_.empty(); }
     // True when some known name has these letters and digits (KnownName::letters).
     bool has_letters(const std::u32string& letters) const { return letters_.count(letters) != 0; }
+    // True when some known name has the letters and digits of `name` (name_letters).
+    bool knows(std::string_view name) const;
 
 private:
     std::vector<KnownName> names_;

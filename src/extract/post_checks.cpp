@@ -116,6 +116,19 @@ void apply_post_checks(const std::string& text, const std::string& target, const
     // "M11AE"; extract/latin_address.h).
     respell("supplier_name", known && options.copy_name, "known", "the store known as",
             [&](const std::string& v) { return known_name_for(text, v, known->stores); });
+    // A chain printed nowhere, before a printed branch ("セコラファンダ 本町駅前店" for "本町駅前店" / "ココカラファイン",
+    // "セケーズデンキ" for "ケーズデンキ"), is the chain printed with that branch, unless the model's chain is a store
+    // known from training (extract/store_branch.h).
+    if (options.copy_name && has_cjk(text) && f["supplier_name"].is_string()) {
+        const std::string v = f["supplier_name"].get<std::string>();
+        if (!(known && known->stores.knows(v.substr(0, std::min(v.find(' '), v.size())))))
+            if (const auto printed = printed_chain_of_branch(text, v, kNameLines)) {
+                const std::string read = fix_kana_lookalikes(*printed);  // the look-alikes read as above
+                f["warnings"].push_back("supplier_name_printed_chain: the model wrote " + v +
+                                        ", a chain not printed; the receipt prints " + read);
+                f["supplier_name"] = read;
+            }
+    }
     respell("supplier_address", known && options.copy_address, "known", "the address known as",
             [&](const std::string& v) { return known_address_for(v, known->addresses); });
     respell("supplier_address", known && options.copy_address, "words_known", "known words read as",
@@ -287,13 +300,12 @@ void apply_post_checks(const std::string& text, const std::string& target, const
         if (yen_total) take("total_amount", yen_total, total_from);
         bool subtotal_printed = false;
         yen_subtotal = keyword_subtotal(text, &subtotal_printed);
-        // A receipt with the tax included (内税, 内消費税) and no 外税 has its subtotal equal to its total: an amount
-        // below the total after the subtotal keyword is another row's box that OCR moved there ("小計 / ¥1330 /
-        // ¥3783"), and a model net amount equal to the total stands.
+        // A receipt with the tax included (内税, 内消費税, also "内消税": prints_tax_included) and no 外税 has its
+        // subtotal equal to its total: an amount below the total after the subtotal keyword is another row's box
+        // that OCR moved there ("小計 / ¥1330 / ¥3783"), and a model net amount equal to the total stands.
         const auto& model_net = f["net_amount"];
         if (yen_subtotal && yen_total && *yen_subtotal < *yen_total && !labelled_tax && model_net.is_number() &&
-            model_net.get<double>() == *yen_total &&
-            (text.find("内税") != std::string::npos || text.find("内消費税") != std::string::npos))
+            model_net.get<double>() == *yen_total && prints_tax_included(text))
             yen_subtotal = yen_total;
         if (yen_subtotal || !subtotal_printed) take("net_amount", yen_subtotal, "subtotal");
         // The arithmetic of net, tax and total (extract/yen_totals.h): a total missing or below the net amount is

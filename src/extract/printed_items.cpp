@@ -200,7 +200,8 @@ std::optional<PrintedItemRow> PrintedItems::row(const std::string& description) 
             bool any = false;
             if (end == std::string::npos || !row_chars_only(lines_[li].substr(end), any)) continue;
             std::optional<double> first_marked, last, bare_before_marked;
-            std::vector<double> bare;  // the row's other numbers not written as money, in order
+            std::vector<double> bare;    // the row's other numbers not written as money, in order
+            std::vector<double> marked_values;  // and those written as money, in order
             PrintedItemRow r;
             auto take = [&](const std::string& line, size_t after) {
                 for (const PrintedNumber& n : printed_numbers(line)) {
@@ -211,6 +212,7 @@ std::optional<PrintedItemRow> PrintedItems::row(const std::string& description) 
                     if (!n.usable || role != NumberRole::kOther) continue;
                     const bool marked = money_marked(line, n);
                     if (!first_marked && marked) first_marked = n.value;
+                    if (marked) marked_values.push_back(n.value);
                     last = n.value;
                     if (!marked) bare.push_back(n.value);
                     if (!marked && !first_marked && !bare_before_marked) bare_before_marked = n.value;
@@ -224,6 +226,12 @@ std::optional<PrintedItemRow> PrintedItems::row(const std::string& description) 
             }
             next_ = li + 1;
             r.amount = first_marked ? first_marked : currency_style_ ? std::nullopt : last;
+            // A later money box that the row's count line makes is its amount; the first is the row above's, which
+            // OCR moved under this description ("ｲﾝｸｶｰﾄﾘｯｼﾞ" / "9,900円" / "@4725 x 4" / "18,900円").
+            if (first_marked && r.quantity && r.unit_price && *first_marked != *r.quantity * *r.unit_price &&
+                std::find(marked_values.begin() + 1, marked_values.end(), *r.quantity * *r.unit_price) !=
+                    marked_values.end())
+                r.amount = *r.quantity * *r.unit_price;
             // Without money signs the last number is the amount ("にんじん" / "1" / "148": a count box before it),
             // unless the first is no count: then the first is the row's amount and the next belongs to the row
             // below, its box moved above its description ("ハンドソープ 詰替" / "298" / "110" / "*チョコレート").
@@ -232,8 +240,12 @@ std::optional<PrintedItemRow> PrintedItems::row(const std::string& description) 
             const bool counted_later =
                 r.quantity && r.unit_price &&
                 std::find(bare.begin() + 1, bare.end(), *r.quantity * *r.unit_price) != bare.end();
-            if (!first_marked && !currency_style_ && !quantity_column_ && bare.size() >= 2 && !item_count(bare[0]) &&
-                !counted_later)
+            // A small first number is a count box, unless the row's count line makes it ("レジ袋" / "@4 x 2" / "8" /
+            // "146": 146 is the next row's).
+            const bool counted_first = r.quantity && r.unit_price && !bare.empty() && bare[0] > 0 &&
+                                       bare[0] == *r.quantity * *r.unit_price;
+            if (!first_marked && !currency_style_ && !quantity_column_ && bare.size() >= 2 &&
+                (!item_count(bare[0]) || counted_first) && !counted_later)
                 r.amount = bare[0];
             // The same before a number marked as money: a receipt without signs marks only its reduced-rate amounts
             // ("ティッシュ 5箱" / "252" / "129軽" / "ヨーグルト"), so a first number that is no count is this row's.

@@ -27,9 +27,12 @@ bool has_tax_word(const std::string& line) {
 }
 
 // True when a rate at byte `at` of `line` stands in a tax context: a tax word on the line or on the line before
-// (a summary table's header), or nothing but spaces and brackets / marks before it (a tax table row).
+// (a summary table's header), or nothing but spaces and brackets / marks before it (a tax table row), unless the
+// line before names a discount ("割引 / 30% / -91": the discount's rate).
 bool tax_context(const std::string& line, size_t at, const std::string& prev) {
     if (has_tax_word(line) || has_tax_word(prev)) return true;
+    for (const char* discount : {"割引", "値引"})
+        if (prev.find(discount) != std::string::npos) return false;
     for (size_t i = 0; i < at; ++i) {
         const unsigned char c = static_cast<unsigned char>(line[i]);
         if (c >= 0x80 || std::isalnum(c)) return false;
@@ -304,6 +307,12 @@ std::optional<double> labelled_tax_total(const std::string& text) {
         sum = sum.value_or(0.0) + *amount;
     }
     return sum;
+}
+
+bool prints_tax_included(const std::string& text) {
+    for (const char* label : {"内税", "内消費税", "内消税", "内費税"})
+        if (text.find(label) != std::string::npos) return true;
+    return false;
 }
 
 std::optional<double> included_tax_total(const std::string& text) {

@@ -57,6 +57,9 @@ std::optional<double> labelled_tax_total(const std::string& text);
 // one has no amount, or two 内消費税等 amounts disagree.
 std::optional<double> included_tax_total(const std::string& text);
 
+// True when `text` says its tax is included: 内税 or 内消費税, also with 消 or 費 lost to OCR (内消税, 内費税).
+bool prints_tax_included(const std::string& text);
+
 // True when `text` prints `v` as a tax: an amount after 税 on its line ("内税 25"), or on the line after one that
 // holds 税 ("外税8" / "168円"), that line itself holding neither 税 nor 対象 (a base: "(10%対象 / ¥4)").
 bool printed_as_tax(const std::string& text, double v);

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "extract/date_evidence.h"
+#include "extract/kana_lookalikes.h"
 #include "extract/name_constraint.h"
 #include "extract/normalize_phone.h"
 #include "extract/unprinted_items.h"
@@ -207,6 +208,21 @@ std::optional<std::string> chain_before_branch(const std::string& text, const st
     return std::nullopt;
 }
 
+std::optional<std::string> printed_chain_of_branch(const std::string& text, const std::string& name, int max_lines) {
+    const std::string n = trim(sanitize_utf8(name));
+    const size_t sp = n.find(' ');
+    if (sp == std::string::npos || !has_cjk(n.substr(0, sp))) return std::nullopt;
+    const std::string chain = strip_spaces(fold_fullwidth(n.substr(0, sp)));
+    for (const std::string& line : first_lines(text, size_t(std::max(max_lines, 0)))) {
+        const std::string l = strip_spaces(fold_fullwidth(sanitize_utf8(line)));
+        if (l.find(chain) != std::string::npos || fix_kana_lookalikes(l).find(chain) != std::string::npos)
+            return std::nullopt;
+    }
+    const auto printed = chain_before_branch(text, n.substr(n.rfind(' ') + 1), max_lines);
+    if (!printed || strip_spaces(*printed).find(chain) != std::string::npos) return std::nullopt;
+    return printed;
+}
+
 std::optional<std::string> japanese_header_name_line(const std::string& text, int max_lines) {
     for (std::string line : first_lines(text, size_t(std::max(max_lines, 0)))) {
         line = trim(fold_fullwidth(line));
@@ -244,41 +260,48 @@ std::optional<std::string> branch_place_from_address(const std::string& name, co
     const std::vector<uint32_t> branch = code_points(n.substr(sp + 1)).value_or(std::vector<uint32_t>());
     const std::vector<uint32_t> addr = code_points(strip_spaces(sanitize_utf8(address))).value_or(std::vector<uint32_t>());
     if (branch.size() < 3 || addr.empty()) return std::nullopt;
-    auto printed = [&](const std::vector<uint32_t>& part) {
-        for (size_t at = 0; at + part.size() <= addr.size(); ++at)
-            if (matches_at(addr, at, part)) return true;
-        return false;
-    };
-    // OCR dropped the first character of the place: a leading part B that the address prints only as the end of
-    // a place (one kanji or kana X, itself none of these marks, before it, right after 都 道 府 県 市 区 郡 村 or the
+    // OCR dropped the first character of the place: a leading part B that the address prints as the end of a
+    // place (one kanji or kana X, itself none of these marks, before it, right after 都 道 府 県 市 区 郡 村 or the
     // start, and a house number right after it: "魚町6-17-10" for the branch "町本店", "角田町3-5-10" for
-    // "田町二丁目店") is X B. Not when the address also prints B otherwise ("新宿" in "東京都新宿区西新宿").
+    // "田町二丁目店"; or, B of two characters or more, the mark of a city or ward: "仙台市青葉区" for
+    // "台市青葉駅東口店") is X B. Elsewhere the address may print B only after that same X (a building named after
+    // the place: "一番町6丁目27番28号 一番町駅ビル" for "番町駅東口店"); a B printed with another kanji or kana
+    // before it only, nowhere as a place's end, is left to a shorter B. Not when the address also prints B after
+    // anything else ("新宿" in "東京都新宿区西新宿").
     {
         for (size_t len = branch.size() - 1; len >= 1; --len) {
             const std::vector<uint32_t> part(branch.begin(), branch.begin() + std::ptrdiff_t(len));
             std::optional<uint32_t> added;
+            std::vector<uint32_t> inside;  // the characters before B where it is printed inside a word
             bool otherwise = false, several = false;
             for (size_t at = 0; at + len <= addr.size(); ++at) {
                 if (!matches_at(addr, at, part)) continue;
-                const bool place_end = at >= 1 && kanji_or_kana(addr[at - 1]) && !address_unit(addr[at - 1]) &&
-                                       (at == 1 || address_unit(addr[at - 2])) &&
-                                       at + len < addr.size() && ascii_digit(addr[at + len]);
-                if (!place_end) {
+                const bool after_kana = at >= 1 && kanji_or_kana(addr[at - 1]) && !address_unit(addr[at - 1]);
+                const bool ends_place = at + len < addr.size() &&
+                                        (ascii_digit(addr[at + len]) || (len >= 2 && address_unit(addr[at + len])));
+                const bool place_end = after_kana && (at == 1 || address_unit(addr[at - 2])) && ends_place;
+                if (!after_kana) {
                     otherwise = true;
                     break;
+                }
+                if (!place_end) {
+                    inside.push_back(addr[at - 1]);
+                    continue;
                 }
                 several |= added && *added != addr[at - 1];
                 added = addr[at - 1];
             }
             if (otherwise) break;  // printed as it is: the checks below decide
             if (!added) continue;
-            if (several) return std::nullopt;
+            if (several || std::any_of(inside.begin(), inside.end(), [&](uint32_t c) { return c != *added; }))
+                return std::nullopt;
             return n.substr(0, sp + 1) + utf8_of(std::vector<uint32_t>{*added}, 0, 1) + utf8_of(branch, 0, branch.size());
         }
     }
     // OCR dropped the last character of the place: a leading part B that the address prints only as the start of
     // a place (right after 都 道 府 県 市 区 郡 村 or the start) followed by one kanji or kana X (none of those marks)
-    // and a house number ("日本橋3-27-29" for the branch "日本駅東口店", "呉服町1-4-24" for "呉服北口店"), and never
+    // and a house number ("日本橋3-27-29" for the branch "日本駅東口店", "呉服町1-4-24" for "呉服北口店"), or, B of
+    // two characters or more, X and the mark of a ward or city ("川崎市中原区" for "川崎市中本店"), and never
     // followed by a house number itself, is B X; the longest such B, and one X only. A longer B that starts a place
     // of the address without such an X ends the search (the place is printed as written, "名古屋市" of
     // 名古屋市中村区).
@@ -293,7 +316,7 @@ std::optional<std::string> branch_place_from_address(const std::string& name, co
                 whole |= ascii_digit(addr[at + len]);
                 const uint32_t x = addr[at + len];
                 if (kanji_or_kana(x) && !address_unit(x) && x != branch[len] && at + len + 1 < addr.size() &&
-                    ascii_digit(addr[at + len + 1])) {
+                    (ascii_digit(addr[at + len + 1]) || (len >= 2 && address_unit(addr[at + len + 1])))) {
                     several |= added && *added != x;
                     added = x;
                 }
@@ -306,10 +329,17 @@ std::optional<std::string> branch_place_from_address(const std::string& name, co
                    utf8_of(branch, len, branch.size());
         }
     }
-    // A leading part the address prints as it is: the branch's place is printed as written ("千葉市中央中央店"
-    // with the address "千葉県千葉市中央区中央7-2-18" names its place 千葉市中央, not 千葉市中央区).
-    for (size_t len = 2; len < branch.size(); ++len)
-        if (printed(std::vector<uint32_t>(branch.begin(), branch.begin() + std::ptrdiff_t(len)))) return std::nullopt;
+    // A leading part the address prints as it is at the end of a place (before a house number, a mark of a ward
+    // or city, or the address's end): the branch's place is printed as written ("千葉市中央中央店" with the address
+    // "千葉県千葉市中央区中央7-2-18" names its place 千葉市中央, not 千葉市中央区). One printed inside a longer word
+    // ("みな" of みなとみらい for "みなみらい二丁目店") is no place of its own.
+    for (size_t len = 2; len < branch.size(); ++len) {
+        const std::vector<uint32_t> part(branch.begin(), branch.begin() + std::ptrdiff_t(len));
+        for (size_t at = 0; at + len <= addr.size(); ++at)
+            if (matches_at(addr, at, part) &&
+                (at + len == addr.size() || ascii_digit(addr[at + len]) || address_unit(addr[at + len])))
+                return std::nullopt;
+    }
     // Leading parts B of the branch, longest first (the whole branch less its last character, 店, at most).
     for (size_t len = branch.size() - 1; len >= 2; --len) {
         const std::vector<uint32_t> part(branch.begin(), branch.begin() + std::ptrdiff_t(len));

@@ -59,6 +59,14 @@ std::optional<std::string> chain_run_past_final_n(const std::string& text, const
 // label and no company form (株式会社, 有限会社, (株)). nullopt otherwise.
 std::optional<std::string> chain_before_branch(const std::string& text, const std::string& name, int max_lines);
 
+// The chain printed with the branch when the model wrote another chain before it ("セコラファンダ 本町駅前店" for
+// the printed "本町駅前店" / "ココカラファイン", "セケーズデンキ 経堂南店" for "ケーズデンキ 経堂南店"): `name` is a chain
+// with kanji or kana, a space and a branch; the chain is printed nowhere among the first `max_lines` lines, not
+// even with OCR look-alikes read (fix_kana_lookalikes); and chain_before_branch finds a chain line for the branch.
+// The caller leaves a chain known from training alone: the model puts back characters OCR dropped from those
+// ("セブン-イレブン" for the printed "セブ-イレブン"). `name` with the printed chain; nullopt otherwise.
+std::optional<std::string> printed_chain_of_branch(const std::string& text, const std::string& name, int max_lines);
+
 // True when `line` names a company form (株式会社, 有限会社, 合同会社, (株), (有)): the operating company printed in a
 // Japanese header, not the store.
 bool japanese_company_line(const std::string& line);

@@ -53,14 +53,19 @@ std::optional<double> yen_total_digit_back(const std::string& text, double total
     }
     // The amount paid prints the total again ("合 計 ¥1,328" / "PayPay ¥14,328"); when it and the arithmetic both fit
     // and differ, nothing is put back.
-    if (const auto paid = yen_paid_amount(text);
-        paid && std::find(candidates.begin(), candidates.end(), paid->value) == candidates.end())
+    const size_t from_arithmetic = candidates.size();
+    const auto paid = yen_paid_amount(text);
+    if (paid && std::find(candidates.begin(), candidates.end(), paid->value) == candidates.end())
         candidates.push_back(paid->value);
     const std::vector<std::string> lines = printed_lines(text);
     const std::string digits = amount_digits(total);
     std::optional<double> found;
-    for (double c : candidates) {
-        if (!one_digit_inserted(digits, amount_digits(c)) || printed_count(lines, 0, c) == 0) continue;
+    for (size_t k = 0; k < candidates.size(); ++k) {
+        const double c = candidates[k];
+        // Printed somewhere, or an amount of the arithmetic that tendered less change makes too ("合 計 / 123" with
+        // 小計 1130, 外税 32 and 72, お預り 2000, お釣 766).
+        const bool paid_so = k < from_arithmetic && paid && paid->from_change && paid->value == c;
+        if (!one_digit_inserted(digits, amount_digits(c)) || (printed_count(lines, 0, c) == 0 && !paid_so)) continue;
         if (found) return std::nullopt;  // both fit: the arithmetic cannot tell
         found = c;
     }
@@ -90,7 +95,8 @@ constexpr const char* kPaymentWords[] = {"決済",   "支払",    "クレジッ�
 std::optional<PaidAmount> yen_paid_amount(const std::string& text) {
     const std::vector<std::string> lines = printed_lines(text);
     std::vector<double> readings;
-    std::optional<double> tendered;
+    double tendered = -1;  // the amount tendered, -1 when none is read yet (a plain double: GCC's
+                           // maybe-uninitialized misfires on an optional here)
     bool from_change = false;
     for (size_t i = 0; i < lines.size(); ++i) {
         const std::string& line = lines[i];
@@ -98,18 +104,18 @@ std::optional<PaidAmount> yen_paid_amount(const std::string& text) {
         size_t p = line.find("預");
         if (p == std::string::npos) p = line.find("現金");
         if (p != std::string::npos) {
-            tendered = amount_on_or_below(lines, i, p, NextLine::kBareAmount);
+            tendered = amount_on_or_below(lines, i, p, NextLine::kBareAmount).value_or(-1);
             continue;
         }
         size_t q = line.find("釣");
         if (q == std::string::npos) q = line.find("おつり");
         if (q != std::string::npos) {
             const std::optional<double> change = amount_on_or_below(lines, i, q, NextLine::kBareAmount);
-            if (tendered && change && *tendered > *change) {
-                readings.push_back(*tendered - *change);
+            if (tendered > 0 && change && tendered > *change) {
+                readings.push_back(tendered - *change);
                 from_change = true;
             }
-            tendered.reset();
+            tendered = -1;
             continue;
         }
         // A payment word starts the line, or 決済 / 支払 is on it ("SDカード 64GB" names an item).

@@ -18,7 +18,8 @@ std::optional<double> yen_total_from_net(const std::string& text, double net, co
 
 // The total of a yen receipt whose printed total lost one digit to OCR ("お買上計 / 39円" for 739, "合計金額 / ¥30"
 // for 304): what the arithmetic makes of it, when `total` is that amount with one digit dropped
-// (extract/dropped_digit.h) and the amount is printed on the receipt. The arithmetic: net + `added_tax` (the 外税
+// (extract/dropped_digit.h) and the amount is printed on the receipt, or is tendered less change as well (an amount
+// of the arithmetic below that the payment lines make, yen_paid_amount's from_change). The arithmetic: net + `added_tax` (the 外税
 // amounts) when both are given, net when only it is; without a net amount, the sum of the per-rate bases (tax
 // included) or of the bases and their taxes (extract/printed_tax.h); and the amount paid (yen_paid_amount, "PayPay
 // ¥14,328" under "合 計 ¥1,328"). Exactly one of them must fit; nullopt when none or several do.
