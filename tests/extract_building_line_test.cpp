@@ -24,6 +24,10 @@ TEST(BuildingLine, DamagedBuildingWordReadWhole) {
     EXPECT_EQ(ex::address_with_printed_building("東京都豊島区\n巣鴨5-10-6\n巣鴨駅ル 2F\n",
                                                 "東京都豊島区 巣鴨5-10-6 巣鴨タワー 2F"),
               "東京都豊島区 巣鴨5-10-6 巣鴨駅ビル 2F");
+    // A look-alike before 条 in the place reads as its digit ("南Z条西" for 南2条西).
+    EXPECT_EQ(ex::address_with_printed_building("北海道札幌市中央区\n南2条西2丁目5番16号\n南Z条西駅ル 8F\n",
+                                                "北海道札幌市中央区 南2条西2丁目5番16号 南2条西スクエア 8F"),
+              "北海道札幌市中央区 南2条西2丁目5番16号 南2条西駅ビル 8F");
 }
 
 TEST(BuildingLine, NothingToChange) {

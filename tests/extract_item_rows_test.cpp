@@ -412,6 +412,10 @@ TEST(ItemRows, DiscountsWithoutTheirWordOrSignAndHeaderLinesInARow) {
     const auto rows2 = ex::read_item_rows("店\n2024/03/30\nおにぎり ¥120\n-¥20\nパン\n¥100\n小計\n200\n");
     ASSERT_TRUE(rows2);
     EXPECT_EQ(pairs(*rows2), (std::vector<std::pair<std::string, double>>{{"おにぎり", 120}, {"パン", 100}}));
+    // A rate followed by a minus amount is a discount whatever OCR left of its word ("引 10% -21" for 割引).
+    const auto rows3 = ex::read_item_rows("店\n2019年12月24日(火)\nﾌﾞﾗｯｸｻﾝﾀﾞｰ\n215軽\n引 10% -21\n小計\n194\n");
+    ASSERT_TRUE(rows3);
+    EXPECT_EQ(pairs(*rows3), (std::vector<std::pair<std::string, double>>{{"ﾌﾞﾗｯｸｻﾝﾀﾞｰ", 215}, {"引 10%", -21}}));
 }
 
 TEST(ItemRows, DiscountRateInABoxOfItsOwn) {

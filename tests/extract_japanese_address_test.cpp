@@ -88,9 +88,15 @@ TEST(JapaneseAddress, AnotherTownOfTheCity) {
     EXPECT_EQ(ex::address_as_printed("神奈川県横浜市西区\n南幸2丁目18番28号\n領収書\n南幸センタービル 7F\n",
                                      "神奈川県横浜市西区 北幸2丁目18番28号 北幸センタービル 7F"),
               "神奈川県横浜市西区 南幸2丁目18番28号 南幸センタービル 7F");
-    // Not an OCR look-alike (二 for ニ), nor three characters, nor other digits.
+    // A whole town after the ward mark that shares no character with the model's (高島 / みなとみらい, 西新宿 / 六本木).
+    EXPECT_EQ(ex::address_as_printed("〒220-3869 神奈川県横浜市西区みなとみらい2-35-21\n", "神奈川県横浜市西区高島2-35-21"),
+              "神奈川県横浜市西区みなとみらい2-35-21");
+    EXPECT_EQ(ex::address_as_printed("東京都港区\n六本木5-1-2\n", "東京都港区 西新宿5-1-2"), "東京都港区 六本木5-1-2");
+    // Not an OCR look-alike (二 for ニ), nor a town that OCR dropped characters of (北幸 / 幸: one shared), nor other
+    // digits.
     EXPECT_EQ(ex::address_as_printed("東京都港区\n芝浦ニ丁目\n", "東京都港区 芝浦二丁目"), std::nullopt);
-    EXPECT_EQ(ex::address_as_printed("東京都港区\n六本木5-1-2\n", "東京都港区 西新宿5-1-2"), std::nullopt);
+    EXPECT_EQ(ex::address_as_printed("神奈川県横浜市西区幸2-1-3\n", "神奈川県横浜市西区北幸2-1-3"), std::nullopt);
+    EXPECT_EQ(ex::address_as_printed("東京都港区\n六本木5-1-3\n", "東京都港区 西新宿5-1-2"), std::nullopt);
     EXPECT_EQ(ex::address_as_printed("宮城県仙台市青葉区\n一番町5丁目7番13号\n", "宮城県仙台市青葉区 国分町5丁目37番13号"),
               std::nullopt);
 }

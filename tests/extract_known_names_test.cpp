@@ -99,6 +99,10 @@ TEST(KnownNames, LettersOcrDroppedAreRestored) {
     EXPECT_EQ(ex::known_name_for("", "ツルハラグ", k), "ツルハドラッグ");
     EXPECT_EQ(ex::known_name_for("", "セブン-イブ 道玄坂中央店", k), "セブン-イレブン 道玄坂中央店");
     EXPECT_EQ(ex::known_name_for("", "エデオン 日本橋駅東口店", k), "エディオン 日本橋駅東口店");
+    // The model read the printed hyphen as ー ("セブーイレブン" for the printed "セブ-イレブン"); not when the receipt
+    // prints no such hyphen.
+    EXPECT_EQ(ex::known_name_for("セブ-イレブン\n〒460-0650\n", "セブーイレブン 錦北口店", k), "セブン-イレブン 錦北口店");
+    EXPECT_EQ(ex::known_name_for("セブーイレブン\n", "セブーイレブン 錦北口店", k), std::nullopt);
     // Two candidates: the one 36 times as frequent (the other is a label's typo).
     EXPECT_EQ(ex::known_name_for("", "GARENIA BAKERIES (K) SDN BHD", k), "GARDENIA BAKERIES (KL) SDN BHD");
 }

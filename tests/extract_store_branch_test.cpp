@@ -34,6 +34,11 @@ TEST(StoreBranch, BranchLineThatLostItsMark) {
               "日高屋 八王子店");
     EXPECT_EQ(ex::name_with_branch("サミット\n紺屋町駅西口\n静岡県静岡市葵区\n", "サミット", 4, "静岡県静岡市葵区 紺屋町3-35-26"),
               "サミット 紺屋町駅西口店");
+    // On the chain's line after the chain that lost characters to OCR, which the model wrote whole.
+    EXPECT_EQ(ex::name_with_branch("ビックカラ 中央\n〒260-7032\n", "ビックカメラ", 4, "千葉県千葉市中央区中央4-30-1"),
+              "ビックカメラ 中央店");
+    EXPECT_EQ(ex::name_with_branch("ビックカラ 新宿西口店\n", "ビックカメラ", 4, ""), "ビックカメラ 新宿西口店");
+    EXPECT_EQ(ex::name_with_branch("ビカ 中央\n", "ビックカメラ", 4, "千葉県千葉市中央区中央4-30-1"), std::nullopt);  // 4 lost
     // Not an address line (an address unit at its end), not a line the address does not start, not other words.
     EXPECT_EQ(ex::name_with_branch("日高屋\n東京都八王子市\n", "日高屋", 4, "東京都八王子市 旭町4丁目2番23号"), std::nullopt);
     EXPECT_EQ(ex::name_with_branch("日高屋\nいらっしゃいませ\n", "日高屋", 4, "東京都八王子市 旭町4丁目2番23号"), std::nullopt);

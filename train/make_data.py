@@ -12,6 +12,7 @@ Writes, one {"id", "text", "fields", "target", "source"} object per line:
   dev3_ja.jsonl        600 receipts of the held-out layouts/chains from a third seed stream (a fresh development set)
   dev4_ja.jsonl        600 more from a fourth seed stream
   dev5_ja.jsonl        600 more from a fifth (25000), fresh after the first four were tuned on for many rounds
+  dev6_ja.jsonl        600 more from a sixth (27000), to confirm what dev5_ja decided
   dev_en.jsonl         300 receipts of the held-out English layouts/chains from the development seed stream
   dev2_en.jsonl        300 more from a fresh seed stream (13000)
   dev3_en.jsonl        300 more from another (15000), for checking a round after it is made
@@ -299,6 +300,8 @@ def main():
     # A fifth (25000): the first four had been tuned on for thirty rounds and more, so their misses that a reader
     # can recover were few; a fresh stream shows the held-out layouts' misses as the test set would.
     write_jsonl(os.path.join(args.out, "dev5_ja.jsonl"), synth_records("test", "ja", 25000, 600))
+    # A sixth (27000), read only to confirm a round decided on dev5_ja: receipts no rule was written from.
+    write_jsonl(os.path.join(args.out, "dev6_ja.jsonl"), synth_records("test", "ja", 27000, 600))
     # An English development set: the held-out English layouts / chains from the development seed stream (7000),
     # for the checks of Latin-script receipts.
     write_jsonl(os.path.join(args.out, "dev_en.jsonl"), synth_records("test", "en", 7000, 300))

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "extract/kana_lookalikes.h"
+#include "extract/ocr_digits.h"
 #include "extract/utf8.h"
 
 namespace receipt::extract {
@@ -78,7 +79,11 @@ std::optional<std::string> address_with_printed_building(const std::string& text
         for (const std::u32string& word : building_words()) {
             const size_t n = damaged_suffix(body, word);
             if (n == 0) continue;
-            const std::u32string place = body.substr(0, body.size() - n);
+            std::u32string place = body.substr(0, body.size() - n);
+            // A look-alike right before 条 reads as its digit ("南Z条西" for 南2条西: a Sapporo block number).
+            for (size_t c = 0; c + 1 < place.size(); ++c)
+                if (place[c + 1] == U'条' && place[c] < 0x80 && confusion_digit(char(place[c])))
+                    place[c] = char32_t(confusion_digit(char(place[c])));
             if (place.empty() || !has_cjk(to_utf8(place))) break;
             const std::string building = to_utf8(place + word);
             const std::string place8 = to_utf8(place);

@@ -46,7 +46,13 @@ bool totals_line(const std::string& line, const std::string& next) {
 bool discount_line(const std::string& line) {
     for (const char* k : {"値引", "割引", "クーポン", "ｸｰﾎﾟﾝ"})
         if (line.find(k) != std::string::npos) return true;
-    return false;
+    // A rate followed by a minus amount is a percentage discount whatever OCR left of its word ("引 10% -21").
+    static const std::regex rate_then_minus(R"(\d{1,2}% ?(-|ー|▲)(¥|\\)?\d)");
+    try {
+        return line.size() <= kMaxLineBytes && std::regex_search(line, rate_then_minus);
+    } catch (...) {
+        return false;
+    }
 }
 
 // A discount's amount on a line of its own ("ー1,814円", "-¥20", "▲100").

@@ -21,6 +21,8 @@ enum class Runs {
     kDigits,   // a run of digits matches any run of digits ("5-27-5" / "5-25-7")
     kNumbers,  // a house number (digits joined by '-') matches any house number ("11-24" / "1-14-22")
     kPlace,    // digits exactly, and one or two kanji / kana in a row may be others ("国分町" / "一番町")
+    kTown,     // digits exactly, and the town after a ward mark may be another town, none of its characters shared
+               // ("西区高島2-35-21" / "西区みなとみらい2-35-21")
 };
 
 constexpr size_t kMaxPlaceSubstitutions = 2;  // characters of a place word kPlace lets differ
@@ -73,6 +75,25 @@ size_t match_at(const CompactText& c, size_t p, const std::string& v, Runs runs,
             last_sub = k;
             continue;
         }
+        // kTown: the kanji / kana run right after a ward or city mark, up to a house number on both sides, is
+        // another town: two characters or more on each side and no character in common (a town OCR damaged keeps
+        // most of its characters; the model wrote another town of the ward).
+        if (runs == Runs::kTown && substituted == 0 && k >= 3 && (v.compare(k - 3, 3, "区") == 0 ||
+                                                                  v.compare(k - 3, 3, "市") == 0) &&
+            cjk_at(v, k) && cjk_at(c.text, i) && cjk_at(v, k) != cjk_at(c.text, i)) {
+            std::u32string mine, theirs;
+            size_t kv = k, ki = i;
+            for (; cjk_at(v, kv); kv += 3) mine += cjk_at(v, kv);
+            for (; cjk_at(c.text, ki); ki += 3) theirs += cjk_at(c.text, ki);
+            const bool shared = std::any_of(mine.begin(), mine.end(),
+                                            [&](char32_t x) { return theirs.find(x) != std::u32string::npos; });
+            if (mine.size() < 2 || theirs.size() < 2 || shared || kv >= v.size() || !digit(v[kv]) ||
+                ki >= c.text.size() || !digit(c.text[ki]))
+                return std::string::npos;
+            substituted = 1;
+            k = kv, i = ki;
+            continue;
+        }
         if (v[k] != c.text[i]) return std::string::npos;
         digits += digit(c.text[i]);
         ++i, ++k;
@@ -106,7 +127,7 @@ std::string keep_floor_spaces(const std::string& model, std::string printed) {
         for (size_t j = printed.find(tok, from); j != std::string::npos; j = printed.find(tok, j + 1)) {
             if (j == 0 || printed[j - 1] == ' ' || digit(printed[j - 1])) continue;
             if (floor_token(printed, j) != n) continue;
-            printed.insert(j, " ");
+            printed = printed.substr(0, j) + " " + printed.substr(j);  // (insert() trips GCC 12's -Wrestrict)
             from = j + n + 1;
             break;
         }
@@ -182,7 +203,7 @@ namespace {
 // none is printed.
 std::optional<std::string> printed_match(const CompactText& c, const std::string& v) {
     const size_t want_digits = size_t(std::count_if(v.begin(), v.end(), digit));
-    for (const Runs runs : {Runs::kExact, Runs::kDigits, Runs::kNumbers, Runs::kPlace}) {
+    for (const Runs runs : {Runs::kExact, Runs::kDigits, Runs::kNumbers, Runs::kPlace, Runs::kTown}) {
         for (int p : c.word_starts) {
             size_t digits = 0;
             const size_t e = match_at(c, size_t(p), v, runs, digits);

@@ -440,7 +440,26 @@ std::optional<std::string> known_name_for(const std::string& text, const std::st
     const auto& names = known.names();
     bool decided = false;
     if (auto k = known_spelling(chain, model, known, true, decided)) return *k + branch;
-    if (decided || cjk) return std::nullopt;
+    if (decided) return std::nullopt;
+    if (cjk) {
+        // The model read a printed hyphen as the prolonged sound mark ("セブーイレブン" for the printed "セブ-イレブン",
+        // which lost ン): the printed spelling's letters are the ones to restore.
+        const std::string mark = "ー";
+        std::string printed_chain;
+        for (size_t i = 0; i < chain.size();) {
+            const bool at_mark = chain.compare(i, mark.size(), mark) == 0;
+            printed_chain += at_mark ? std::string("-") : chain.substr(i, 1);
+            i += at_mark ? mark.size() : 1;
+        }
+        if (printed_chain == chain) return std::nullopt;
+        bool printed = false;
+        for (const auto& line : first_lines(text, 6)) printed |= line.find(printed_chain) != std::string::npos;
+        const std::u32string printed_letters = letters(printed_chain);
+        bool decided_printed = false;
+        if (printed && printed_letters.size() >= 4)
+            if (auto k = known_spelling(printed_chain, printed_letters, known, true, decided_printed)) return *k + branch;
+        return std::nullopt;
+    }
 
     // A known name the model took a piece of: the rest of it is one of the first lines, or two or three
     // consecutive ones ("THE" / "ROTI" / "MAN" / "BAKERY").

@@ -33,6 +33,15 @@ int utf8_chars(const std::string& s) {
     return n;
 }
 
+// True when `shorter` is `longer` with one or two of its characters lost (in order, two characters left at least).
+bool chars_lost(const std::string& shorter, const std::string& longer) {
+    const auto s = code_points(shorter), l = code_points(longer);
+    if (!s || !l || s->size() < 2 || s->size() >= l->size() || l->size() - s->size() > 2) return false;
+    size_t j = 0;
+    for (size_t i = 0; i < l->size() && j < s->size(); ++i) j += (*l)[i] == (*s)[j];
+    return j == s->size();
+}
+
 // True when `line` (spaces aside) is a branch line that lost its 店 to OCR: kanji and kana only (2 to
 // kMaxBranchChars characters), a place that `address` (spaces aside) prints, at least its first two characters,
 // followed only by the words that name a branch after its place (駅, 前, 口, 東西南北, 中央, 本, 丁目 with a kanji
@@ -82,15 +91,21 @@ std::optional<std::string> name_with_branch(const std::string& text, const std::
         return ends_with(b, "店") && n >= 2 && n <= kMaxBranchChars && b.find("〒") == std::string::npos &&
                ascii_lower(b).find("tel") == std::string::npos && b.find("電話") == std::string::npos;
     };
+    const std::string addr = strip_spaces(fold_fullwidth(sanitize_utf8(address)));
     for (size_t k = 0; k < lines.size() && int(k) < max_lines; ++k) {
-        // The branch printed after the chain on the same line, one space between ("サミット 芝浦店").
+        // The branch printed after the chain on the same line, one space between ("サミット 芝浦店"); also after
+        // the chain with one or two characters lost to OCR, which the model wrote whole, and with the branch's 店
+        // lost ("ビックカラ 中央" for "ビックカメラ", address "千葉県千葉市中央区中央4-30-1").
         const size_t sp = lines[k].rfind(' ');
-        if (sp != std::string::npos && strip_spaces(lines[k].substr(0, sp)) == want) {
-            const std::string branch = trim(lines[k].substr(sp + 1));
+        if (sp == std::string::npos) continue;
+        const std::string chain = strip_spaces(lines[k].substr(0, sp));
+        const std::string branch = trim(lines[k].substr(sp + 1));
+        if (chain == want && is_branch(branch)) return trim(name) + " " + branch;
+        if (chars_lost(chain, want)) {
             if (is_branch(branch)) return trim(name) + " " + branch;
+            if (branch_without_mark(branch, addr)) return trim(name) + " " + branch + "店";
         }
     }
-    const std::string addr = strip_spaces(fold_fullwidth(sanitize_utf8(address)));
     auto in_address = [&](const std::string& line) {
         std::string l = strip_spaces(line);
         // The address leaves out the postcode ("〒150-2574 東京都渋谷区...").
