@@ -164,11 +164,6 @@ std::optional<double> discount_amount(const std::string& line, size_t from, cons
     return std::nullopt;
 }
 
-// The amount box of a row whose thousands group lost a digit to OCR ("1,61" of 1,461, "¥1,46", "2,96円": no
-// amount to printed_numbers), on lines [from, end) within the row (its first two continuation lines): read one digit
-// short (161), for the subtotal check to put the digit back (extract/dropped_digit.h); or the row's count times
-// unit price (`r`: "(2点 単価1,198円)") when that is the box's digits with one digit more. nullopt when there is
-// no such box.
 // The amount of a box (spaces aside) whose thousands group lost a digit ("1,61", "¥1,46", "2,96円軽"), read one
 // digit short (161); nullopt for any other box.
 std::optional<double> broken_group_amount(const std::string& box) {
@@ -178,6 +173,11 @@ std::optional<double> broken_group_amount(const std::string& box) {
     return std::stod(m[2].str() + m[3].str());
 }
 
+// The amount box of a row whose thousands group lost a digit to OCR ("1,61" of 1,461, "¥1,46", "2,96円": no
+// amount to printed_numbers), on lines [from, end) within the row (its first two continuation lines): read one digit
+// short (161), for the subtotal check to put the digit back (extract/dropped_digit.h); or the row's count times
+// unit price (`r`: "(2点 単価1,198円)") when that is the box's digits with one digit more. nullopt when there is
+// no such box.
 std::optional<PrintedItemRow> broken_group_row(const std::vector<std::string>& lines, size_t from, size_t end,
                                                const std::optional<PrintedItemRow>& r) {
     for (size_t k = from; k < end && k < from + 2 && is_item_row_continuation(lines[k]); ++k) {

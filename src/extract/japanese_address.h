@@ -19,11 +19,11 @@ namespace receipt::extract {
 // look-alike of the other (the model wrote another town of the city: "国分町5丁目37番13号" for the printed
 // "一番町5丁目37番13号"); else one with the same digits whose town after the ward or city mark is another town of
 // two characters or more that shares no character with the model's ("高島2-35-21" for the printed
-// "みなとみらい2-35-21"; OCR drops a character or two of a town, it does not replace all). When the address is not printed as one span (OCR put its lines out of order), each of its
-// words with a digit and a kanji or kana, or of four characters or more with a kanji or kana (a building), is
-// matched so on its own. A space the
-// model wrote before a floor token ("駅ビル 2F", "ビル 3階") stays where the OCR text joins it to the building (OCR
-// drops spaces). nullopt when nothing matches or the address is printed so.
+// "みなとみらい2-35-21"; OCR drops a character or two of a town, it does not replace all). When the address is
+// not printed as one span (OCR put its lines out of order), each of its words with a digit and a kanji or kana, or
+// of four characters or more with a kanji or kana (a building), is matched so on its own. A space the model wrote
+// before a floor token ("駅ビル 2F", "ビル 3階") stays where the OCR text joins it to the building (OCR drops
+// spaces). nullopt when nothing matches or the address is printed so.
 std::optional<std::string> address_as_printed(const std::string& text, const std::string& address);
 
 }  // namespace receipt::extract

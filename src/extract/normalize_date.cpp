@@ -218,13 +218,13 @@ std::vector<Candidate> scan(const std::string& s, DateHints hints, bool all_read
     // (the era year is one digit: 令和 began in 2019).
     static const std::regex kReiwaNoYearMark(
         "\xE4\xBB\xA4\xE5\x92\x8C\\s*([1-9]\\d{1,2})\\s*\xE6\x9C\x88\\s*(\\d{1,2})(?!\\d)");
-    // "202101/01", "2021/0101": a year-first date with one of its separators lost (a four-digit year 19xx / 20xx,
-    // two-digit month and day).
     // "2025年213日": a Japanese date whose 月 OCR dropped (a four-digit year 19xx / 20xx and 年, then three or four
     // digits before 日), read where exactly one split of the digits is a valid month and day ("213" is 2-13, 21-3
     // being no month; "123" is 1-23 or 12-3, unknown).
     static const std::regex kKanjiNoMonthMark(
         "(^|\\D)((?:19|20)\\d{2})\\s*\xE5\xB9\xB4\\s*(\\d{3,4})\\s*\xE6\x97\xA5");
+    // "202101/01", "2021/0101": a year-first date with one of its separators lost (a four-digit year 19xx / 20xx,
+    // two-digit month and day).
     static const std::regex kYearMonthRun("(^|\\D)((?:19|20)\\d{2})(\\d{2})([./-])(\\d{2})(?![\\d:])");
     static const std::regex kMonthDayRun("(^|\\D)((?:19|20)\\d{2})([./-])(\\d{2})(\\d{2})(?![\\d:])");
 

@@ -200,7 +200,7 @@ std::optional<PrintedItemRow> PrintedItems::row(const std::string& description) 
             bool any = false;
             if (end == std::string::npos || !row_chars_only(lines_[li].substr(end), any)) continue;
             std::optional<double> first_marked, last, bare_before_marked;
-            std::vector<double> bare;    // the row's other numbers not written as money, in order
+            std::vector<double> bare;           // the row's other numbers not written as money, in order
             std::vector<double> marked_values;  // and those written as money, in order
             PrintedItemRow r;
             auto take = [&](const std::string& line, size_t after) {

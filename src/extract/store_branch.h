@@ -12,7 +12,9 @@ namespace receipt::extract {
 inline constexpr int kMaxBranchChars = 24;
 
 // The name with its branch when `name` (spaces aside) does not itself end in 店 and is, among the first
-// `max_lines` printed lines of `text`, a line followed by a branch after its last space ("サミット 芝浦店"), or
+// `max_lines` printed lines of `text`, a line followed by a branch after its last space ("サミット 芝浦店"; also
+// where that line lost one or two characters of the chain, with the branch whole or without its 店 as below:
+// "ビックカラ 中央" for the model's "ビックカメラ"), or
 // a whole line (or two lines: "スターバックス" / "コーヒー") followed by a branch line: a branch ends in 店 (店,
 // 本店, 支店, ...), has at most kMaxBranchChars characters and no 〒 or phone label. nullopt otherwise (keep the
 // name).
