@@ -571,4 +571,11 @@ TEST(ItemRows, CountLinesTellWhichAmountIsTheRows) {
                                                                           {"HDMIｹｰﾌﾞﾙ 2m", 168},
                                                                           {"ﾓﾊﾞｲﾙﾊﾞｯﾃﾘｰ", 2990}}));
     EXPECT_EQ((*rows2)[1].quantity, 4);
+    // A count box between the description and that amount is no part of the description (a receipt that writes
+    // its amounts with yen signs: the count is no amount).
+    const auto rows3 = ex::read_item_rows("店\n2025-03-15 7時21分\nﾓﾊﾞｲﾙﾊﾞｯﾃﾘｰ\n\\2,990\nUSB充電器 20W 2 \\4,36\n"
+                                          "HDMIｹｰﾌﾞﾙ 2m\n\\1,680\n小計\n9,006\n");
+    ASSERT_TRUE(rows3);
+    EXPECT_EQ(pairs(*rows3), (std::vector<std::pair<std::string, double>>{
+                                 {"ﾓﾊﾞｲﾙﾊﾞｯﾃﾘｰ", 2990}, {"USB充電器 20W", 436}, {"HDMIｹｰﾌﾞﾙ 2m", 1680}}));
 }

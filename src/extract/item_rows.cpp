@@ -348,9 +348,14 @@ std::vector<ItemRow> rows_between(const std::string& text, const std::vector<std
         }
         // The row's own box at the end of its line, its thousands group short of a digit ("HDMIｹｰﾌﾞﾙ 2m 1,68円"):
         // read one digit short, for the subtotal check to put the digit back.
+        // A count box before it ("USB充電器 20W 2 \\4,36") is no part of the description.
         if ((!r || !r->amount) && trim(line).rfind(' ') != std::string::npos)
             if (const auto box = broken_group_amount(trim(line).substr(trim(line).rfind(' ') + 1))) {
-                const std::string desc = trim(trim(line).substr(0, trim(line).rfind(' ')));
+                std::string desc = trim(trim(line).substr(0, trim(line).rfind(' ')));
+                if (const size_t sp = desc.rfind(' '); sp != std::string::npos && desc.size() - sp - 1 <= 2 &&
+                                                       std::all_of(desc.begin() + std::ptrdiff_t(sp) + 1, desc.end(),
+                                                                   is_ascii_digit))
+                    desc = trim(desc.substr(0, sp));
                 out.push_back(ItemRow{as_printed(clean_description(desc), first, 1), 1.0, *box, *box});
                 continue;
             }
