@@ -388,6 +388,12 @@ TEST(NormalizeDate, SeparatorsOrTheEraYearMarkLost) {
     EXPECT_EQ(ex::normalize_date("令和312月1日"), "2021-12-01");
     EXPECT_EQ(ex::normalize_date("令和11月1日"), std::nullopt);  // the era year or its 年 lost: unknown
     EXPECT_EQ(ex::normalize_date("202113/01"), std::nullopt);    // no month 13
+    // A year-last date that lost a separator, at its line's start: read in the hints' order.
+    EXPECT_EQ(ex::normalize_date("2105/2023"), "2023-05-21");
+    EXPECT_EQ(ex::normalize_date("7/122021 02:52PM"), "2021-12-07");
+    EXPECT_EQ(ex::normalize_date("7/122021", ex::DateHints{false, true}), "2021-07-12");
+    EXPECT_EQ(ex::normalize_date("INV 1105/2023"), std::nullopt);  // a number inside a line
+    EXPECT_EQ(ex::normalize_date("2113/2023"), std::nullopt);       // no month 13
     EXPECT_EQ(ex::date_apart_from_time("2021-11-0506:04:40"), "2021-11-05 06:04:40");
     EXPECT_EQ(ex::date_apart_from_time("2021/11/05 06:04"), "2021/11/05 06:04");
 }
@@ -404,6 +410,16 @@ TEST(NormalizeDate, MonthAbbreviationOcrDamaged) {
     EXPECT_EQ(date("31 AP 2023"), "<none>");          // no April 31
     EXPECT_EQ(date("12 A8 2023"), "<none>");          // mostly digits
     EXPECT_EQ(date("26 AP 23"), "<none>");            // a two-digit year is too little to go on
+}
+
+TEST(NormalizeDate, DayInABoxOfItsOwn) {
+    // OCR put the day on a line of its own above the month and year: read together.
+    EXPECT_EQ(ex::printed_dates("GST ID NO : 897874851\n18\nAUG 2016 19:54\nSERVED BY: 13202\n"),
+              std::vector<std::string>({"2016-08-18"}));
+    EXPECT_EQ(ex::printed_dates("27\nSE Z023 08:41M\n"), std::vector<std::string>({"2023-09-27"}));
+    // Not a count above an item line, nor on a Japanese receipt (which prints its dates year first).
+    EXPECT_TRUE(ex::printed_dates("2\nMILO 1KG 26.91\n").empty());
+    EXPECT_TRUE(ex::printed_dates("18\nAUG 2016\n店\n", ex::DateHints{true, false}).empty());
 }
 
 TEST(Currency, PrintsYenAmounts) {

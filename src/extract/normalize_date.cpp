@@ -227,6 +227,11 @@ std::vector<Candidate> scan(const std::string& s, DateHints hints, bool all_read
     // two-digit month and day).
     static const std::regex kYearMonthRun("(^|\\D)((?:19|20)\\d{2})(\\d{2})([./-])(\\d{2})(?![\\d:])");
     static const std::regex kMonthDayRun("(^|\\D)((?:19|20)\\d{2})([./-])(\\d{2})(\\d{2})(?![\\d:])");
+    // "7/122021", "2105/2023": a date with its year last and one of its separators lost (day or month of one or two
+    // digits, two-digit month or day, four-digit year 19xx / 20xx) that starts its line (elsewhere such digits are
+    // a number: "INV 1105/2023"), read in the hints' order. Not on Japanese lines.
+    static const std::regex kMonthYearRun("(^[^\\dA-Za-z]{0,2})(\\d{1,2})([./-])(\\d{2})((?:19|20)\\d{2})(?![\\d:])");
+    static const std::regex kDayMonthRun("(^[^\\dA-Za-z]{0,2})(\\d{2})(\\d{2})([./-])((?:19|20)\\d{2})(?![\\d:])");
 
     // "26 AP 2023", "13 FE8 2022", "AU6 28, 2023": a month abbreviation OCR damaged (month_from_damaged_name),
     // with a day and a four-digit year 19xx / 20xx around it.
@@ -290,6 +295,17 @@ std::vector<Candidate> scan(const std::string& s, DateHints hints, bool all_read
             return from_era("\xE4\xBB\xA4\xE5\x92\x8C", digits.substr(0, 1), digits.substr(1), m[2]);
         },
         found);
+    if (!hints.japanese)
+        for (const std::regex* re : {&kMonthYearRun, &kDayMonthRun})
+            for (auto it = std::sregex_iterator(s.begin(), s.end(), *re); it != std::sregex_iterator(); ++it) {
+                const std::smatch& m = *it;
+                // Groups: day / month 2 and 4, year 5 (separator 3), or 2 and 3 (separator 4).
+                const std::vector<Ymd> readings =
+                    numeric_readings(m[2], re == &kMonthYearRun ? m[4] : m[3], m[5], hints);
+                for (size_t r = 0; r < readings.size() && (all_readings || r == 0); ++r)
+                    found.push_back({static_cast<size_t>(m.position(2)), 12, readings[r],
+                                     static_cast<size_t>(m.position(0) + m.length(0))});
+            }
     for (const std::regex* re : {&kYearMonthRun, &kMonthDayRun})
         collect(
             s, *re, 9, 2,
@@ -378,9 +394,33 @@ std::string date_apart_from_time(const std::string& line) {
     }
 }
 
+namespace {
+
+// `text` with a line that holds only a day (one or two digits) joined to the next line when that one starts with a
+// month's name, whole or damaged, and a year ("18" / "AUG 2016 19:54" -> "18 AUG 2016 19:54", "27" / "SE Z023"):
+// OCR put the day in a box of its own.
+std::string day_lines_joined(std::string_view text) {
+    static const std::regex day(R"(^\s*\d{1,2}\s*$)");
+    static const std::regex month_year(R"(^\s*[A-Za-z]{2,9}\.?[\s,]+[0-9A-Za-z]?[0-9OoZzIlSsBbg]{3}\b)");
+    std::vector<std::string> lines = split_lines(std::string(text.substr(0, 64 * kMaxDateBytes)));
+    std::string out;
+    for (size_t i = 0; i < lines.size(); ++i) {
+        const bool joined = i + 1 < lines.size() && lines[i].size() <= 8 && lines[i + 1].size() <= kMaxDateBytes &&
+                            std::regex_match(lines[i], day) && std::regex_search(lines[i + 1], month_year);
+        if (i) out += '\n';
+        out += joined ? trim(lines[i]) : lines[i];
+        if (joined) out.append(" ").append(lines[i + 1]);
+        i += joined;
+    }
+    return out;
+}
+
+}  // namespace
+
 std::vector<std::string> printed_dates(std::string_view text, const DateHints& hints) {
     std::vector<std::string> out;
-    for_each_line_reading(text, kMaxDateBytes, [&](const std::string& printed) {
+    const std::string joined = has_cjk(text) ? std::string(text) : day_lines_joined(text);
+    for_each_line_reading(joined, kMaxDateBytes, [&](const std::string& printed) {
         const std::string line = read_date_mark_confusions(date_apart_from_time(printed));
         const bool address = japanese_address_line(line);
         // A date right before an OCR look-alike that reads as a digit ("2024/03/2g(金)") is a piece of the date

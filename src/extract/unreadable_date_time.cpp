@@ -75,7 +75,9 @@ bool unpadded_minute_reading(const std::string& printed, const std::string& time
     std::smatch m;
     if (!std::regex_match(printed, m, kKanji)) return false;
     const int hour = std::stoi(m[1].str());
-    return time.size() == 5 && time == (hour < 10 ? "0" : "") + std::to_string(hour) + ":0" + m[2].str();
+    std::string unpadded = hour < 10 ? "0" : "";  // built step by step: one operator+ chain trips GCC 12's -Wrestrict
+    unpadded.append(std::to_string(hour)).append(":0").append(m[2].str());
+    return time.size() == 5 && time == unpadded;
 }
 
 std::optional<DateWithLostDigit> date_with_lost_digit(std::string_view text) {
