@@ -229,7 +229,8 @@ std::vector<Candidate> scan(const std::string& s, DateHints hints, bool all_read
     static const std::regex kMonthDayRun("(^|\\D)((?:19|20)\\d{2})([./-])(\\d{2})(\\d{2})(?![\\d:])");
     // "7/122021", "2105/2023": a date with its year last and one of its separators lost (day or month of one or two
     // digits, two-digit month or day, four-digit year 19xx / 20xx) that starts its line (elsewhere such digits are
-    // a number: "INV 1105/2023"), read in the hints' order. Not on Japanese lines.
+    // a number: "INV 1105/2023"), read in the hints' order: evidence for printed_dates only (all_readings), not a
+    // date normalize_date reports or reorders by region. Not on Japanese lines.
     static const std::regex kMonthYearRun("(^[^\\dA-Za-z]{0,2})(\\d{1,2})([./-])(\\d{2})((?:19|20)\\d{2})(?![\\d:])");
     static const std::regex kDayMonthRun("(^[^\\dA-Za-z]{0,2})(\\d{2})(\\d{2})([./-])((?:19|20)\\d{2})(?![\\d:])");
 
@@ -295,7 +296,7 @@ std::vector<Candidate> scan(const std::string& s, DateHints hints, bool all_read
             return from_era("\xE4\xBB\xA4\xE5\x92\x8C", digits.substr(0, 1), digits.substr(1), m[2]);
         },
         found);
-    if (!hints.japanese)
+    if (!hints.japanese && all_readings)
         for (const std::regex* re : {&kMonthYearRun, &kDayMonthRun})
             for (auto it = std::sregex_iterator(s.begin(), s.end(), *re); it != std::sregex_iterator(); ++it) {
                 const std::smatch& m = *it;

@@ -24,8 +24,7 @@ struct DateHints {
 //   "JU" fits two and is not read);
 //   Japanese "2024年5月1日", "令和6年5月1日", "令和元年5月1日", "平成31年4月30日", "R6.5.1", "H31/4/30", "S64.1.7",
 //   and "202412月1日" (a four-digit year whose 年 OCR dropped, then month 月 and day 日), "2025年213日" (月 dropped,
-//   read where one split of the digits is a month and a day); a year-last date that lost a separator, at the
-//   start of its line and not with hints.japanese ("2105/2023", "7/122021", read in the hinted order).
+//   read where one split of the digits is a month and a day).
 // Years must fall in 1900..2100; two-digit years yy map to 20yy (yy < 70) or 19yy; an all-numeric date with a
 // one-digit year ("06/11/1": OCR cut it short) has no reading, but for "24/04/1" year first with hints.japanese.
 // Era dates before the era began (令和1年4月30日) are rejected; dates after an era ended (H31.5.1) are accepted, as
@@ -38,7 +37,9 @@ std::optional<std::string> normalize_date(std::string_view text, const DateHints
 // digits taken as digits ("20Z4/12/01" gives 2024-12-01; extract/ocr_digits.h). All-numeric dates on a Japanese
 // address line (都 道 府 県 市 区 町 村 丁目 番地 〒) are house numbers ("本通6-1-25"), not dates. An all-numeric date
 // right before ':' ("20/09/2013:26", a date and time run together) is not read, but a year-first one is
-// (date_apart_from_time). A line that holds only a day (one or two digits) is read with the next line when that
+// (date_apart_from_time). A year-last date that lost a separator at the start of its line ("2105/2023",
+// "7/122021") gives its readings in the hinted order here (not with hints.japanese), not in normalize_date. A line
+// that holds only a day (one or two digits) is read with the next line when that
 // one starts with a month's name and a year ("18" / "AUG 2016 19:54": OCR put the day in a box of its own), except
 // on a Japanese receipt. Never throws.
 // `hints` apply to every line (a Japanese receipt's lines without CJK, "24/04/1", are read year first too).
