@@ -303,8 +303,8 @@ std::vector<Candidate> scan(const std::string& s, DateHints hints, bool all_read
                 // Groups: day / month 2 and 4, year 5 (separator 3), or 2 and 3 (separator 4).
                 const std::vector<Ymd> readings =
                     numeric_readings(m[2], re == &kMonthYearRun ? m[4] : m[3], m[5], hints);
-                for (size_t r = 0; r < readings.size() && (all_readings || r == 0); ++r)
-                    found.push_back({static_cast<size_t>(m.position(2)), 12, readings[r],
+                for (const Ymd& v : readings)  // every reading: printed_dates is all_readings
+                    found.push_back({static_cast<size_t>(m.position(2)), 12, v,
                                      static_cast<size_t>(m.position(0) + m.length(0))});
             }
     for (const std::regex* re : {&kYearMonthRun, &kMonthDayRun})

@@ -86,11 +86,16 @@ std::optional<std::string> japanese_header_name_line(const std::string& text, in
 // one more character inside it, and no shorter or longer leading part of which the address prints as it is, is
 // replaced by the address's spelling; the added character must be a kanji or kana. A first character dropped is
 // put back too ("田町二丁目店" with "大阪府大阪市北区角田町3-5-10" -> "角田町二丁目店"), where the address prints the
-// longest leading part that it prints at all only as the end of a place: one kanji or kana before it (no 都 道 府
-// 県 市 区 郡 村 itself) right after one of those marks, and a house number digit right after it; not where it also
+// longest leading part that it prints at all as the end of a place: one kanji or kana before it (no 都 道 府 県 市
+// 区 郡 村 itself) right after one of those marks, and a house number digit right after it (or, for a part of two
+// characters or more, a ward or city mark: "台市青葉駅東口店" with "宮城県仙台市青葉区..." -> "仙台市青葉駅東口店");
+// elsewhere only after that same character (a building named after the place: "一番町駅ビル"); not where it also
 // prints it otherwise ("新宿" in "東京都新宿区西新宿"). A last character dropped is put back too ("日本駅東口店" with
 // "大阪府大阪市中央区日本橋3-27-29" -> "日本橋駅東口店"): the address prints the leading part only as the start of a
-// place (after a ward mark), followed by one kanji or kana and its house number. nullopt otherwise (keep the name).
+// place (after a ward mark), followed by one kanji or kana and its house number (or, two characters or more, a
+// ward or city mark: "川崎市中本店" with "...川崎市中原区..." -> "川崎市中原本店"). A leading part printed as it is
+// before a house number, a ward or city mark or the address's end names the place as written; one printed only
+// inside a longer word ("みな" of みなとみらい) does not. nullopt otherwise (keep the name).
 std::optional<std::string> branch_place_from_address(const std::string& name, const std::string& address);
 
 // The name with its branch's closing word spelled whole when OCR dropped characters of it: a branch (the name after
