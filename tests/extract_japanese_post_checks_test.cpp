@@ -123,6 +123,25 @@ TEST(JapanesePostChecks, AddressAsPrinted) {
     EXPECT_TRUE(warned(f, "supplier_address_as_printed")) << f["warnings"].dump();
 }
 
+TEST(JapanesePostChecks, AddressFromTheHeaderWhenTheModelWroteNone) {
+    const receipt::ExtractOptions opts;
+    const std::string text = "ココカラファイン 新町二丁目店\n〒260-0677\n千葉県千葉市中央区新町5丁目32番10号\n新町第一ビル 8F\n"
+                             "適格請求書発行事業者登録番号\n合計 ¥127\n";
+    auto f = fields("ココカラファイン 新町二丁目店", "");
+    f["supplier_address"] = nullptr;
+    ex::apply_post_checks(text, "", opts, f);
+    EXPECT_EQ(f["supplier_address"], "千葉県千葉市中央区新町5丁目32番10号 新町第一ビル 8F");
+    EXPECT_TRUE(warned(f, "supplier_address_from_header")) << f["warnings"].dump();
+    // A model address stands; no prefecture line leaves none.
+    auto g = fields("ココカラファイン 新町二丁目店", "千葉県千葉市中央区新町5丁目32番10号 新町第一ビル 8F");
+    ex::apply_post_checks(text, "", opts, g);
+    EXPECT_FALSE(warned(g, "supplier_address_from_header")) << g["warnings"].dump();
+    auto h = fields("店", "");
+    h["supplier_address"] = nullptr;
+    ex::apply_post_checks("店\n新町5丁目32番10号\n合計 ¥127\n", "", opts, h);
+    EXPECT_TRUE(h["supplier_address"].is_null());
+}
+
 TEST(JapanesePostChecks, PhoneWithoutTenOrElevenDigitsIsNoNumber) {
     const receipt::ExtractOptions opts;
     const std::string text = "ローソン\n東京都港区芝浦6-2-6\nTEL 03-462-2879\n合計 ¥500\n";
@@ -132,6 +151,13 @@ TEST(JapanesePostChecks, PhoneWithoutTenOrElevenDigitsIsNoNumber) {
         ex::apply_post_checks(text, "", opts, f);
         EXPECT_TRUE(f["supplier_phone"].is_null()) << bad;
         EXPECT_TRUE(warned(f, "supplier_phone_incomplete")) << f["warnings"].dump();
+    }
+    // A piece of the printed number ("034222" of "034222-2460", its first hyphen lost) gives way to the number.
+    {
+        auto f = fields("ヤオコー", "東京都港区 新橋5-26-1");
+        f["supplier_phone"] = "034222";
+        ex::apply_post_checks("ヤオコー\n東京都港区\n新橋5-26-1\n電話034222-2460\n合計 ¥500\n", "", opts, f);
+        EXPECT_EQ(f["supplier_phone"], "03-4222-2460");
     }
     for (const char* good : {"03-6462-2879", "090-1234-5678"}) {
         auto f = fields("ローソン", "東京都港区芝浦6-2-6");

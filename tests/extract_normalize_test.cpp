@@ -388,6 +388,14 @@ TEST(NormalizeDate, SeparatorsOrTheEraYearMarkLost) {
     EXPECT_EQ(ex::normalize_date("令和312月1日"), "2021-12-01");
     EXPECT_EQ(ex::normalize_date("令和11月1日"), std::nullopt);  // the era year or its 年 lost: unknown
     EXPECT_EQ(ex::normalize_date("202113/01"), std::nullopt);    // no month 13
+    // A two-digit year with a separator lost: a Japanese line that starts with it only.
+    ex::DateHints ja;
+    ja.japanese = true;
+    EXPECT_EQ(ex::normalize_date("22/0703", ja), "2022-07-03");
+    EXPECT_EQ(ex::normalize_date("2207/03 07:00", ja), "2022-07-03");
+    EXPECT_EQ(ex::normalize_date("22/0703"), std::nullopt);
+    EXPECT_EQ(ex::normalize_date("No 22/0703", ja), std::nullopt);
+    EXPECT_EQ(ex::normalize_date("22/1332", ja), std::nullopt);
     // A year-last date that lost a separator, at its line's start: printed dates in the hinted order (evidence
     // only: normalize_date does not report it).
     using Dates = std::vector<std::string>;

@@ -39,6 +39,15 @@ TEST(StoreBranch, BranchLineThatLostItsMark) {
               "ビックカメラ 中央店");
     EXPECT_EQ(ex::name_with_branch("ビックカラ 新宿西口店\n", "ビックカメラ", 4, ""), "ビックカメラ 新宿西口店");
     EXPECT_EQ(ex::name_with_branch("ビカ 中央\n", "ビックカメラ", 4, "千葉県千葉市中央区中央4-30-1"), std::nullopt);  // 4 lost
+    // On the chain's line after the chain printed whole.
+    EXPECT_EQ(ex::name_with_branch("エディオン 京都市下京中央\n〒600-6230 京都府京都市下京区四条通8-3-19\n", "エディオン", 4,
+                                   "京都府京都市下京区四条通8-3-19"),
+              "エディオン 京都市下京中央店");
+    // A place of one character where the address prints it between a ward mark and a house number.
+    EXPECT_EQ(ex::name_with_branch("東急ストア\n栄中央\n〒460-1976\n", "東急ストア", 4, "愛知県名古屋市中区栄3-23-14"),
+              "東急ストア 栄中央店");
+    EXPECT_EQ(ex::name_with_branch("東急ストア\n栄中央\n", "東急ストア", 4, "愛知県名古屋市中区錦3-23-14"), std::nullopt);
+    EXPECT_EQ(ex::name_with_branch("東急ストア\n栄中央\n", "東急ストア", 4, "愛知県名古屋市中区栄町ビル 2F"), std::nullopt);
     // Not an address line (an address unit at its end), not a line the address does not start, not other words.
     EXPECT_EQ(ex::name_with_branch("日高屋\n東京都八王子市\n", "日高屋", 4, "東京都八王子市 旭町4丁目2番23号"), std::nullopt);
     EXPECT_EQ(ex::name_with_branch("日高屋\nいらっしゃいませ\n", "日高屋", 4, "東京都八王子市 旭町4丁目2番23号"), std::nullopt);
@@ -90,6 +99,16 @@ TEST(StoreBranch, PlaceSpelledAsTheAddressPrintsIt) {
               "デイリーヤマザキ 川崎市中原本店");
     EXPECT_EQ(ex::branch_place_from_address("デイリーヤマザキ みなみらい二丁目店", "神奈川県横浜市西区みなとみらい6-36-19"),
               "デイリーヤマザキ みなとみらい二丁目店");
+    // A city-and-ward place that lost a character inside it, 市 or another ("大阪市北" of 大阪市北区).
+    EXPECT_EQ(ex::branch_place_from_address("コスモス薬品 大阪北本店", "大阪府大阪市北区角田町1-25-24"),
+              "コスモス薬品 大阪市北本店");
+    EXPECT_EQ(ex::branch_place_from_address("ジョーシン 京都市京北口店", "京都府京都市下京区 四条通7-11-29"),
+              "ジョーシン 京都市下京北口店");
+    // A ward's name of two characters that lost its first ("島" of 豊島区).
+    EXPECT_EQ(ex::branch_place_from_address("CoCo壱番屋 島中央店", "東京都豊島区南池袋1-15-1"), "CoCo壱番屋 豊島中央店");
+    // A kanji of the place read as its katakana look-alike (ハ for 八).
+    EXPECT_EQ(ex::branch_place_from_address("ナチュラルローソン ハ丁堀駅前店", "広島県広島市中区 八丁堀7-31-6"),
+              "ナチュラルローソン 八丁堀駅前店");
     // The first character dropped, the address also naming a building after the place.
     EXPECT_EQ(ex::branch_place_from_address("丸亀製麺 番町駅東口店", "宮城県仙台市青葉区 一番町6丁目27番28号 一番町駅ビル 7F"),
               "丸亀製麺 一番町駅東口店");
@@ -113,6 +132,9 @@ TEST(StoreBranch, PlaceKeptWhenPrintedOrNotOneCharacterAway) {
     EXPECT_EQ(ex::branch_place_from_address("デイリーヤマザキ 中本店", "神奈川県川崎市中原区木月2-19-11"), std::nullopt);
     EXPECT_EQ(ex::branch_place_from_address("丸亀製麺 番町駅東口店", "宮城県仙台市青葉区 一番町6丁目27番28号 二番町駅ビル 7F"),
               std::nullopt);
+    // No 八丁堀 or 大阪市北区 in the address.
+    EXPECT_EQ(ex::branch_place_from_address("サミット ハ丁堀駅前店", "広島県広島市中区幟町7-31-6"), std::nullopt);
+    EXPECT_EQ(ex::branch_place_from_address("コスモス薬品 大阪北本店", "大阪府大阪市中央区難波1-2-3"), std::nullopt);
     // No branch, a digit added, or two different spellings in the address.
     EXPECT_EQ(ex::branch_place_from_address("サミット", "千葉県千葉市中央区"), std::nullopt);
     EXPECT_EQ(ex::branch_place_from_address("サミット 1丁目店", "千葉県12丁目"), std::nullopt);

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "extract/kana_lookalikes.h"
+#include "extract/name_constraint.h"
 #include "extract/ocr_digits.h"
 #include "extract/utf8.h"
 
@@ -63,6 +64,23 @@ bool floor_word(const std::string& w) {
 }
 
 }  // namespace
+
+bool printed_building_line(const std::string& line, bool* with_floor) {
+    std::vector<std::string> words = space_words(collapse_whitespace(fold_fullwidth(sanitize_utf8(line))));
+    const bool floor = words.size() >= 2 && floor_word(words.back());
+    if (floor) words.pop_back();
+    if (with_floor) *with_floor = floor;
+    if (words.empty()) return false;
+    const std::u32string body = to_u32(words.back());
+    for (const std::u32string& word : building_words())
+        if (body.size() > word.size() && body.compare(body.size() - word.size(), word.size(), word) == 0)
+            return has_cjk(to_utf8(body.substr(0, body.size() - word.size())));
+    return false;
+}
+
+bool floor_line(const std::string& line) {
+    return floor_word(strip_spaces(fold_fullwidth(sanitize_utf8(line))));
+}
 
 std::optional<std::string> address_with_printed_building(const std::string& text, const std::string& address) try {
     const std::vector<std::string> model = space_words(collapse_whitespace(sanitize_utf8(address)));

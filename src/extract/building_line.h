@@ -17,4 +17,12 @@ namespace receipt::extract {
 // nullopt otherwise (no building line printed, or the model wrote no building of that place).
 std::optional<std::string> address_with_printed_building(const std::string& text, const std::string& address);
 
+// True when `line` is a building line printed whole: its last word, after a floor ("2F", "3階") if one is printed,
+// is a place of kanji or kana and one of the building words above. `with_floor` (when given) tells whether a floor
+// is printed on the line.
+bool printed_building_line(const std::string& line, bool* with_floor = nullptr);
+
+// True when `line` is a floor alone ("5F", "3階"), as OCR prints the floor box of a building line.
+bool floor_line(const std::string& line);
+
 }  // namespace receipt::extract

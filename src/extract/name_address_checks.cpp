@@ -9,6 +9,7 @@
 #include "extract/building_line.h"
 #include "extract/company_name.h"
 #include "extract/japanese_address.h"
+#include "extract/japanese_address_block.h"
 #include "extract/latin_address.h"
 #include "extract/latin_checks.h"
 #include "extract/latin_header.h"
@@ -53,6 +54,14 @@ bool name_in_address(const std::string& name, const std::string& address) {
 }  // namespace
 
 void check_name_and_address(const std::string& text, const ExtractOptions& options, nlohmann::ordered_json& f) {
+    // A Japanese receipt whose address the model left out (its output broke down) gets the address its header
+    // prints (extract/japanese_address_block.h).
+    if (options.copy_address && has_cjk(text) && f["supplier_address"].is_null())
+        if (auto printed = japanese_address_block(text)) {
+            f["warnings"].push_back("supplier_address_from_header: the model wrote none, the receipt prints " +
+                                    *printed);
+            f["supplier_address"] = *printed;
+        }
     // A receipt that prints its registered company (SDN BHD) near the top is supplied by that company
     // (extract/company_name.h), unless the name already is a company; a company name that is the end of the
     // printed company line, or the line without its spaces, becomes the whole line as printed; a trailing

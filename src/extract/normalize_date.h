@@ -16,7 +16,9 @@ struct DateHints {
 
 // Finds the first date printed in `text` and returns it as "YYYY-MM-DD", or nullopt when none is found or the
 // date does not exist (2023-02-29, 31/04/2024). Accepted forms:
-//   ISO "2024-05-01" (optionally followed by a time), "2024/5/1", "2024.05.01", "20240501";
+//   ISO "2024-05-01" (optionally followed by a time), "2024/5/1", "2024.05.01", "20240501", and with one separator
+//   lost "202101/01", "2021/0101" (four-digit year), or, with hints.japanese at the start of the text, "2207/03",
+//   "22/0703" (two-digit year);
 //   day-first "01/05/2024", "1-5-24", "01.05.2024" (month-first when hints.month_first, or when only that reading
 //   is valid: "12/31/2024"); two-digit-year forms try the hinted order first, then the others;
 //   month names "12 Jan 2019", "12-JAN-19", "Jan 12, 2019", "January 12 2019", and abbreviations OCR damaged with

@@ -234,7 +234,10 @@ void apply_post_checks(const std::string& text, const std::string& target, const
     if (options.copy_numbers && (yen || !japanese)) {
         auto& phone = f["supplier_phone"];
         const std::string wrote = phone.is_string() ? phone.get<std::string>() : "";
-        if (const auto printed = japanese ? labelled_phone_for(text, wrote) : latin_labelled_phone_for(text, wrote)) {
+        // A Japanese number of the wrong length ("034222", a piece of the printed "034222-2460") is no number: the
+        // printed one is looked for as when the model wrote none.
+        const std::string asked = japanese && !wrote.empty() && !japanese_phone_length_ok(wrote) ? "" : wrote;
+        if (const auto printed = japanese ? labelled_phone_for(text, asked) : latin_labelled_phone_for(text, wrote)) {
             f["warnings"].push_back("supplier_phone_not_printed: the model wrote " + (wrote.empty() ? "none" : wrote) +
                                     ", the receipt prints " + *printed + " after its phone label");
             phone = *printed;

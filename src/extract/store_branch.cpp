@@ -5,6 +5,7 @@
 #include <cctype>
 #include <cstdint>
 #include <regex>
+#include <utility>
 #include <vector>
 
 #include "extract/date_evidence.h"
@@ -60,6 +61,18 @@ bool branch_without_mark(const std::string& line, const std::string& address) {
     for (size_t n = 2; n <= cps->size(); ++n)
         if (address.find(utf8_of(*cps, 0, n)) != std::string::npos)
             place = n;
+    // A place of one character ("栄" of "栄中央") only where the address prints it as a whole place: right after
+    // a ward, city or town mark and before a house number ("...名古屋市中区栄3-23-14").
+    if (place == 0) {
+        const std::string one = utf8_of(*cps, 0, 1);
+        for (const char* unit : {"区", "市", "町", "村", "郡"}) {
+            const std::string at = std::string(unit) + one;
+            for (size_t i = address.find(at); i != std::string::npos; i = address.find(at, i + 1)) {
+                const size_t after = i + at.size();
+                if (after < address.size() && std::isdigit(static_cast<unsigned char>(address[after]))) place = 1;
+            }
+        }
+    }
     if (place == 0) return false;
     std::string rest = utf8_of(*cps, place);
     for (bool again = true; again && !rest.empty();) {
@@ -101,6 +114,8 @@ std::optional<std::string> name_with_branch(const std::string& text, const std::
         const std::string chain = strip_spaces(lines[k].substr(0, sp));
         const std::string branch = trim(lines[k].substr(sp + 1));
         if (chain == want && is_branch(branch)) return trim(name) + " " + branch;
+        // The chain whole and its branch without 店 ("エディオン 京都市下京中央").
+        if (chain == want && branch_without_mark(branch, addr)) return trim(name) + " " + branch + "店";
         if (chars_lost(chain, want)) {
             if (is_branch(branch)) return trim(name) + " " + branch;
             if (branch_without_mark(branch, addr)) return trim(name) + " " + branch + "店";
@@ -275,6 +290,61 @@ std::optional<std::string> branch_place_from_address(const std::string& name, co
     const std::vector<uint32_t> branch = code_points(n.substr(sp + 1)).value_or(std::vector<uint32_t>());
     const std::vector<uint32_t> addr = code_points(strip_spaces(sanitize_utf8(address))).value_or(std::vector<uint32_t>());
     if (branch.size() < 3 || addr.empty()) return std::nullopt;
+    auto rebuilt = [&](const std::vector<uint32_t>& place, size_t from) {
+        return n.substr(0, sp + 1) + utf8_of(place, 0, place.size()) + utf8_of(branch, from, branch.size());
+    };
+    // OCR read a kanji of the place as its katakana look-alike ("ハ丁堀駅前店" with the address "...中区八丁堀7-31-6"):
+    // the longest leading part (two characters or more) that, with the katakana next to a kanji read as the kanji
+    // (ロ カ エ ニ ハ タ ト as 口 力 工 二 八 夕 卜), the address prints, where it does not print the part as written.
+    {
+        static const std::pair<uint32_t, uint32_t> kKanji[] = {{U'ロ', U'口'}, {U'カ', U'力'}, {U'エ', U'工'},
+                                                               {U'ニ', U'二'}, {U'ハ', U'八'}, {U'タ', U'夕'},
+                                                               {U'ト', U'卜'}};
+        auto kanji = [](uint32_t c) { return c >= 0x4E00 && c <= 0x9FFF; };
+        std::vector<uint32_t> read = branch;
+        for (size_t i = 0; i < read.size(); ++i)
+            for (const auto& [kana, k] : kKanji)
+                if (branch[i] == kana && ((i > 0 && kanji(branch[i - 1])) || (i + 1 < branch.size() && kanji(branch[i + 1]))))
+                    read[i] = k;
+        if (read != branch)
+            for (size_t len = branch.size() - 1; len >= 2; --len) {
+                const std::vector<uint32_t> part(read.begin(), read.begin() + std::ptrdiff_t(len));
+                if (std::equal(part.begin(), part.end(), branch.begin())) break;  // no look-alike read in it
+                bool printed = false, as_written = false;
+                for (size_t at = 0; at + len <= addr.size(); ++at) {
+                    printed |= matches_at(addr, at, part);
+                    as_written |= std::equal(branch.begin(), branch.begin() + std::ptrdiff_t(len),
+                                             addr.begin() + std::ptrdiff_t(at));
+                }
+                if (as_written) break;
+                if (printed) return rebuilt(part, len);
+            }
+    }
+    // OCR dropped a character of a city-and-ward place ("大阪北本店", "京都市京北口店" with the addresses
+    // "大阪府大阪市北区...", "京都府京都市下京区..."): the longest leading part B (three characters or more) that the
+    // address prints with one kanji or kana more inside it, as a span that starts the address or follows 都 道 府 県,
+    // holds the city mark 市 and ends right before the ward mark 区; the one such spelling.
+    auto prefecture_mark = [](uint32_t c) { return c == U'都' || c == U'道' || c == U'府' || c == U'県'; };
+    for (size_t len = branch.size() - 1; len >= 3; --len) {
+        std::optional<std::vector<uint32_t>> found;
+        bool ambiguous = false;
+        for (size_t at = 0; at + len + 2 <= addr.size(); ++at) {
+            if (addr[at + len + 1] != U'区' || (at > 0 && !prefecture_mark(addr[at - 1])))
+                continue;
+            const std::vector<uint32_t> span(addr.begin() + std::ptrdiff_t(at), addr.begin() + std::ptrdiff_t(at + len + 1));
+            if (std::find(span.begin(), span.end(), uint32_t(U'市')) == span.end()) continue;
+            for (size_t k = 1; k < len; ++k)
+                if (kanji_or_kana(span[k]) && std::equal(branch.begin(), branch.begin() + std::ptrdiff_t(k), span.begin()) &&
+                    std::equal(branch.begin() + std::ptrdiff_t(k), branch.begin() + std::ptrdiff_t(len),
+                               span.begin() + std::ptrdiff_t(k + 1))) {
+                    ambiguous |= found && *found != span;
+                    found = span;
+                    break;
+                }
+        }
+        if (ambiguous) return std::nullopt;
+        if (found) return rebuilt(*found, len);
+    }
     // OCR dropped the first character of the place: a leading part B that the address prints as the end of a
     // place (one kanji or kana X, itself none of these marks, before it, right after 都 道 府 県 市 区 郡 村 or the
     // start, and a house number right after it: "魚町6-17-10" for the branch "町本店", "角田町3-5-10" for
@@ -292,8 +362,10 @@ std::optional<std::string> branch_place_from_address(const std::string& name, co
             for (size_t at = 0; at + len <= addr.size(); ++at) {
                 if (!matches_at(addr, at, part)) continue;
                 const bool after_kana = at >= 1 && kanji_or_kana(addr[at - 1]) && !address_unit(addr[at - 1]);
+                // A place of one character ends at a ward or city mark too ("豊島区" for the branch "島中央店").
                 const bool ends_place = at + len < addr.size() &&
-                                        (ascii_digit(addr[at + len]) || (len >= 2 && address_unit(addr[at + len])));
+                                        (ascii_digit(addr[at + len]) || (len >= 2 && address_unit(addr[at + len])) ||
+                                         (len == 1 && (addr[at + len] == U'区' || addr[at + len] == U'市')));
                 const bool place_end = after_kana && (at == 1 || address_unit(addr[at - 2])) && ends_place;
                 if (!after_kana) {
                     otherwise = true;

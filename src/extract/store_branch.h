@@ -14,7 +14,8 @@ inline constexpr int kMaxBranchChars = 24;
 // The name with its branch when `name` (spaces aside) does not itself end in 店 and is, among the first
 // `max_lines` printed lines of `text`, a line followed by a branch after its last space ("サミット 芝浦店"; also
 // where that line lost one or two characters of the chain, with the branch whole or without its 店 as below:
-// "ビックカラ 中央" for the model's "ビックカメラ"), or
+// "ビックカラ 中央" for the model's "ビックカメラ"; and the chain whole with its branch without 店: "エディオン
+// 京都市下京中央"), or
 // a whole line (or two lines: "スターバックス" / "コーヒー") followed by a branch line: a branch ends in 店 (店,
 // 本店, 支店, ...), has at most kMaxBranchChars characters and no 〒 or phone label. nullopt otherwise (keep the
 // name).
@@ -23,8 +24,9 @@ inline constexpr int kMaxBranchChars = 24;
 // ("〒150-2574 東京都渋谷区..."), and so may a postcode line (with or without its 〒 mark) or the operating
 // company's line ("株式会社セブン商事"). A branch line printed as the first line, right above the chain line, is the branch
 // too (OCR moved its box: "川崎市中原中央店" / "ローソン"). A line right under the chain that lost its 店 to OCR is the
-// branch with 店 put back: kanji and kana only, a place the address prints followed only by branch words (駅, 口,
-// 東西南北, 中央, 本, ...; "西新宿南" -> "西新宿南店"), not ending in an address unit (都 道 府 県 市 区 町 村 郡); so is
+// branch with 店 put back: kanji and kana only, a place the address prints (two characters or more, or one that it
+// prints between a ward, city or town mark and a house number: "栄" of "...中区栄3-23-14") followed only by branch
+// words (駅, 口, 東西南北, 中央, 本, ...; "西新宿南" -> "西新宿南店", "栄中央" -> "栄中央店"), not ending in an address unit (都 道 府 県 市 区 町 村 郡); so is
 // such a branch that the name itself ends with after its chain ("コスモス薬品 新宿本" -> "コスモス薬品 新宿本店").
 std::optional<std::string> name_with_branch(const std::string& text, const std::string& name, int max_lines,
                                             const std::string& address = "");
