@@ -215,6 +215,67 @@ TEST(JapanesePostChecks, YenTotalAndNetByTheirArithmetic) {
     EXPECT_TRUE(warned(t, "with a digit lost")) << t["warnings"].dump();
 }
 
+TEST(JapanesePostChecks, TaxesAndTotalsTheArithmeticConfirms) {
+    const receipt::ExtractOptions opts;
+    // The 内消費税等 amount lost its middle digit: 204 is 8/108 of the total, "24" with a digit put back.
+    auto f = fields("店", "");
+    f["total_tax_amount"] = 24;
+    ex::apply_post_checks("店\n2024/07/03\nパン\n¥2756\nお会計\n¥2756\n(内消費税等 ¥24)\nnanaco ¥2756\n", "", opts, f);
+    EXPECT_EQ(f["total_tax_amount"], 204) << f["warnings"].dump();
+    // A per-rate 内消費税 amount against its rate's base ("10%対象計 ¥794", "¥7" -> 72).
+    auto g = fields("店", "");
+    ex::apply_post_checks("店\n2024/07/03\nパン\n¥1,328\nのり\n¥794\n合 計\n¥2,122\n8%対象計\n¥1,328\n(内消費税8%\n¥98)\n"
+                          "10%対象計\n¥794\n(内消費税10%\n¥7)\n",
+                          "", opts, g);
+    EXPECT_EQ(g["total_tax_amount"], 170) << g["warnings"].dump();
+    // The model's tax is printed (a price) but is no tax of the total; the 内消費税等 amount is.
+    auto h = fields("店", "");
+    h["total_tax_amount"] = 12;
+    ex::apply_post_checks("店\n2024/07/03\nガム\n¥12\n小 計 (11点)\n¥5,331\n合計金額\n¥5,331\n(内消費税等\n¥484)\n", "", opts,
+                          h);
+    EXPECT_EQ(h["total_tax_amount"], 484) << h["warnings"].dump();
+    // 外税 amounts unread (labels side by side): total less subtotal, 8-10 % of it.
+    auto k = fields("店", "");
+    k["net_amount"] = 2881;
+    k["total_tax_amount"] = 382;
+    k["total_amount"] = 3120;
+    ex::apply_post_checks("店\n2024/07/03\nパン\n2,881\n小 計 (6点)\n2,881\n外税8%\n外税10%\n191\n48\n合計\n3,120\n"
+                          "お預り\n4,000\nお釣\n880\n",
+                          "", opts, k);
+    EXPECT_EQ(k["total_tax_amount"], 239) << k["warnings"].dump();
+    // A difference that is no 8-10 % of the subtotal (a discount after it) leaves the model's tax.
+    auto k2 = fields("店", "");
+    k2["net_amount"] = 2881;
+    k2["total_tax_amount"] = 230;
+    k2["total_amount"] = 3381;
+    ex::apply_post_checks("店\n2024/07/03\nパン\n2,881\n小 計 (6点)\n2,881\n外税8%\n外税10%\n合計\n3,381\n", "", opts, k2);
+    EXPECT_EQ(k2["total_tax_amount"], 230) << k2["warnings"].dump();
+    // The total line lost a digit and the subtotal line its 小: tendered less change is net + 外税.
+    auto m = fields("店", "");
+    m["net_amount"] = 4391;
+    ex::apply_post_checks("店\n2024/07/03\nパン\n¥4,391\n計(9点)\n¥4,391\n外税8%\n¥330\n外税10%\n¥26\n合計\n¥4,74\n"
+                          "現金\n¥5,000\nおつり\n¥253\n",
+                          "", opts, m);
+    EXPECT_EQ(m["total_amount"], 4747) << m["warnings"].dump();
+    // Tax included: the total a digit short is the per-rate bases' sum.
+    auto n = fields("店", "");
+    n["total_amount"] = 715;
+    ex::apply_post_checks("店\n2024/07/03\nパン\n1,389円\nのり\n1,326円\n合計\n,715円\n(8%対象\n1,389円\n内税\n102円)\n"
+                          "(10%対象\n1,326円\n内税\n120円\n",
+                          "", opts, n);
+    EXPECT_EQ(n["total_amount"], 2715) << n["warnings"].dump();
+    // Subtotal and total both a digit short: tendered less change, whose tax the 内消費税等 amount is.
+    auto p = fields("店", "");
+    p["net_amount"] = 67;
+    p["total_amount"] = 67;
+    ex::apply_post_checks("店\n2024/07/03\nパン\n¥300\nのり\n¥377\n小計 (2点)\n¥67\n¥67\nお会計\n(内消費税等 ¥61)\n現金\n¥1000\nおつり\n"
+                          "¥323\n",
+                          "", opts, p);
+    EXPECT_EQ(p["total_amount"], 677) << p["warnings"].dump();
+    EXPECT_EQ(p["net_amount"], 677) << p["warnings"].dump();
+    EXPECT_EQ(p["total_tax_amount"], 61) << p["warnings"].dump();
+}
+
 TEST(JapanesePostChecks, TotalThatThePaymentLineConfirms) {
     const receipt::ExtractOptions opts;
     // OCR moved an item's box after the total keyword; the payment line prints the total, as the total line does.

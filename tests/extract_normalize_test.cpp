@@ -396,6 +396,8 @@ TEST(NormalizeDate, SeparatorsOrTheEraYearMarkLost) {
     EXPECT_EQ(ex::normalize_date("22/0703"), std::nullopt);
     EXPECT_EQ(ex::normalize_date("No 22/0703", ja), std::nullopt);
     EXPECT_EQ(ex::normalize_date("22/1332", ja), std::nullopt);
+    EXPECT_EQ(ex::normalize_date("03-1024-6846", ja), std::nullopt);  // a phone number
+    EXPECT_EQ(ex::normalize_date("03/1024-6846", ja), std::nullopt);
     // A year-last date that lost a separator, at its line's start: printed dates in the hinted order (evidence
     // only: normalize_date does not report it).
     using Dates = std::vector<std::string>;

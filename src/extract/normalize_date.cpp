@@ -215,10 +215,10 @@ std::vector<Candidate> scan(const std::string& s, DateHints hints, bool all_read
     // two-digit month and day).
     static const std::regex kYearMonthRun("(^|\\D)((?:19|20)\\d{2})(\\d{2})([./-])(\\d{2})(?![\\d:])");
     static const std::regex kMonthDayRun("(^|\\D)((?:19|20)\\d{2})([./-])(\\d{2})(\\d{2})(?![\\d:])");
-    // "2207/03", "22/0703": the same with a two-digit year (20yy), on a Japanese line that starts with it (elsewhere
-    // such digits are a number).
-    static const std::regex kShortYearMonthRun("^\\s*(\\d{2})(\\d{2})([./-])(\\d{2})(?![\\d:])");
-    static const std::regex kShortMonthDayRun("^\\s*(\\d{2})([./-])(\\d{2})(\\d{2})(?![\\d:])");
+    // "2207/03", "22/0703": the same with a two-digit year (20yy) and '/' or '.', on a Japanese line that starts with
+    // it and no further separator after it (elsewhere such digits are a number; "03-1024-6846" is a phone number).
+    static const std::regex kShortYearMonthRun("^\\s*(\\d{2})(\\d{2})([./])(\\d{2})(?![\\d:./-])");
+    static const std::regex kShortMonthDayRun("^\\s*(\\d{2})([./])(\\d{2})(\\d{2})(?![\\d:./-])");
     // "7/122021", "2105/2023": a date with its year last and one of its separators lost (day or month of one or two
     // digits, two-digit month or day, four-digit year 19xx / 20xx) that starts its line (elsewhere such digits are
     // a number: "INV 1105/2023"), read in the hints' order: evidence for printed_dates only (all_readings), not a

@@ -381,6 +381,14 @@ void apply_post_checks(const std::string& text, const std::string& target, const
                 f["warnings"].push_back("total_amount_dropped_digit: the receipt prints " + tot.dump() +
                                         ", one digit short of " + json_amount(*t).dump() +
                                         (n ? ", which the net amount and its tax make" : ", which its tax lines make"));
+                // A receipt with the tax included prints its total as the subtotal: a net amount that is the same
+                // damaged print goes with it ("小計 ¥67" / "¥67" for 677).
+                if (!labelled_tax && prints_tax_included(text) && net.is_number() && net == tot) {
+                    f["warnings"].push_back("net_amount_dropped_digit: the subtotal prints " + net.dump() +
+                                            " as the total does, " + json_amount(*t).dump() + " with the tax included");
+                    net = json_amount(*t);
+                    yen_subtotal = *t;
+                }
                 tot = json_amount(*t);
                 yen_total = *t;
                 revalidate(f);
@@ -499,6 +507,17 @@ void apply_post_checks(const std::string& text, const std::string& target, const
                 printed_from = "the receipt prints 外税 " + json_amount(*labelled_tax).dump() +
                                " with a digit lost; total less subtotal is ";
             }
+        // ... or, the 外税 amounts unread (labels side by side: "外税8% / 外税10% / 191 / 48"; look-alikes: "b円"),
+        // total less subtotal where that is 8-10 % of the subtotal: the receipt adds its tax to the subtotal.
+        if (!printed && yen && yen_subtotal && yen_total && *yen_total > *yen_subtotal &&
+            text.find("外税") != std::string::npos && !prints_tax_included(text) && f["net_amount"].is_number() &&
+            f["total_amount"].is_number() && f["net_amount"].get<double>() == *yen_subtotal &&
+            f["total_amount"].get<double>() == *yen_total)
+            if (const double d = *yen_total - *yen_subtotal;
+                d >= std::floor(0.08 * *yen_subtotal) - 1 && d <= std::ceil(0.1 * *yen_subtotal) + 1) {
+                printed = d;
+                printed_from = "the receipt adds 外税 to its subtotal; total less subtotal is ";
+            }
         // The model wrote one tax per rate ("tax: 168 + 16"), the tax lines read only one of them (OCR damaged
         // another's rate: "外税8 / 168円"), and the others are printed as taxes: the model's sum stands.
         if (printed && yen && tax.is_number()) {
@@ -515,9 +534,18 @@ void apply_post_checks(const std::string& text, const std::string& target, const
         }
         // A yen receipt with no tax lines read that prints the tax included ("(内消費税等 ¥68)", or one label per
         // rate; extract/printed_tax.h): that amount, when the model wrote none or one the receipt does not print.
+        // With the total, an amount OCR cut short is put back where the arithmetic confirms it; and the model's
+        // value gives way, printed or not, when the total's tax at 8-10 % holds the printed amount and not it.
+        auto plausible = [&](double t) {
+            const double total = f["total_amount"].get<double>();
+            return t >= std::floor(total * 8 / 108) - 1 && t <= std::ceil(total * 10 / 110) + 1;
+        };
         if (!printed && yen)
-            if (const auto included = included_tax_total(text);
-                included && !(tax.is_number() && printed_count(printed_lines(text), 0, tax.get<double>()) > 0)) {
+            if (const auto included = f["total_amount"].is_number()
+                                          ? included_tax_for_total(text, f["total_amount"].get<double>())
+                                          : included_tax_total(text);
+                included && (!(tax.is_number() && printed_count(printed_lines(text), 0, tax.get<double>()) > 0) ||
+                             (f["total_amount"].is_number() && plausible(*included) && !plausible(tax.get<double>())))) {
                 if (!(tax.is_number() && std::fabs(tax.get<double>() - *included) < 0.005)) {
                     f["warnings"].push_back("total_tax_amount_from_included_tax_line: the model wrote " + written(tax) +
                                             ", the receipt's 内消費税 lines print " + json_amount(*included).dump());

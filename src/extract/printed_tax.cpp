@@ -344,6 +344,80 @@ std::optional<double> included_tax_total(const std::string& text) {
     return found;
 }
 
+namespace {
+
+// The tax included in `base` at `rate` percent, floored and rounded (tills do either): base r / (100 + r).
+std::vector<double> included_taxes(double base, double rate) {
+    const double t = base * rate / (100 + rate);
+    return {std::floor(t + 1e-9), std::round(t)};
+}
+
+// `printed` as the arithmetic reads it: itself when it is one of `expected` (within one yen), else the one value of
+// `expected` that it is with a digit OCR dropped put back, else nullopt (no confirmation either way).
+std::optional<double> tax_as_expected(double printed, const std::vector<double>& expected) {
+    for (double e : expected)
+        if (std::fabs(printed - e) <= 1) return printed;
+    std::optional<double> found;
+    for (double e : expected)
+        if (e > 0 && one_digit_inserted(amount_digits(printed), amount_digits(e))) {
+            if (found && *found != e) return std::nullopt;
+            found = e;
+        }
+    return found;
+}
+
+}  // namespace
+
+std::optional<double> included_tax_for_total(const std::string& text, double total) {
+    const std::optional<double> as_printed = included_tax_total(text);
+    if (!as_printed || !(total > 0)) return as_printed;
+    const std::vector<std::string> lines = printed_lines(text);
+    // One 内消費税等 amount: the tax of the total at 8 % or at 10 % (a receipt of one rate).
+    bool over_all = false;
+    for (const std::string& line : lines) {
+        const size_t at = line.find("税等"), inner = line.find("内");
+        over_all |= at != std::string::npos && inner != std::string::npos && inner < at;
+    }
+    if (over_all) {
+        std::vector<double> expected = included_taxes(total, 8);
+        for (double t : included_taxes(total, 10)) expected.push_back(t);
+        return tax_as_expected(*as_printed, expected).value_or(*as_printed);
+    }
+    // One label per rate ("(内消費税8% / ¥98)"): each amount against its rate's base, the amount after "8%対象" (or
+    // the total, for a receipt of one rate).
+    struct Rate {
+        double rate;
+        double tax;
+    };
+    std::vector<Rate> rates;
+    for (size_t li = 0; li < lines.size(); ++li) {
+        const size_t at = lines[li].find("内消費税");
+        if (at == std::string::npos) continue;
+        const size_t after = at + std::string("内消費税").size();
+        const std::optional<double> amount = amount_on_or_below(lines, li, after, NextLine::kOneNumber);
+        if (!amount) return as_printed;
+        const std::string rest = lines[li].substr(after);
+        double rate = 0;
+        if (rest.rfind("8%", 0) == 0) rate = 8;
+        if (rest.rfind("10%", 0) == 0) rate = 10;
+        rates.push_back({rate, *amount});
+    }
+    double sum = 0;
+    for (const Rate& r : rates) {
+        std::optional<double> base;
+        if (rates.size() == 1) base = total;
+        const std::string label = r.rate == 8 ? "8%対象" : "10%対象";
+        for (size_t li = 0; r.rate > 0 && li < lines.size() && !base; ++li)
+            if (const size_t at = lines[li].find(label);
+                at != std::string::npos && (r.rate == 10 || at == 0 || lines[li][at - 1] != '1'))
+                base = amount_on_or_below(lines, li, at + label.size(), NextLine::kOneNumber);
+        double tax = r.tax;
+        if (base && r.rate > 0) tax = tax_as_expected(r.tax, included_taxes(*base, r.rate)).value_or(r.tax);
+        sum += tax;
+    }
+    return sum;
+}
+
 bool printed_as_tax(const std::string& text, double v) {
     const std::vector<std::string> lines = printed_lines(text);
     auto holds = [&](const std::string& line, size_t from) {

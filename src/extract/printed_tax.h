@@ -57,6 +57,13 @@ std::optional<double> labelled_tax_total(const std::string& text);
 // one has no amount, or two 内消費税等 amounts disagree.
 std::optional<double> included_tax_total(const std::string& text);
 
+// included_tax_total read against the receipt's `total`: an amount that OCR cut short by one digit is put back
+// where the arithmetic gives exactly one value for it ("(内消費税等 ¥24)" under a total of ¥2,756: ¥204, 8/108 of
+// it; "(内消費税10% / ¥7)" after "10%対象計 / ¥794": ¥72). A 内消費税等 amount is the total's tax at 8 % or 10 %;
+// a per-rate amount that of the base after its "8%対象" / "10%対象" label, or of the total when one rate is printed.
+// Amounts that the arithmetic confirms, or cannot check, are kept as printed. nullopt as included_tax_total.
+std::optional<double> included_tax_for_total(const std::string& text, double total);
+
 // True when `text` says its tax is included: 内税 or 内消費税, also with 消 or 費 lost to OCR (内消税, 内費税).
 bool prints_tax_included(const std::string& text);
 

@@ -30,6 +30,11 @@ TaxLineSums sums_of(const std::vector<PrintedTaxLine>& tax_lines) {
 
 std::optional<double> yen_total_from_net(const std::string& text, double net, const std::optional<double>& tax) {
     if (!(net > 0)) return std::nullopt;
+    // Tendered less change is net + tax: the payment lines confirm it whatever OCR did to the total and subtotal
+    // lines ("計(9点) / ¥4,391 / ... / 合計 / ¥4,74 / 現金 / ¥5,000 / おつり / ¥253").
+    if (tax && *tax > 0)
+        if (const auto paid = yen_paid_amount(text); paid && paid->from_change && std::fabs(paid->value - (net + *tax)) < 0.5)
+            return net + *tax;
     const std::vector<std::string> lines = printed_lines(text);
     size_t sub = lines.size();
     for (size_t i = 0; i < lines.size() && sub == lines.size(); ++i)
@@ -45,11 +50,13 @@ std::optional<double> yen_total_digit_back(const std::string& text, double total
                                            const std::optional<double>& added_tax) {
     if (!(total > 0)) return std::nullopt;
     std::vector<double> candidates;
+    std::optional<double> included_bases;  // the per-rate bases of a tax-included receipt: its total, printed or not
     if (net && *net > 0) {
         candidates.push_back(added_tax && *added_tax > 0 ? *net + *added_tax : *net);
     } else if (const auto tax_lines = printed_tax_lines(text); tax_lines && !tax_lines->empty()) {
         const TaxLineSums sums = sums_of(*tax_lines);
         candidates = {sums.bases, sums.bases + sums.taxes};
+        if (prints_tax_included(text) && !added_tax && !labelled_tax_total(text)) included_bases = sums.bases;
     }
     // The amount paid prints the total again ("合 計 ¥1,328" / "PayPay ¥14,328"); when it and the arithmetic both fit
     // and differ, nothing is put back.
@@ -65,7 +72,20 @@ std::optional<double> yen_total_digit_back(const std::string& text, double total
         // Printed somewhere, or an amount of the arithmetic that tendered less change makes too ("合 計 / 123" with
         // 小計 1130, 外税 32 and 72, お預り 2000, お釣 766).
         const bool paid_so = k < from_arithmetic && paid && paid->from_change && paid->value == c;
-        if (!one_digit_inserted(digits, amount_digits(c)) || (printed_count(lines, 0, c) == 0 && !paid_so)) continue;
+        // Tendered less change alone, where the included tax the receipt prints is that amount's at 8-10 % and not
+        // the printed total's ("¥67" / "(内消費税等 ¥61)" / 現金 ¥1000 / おつり ¥323: 677).
+        auto taxed_so = [&] {
+            const auto included = included_tax_total(text);
+            auto fits = [&](double amount) {
+                return included && *included >= std::floor(amount * 8 / 108) - 1 &&
+                       *included <= std::ceil(amount * 10 / 110) + 1;
+            };
+            return k >= from_arithmetic && paid->from_change && fits(c) && !fits(total);
+        };
+        const bool bases_so = k < from_arithmetic && included_bases && *included_bases == c;
+        if (!one_digit_inserted(digits, amount_digits(c)) ||
+            (printed_count(lines, 0, c) == 0 && !paid_so && !bases_so && !taxed_so()))
+            continue;
         if (found) return std::nullopt;  // both fit: the arithmetic cannot tell
         found = c;
     }

@@ -11,7 +11,8 @@
 namespace receipt::extract {
 
 // The total of a yen receipt whose total is missing or below its net amount `net` (the subtotal): net + `tax`
-// (the tax added to it, when given and positive) when that amount is printed from the subtotal line (小計) on, else
+// (the tax added to it, when given and positive) when that amount is tendered less change (yen_paid_amount), or is
+// printed from the subtotal line (小計) on, else
 // net when it is printed there twice (the subtotal and the total or payment line). nullopt otherwise, or when no
 // subtotal line is printed.
 std::optional<double> yen_total_from_net(const std::string& text, double net, const std::optional<double>& tax);
@@ -19,10 +20,14 @@ std::optional<double> yen_total_from_net(const std::string& text, double net, co
 // The total of a yen receipt whose printed total lost one digit to OCR ("お買上計 / 39円" for 739, "合計金額 / ¥30"
 // for 304): what the arithmetic makes of it, when `total` is that amount with one digit dropped
 // (extract/dropped_digit.h) and the amount is printed on the receipt, or is tendered less change as well (an amount
-// of the arithmetic below that the payment lines make, yen_paid_amount's from_change). The arithmetic: net + `added_tax` (the 外税
+// of the arithmetic below that the payment lines make, yen_paid_amount's from_change, or the per-rate bases of a
+// receipt that prints its tax included: "合計 / ,715円" with "8%対象 1,389円 内税 102円", "10%対象 1,326円 内税 120円"
+// is 2,715). The arithmetic: net + `added_tax` (the 外税
 // amounts) when both are given, net when only it is; without a net amount, the sum of the per-rate bases (tax
 // included) or of the bases and their taxes (extract/printed_tax.h); and the amount paid (yen_paid_amount, "PayPay
-// ¥14,328" under "合 計 ¥1,328"). Exactly one of them must fit; nullopt when none or several do.
+// ¥14,328" under "合 計 ¥1,328"), printed, or tendered less change where the receipt's 内消費税 amount is that amount's tax
+// at 8-10 % and not the printed total's ("¥67" / "(内消費税等 ¥61)" / 現金 ¥1000 / おつり ¥323: 677). Exactly one of
+// them must fit; nullopt when none or several do.
 std::optional<double> yen_total_digit_back(const std::string& text, double total, const std::optional<double>& net,
                                            const std::optional<double>& added_tax);
 
