@@ -276,6 +276,28 @@ TEST(JapanesePostChecks, TaxesAndTotalsTheArithmeticConfirms) {
     EXPECT_EQ(p["total_tax_amount"], 61) << p["warnings"].dump();
 }
 
+TEST(JapanesePostChecks, ItemOfOneUnitWhoseCountLineMakesTheItemsAddUp) {
+    const receipt::ExtractOptions opts;
+    auto item = [](const char* d, double q, double u, double a) {
+        return nlohmann::ordered_json{{"description", d}, {"quantity", q}, {"unit_price", u}, {"amount", a}};
+    };
+    // The model wrote the unit price as the amount; the count line, split over two lines, makes the sum.
+    auto f = fields("店", "");
+    f["line_items"] = {item("ﾄﾞﾗｲﾔｰ", 1, 8980, 8980), item("単3形ｱﾙｶﾘ電池 4本", 1, 498, 498)};
+    ex::apply_post_checks("店\n2024/07/03\nﾄﾞﾗｲﾔｰ\n¥8,980\n単3形ｱﾙｶﾘ電池 4本\n¥I,94\n(3点\n単価¥498)\n小 計\n¥10,474\n"
+                          "合計金額\n¥10,474\n",
+                          "", opts, f);
+    ASSERT_EQ(f["line_items"].size(), 2u) << f.dump();
+    EXPECT_EQ(f["line_items"][1]["quantity"], 3) << f["warnings"].dump();
+    EXPECT_EQ(f["line_items"][1]["amount"], 1494);
+    EXPECT_TRUE(warned(f, "line_item_count_line")) << f["warnings"].dump();
+    // A count that does not close the gap changes nothing.
+    auto g = fields("店", "");
+    g["line_items"] = {item("マヨネーズ 450g", 1, 308, 308)};
+    ex::apply_post_checks("店\n2024/07/03\nマヨネーズ 450g\n¥1,000軽\n(2点 単価¥308)\n合計\n¥1,000\n", "", opts, g);
+    EXPECT_FALSE(warned(g, "line_item_count_line")) << g["warnings"].dump();
+}
+
 TEST(JapanesePostChecks, TotalThatThePaymentLineConfirms) {
     const receipt::ExtractOptions opts;
     // OCR moved an item's box after the total keyword; the payment line prints the total, as the total line does.

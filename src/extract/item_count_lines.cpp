@@ -1,0 +1,74 @@
+// Yen items whose count line the model did not apply (extract/item_count_lines.h).
+#include "extract/item_count_lines.h"
+
+#include <cmath>
+#include <optional>
+#include <regex>
+#include <utility>
+#include <vector>
+
+#include "extract/field_edits.h"
+#include "extract/ocr_digits.h"
+#include "extract/utf8.h"
+
+namespace receipt::extract {
+
+namespace {
+
+constexpr size_t kMaxTextBytes = 20000;  // a receipt is far shorter; bounds std::regex's work
+
+// The (count, unit price) pairs of the count lines of `text`, with two lines joined where a count box ends its line.
+std::vector<std::pair<double, double>> count_lines(const std::string& text) {
+    static const std::regex kCount(R"(([0-9]{1,2}) ?点[ \n]*単価 ?(?:¥|\\|Y)?([0-9]{1,3}(?:,[0-9]{3})*|[0-9]+) ?(?:円)?\))");
+    std::vector<std::pair<double, double>> out;
+    const std::string t = fold_fullwidth(sanitize_utf8(text.substr(0, kMaxTextBytes)));
+    for (auto it = std::sregex_iterator(t.begin(), t.end(), kCount); it != std::sregex_iterator(); ++it) {
+        std::string digits;
+        for (char c : (*it)[2].str())
+            if (c != ',') digits += c;
+        out.push_back({std::stod((*it)[1].str()), std::stod(digits)});
+    }
+    return out;
+}
+
+}  // namespace
+
+bool items_with_printed_count(const std::string& text, double target, nlohmann::ordered_json& f) try {
+    auto& items = f["line_items"];
+    if (!items.is_array() || items.empty() || !(target > 0)) return false;
+    double sum = 0;
+    for (const auto& it : items) {
+        if (!it.is_object() || !it.contains("amount") || !it["amount"].is_number()) return false;
+        sum += it["amount"].get<double>();
+    }
+    const double gap = target - sum;
+    if (!(gap > 0.5)) return false;
+    const std::vector<std::pair<double, double>> counts = count_lines(text);
+    std::optional<std::pair<size_t, double>> found;  // the item and its count
+    for (size_t k = 0; k < items.size(); ++k) {
+        const auto& it = items[k];
+        const double a = it["amount"].get<double>();
+        if (it.contains("quantity") && it["quantity"].is_number() && it["quantity"].get<double>() != 1) continue;
+        for (const auto& [n, u] : counts)
+            if (n >= 2 && std::fabs(u - a) < 0.5 && std::fabs((n - 1) * u - gap) < 0.5) {
+                if (found && found->first != k) return false;  // several items fit
+                found = {k, n};
+            }
+    }
+    if (!found) return false;
+    auto& it = items[found->first];
+    const double u = it["amount"].get<double>(), n = found->second;
+    f["warnings"].push_back("line_item_count_line: item " + std::to_string(found->first + 1) + " is " +
+                            json_amount(n).dump() + " x " + json_amount(u).dump() +
+                            " as its count line prints, which makes the items add up to " +
+                            json_amount(target).dump());
+    it["quantity"] = json_amount(n);
+    it["unit_price"] = json_amount(u);
+    it["amount"] = json_amount(n * u);
+    revalidate(f);
+    return true;
+} catch (...) {
+    return false;  // std::regex giving up: the items as they are
+}
+
+}  // namespace receipt::extract
