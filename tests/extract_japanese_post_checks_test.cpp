@@ -291,6 +291,18 @@ TEST(JapanesePostChecks, ItemOfOneUnitWhoseCountLineMakesTheItemsAddUp) {
     EXPECT_EQ(f["line_items"][1]["quantity"], 3) << f["warnings"].dump();
     EXPECT_EQ(f["line_items"][1]["amount"], 1494);
     EXPECT_TRUE(warned(f, "line_item_count_line")) << f["warnings"].dump();
+    // A printed row the model left out, whose amount is what the items fall short by.
+    auto h = fields("店", "");
+    // (The rows, read with the discount's boxes out of order, do not add up themselves.)
+    h["line_items"] = {item("トマト", 1, 90, 90), nlohmann::ordered_json{{"description", "値引"}, {"amount", -50}},
+                       item("鶏もも肉 唐揚用", 1, 488, 488)};
+    ex::apply_post_checks("店\n2024年3月25日 月曜日\nトマト\n値引\n\\90軽\nー\\50\n鶏もも肉 唐揚用\n\\488軽\n緑茶 2L\n"
+                          "\\157軽\n小 計\n\\685\n合計\n\\685\n",
+                          "", opts, h);
+    ASSERT_EQ(h["line_items"].size(), 4u) << h.dump();
+    EXPECT_EQ(h["line_items"][3]["description"], "緑茶 2L") << h["warnings"].dump();
+    EXPECT_EQ(h["line_items"][3]["amount"], 157);
+    EXPECT_TRUE(warned(h, "line_item_from_row_left_out")) << h["warnings"].dump();
     // A count that does not close the gap changes nothing.
     auto g = fields("店", "");
     g["line_items"] = {item("マヨネーズ 450g", 1, 308, 308)};

@@ -10,7 +10,7 @@
 
 #include "extract/dropped_digit.h"
 #include "extract/field_edits.h"
-#include "extract/item_count_lines.h"
+#include "extract/items_short.h"
 #include "extract/item_row_match.h"
 #include "extract/item_rows.h"
 #include "extract/latin_item_rows.h"
@@ -441,8 +441,9 @@ void check_yen_items(const std::string& text, const std::optional<double>& subto
     }
     if (target) items_dropped_digit(*target, f);
     if (target) items_from_more_rows(text, rows, *target, f);
-    // An item of one unit whose count line makes the items add up (extract/item_count_lines.h).
+    // An item of one unit whose count line makes the items add up (extract/items_short.h).
     if (target && !adds_up(f["line_items"], *target)) items_with_printed_count(text, *target, f);
+    if (target && rows && !adds_up(f["line_items"], *target)) item_from_row_left_out(*rows, *target, f);
     items_count_times_unit(f);
 }
 

@@ -228,6 +228,7 @@ void apply_post_checks(const std::string& text, const std::string& target, const
     const bool yen = currency.is_string() && currency_without_minor_units(currency.get<std::string>());
     std::optional<double> labelled_tax = labelled_tax_total(text);  // the 外税 amounts, read once
     std::optional<double> yen_subtotal, yen_total;  // the keyword readings, read once for the checks below
+    std::optional<double> yen_rows_total;           // the total the yen item rows were checked against
     // A phone number that is not printed becomes the one printed after a phone label: on a Japanese receipt
     // (yen) as extract/japanese_phone.h reads it, on a Latin-script one as extract/latin_header.h does.
     const bool japanese = has_cjk(text);
@@ -399,6 +400,7 @@ void apply_post_checks(const std::string& text, const std::string& target, const
         std::optional<double> rows_total = yen_total;
         if (!rows_total && f["total_amount"].is_number()) rows_total = f["total_amount"].get<double>();
         check_yen_items(text, yen_subtotal, rows_total, f);
+        yen_rows_total = rows_total;
         // A percentage discount is its share of the item above it (extract/discount_rate.h).
         if (discounts_from_rate(text, f)) revalidate(f);
         fix_item_lookalikes();  // the descriptions that the printed rows gave ("ロースカツ力レー")
@@ -409,7 +411,12 @@ void apply_post_checks(const std::string& text, const std::string& target, const
     // An item whose description is not printed at all is another shop's (extract/unprinted_items.h). Latin
     // receipts too: on SROIE validation the model wrote such items on 31 of 80 receipts (Japanese shop names,
     // "Royal Baking Powder 450g" on a hardware store's receipt); on the synthetic sets no right item is dropped.
-    if (options.copy_numbers && drop_unprinted_items(text, f)) revalidate(f);
+    if (options.copy_numbers && drop_unprinted_items(text, f)) {
+        revalidate(f);
+        // In yen, the items left are checked against the printed rows again: the model's other shop's items
+        // (which added up) leave nothing, and the rows that add up take their place.
+        if (yen) check_yen_items(text, yen_subtotal, yen_rows_total, f);
+    }
     // Latin-script item descriptions as printed, read: a count left in front ("1x SCREWDRIVER SET") goes, OCR
     // look-alike digits inside words become letters ("C0UPON") (extract/latin_lookalikes.h).
     if (!yen && !has_cjk(text) && f["line_items"].is_array()) {

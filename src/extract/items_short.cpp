@@ -1,5 +1,5 @@
-// Yen items whose count line the model did not apply (extract/item_count_lines.h).
-#include "extract/item_count_lines.h"
+// Yen items whose count line the model did not apply (extract/items_short.h).
+#include "extract/items_short.h"
 
 #include <cmath>
 #include <optional>
@@ -8,6 +8,8 @@
 #include <vector>
 
 #include "extract/field_edits.h"
+#include "extract/item_row_match.h"
+#include "extract/name_constraint.h"
 #include "extract/ocr_digits.h"
 #include "extract/utf8.h"
 
@@ -69,6 +71,51 @@ bool items_with_printed_count(const std::string& text, double target, nlohmann::
     return true;
 } catch (...) {
     return false;  // std::regex giving up: the items as they are
+}
+
+bool item_from_row_left_out(const std::vector<ItemRow>& read, double target, nlohmann::ordered_json& f) {
+    auto& items = f["line_items"];
+    if (!items.is_array() || items.empty() || read.empty() || !(target > 0)) return false;
+    double sum = 0;
+    std::vector<std::string> descriptions;
+    for (const auto& it : items) {
+        if (!it.is_object() || !it.contains("amount") || !it["amount"].is_number()) return false;
+        sum += it["amount"].get<double>();
+        descriptions.push_back(it.contains("description") && it["description"].is_string()
+                                   ? strip_spaces(it["description"].get<std::string>())
+                                   : std::string());
+    }
+    const double gap = target - sum;
+    if (!(gap > 0.5)) return false;
+    auto read_by_item = [&](const std::string& row) {
+        for (size_t k = 0; k < descriptions.size(); ++k)
+            if (!descriptions[k].empty() && reads_row(row, descriptions[k])) return std::optional<size_t>(k);
+        return std::optional<size_t>();
+    };
+    std::optional<size_t> found;
+    for (size_t r = 0; r < read.size(); ++r) {
+        if (std::fabs(read[r].amount - gap) >= 0.5 || read_by_item(strip_spaces(read[r].description))) continue;
+        if (found) return false;  // two rows of that amount
+        found = r;
+    }
+    if (!found) return false;
+    const ItemRow& row = read[*found];
+    size_t at = 0;  // after the item that reads the nearest row printed above
+    for (size_t r = *found; r-- > 0;)
+        if (const auto k = read_by_item(strip_spaces(read[r].description))) {
+            at = *k + 1;
+            break;
+        }
+    nlohmann::ordered_json item = {{"description", row.description},
+                                   {"quantity", json_amount(row.quantity.value_or(1))},
+                                   {"unit_price", json_amount(row.unit_price.value_or(row.amount))},
+                                   {"amount", json_amount(row.amount)}};
+    items.insert(items.begin() + std::ptrdiff_t(at), item);
+    f["warnings"].push_back("line_item_from_row_left_out: the items fall short of " + json_amount(target).dump() +
+                            " by " + json_amount(row.amount).dump() + ", the printed row " + row.description +
+                            " that no item reads");
+    revalidate(f);
+    return true;
 }
 
 }  // namespace receipt::extract
