@@ -314,11 +314,11 @@ bool items_from_rows(const std::string& text, const std::optional<std::vector<It
 // stopped at max_new_tokens (warnings input_truncated / output_truncated), its items stop where the cut fell: the
 // rows replace them when there are more rows and they come closer, also where OCR damage in the model's items keeps
 // the rows from holding them all.
-void items_from_more_rows(const std::string& text, const std::optional<std::vector<ItemRow>>& read, double target,
+bool items_from_more_rows(const std::string& text, const std::optional<std::vector<ItemRow>>& read, double target,
                           nlohmann::ordered_json& f) {
     auto& items = f["line_items"];
-    if (adds_up(items, target)) return;
-    if (!read || read->empty()) return;
+    if (adds_up(items, target)) return false;
+    if (!read || read->empty()) return false;
     double read_sum = 0;
     for (const ItemRow& r : *read) read_sum += r.amount;
     if (rows_extend_items(*read, read_sum, items, target)) {
@@ -330,19 +330,21 @@ void items_from_more_rows(const std::string& text, const std::optional<std::vect
     } else if (reading_cut(f) && read->size() > items.size() && rows_come_closer(read_sum, items, target)) {
         f["warnings"].push_back(cut_rows_warning(items.size(), target, read->size(), read_sum));
     } else {
-        return;
+        return false;
     }
     items = rows_as_items(*read, items, text);
     revalidate(f);
+    return true;
 }
 
 // Line items of a yen receipt that do not add up to `target` (the subtotal, else the total) because one amount
 // lost a digit to OCR (extract/dropped_digit.h) get that digit back; the quantity and unit price follow the new
 // amount when they no longer multiply to it.
-// Not when the model's output was cut short: its items then miss some rows, and the sum is short for that.
-void items_dropped_digit(double target, nlohmann::ordered_json& f) {
+// Not when the model's output was cut short: its items then miss some rows, and the sum is short for that (unless
+// `from_rows`: the items are the printed rows, read whole).
+void items_dropped_digit(double target, nlohmann::ordered_json& f, bool from_rows = false) {
     auto& items = f["line_items"];
-    if (has_warning(f, "output_truncated")) return;
+    if (!from_rows && has_warning(f, "output_truncated")) return;
     const std::optional<std::vector<double>> amounts = item_amounts(items);
     if (!amounts) return;
     const std::optional<DroppedDigit> d = find_dropped_digit(*amounts, target);
@@ -440,7 +442,8 @@ void check_yen_items(const std::string& text, const std::optional<double>& subto
         f["warnings"] = model_warnings;
     }
     if (target) items_dropped_digit(*target, f);
-    if (target) items_from_more_rows(text, rows, *target, f);
+    // The rows that replaced the items may hold an amount that lost a digit themselves.
+    if (target && items_from_more_rows(text, rows, *target, f)) items_dropped_digit(*target, f, true);
     // An item of one unit whose count line makes the items add up (extract/items_short.h).
     if (target && !adds_up(f["line_items"], *target)) items_with_printed_count(text, *target, f);
     if (target && rows && !adds_up(f["line_items"], *target)) item_from_row_left_out(*rows, *target, f);

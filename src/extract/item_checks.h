@@ -22,7 +22,11 @@ namespace receipt::extract {
 //  - then an item amount that lost one digit to OCR gets it back when that makes the items add up (not when the
 //    model's output was cut short);
 //  - then items that still do not add up give way to the printed rows when those hold every item (by
-//    description) and more and come closer to the subtotal (the model dropped rows of a long, damaged list);
+//    description) and more and come closer to the subtotal (the model dropped rows of a long, damaged list), and
+//    a row amount that lost one digit gets it back where that makes them add up (also when the model's output was
+//    cut: the items are the rows now);
+//  - then one item of one unit whose count line makes the items add up, or one printed row that no item reads
+//    whose amount is what they fall short by (extract/items_short.h);
 //  - last, an item whose quantity and unit price do not multiply to its amount gets the ones that do (a count of
 //    1-99 kept when it divides the amount, else the unit price, else one unit).
 void check_yen_items(const std::string& text, const std::optional<double>& subtotal,
