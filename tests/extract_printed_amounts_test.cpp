@@ -96,7 +96,12 @@ TEST(KeywordSubtotal, AmountAfterTheSubtotalKeywordAndWhetherOneIsPrinted) {
     // The item count with its 点 lost to OCR is no subtotal; the amount below is.
     EXPECT_EQ(ex::keyword_subtotal("\\259軽\n小 計 (45)\n\\10,891\n合計金額 \\10,891", &printed), 10891);
     EXPECT_EQ(ex::keyword_subtotal("小計( 7 )\n¥2,204\n", &printed), 2204);
-    EXPECT_EQ(ex::keyword_subtotal("計 900\n合計\n900", &printed), std::nullopt);  // no count: not the subtotal
+    // Without a count, "計 ¥2756" is the subtotal only above a total keyword (the total printed apart).
+    EXPECT_EQ(ex::keyword_subtotal("計 ¥2756\nお会計\n¥2756", &printed), 2756);
+    EXPECT_TRUE(printed);
+    EXPECT_EQ(ex::keyword_subtotal("計 900\nお預り\n1000", &printed), std::nullopt);
+    EXPECT_FALSE(printed);
+    EXPECT_EQ(ex::keyword_subtotal("計\n合計\n900", &printed), std::nullopt);  // no amount on the line
     EXPECT_FALSE(printed);
 }
 

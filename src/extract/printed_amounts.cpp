@@ -186,9 +186,21 @@ std::optional<double> keyword_total(const std::string& text) {
 std::optional<double> keyword_subtotal(const std::string& text, bool* printed) {
     std::vector<std::string> lines = printed_lines(text);
     // 小計 with one character lost to OCR, known by the item count that only the subtotal line carries:
-    // "小 (7点)", "計 (4点" become "小計 ...".
-    for (std::string& line : lines) {
+    // "小 (7点)", "計 (4点" become "小計 ...", and so does "計 ¥2756" with a total keyword on one of the next
+    // kTotalAmountLines lines ("お会計": the total is printed apart).
+    auto total_below = [&](size_t li) {
+        for (size_t k = li + 1; k < lines.size() && k <= li + size_t(kTotalAmountLines); ++k)
+            for (const char* key : {"合計", "合 計", "会計", "総計", "お買上計"})
+                if (lines[k].find(key) != std::string::npos) return true;
+        return false;
+    };
+    for (size_t li = 0; li < lines.size(); ++li) {
+        std::string& line = lines[li];
         const std::string s = strip_spaces(line);
+        if (s.rfind("計", 0) == 0 && s.size() > std::string("計").size() && total_below(li))
+            if (const char c = s[std::string("計").size()];
+                is_ascii_digit(c) || c == '\\' || s.compare(std::string("計").size(), std::string("¥").size(), "¥") == 0)
+                line = "小計 " + line.substr(line.find("計") + std::string("計").size());
         for (const std::string head : {"小(", "計("}) {
             if (s.rfind(head, 0) != 0) continue;
             size_t k = head.size();

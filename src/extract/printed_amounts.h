@@ -55,7 +55,8 @@ inline constexpr int kTotalAmountLines = 2;
 // nullopt when there is no keyword or no such number.
 std::optional<double> keyword_total(const std::string& text);
 
-// The same for the subtotal (小計, 小 計, 小言, 小 / 計 in two boxes, SUBTOTAL, SUB TOTAL, SUB-TOTAL). `printed`, when
+// The same for the subtotal (小計, 小 計, 小言, 小 / 計 in two boxes, SUBTOTAL, SUB TOTAL, SUB-TOTAL; OCR's "計 (4点)",
+// and "計 ¥2756" above a total keyword line, 小 lost). `printed`, when
 // given, tells whether a subtotal keyword is printed at all (a receipt without one has no net amount).
 std::optional<double> keyword_subtotal(const std::string& text, bool* printed = nullptr);
 
