@@ -20,6 +20,7 @@ ex::KnownNames sample() {
                                  "1596\tセブン-イレブン\n"
                                  "897\tエディオン\n"
                                  "964\tライフ\n"
+                                 "812\tローソン\n"
                                  "144\tGARDENIA BAKERIES (KL) SDN BHD\n"
                                  "4\tGARDENIA BAKERIES (KI ) SDN BHD\n"
                                  "48\tPOPULAR BOOK CO. (M) SDN BHD\n"
@@ -45,7 +46,7 @@ TEST(KnownNames, LettersAndDigits) {
 
 TEST(KnownNames, ParsesSortedByCount) {
     const auto k = sample();
-    ASSERT_EQ(k.names().size(), 13u);
+    ASSERT_EQ(k.names().size(), 14u);
     EXPECT_EQ(k.names()[0].name, "セブン-イレブン");
     EXPECT_EQ(k.names()[0].count, 1596);
     EXPECT_EQ(k.names().back().count, 4);
@@ -99,6 +100,10 @@ TEST(KnownNames, LettersOcrDroppedAreRestored) {
     EXPECT_EQ(ex::known_name_for("", "ツルハラグ", k), "ツルハドラッグ");
     EXPECT_EQ(ex::known_name_for("", "セブン-イブ 道玄坂中央店", k), "セブン-イレブン 道玄坂中央店");
     EXPECT_EQ(ex::known_name_for("", "エデオン 日本橋駅東口店", k), "エディオン 日本橋駅東口店");
+    // Three letters do in a Japanese chain; a known one of three stands.
+    EXPECT_EQ(ex::known_name_for("", "ローン 三軒茶屋二丁目店", k), "ローソン 三軒茶屋二丁目店");
+    EXPECT_EQ(ex::known_name_for("", "ライフ 中央店", k), std::nullopt);
+    EXPECT_EQ(ex::known_name_for("", "TGT", k), std::nullopt);  // not in Latin script
     // The model read the printed hyphen as ー ("セブーイレブン" for the printed "セブ-イレブン"); not when the receipt
     // prints no such hyphen.
     EXPECT_EQ(ex::known_name_for("セブ-イレブン\n〒460-0650\n", "セブーイレブン 錦北口店", k), "セブン-イレブン 錦北口店");

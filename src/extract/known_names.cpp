@@ -436,7 +436,8 @@ std::optional<std::string> known_name_for(const std::string& text, const std::st
     const std::string chain = name.substr(0, space);
     const std::string branch = space == std::string::npos ? "" : name.substr(space);
     const std::u32string model = letters(chain);
-    if (model.size() < 4) return std::nullopt;
+    // Three letters do in Japanese (kana and kanji carry more than Latin letters: "ローン" of ローソン, "成城井").
+    if (model.size() < (cjk ? 3u : 4u)) return std::nullopt;
     const auto& names = known.names();
     bool decided = false;
     if (auto k = known_spelling(chain, model, known, true, decided)) return *k + branch;

@@ -70,7 +70,8 @@ int max_dropped_letters(size_t n_letters, bool cjk);
 
 // The known spelling of the store name the model wrote, or nullopt to keep it. For a Japanese name (holding kana or
 // kanji) the chain is its part before the first space and the branch after it is kept ("セブン-イブ 道玄坂中央店" ->
-// "セブン-イレブン 道玄坂中央店"); a Latin name is matched whole. With at least 4 letters and digits:
+// "セブン-イレブン 道玄坂中央店"); a Latin name is matched whole. With at least 4 letters and digits (3 in a
+// Japanese chain: "ローン" -> "ローソン"):
 //   * known with exactly them: the known spelling where it is the model's with spaces OCR dropped
 //     ("GARDENIABAKERIES (KL) SDN BHD"), else none (another known spelling: "SUPER SEVEN" and "SUPER.SEVEN");
 //   * else a known chain whose letters and digits are the model's with 1 to max_dropped_letters more, in order (OCR
