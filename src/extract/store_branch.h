@@ -97,7 +97,13 @@ std::optional<std::string> japanese_header_name_line(const std::string& text, in
 // place (after a ward mark), followed by one kanji or kana and its house number (or, two characters or more, a
 // ward or city mark: "川崎市中本店" with "...川崎市中原区..." -> "川崎市中原本店"). A leading part printed as it is
 // before a house number, a ward or city mark or the address's end names the place as written; one printed only
-// inside a longer word ("みな" of みなとみらい) does not. nullopt otherwise (keep the name).
+// inside a longer word ("みな" of みなとみらい) does not. Checked before all of these: a katakana look-alike of a kanji
+// next to a kanji (ロ カ エ ニ ハ タ ト) read as that kanji where the address prints the place so and not as written
+// ("ハ丁堀駅前店" with "...中区八丁堀7-31-6" -> "八丁堀駅前店"), and a city-and-ward place that lost a character
+// inside it, the address's span after its prefecture holding 市 and ending before 区 ("大阪北本店" with
+// "大阪府大阪市北区..." -> "大阪市北本店"). A first character dropped from a place of two characters is put back
+// before a ward or city mark too ("島中央店" with "東京都豊島区..." -> "豊島中央店"). nullopt otherwise (keep the
+// name).
 std::optional<std::string> branch_place_from_address(const std::string& name, const std::string& address);
 
 // The name with its branch's closing word spelled whole when OCR dropped characters of it: a branch (the name after
