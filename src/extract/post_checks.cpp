@@ -413,8 +413,8 @@ void apply_post_checks(const std::string& text, const std::string& target, const
     // "Royal Baking Powder 450g" on a hardware store's receipt); on the synthetic sets no right item is dropped.
     if (options.copy_numbers && drop_unprinted_items(text, f)) {
         revalidate(f);
-        // In yen, the items left are checked against the printed rows again: the model's other shop's items
-        // (which added up) leave nothing, and the rows that add up take their place.
+        // In yen, the items left are checked against the printed rows again: the other shop's items had kept the
+        // rows from holding the model's items (or, having added up, from replacing them at all).
         if (yen) check_yen_items(text, yen_subtotal, yen_rows_total, f);
     }
     // Latin-script item descriptions as printed, read: a count left in front ("1x SCREWDRIVER SET") goes, OCR
