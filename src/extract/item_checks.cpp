@@ -32,17 +32,6 @@ constexpr double kYenTolerance = 0.5;    // sums of yen amounts: within half a y
 constexpr double kCentTolerance = 0.005; // sums of amounts with cents: within half a cent
 constexpr double kCutRowsSlack = 0.5;    // a cut Latin reading's rows: within half of their target
 
-// The amounts of `items` (a JSON array of item objects); nullopt when it is empty or an item has no amount.
-std::optional<std::vector<double>> item_amounts(const nlohmann::ordered_json& items) {
-    if (!items.is_array() || items.empty()) return std::nullopt;
-    std::vector<double> out;
-    for (const auto& it : items) {
-        if (!it.is_object() || !it.contains("amount") || !it["amount"].is_number()) return std::nullopt;
-        out.push_back(it["amount"].get<double>());
-    }
-    return out;
-}
-
 // True when every item of `items` has an amount and they add up to `target` (within `tol`: half a yen, half a
 // cent). With cents, every amount must be a whole number of cents: "16.4616" (a row's unit price and amount
 // glued, "16.4616.46") is no amount, though it comes within half a cent of one.
@@ -445,8 +434,9 @@ void check_yen_items(const std::string& text, const std::optional<double>& subto
     // The rows that replaced the items may hold an amount that lost a digit themselves.
     if (target && items_from_more_rows(text, rows, *target, f)) items_dropped_digit(*target, f, true);
     // An item of one unit whose count line makes the items add up (extract/items_short.h).
-    if (target && !adds_up(f["line_items"], *target)) items_with_printed_count(text, *target, f);
-    if (target && rows && !adds_up(f["line_items"], *target)) item_from_row_left_out(*rows, *target, f);
+    // (Each changes nothing where the items add up or exceed the target.)
+    if (target) items_with_printed_count(text, *target, f);
+    if (target && rows) item_from_row_left_out(*rows, *target, f);
     items_count_times_unit(f);
 }
 

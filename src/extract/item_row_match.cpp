@@ -75,6 +75,16 @@ bool rows_hold_items(const std::vector<ItemRow>& read, const nlohmann::ordered_j
 // reads_row, whatever the amounts (the model also moves amounts between items of such lists).
 // True when the printed rows (summing to `read_sum`) come closer to `target` than the model's `items`, whose items
 // without an amount count as 0.
+std::optional<std::vector<double>> item_amounts(const nlohmann::ordered_json& items) {
+    if (!items.is_array() || items.empty()) return std::nullopt;
+    std::vector<double> out;
+    for (const auto& it : items) {
+        if (!it.is_object() || !it.contains("amount") || !it["amount"].is_number()) return std::nullopt;
+        out.push_back(it["amount"].get<double>());
+    }
+    return out;
+}
+
 bool rows_come_closer(double read_sum, const nlohmann::ordered_json& items, double target) {
     double model_sum = 0;
     for (const auto& it : items)

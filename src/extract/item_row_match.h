@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -30,6 +31,9 @@ bool reads_damaged_row(const std::vector<uint32_t>& row, const std::vector<uint3
 // True when the printed rows `read` hold every model item of `items` (a distinct row whose description reads_row
 // the item's, whatever the amounts) and more besides.
 bool rows_hold_items(const std::vector<ItemRow>& read, const nlohmann::ordered_json& items);
+
+// The amounts of `items` (a JSON array of item objects); nullopt when it is empty or an item has no amount.
+std::optional<std::vector<double>> item_amounts(const nlohmann::ordered_json& items);
 
 // True when the printed rows (summing to `read_sum`) come closer to `target` than the model's `items`, whose items
 // without an amount count as 0.

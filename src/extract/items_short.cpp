@@ -1,4 +1,4 @@
-// Yen items whose count line the model did not apply (extract/items_short.h).
+// Yen items that fall short of the subtotal by what one printed row says (extract/items_short.h).
 #include "extract/items_short.h"
 
 #include <cmath>
@@ -33,18 +33,24 @@ std::vector<std::pair<double, double>> count_lines(const std::string& text) {
     return out;
 }
 
+// How far `items` fall short of `target`: target less their sum, when every item has an amount and that is more
+// than half a yen; nullopt otherwise.
+std::optional<double> shortfall(const nlohmann::ordered_json& items, double target) {
+    const std::optional<std::vector<double>> amounts = item_amounts(items);
+    if (!amounts || !(target > 0)) return std::nullopt;
+    double sum = 0;
+    for (double a : *amounts) sum += a;
+    if (!(target - sum > 0.5)) return std::nullopt;
+    return target - sum;
+}
+
 }  // namespace
 
 bool items_with_printed_count(const std::string& text, double target, nlohmann::ordered_json& f) try {
     auto& items = f["line_items"];
-    if (!items.is_array() || items.empty() || !(target > 0)) return false;
-    double sum = 0;
-    for (const auto& it : items) {
-        if (!it.is_object() || !it.contains("amount") || !it["amount"].is_number()) return false;
-        sum += it["amount"].get<double>();
-    }
-    const double gap = target - sum;
-    if (!(gap > 0.5)) return false;
+    const std::optional<double> short_by = shortfall(items, target);
+    if (!short_by) return false;
+    const double gap = *short_by;
     const std::vector<std::pair<double, double>> counts = count_lines(text);
     std::optional<std::pair<size_t, double>> found;  // the item and its count
     for (size_t k = 0; k < items.size(); ++k) {
@@ -75,18 +81,14 @@ bool items_with_printed_count(const std::string& text, double target, nlohmann::
 
 bool item_from_row_left_out(const std::vector<ItemRow>& read, double target, nlohmann::ordered_json& f) {
     auto& items = f["line_items"];
-    if (!items.is_array() || items.empty() || read.empty() || !(target > 0)) return false;
-    double sum = 0;
+    const std::optional<double> short_by = shortfall(items, target);
+    if (!short_by || read.empty()) return false;
+    const double gap = *short_by;
     std::vector<std::string> descriptions;
-    for (const auto& it : items) {
-        if (!it.is_object() || !it.contains("amount") || !it["amount"].is_number()) return false;
-        sum += it["amount"].get<double>();
+    for (const auto& it : items)
         descriptions.push_back(it.contains("description") && it["description"].is_string()
                                    ? strip_spaces(it["description"].get<std::string>())
                                    : std::string());
-    }
-    const double gap = target - sum;
-    if (!(gap > 0.5)) return false;
     auto read_by_item = [&](const std::string& row) {
         for (size_t k = 0; k < descriptions.size(); ++k)
             if (!descriptions[k].empty() && reads_row(row, descriptions[k])) return std::optional<size_t>(k);

@@ -31,6 +31,12 @@ bool reads_as_katakana(char32_t printed, char32_t kana) {
     return false;
 }
 
+char32_t kanji_of_lookalike(char32_t kana) {
+    for (const Pair& p : kPairs)
+        if (kana == p.kana && p.kana != U'ー') return p.kanji;
+    return 0;
+}
+
 std::string fix_kana_lookalikes(const std::string& s) {
     std::optional<std::vector<uint32_t>> decoded = code_points(s);
     if (!decoded) return s;

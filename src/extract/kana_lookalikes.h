@@ -17,6 +17,10 @@ namespace receipt::extract {
 // Other text is left as it is; invalid UTF-8 is returned unchanged.
 std::string fix_kana_lookalikes(const std::string& s);
 
+// The kanji that the katakana `kana` looks like (口 for ロ, 八 for ハ; ロ カ エ ニ ハ タ ト, the pairs above), or 0 for
+// any other character (ー too: its 一 is a numeral).
+char32_t kanji_of_lookalike(char32_t kana);
+
 // Whether the printed character `printed` may be OCR's reading of the katakana (or long-vowel mark) `kana`: itself,
 // one of the kanji look-alikes above (卜 for ト, 一 for ー, ...), or a hyphen ('-', '－') for ー.
 bool reads_as_katakana(char32_t printed, char32_t kana);

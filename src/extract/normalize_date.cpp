@@ -217,8 +217,8 @@ std::vector<Candidate> scan(const std::string& s, DateHints hints, bool all_read
     static const std::regex kMonthDayRun("(^|\\D)((?:19|20)\\d{2})([./-])(\\d{2})(\\d{2})(?![\\d:])");
     // "2207/03", "22/0703": the same with a two-digit year (20yy) and '/' or '.', on a Japanese line that starts with
     // it and no further separator after it (elsewhere such digits are a number; "03-1024-6846" is a phone number).
-    static const std::regex kShortYearMonthRun("^\\s*(\\d{2})(\\d{2})([./])(\\d{2})(?![\\d:./-])");
-    static const std::regex kShortMonthDayRun("^\\s*(\\d{2})([./])(\\d{2})(\\d{2})(?![\\d:./-])");
+    static const std::regex kShortYearMonthRun("(^\\s*)(\\d{2})(\\d{2})([./])(\\d{2})(?![\\d:./-])");
+    static const std::regex kShortMonthDayRun("(^\\s*)(\\d{2})([./])(\\d{2})(\\d{2})(?![\\d:./-])");
     // "7/122021", "2105/2023": a date with its year last and one of its separators lost (day or month of one or two
     // digits, two-digit month or day, four-digit year 19xx / 20xx) that starts its line (elsewhere such digits are
     // a number: "INV 1105/2023"), read in the hints' order: evidence for printed_dates only (all_readings), not a
@@ -299,25 +299,19 @@ std::vector<Candidate> scan(const std::string& s, DateHints hints, bool all_read
                     found.push_back({static_cast<size_t>(m.position(2)), 12, v,
                                      static_cast<size_t>(m.position(0) + m.length(0))});
             }
-    for (const std::regex* re : {&kYearMonthRun, &kMonthDayRun})
+    for (const std::regex* re : {&kYearMonthRun, &kMonthDayRun, &kShortYearMonthRun, &kShortMonthDayRun}) {
+        const bool short_year = re == &kShortYearMonthRun || re == &kShortMonthDayRun;
+        if (short_year && !hints.japanese) continue;
         collect(
             s, *re, 9, 2,
-            [re](const std::smatch& m) -> std::optional<Ymd> {
+            [re, short_year](const std::smatch& m) -> std::optional<Ymd> {
                 // Groups: year 2, then month 3 and day 5 (separator 4), or month 4 and day 5 (separator 3).
-                const Ymd v{to_int(m[2]), to_int(re == &kYearMonthRun ? m[3] : m[4]), to_int(m[5])};
+                const bool year_month_run = re == &kYearMonthRun || re == &kShortYearMonthRun;
+                const Ymd v{(short_year ? 2000 : 0) + to_int(m[2]), to_int(year_month_run ? m[3] : m[4]), to_int(m[5])};
                 return is_valid(v) ? std::optional<Ymd>(v) : std::nullopt;
             },
             found);
-    if (hints.japanese)
-        for (const std::regex* re : {&kShortYearMonthRun, &kShortMonthDayRun})
-            collect(
-                s, *re, 9, 1,
-                [re](const std::smatch& m) -> std::optional<Ymd> {
-                    // Groups: year 1, then month 2 and day 4 (separator 3), or month 3 and day 4 (separator 2).
-                    const Ymd v{2000 + to_int(m[1]), to_int(re == &kShortYearMonthRun ? m[2] : m[3]), to_int(m[4])};
-                    return is_valid(v) ? std::optional<Ymd>(v) : std::nullopt;
-                },
-                found);
+    }
     collect(
         s, kKanjiNoMonthMark, 11, 2,
         [](const std::smatch& m) -> std::optional<Ymd> {

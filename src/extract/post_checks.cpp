@@ -543,16 +543,14 @@ void apply_post_checks(const std::string& text, const std::string& target, const
         // rate; extract/printed_tax.h): that amount, when the model wrote none or one the receipt does not print.
         // With the total, an amount OCR cut short is put back where the arithmetic confirms it; and the model's
         // value gives way, printed or not, when the total's tax at 8-10 % holds the printed amount and not it.
-        auto plausible = [&](double t) {
-            const double total = f["total_amount"].get<double>();
-            return t >= std::floor(total * 8 / 108) - 1 && t <= std::ceil(total * 10 / 110) + 1;
-        };
         if (!printed && yen)
             if (const auto included = f["total_amount"].is_number()
                                           ? included_tax_for_total(text, f["total_amount"].get<double>())
                                           : included_tax_total(text);
                 included && (!(tax.is_number() && printed_count(printed_lines(text), 0, tax.get<double>()) > 0) ||
-                             (f["total_amount"].is_number() && plausible(*included) && !plausible(tax.get<double>())))) {
+                             (f["total_amount"].is_number() &&
+                              included_tax_fits(*included, f["total_amount"].get<double>()) &&
+                              !included_tax_fits(tax.get<double>(), f["total_amount"].get<double>())))) {
                 if (!(tax.is_number() && std::fabs(tax.get<double>() - *included) < 0.005)) {
                     f["warnings"].push_back("total_tax_amount_from_included_tax_line: the model wrote " + written(tax) +
                                             ", the receipt's 内消費税 lines print " + json_amount(*included).dump());

@@ -1,6 +1,7 @@
 // Per-rate tax lines of a receipt text and their sum (extract/printed_tax.h).
 #include "extract/printed_tax.h"
 
+#include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <map>
@@ -315,36 +316,60 @@ bool prints_tax_included(const std::string& text) {
     return false;
 }
 
-std::optional<double> included_tax_total(const std::string& text) {
-    const std::vector<std::string> lines = printed_lines(text);
+namespace {
+
+// Where a 内消費税等 label ends on `line` (also "内消税等", a character OCR dropped before 税等), or npos.
+size_t over_all_label_end(const std::string& line) {
+    const size_t at = line.find("税等"), inner = line.find("内");
+    if (at == std::string::npos || inner == std::string::npos || inner > at) return std::string::npos;
+    return at + std::string("税等").size();
+}
+
+// One per-rate 内消費税 label: its rate (8 or 10 when printed right after the label, else 0) and its amount.
+struct RateTax {
+    double rate = 0;
+    double tax = 0;
+};
+
+// The per-rate 内消費税 labels of `lines` ("(内消費税8% / ¥531)"), first printed first, each with the amount on its
+// line or alone on the next; nullopt when one has no amount.
+std::optional<std::vector<RateTax>> per_rate_included(const std::vector<std::string>& lines) {
+    std::vector<RateTax> out;
+    for (size_t li = 0; li < lines.size(); ++li) {
+        const size_t at = lines[li].find("内消費税");
+        if (at == std::string::npos) continue;
+        const size_t after = at + std::string("内消費税").size();
+        const std::optional<double> amount = amount_on_or_below(lines, li, after, NextLine::kOneNumber);
+        if (!amount) return std::nullopt;
+        const std::string rest = lines[li].substr(after);
+        double rate = 0;
+        if (rest.rfind("8%", 0) == 0) rate = 8;
+        if (rest.rfind("10%", 0) == 0) rate = 10;
+        out.push_back({rate, *amount});
+    }
+    return out;
+}
+
+// included_tax_total of the printed lines `lines`.
+std::optional<double> included_tax_of(const std::vector<std::string>& lines) {
     std::optional<double> found;
     bool over_all = false;  // a 内消費税等 label is printed
     for (size_t li = 0; li < lines.size(); ++li) {
-        // 内消費税等, also with a character OCR dropped before 税等 ("内消税等").
-        size_t at = lines[li].find("税等");
-        const size_t inner = lines[li].find("内");
-        if (at == std::string::npos || inner == std::string::npos || inner > at) continue;
+        const size_t end = over_all_label_end(lines[li]);
+        if (end == std::string::npos) continue;
         over_all = true;
         // Its amount on the line, or alone in the next box ("¥68)", "68円)").
-        const std::optional<double> amount =
-            amount_on_or_below(lines, li, at + std::string("税等").size(), NextLine::kOneNumber);
+        const std::optional<double> amount = amount_on_or_below(lines, li, end, NextLine::kOneNumber);
         if (!amount || (found && *found != *amount)) return std::nullopt;
         found = amount;
     }
     if (over_all) return found;
     // Without it, one 内消費税 label per rate ("(内消費税8% / ¥531)", "(内消費税10% / ¥228)"): their sum.
-    for (size_t li = 0; li < lines.size(); ++li) {
-        const size_t at = lines[li].find("内消費税");
-        if (at == std::string::npos) continue;
-        const std::optional<double> amount =
-            amount_on_or_below(lines, li, at + std::string("内消費税").size(), NextLine::kOneNumber);
-        if (!amount) return std::nullopt;
-        found = found.value_or(0.0) + *amount;
-    }
+    const std::optional<std::vector<RateTax>> rates = per_rate_included(lines);
+    if (!rates) return std::nullopt;
+    for (const RateTax& r : *rates) found = found.value_or(0.0) + r.tax;
     return found;
 }
-
-namespace {
 
 // The tax included in `base` at `rate` percent, floored and rounded (tills do either): base r / (100 + r).
 std::vector<double> included_taxes(double base, double rate) {
@@ -368,42 +393,28 @@ std::optional<double> tax_as_expected(double printed, const std::vector<double>&
 
 }  // namespace
 
+std::optional<double> included_tax_total(const std::string& text) { return included_tax_of(printed_lines(text)); }
+
+bool included_tax_fits(double tax, double total) {
+    return tax >= std::floor(total * 8 / 108) - 1 && tax <= std::ceil(total * 10 / 110) + 1;
+}
+
 std::optional<double> included_tax_for_total(const std::string& text, double total) {
-    const std::optional<double> as_printed = included_tax_total(text);
-    if (!as_printed || !(total > 0)) return as_printed;
     const std::vector<std::string> lines = printed_lines(text);
+    const std::optional<double> as_printed = included_tax_of(lines);
+    if (!as_printed || !(total > 0)) return as_printed;
     // One 内消費税等 amount: the tax of the total at 8 % or at 10 % (a receipt of one rate).
-    bool over_all = false;
-    for (const std::string& line : lines) {
-        const size_t at = line.find("税等"), inner = line.find("内");
-        over_all |= at != std::string::npos && inner != std::string::npos && inner < at;
-    }
-    if (over_all) {
+    if (std::any_of(lines.begin(), lines.end(),
+                    [](const std::string& l) { return over_all_label_end(l) != std::string::npos; })) {
         std::vector<double> expected = included_taxes(total, 8);
         for (double t : included_taxes(total, 10)) expected.push_back(t);
         return tax_as_expected(*as_printed, expected).value_or(*as_printed);
     }
     // One label per rate ("(内消費税8% / ¥98)"): each amount against its rate's base, the amount after "8%対象" (or
-    // the total, for a receipt of one rate).
-    struct Rate {
-        double rate;
-        double tax;
-    };
-    std::vector<Rate> rates;
-    for (size_t li = 0; li < lines.size(); ++li) {
-        const size_t at = lines[li].find("内消費税");
-        if (at == std::string::npos) continue;
-        const size_t after = at + std::string("内消費税").size();
-        const std::optional<double> amount = amount_on_or_below(lines, li, after, NextLine::kOneNumber);
-        if (!amount) return as_printed;
-        const std::string rest = lines[li].substr(after);
-        double rate = 0;
-        if (rest.rfind("8%", 0) == 0) rate = 8;
-        if (rest.rfind("10%", 0) == 0) rate = 10;
-        rates.push_back({rate, *amount});
-    }
+    // the total, for a receipt of one rate). included_tax_of read them all, so each has its amount.
+    const std::vector<RateTax> rates = per_rate_included(lines).value_or(std::vector<RateTax>());
     double sum = 0;
-    for (const Rate& r : rates) {
+    for (const RateTax& r : rates) {
         std::optional<double> base;
         if (rates.size() == 1) base = total;
         const std::string label = r.rate == 8 ? "8%対象" : "10%対象";

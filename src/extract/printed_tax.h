@@ -57,6 +57,10 @@ std::optional<double> labelled_tax_total(const std::string& text);
 // one has no amount, or two 内消費税等 amounts disagree.
 std::optional<double> included_tax_total(const std::string& text);
 
+// True when `tax` can be the tax included in `total` at Japan's rates, 8 % to 10 %, within one yen:
+// floor(total 8 / 108) - 1 <= tax <= ceil(total 10 / 110) + 1.
+bool included_tax_fits(double tax, double total);
+
 // included_tax_total read against the receipt's `total`: an amount that OCR cut short by one digit is put back
 // where the arithmetic gives exactly one value for it ("(内消費税等 ¥24)" under a total of ¥2,756: ¥204, 8/108 of
 // it; "(内消費税10% / ¥7)" after "10%対象計 / ¥794": ¥72). A 内消費税等 amount is the total's tax at 8 % or 10 %;

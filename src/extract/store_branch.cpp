@@ -5,7 +5,6 @@
 #include <cctype>
 #include <cstdint>
 #include <regex>
-#include <utility>
 #include <vector>
 
 #include "extract/date_evidence.h"
@@ -297,15 +296,12 @@ std::optional<std::string> branch_place_from_address(const std::string& name, co
     // the longest leading part (two characters or more) that, with the katakana next to a kanji read as the kanji
     // (ロ カ エ ニ ハ タ ト as 口 力 工 二 八 夕 卜), the address prints, where it does not print the part as written.
     {
-        static const std::pair<uint32_t, uint32_t> kKanji[] = {{U'ロ', U'口'}, {U'カ', U'力'}, {U'エ', U'工'},
-                                                               {U'ニ', U'二'}, {U'ハ', U'八'}, {U'タ', U'夕'},
-                                                               {U'ト', U'卜'}};
         auto kanji = [](uint32_t c) { return c >= 0x4E00 && c <= 0x9FFF; };
         std::vector<uint32_t> read = branch;
         for (size_t i = 0; i < read.size(); ++i)
-            for (const auto& [kana, k] : kKanji)
-                if (branch[i] == kana && ((i > 0 && kanji(branch[i - 1])) || (i + 1 < branch.size() && kanji(branch[i + 1]))))
-                    read[i] = k;
+            if (const char32_t k = kanji_of_lookalike(char32_t(branch[i]));
+                k && ((i > 0 && kanji(branch[i - 1])) || (i + 1 < branch.size() && kanji(branch[i + 1]))))
+                read[i] = k;
         if (read != branch)
             for (size_t len = branch.size() - 1; len >= 2; --len) {
                 const std::vector<uint32_t> part(read.begin(), read.begin() + std::ptrdiff_t(len));

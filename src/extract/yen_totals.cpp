@@ -76,11 +76,8 @@ std::optional<double> yen_total_digit_back(const std::string& text, double total
         // the printed total's ("¥67" / "(内消費税等 ¥61)" / 現金 ¥1000 / おつり ¥323: 677).
         auto taxed_so = [&] {
             const auto included = included_tax_total(text);
-            auto fits = [&](double amount) {
-                return included && *included >= std::floor(amount * 8 / 108) - 1 &&
-                       *included <= std::ceil(amount * 10 / 110) + 1;
-            };
-            return k >= from_arithmetic && paid->from_change && fits(c) && !fits(total);
+            return k >= from_arithmetic && paid->from_change && included && included_tax_fits(*included, c) &&
+                   !included_tax_fits(*included, total);
         };
         const bool bases_so = k < from_arithmetic && included_bases && *included_bases == c;
         if (!one_digit_inserted(digits, amount_digits(c)) ||
