@@ -20,8 +20,12 @@ TEST(JapaneseAddress, SpacedAsPrinted) {
 TEST(JapaneseAddress, GarbledHouseNumberFromThePrint) {
     EXPECT_EQ(ex::address_as_printed("〒542-1234\n大阪府大阪市中央区心斎橋筋5-25-7\n", "大阪府大阪市中央区心斎橋筋5-27-5"),
               "大阪府大阪市中央区心斎橋筋5-25-7");
-    // A digit that OCR lost is left to the model (it may have restored it), and other words do not match.
-    EXPECT_EQ(ex::address_as_printed("東京都港区芝浦6-2-6\n", "東京都港区芝浦6-32-6"), std::nullopt);
+    // A digit the model added is dropped: it cannot know one that OCR lost ("3-30-13" for the printed "3-30-1").
+    EXPECT_EQ(ex::address_as_printed("東京都港区芝浦6-2-6\n", "東京都港区芝浦6-32-6"), "東京都港区芝浦6-2-6");
+    EXPECT_EQ(ex::address_as_printed("心斎橋筋3-30-1\n心斎橋筋駅ビル 3F\n", "心斎橋筋3-30-13 心斎橋筋駅ビル 3F"),
+              "心斎橋筋3-30-1 心斎橋筋駅ビル 3F");
+    // Not when the model's other digits differ from the print as well, and other words do not match.
+    EXPECT_EQ(ex::address_as_printed("東京都港区芝浦6-2-6\n", "東京都港区芝浦6-33-7"), std::nullopt);
     EXPECT_EQ(ex::address_as_printed("北海道札幌市中央区 南2条西1-11-14\n", "北海道札幌市中央区 北1条西2-11-14"),
               std::nullopt);
     // A digit the model dropped comes back from the print ("6-20-1" for the printed "6-20-10").
@@ -50,9 +54,9 @@ TEST(JapaneseAddress, HouseNumberOfAnotherShapeAndLinesOutOfOrder) {
     // The model wrote two groups for the printed three: the printed house number, which has more digits.
     EXPECT_EQ(ex::address_as_printed("ナチュラルローソン\n〒273-4773千葉県船橋市\n本町1-14-22\n", "千葉県船橋市 本町11-24"),
               "千葉県船橋市 本町1-14-22");
-    // Fewer digits printed: OCR lost one, and the model's reading stands.
+    // One digit fewer printed, the rest alike: the model added it, and the print stands.
     EXPECT_EQ(ex::address_as_printed("〒460-7752 愛知県名古屋市中区\n錦8-20-2\n", "愛知県名古屋市中区 錦8-20-28"),
-              std::nullopt);
+              "愛知県名古屋市中区 錦8-20-2");
     // OCR put the street line above the city line: each word with a digit is matched on its own, in the model's order.
     EXPECT_EQ(ex::address_as_printed("業務スーパー\n南2条西3丁目4番18号\n〒060-176 北海道札幌市中央区\n",
                                      "北海道札幌市中央区 南2条西3丁目14番8号"),

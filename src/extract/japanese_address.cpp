@@ -198,9 +198,25 @@ std::string house_numbers_read(const std::string& text) {
 
 namespace {
 
+// The ASCII digits of s, in order.
+std::string digits_of(const std::string& s) {
+    std::string out;
+    for (char ch : s)
+        if (digit(ch)) out += ch;
+    return out;
+}
+
+// True when `model` is `printed` with one digit put in somewhere.
+bool one_digit_added(const std::string& model, const std::string& printed) {
+    if (model.size() != printed.size() + 1) return false;
+    size_t i = 0;
+    while (i < printed.size() && model[i] == printed[i]) ++i;
+    return model.compare(i + 1, std::string::npos, printed, i) == 0;
+}
+
 // The printed text that `v` (spaces removed) matches from a printed word start to a word end, spaced as printed:
-// as it is, else by digit runs, else by house numbers, each with at least as many digits printed. nullopt when
-// none is printed.
+// as it is, else by digit runs, else by house numbers, each with at least as many digits printed (the place and
+// town passes too), else with one digit the model added. nullopt when none is printed.
 std::optional<std::string> printed_match(const CompactText& c, const std::string& v) {
     const size_t want_digits = size_t(std::count_if(v.begin(), v.end(), digit));
     for (const Runs runs : {Runs::kExact, Runs::kDigits, Runs::kNumbers, Runs::kPlace, Runs::kTown}) {
@@ -211,6 +227,16 @@ std::optional<std::string> printed_match(const CompactText& c, const std::string
             if (runs != Runs::kExact && digits < want_digits) continue;
             return c.spaced(size_t(p), e);
         }
+    }
+    // Else the print with one digit fewer in one run, the model's digits with that one left out ("3-30-13" for
+    // the printed "3-30-1"): the model added it. It cannot restore a digit OCR lost from an address it never saw,
+    // and on the development sets its extra digit was never the right one.
+    for (int p : c.word_starts) {
+        size_t digits = 0;
+        const size_t e = match_at(c, size_t(p), v, Runs::kDigits, digits);
+        if (e == std::string::npos || (e < c.text.size() && !c.word_start(e)) || digits + 1 != want_digits) continue;
+        if (one_digit_added(digits_of(v), digits_of(c.text.substr(size_t(p), e - size_t(p)))))
+            return c.spaced(size_t(p), e);
     }
     return std::nullopt;
 }
