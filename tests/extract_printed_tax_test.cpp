@@ -147,6 +147,12 @@ TEST(PrintedTax, IncludedTaxOverAllRates) {
     EXPECT_EQ(ex::included_tax_total("合計\n\\12759\n(内消税等\n\\1009)\n"), 1009);  // 費 lost
     EXPECT_EQ(ex::included_tax_total("(8%対象 ¥540 内税 ¥40)\n"), std::nullopt);     // a per-rate line
     EXPECT_EQ(ex::included_tax_total("(内消費税等\nお預り ¥1,000 ¥500\n"), std::nullopt);  // no amount of its own
+    // 税 read as its look-alike 悦; a payment's name between the label and its amount, which closes the parenthesis.
+    EXPECT_EQ(ex::included_tax_total("合 計\n57,646\n(内消費悦等\n5,240)\n"), 5240);
+    EXPECT_EQ(ex::included_tax_total("合 計\n1,378\n(内消費税等\n楽天Edy\n102)\n1,378\n"), 102);
+    EXPECT_EQ(ex::included_tax_total("合 計\n1,378\n(内消費税等\n楽天Edy\n1,378\n"), std::nullopt);
+    EXPECT_TRUE(ex::prints_tax_word("(内消費悦等\n"));
+    EXPECT_FALSE(ex::prints_tax_word("喜悦\n合計 ¥100\n"));
     EXPECT_EQ(ex::included_tax_total("合計\n¥920\n"), std::nullopt);
     // One label per rate: their sum.
     EXPECT_EQ(ex::included_tax_total("8%対象計\n\\7174\n(内消費税8%\n\\531)\n1%対象計\n\\2518\n(内消費税10%\n\\228)\n"),

@@ -8,6 +8,7 @@
 #include <set>
 
 #include "extract/dropped_digit.h"
+#include "extract/name_constraint.h"
 #include "extract/printed_amounts.h"
 #include "extract/ocr_digits.h"
 #include "extract/printed_items.h"
@@ -310,6 +311,13 @@ std::optional<double> labelled_tax_total(const std::string& text) {
     return sum;
 }
 
+bool prints_tax_word(const std::string& text) {
+    if (text.find("税") != std::string::npos) return true;
+    for (const char* label : {"消費悦", "悦等", "悦率", "悦額", "内悦", "外悦"})
+        if (text.find(label) != std::string::npos) return true;
+    return false;
+}
+
 bool prints_tax_included(const std::string& text) {
     for (const char* label : {"内税", "内消費税", "内消税", "内費税"})
         if (text.find(label) != std::string::npos) return true;
@@ -318,11 +326,29 @@ bool prints_tax_included(const std::string& text) {
 
 namespace {
 
-// Where a 内消費税等 label ends on `line` (also "内消税等", a character OCR dropped before 税等), or npos.
+// Where a 内消費税等 label ends on `line` (also "内消税等", a character OCR dropped before 税等, and "内消費悦等",
+// 税 read as its look-alike 悦), or npos.
 size_t over_all_label_end(const std::string& line) {
-    const size_t at = line.find("税等"), inner = line.find("内");
+    size_t at = line.find("税等");
+    if (at == std::string::npos) at = line.find("悦等");
+    const size_t inner = line.find("内");
     if (at == std::string::npos || inner == std::string::npos || inner > at) return std::string::npos;
     return at + std::string("税等").size();
+}
+
+// The amount of a parenthesised label on lines[i] that has none on its line or the next, two lines below, where
+// the next line holds no number (a payment's name, OCR put its box between) and the amount closes the
+// parenthesis: "(内消費税等" / "楽天Edy" / "102)". nullopt otherwise.
+std::optional<double> closing_amount_past_a_line(const std::vector<std::string>& lines, size_t i, size_t at) {
+    const size_t open = lines[i].rfind('(', at);
+    if (open == std::string::npos || lines[i].find(')', open) != std::string::npos || i + 2 >= lines.size() ||
+        !printed_numbers(lines[i + 1]).empty())
+        return std::nullopt;
+    const std::vector<PrintedNumber> nums = printed_numbers(lines[i + 2]);
+    if (nums.size() != 1 || !nums[0].usable || nums[0].percent) return std::nullopt;
+    const std::string rest = strip_spaces(lines[i + 2].substr(nums[0].end));
+    if (rest != ")" && rest != "円)") return std::nullopt;
+    return nums[0].value;
 }
 
 // One per-rate 内消費税 label: its rate (8 or 10 when printed right after the label, else 0) and its amount.
@@ -358,8 +384,9 @@ std::optional<double> included_tax_of(const std::vector<std::string>& lines) {
         const size_t end = over_all_label_end(lines[li]);
         if (end == std::string::npos) continue;
         over_all = true;
-        // Its amount on the line, or alone in the next box ("¥68)", "68円)").
-        const std::optional<double> amount = amount_on_or_below(lines, li, end, NextLine::kOneNumber);
+        // Its amount on the line, or alone in the next box ("¥68)", "68円)"), or in the box after a payment's name.
+        std::optional<double> amount = amount_on_or_below(lines, li, end, NextLine::kOneNumber);
+        if (!amount) amount = closing_amount_past_a_line(lines, li, end);
         if (!amount || (found && *found != *amount)) return std::nullopt;
         found = amount;
     }

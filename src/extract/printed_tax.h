@@ -53,7 +53,9 @@ std::optional<double> labelled_tax_total(const std::string& text);
 // The tax included in a Japanese receipt's total over all its rates, printed after a 内消費税等 label ("(内消費税等
 // ¥68)", also "内消税等" with a character lost): the first usable amount after the label on its line, or the one
 // amount of the next line (OCR puts the box on its own line); without such a label, the sum of the amounts after
-// each per-rate 内消費税 label ("(内消費税8% ¥531)", "(内消費税10% ¥228)"). nullopt when there is no such label,
+// each per-rate 内消費税 label ("(内消費税8% ¥531)", "(内消費税10% ¥228)"). A parenthesised 内消費税等 amount may
+// also stand two lines below its label with a payment's name between ("(内消費税等 / 楽天Edy / 102)"), and 税 may
+// be read as its look-alike 悦 ("内消費悦等"). nullopt when there is no such label,
 // one has no amount, or two 内消費税等 amounts disagree.
 std::optional<double> included_tax_total(const std::string& text);
 
@@ -67,6 +69,9 @@ bool included_tax_fits(double tax, double total);
 // a per-rate amount that of the base after its "8%対象" / "10%対象" label, or of the total when one rate is printed.
 // Amounts that the arithmetic confirms, or cannot check, are kept as printed. nullopt as included_tax_total.
 std::optional<double> included_tax_for_total(const std::string& text, double total);
+
+// True when `text` prints 税, or its OCR look-alike 悦 in a tax label (消費悦, 悦等, 悦率, 悦額, 内悦, 外悦).
+bool prints_tax_word(const std::string& text);
 
 // True when `text` says its tax is included: 内税 or 内消費税, also with 消 or 費 lost to OCR (内消税, 内費税).
 bool prints_tax_included(const std::string& text);

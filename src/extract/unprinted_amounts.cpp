@@ -10,6 +10,7 @@
 #include "extract/copy_constraint.h"
 #include "extract/field_edits.h"
 #include "extract/printed_amounts.h"
+#include "extract/printed_tax.h"
 #include "extract/printed_value.h"
 #include "extract/normalize_currency.h"
 #include "extract/utf8.h"
@@ -148,10 +149,10 @@ bool drop_unprinted_amounts(const std::string& text, nlohmann::ordered_json& f) 
             f["warnings"].push_back(w);
             changed = true;
         };
-        // A Japanese receipt that prints neither 税 nor a rate (a tax summary cut off with the receipt's bottom)
-        // states no tax; the model's is guessed.
+        // A Japanese receipt that prints neither 税 (nor its look-alike in a tax label) nor a rate (a tax summary
+        // cut off with the receipt's bottom) states no tax; the model's is guessed.
         if (japanese && f.contains("total_tax_amount") && f["total_tax_amount"].is_number() &&
-            f["total_tax_amount"].get<double>() != 0 && text.find("税") == std::string::npos &&
+            f["total_tax_amount"].get<double>() != 0 && !prints_tax_word(text) &&
             fold_fullwidth(text).find('%') == std::string::npos) {
             warn("total_tax_amount_not_printed: the model wrote " + written(f["total_tax_amount"]) +
                  ", the receipt states no tax");
