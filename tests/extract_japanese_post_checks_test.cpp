@@ -228,6 +228,16 @@ TEST(JapanesePostChecks, TaxesAndTotalsTheArithmeticConfirms) {
                           "10%対象計\n¥794\n(内消費税10%\n¥7)\n",
                           "", opts, g);
     EXPECT_EQ(g["total_tax_amount"], 170) << g["warnings"].dump();
+    // The payment line and the subtotal lost a digit of the total ("¥62" for ¥632): the total line stands.
+    auto pay = fields("店", "");
+    pay["net_amount"] = 632;
+    pay["total_tax_amount"] = 46;
+    pay["total_amount"] = 632;
+    ex::apply_post_checks("店\n2022/05/14(土)\n食ﾊﾟﾝ 6枚切\n¥632軽\n小計 (4点)\n¥62\nお会計\n¥632\n税率\n対象額\n税額\n"
+                          "8%\n¥632\n¥46\n交通系IC\n¥62\n",
+                          "", opts, pay);
+    EXPECT_EQ(pay["total_amount"], 632) << pay["warnings"].dump();
+    EXPECT_EQ(pay["net_amount"], 632) << pay["warnings"].dump();
     // The model's tax is printed (a price) but is no tax of the total; the 内消費税等 amount is.
     auto h = fields("店", "");
     h["total_tax_amount"] = 12;
@@ -308,6 +318,17 @@ TEST(JapanesePostChecks, ItemOfOneUnitWhoseCountLineMakesTheItemsAddUp) {
     g["line_items"] = {item("マヨネーズ 450g", 1, 308, 308)};
     ex::apply_post_checks("店\n2024/07/03\nマヨネーズ 450g\n¥1,000軽\n(2点 単価¥308)\n合計\n¥1,000\n", "", opts, g);
     EXPECT_FALSE(warned(g, "line_item_count_line")) << g["warnings"].dump();
+    // The model's items are another shop's: once they are left out, the printed rows stand in their place, an
+    // amount OCR cut short ("\\70" for 720, "\\10" for 140) as printed.
+    auto o = fields("店", "");
+    o["line_items"] = {item("ﾏｽｸ 7枚入", 1, 298, 298), item("枝豆", 1, 380, 380)};
+    ex::apply_post_checks("丸亀製麺\n2024年02月24日() 20:26\nｶﾚｰﾗｲｽ\n\\70\nいなり\n\\10\nえび天\n\\190\n合計金額\n\\1,050\n"
+                          "現金\n\\2,000\n",
+                          "", opts, o);
+    ASSERT_EQ(o["line_items"].size(), 3u) << o.dump();
+    EXPECT_EQ(o["line_items"][0]["description"], "ｶﾚｰﾗｲｽ");
+    EXPECT_EQ(o["line_items"][2]["amount"], 190);
+    EXPECT_TRUE(warned(o, "line_items_from_rows_after_unprinted")) << o["warnings"].dump();
 }
 
 TEST(JapanesePostChecks, TotalThatThePaymentLineConfirms) {

@@ -365,6 +365,8 @@ TEST(NormalizeDate, JapaneseNumericDatesAreYearFirst) {
     // A digit look-alike between date marks.
     const std::vector<std::string> d = ex::printed_dates("2022年11月I日 火曜日");
     EXPECT_NE(std::find(d.begin(), d.end(), "2022-11-01"), d.end());
+    // ... and between an era name and 年.
+    EXPECT_EQ(ex::printed_dates("令和b年11月22日\n"), std::vector<std::string>({"2024-11-22"}));
 }
 
 TEST(NormalizeDate, DatesWithADayDigitLost) {

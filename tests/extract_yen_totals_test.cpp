@@ -14,6 +14,11 @@ TEST(YenTotals, TotalFromTheNetAmountAndThePaymentLine) {
     // Tax added: net + tax (8069 + 676) is the amount paid; the total line lost a digit.
     const std::string added = "小 計 (32点)\n8,069円\n外税8%\n519円\n外税10%\n157円\n合計\n8,75円\n交通系IC決済\n8,745円\n";
     EXPECT_EQ(ex::yen_total_from_net(added, 8069, 676), 8745);
+    // The total line lost a digit ("\1,19" no longer reads as a number) and a 対象 line prints the net again: net +
+    // the 外税 amount, printed with the digit lost.
+    const std::string lost = "小 計\n\\1,109\n8%対象\n\\1,109)\n外税8%\n\\88\nお買上計\n\\1,19\nPayPay決済\n\\1,7\n";
+    EXPECT_EQ(ex::yen_total_from_net(lost, 1109, 88), 1197);
+    EXPECT_EQ(ex::yen_total_from_net(lost, 1109, 87), 1109);  // 87 is no 外税 amount printed
     // Nothing printed below the subtotal matches, or no subtotal line.
     EXPECT_EQ(ex::yen_total_from_net("小計\n¥500\n合計\n¥50\n", 500, 40), std::nullopt);
     EXPECT_EQ(ex::yen_total_from_net("合計\n¥500\n現金\n¥500\n", 500, std::nullopt), std::nullopt);

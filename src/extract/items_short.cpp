@@ -120,4 +120,22 @@ bool item_from_row_left_out(const std::vector<ItemRow>& read, double target, nlo
     return true;
 }
 
+bool items_from_rows_after_unprinted(const std::vector<ItemRow>& read, nlohmann::ordered_json& f) {
+    auto& items = f["line_items"];
+    const size_t left = items.is_array() ? items.size() : 0;
+    if (read.size() < 2 || left * 3 > read.size()) return false;
+    nlohmann::ordered_json rows = nlohmann::ordered_json::array();
+    for (const ItemRow& r : read)
+        rows.push_back({{"description", r.description},
+                        {"quantity", r.quantity ? json_amount(*r.quantity) : nlohmann::ordered_json()},
+                        {"unit_price", r.unit_price ? json_amount(*r.unit_price) : nlohmann::ordered_json()},
+                        {"amount", json_amount(r.amount)}});
+    items = rows;
+    f["warnings"].push_back("line_items_from_rows_after_unprinted: " + std::to_string(left) +
+                            " items were left after another shop's were left out, the receipt prints " +
+                            std::to_string(read.size()) + " rows; the rows replace them");
+    revalidate(f);
+    return true;
+}
+
 }  // namespace receipt::extract

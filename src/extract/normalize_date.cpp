@@ -367,15 +367,18 @@ bool japanese_address_line(std::string_view line) {
 namespace {
 
 // `line` with an OCR digit look-alike read as a digit where it stands between date marks or a digit and a date
-// mark ("2022年11月I日" -> "2022年11月1日"); read_digit_confusions reads those next to a digit already.
+// mark ("2022年11月I日" -> "2022年11月1日"), an era name counting as one ("令和b年" -> "令和6年");
+// read_digit_confusions reads those next to a digit already.
 std::string read_date_mark_confusions(std::string line) {
     auto mark_before = [&](size_t i) {
         return (i >= 1 && line[i - 1] >= '0' && line[i - 1] <= '9') ||
-               (i >= 3 && (line.compare(i - 3, 3, "年") == 0 || line.compare(i - 3, 3, "月") == 0));
+               (i >= 3 && (line.compare(i - 3, 3, "年") == 0 || line.compare(i - 3, 3, "月") == 0)) ||
+               (i >= 6 && (line.compare(i - 6, 6, "令和") == 0 || line.compare(i - 6, 6, "平成") == 0));
     };
     auto mark_after = [&](size_t i) {
         return (i + 1 < line.size() && line[i + 1] >= '0' && line[i + 1] <= '9') ||
-               line.compare(i + 1, 3, "月") == 0 || line.compare(i + 1, 3, "日") == 0;
+               line.compare(i + 1, 3, "年") == 0 || line.compare(i + 1, 3, "月") == 0 ||
+               line.compare(i + 1, 3, "日") == 0;
     };
     for (size_t i = 0; i < line.size(); ++i)
         if (const char d = confusion_digit(line[i]); d && mark_before(i) && mark_after(i)) line[i] = d;

@@ -17,6 +17,7 @@
 #include "extract/field_edits.h"
 #include "extract/item_checks.h"
 #include "extract/item_rows.h"
+#include "extract/items_short.h"
 #include "extract/japanese_phone.h"
 #include "extract/kana_lookalikes.h"
 #include "extract/known_names.h"
@@ -31,6 +32,7 @@
 #include "extract/printed_amounts.h"
 #include "extract/printed_items.h"
 #include "extract/printed_tax.h"
+#include "extract/tax_table.h"
 #include "extract/printed_value.h"
 #include "extract/store_branch.h"
 #include "extract/unprinted_amounts.h"
@@ -287,7 +289,10 @@ void apply_post_checks(const std::string& text, const std::string& target, const
         // keyword's reading when OCR moved another box after the keyword ("お買上計 / ¥300 / ¥3,870"), if the model
         // wrote it too or the receipt prints it once more (extract/yen_totals.h).
         const char* total_from = "total";
-        if (const auto paid = yen_paid_amount(text); paid && !(yen_total && *yen_total == paid->value)) {
+        // Not when the payment line is the keyword's total with a digit OCR lost ("お会計 ¥632" / "交通系IC ¥62").
+        if (const auto paid = yen_paid_amount(text);
+            paid && !(yen_total && (*yen_total == paid->value ||
+                                    one_digit_inserted(amount_digits(paid->value), amount_digits(*yen_total))))) {
             const auto& m = f["total_amount"];
             if ((m.is_number() && m.get<double>() == paid->value) || paid->printed >= (paid->from_change ? 1 : 2)) {
                 yen_total = paid->value;
@@ -306,10 +311,12 @@ void apply_post_checks(const std::string& text, const std::string& target, const
         yen_subtotal = keyword_subtotal(text, &subtotal_printed);
         // A receipt with the tax included (内税, 内消費税, also "内消税": prints_tax_included) and no 外税 has its
         // subtotal equal to its total: an amount below the total after the subtotal keyword is another row's box
-        // that OCR moved there ("小計 / ¥1330 / ¥3783"), and a model net amount equal to the total stands.
+        // that OCR moved there ("小計 / ¥1330 / ¥3783"), and a model net amount equal to the total stands. So it
+        // does on any receipt where the subtotal is the total with a digit OCR lost ("小計 ¥62" / "お会計 ¥632").
         const auto& model_net = f["net_amount"];
         if (yen_subtotal && yen_total && *yen_subtotal < *yen_total && !labelled_tax && model_net.is_number() &&
-            model_net.get<double>() == *yen_total && prints_tax_included(text))
+            model_net.get<double>() == *yen_total &&
+            (prints_tax_included(text) || one_digit_inserted(amount_digits(*yen_subtotal), amount_digits(*yen_total))))
             yen_subtotal = yen_total;
         if (yen_subtotal || !subtotal_printed) take("net_amount", yen_subtotal, "subtotal");
         // The arithmetic of net, tax and total (extract/yen_totals.h): a total missing or below the net amount is
@@ -416,6 +423,9 @@ void apply_post_checks(const std::string& text, const std::string& target, const
         // In yen, the items left are checked against the printed rows again: the other shop's items had kept the
         // rows from holding the model's items (or, having added up, from replacing them at all).
         if (yen) check_yen_items(text, yen_subtotal, yen_rows_total, f);
+        // Far fewer items left than the receipt prints: its rows, as printed (extract/items_short.h).
+        if (yen)
+            if (const auto rows = read_item_rows(text)) items_from_rows_after_unprinted(*rows, f);
     }
     // Latin-script item descriptions as printed, read: a count left in front ("1x SCREWDRIVER SET") goes, OCR
     // look-alike digits inside words become letters ("C0UPON") (extract/latin_lookalikes.h).
@@ -501,6 +511,9 @@ void apply_post_checks(const std::string& text, const std::string& target, const
         if (const char* key = labelled_tax ? "net_amount" : "total_amount"; yen && f[key].is_number())
             base_totals.push_back(f[key].get<double>());
         std::optional<double> printed = printed_tax_total(text, base_totals);
+        // ... or, on a Japanese receipt, a table whose boxes OCR put out of order, read as a set
+        // (extract/tax_table.h).
+        if (!printed && yen && !base_totals.empty() && has_cjk(text)) printed = tax_table_total(text, base_totals[0]);
         // A yen receipt that adds 外税 to the subtotal: the labelled taxes, when subtotal + their sum = total.
         if (!printed && yen_subtotal && yen_total)
             if (labelled_tax && std::fabs(*yen_subtotal + *labelled_tax - *yen_total) < 0.5) printed = labelled_tax;

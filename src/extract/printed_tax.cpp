@@ -42,7 +42,8 @@ bool tax_context(const std::string& line, size_t at, const std::string& prev) {
     return true;
 }
 
-// |tax - base * r / (100 + r)| or |tax - base * r / 100| within one unit of the last printed digit.
+}  // namespace
+
 bool is_tax_of(const PrintedNumber& base, const PrintedNumber& tax, double rate) {
     if (base.cents != tax.cents) return false;
     const double unit = base.cents ? 0.01 : 1.0;
@@ -52,6 +53,8 @@ bool is_tax_of(const PrintedNumber& base, const PrintedNumber& tax, double rate)
     if (!(tax.value >= unit && tax.value < base.value)) return false;
     return std::fabs(tax.value - included) <= unit + 1e-9 || std::fabs(tax.value - added) <= unit + 1e-9;
 }
+
+namespace {
 
 struct RateMention {
     double rate;

@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "extract/printed_amounts.h"
+
 namespace receipt::extract {
 
 // One tax rate's printed base and tax amount, in the receipt's major unit (yen, dollars).
@@ -18,6 +20,11 @@ struct PrintedTaxLine {
     double base = 0;
     double tax = 0;
 };
+
+// True when `tax` is the tax of `base` at `rate` percent: |tax - base r / (100 + r)| or |tax - base r / 100| within
+// one unit of the last printed digit (both in cents or both whole), 0 < tax < base; or a tax of 0 on a base too
+// small to carry one unit of tax included.
+bool is_tax_of(const PrintedNumber& base, const PrintedNumber& tax, double rate);
 
 // Lines after a rate's line that may hold its base and tax amount (OCR puts each box on its own line).
 inline constexpr int kTaxWindowLines = 3;

@@ -26,6 +26,34 @@ TaxLineSums sums_of(const std::vector<PrintedTaxLine>& tax_lines) {
     return s;
 }
 
+// The digits of a line that holds one amount and nothing else but a yen sign or 円, its separators dropped
+// ("\1,19" -> "119": OCR lost a digit of "\1,197", which no longer reads as a number). Empty otherwise.
+std::string bare_amount_digits(const std::string& line) {
+    std::string s = strip_spaces(line);
+    for (const char* sign : {"\\", "\xC2\xA5"})
+        if (s.rfind(sign, 0) == 0) s = s.substr(std::strlen(sign));
+    if (s.size() >= 3 && s.compare(s.size() - 3, 3, "円") == 0) s.resize(s.size() - 3);
+    std::string digits;
+    for (char c : s) {
+        if (c >= '0' && c <= '9') digits += c;
+        else if (c != ',' && c != '.') return "";
+    }
+    return digits;
+}
+
+// True when lines [from, end) print `value` with one digit OCR lost, as a number or a bare amount ("\1,19" for
+// 1,197).
+bool printed_with_digit_lost(const std::vector<std::string>& lines, size_t from, double value) {
+    const std::string digits = amount_digits(value);
+    for (size_t i = from; i < lines.size(); ++i) {
+        if (const std::string bare = bare_amount_digits(lines[i]); !bare.empty() && one_digit_inserted(bare, digits))
+            return true;
+        for (const PrintedNumber& n : printed_numbers(lines[i]))
+            if (n.usable && !n.percent && one_digit_inserted(amount_digits(n.value), digits)) return true;
+    }
+    return false;
+}
+
 }  // namespace
 
 std::optional<double> yen_total_from_net(const std::string& text, double net, const std::optional<double>& tax) {
@@ -42,6 +70,11 @@ std::optional<double> yen_total_from_net(const std::string& text, double net, co
     if (sub == lines.size()) return std::nullopt;
     // The subtotal prints net once itself: net as the total must be printed once more.
     if (tax && *tax > 0 && printed_count(lines, sub, net + *tax) > 0) return net + *tax;
+    // With the tax printed after a 外税 label, net + tax printed there with a digit OCR lost ("外税8% / \88 /
+    // お買上計 / \1,19" under a subtotal of \1,109): a 対象 line prints the net again, which is no total.
+    if (const auto added = labelled_tax_total(text);
+        tax && *tax > 0 && added && std::fabs(*added - *tax) < 0.5 && printed_with_digit_lost(lines, sub, net + *tax))
+        return net + *tax;
     if (printed_count(lines, sub, net) > 1) return net;
     return std::nullopt;
 }

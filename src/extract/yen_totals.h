@@ -12,7 +12,7 @@ namespace receipt::extract {
 
 // The total of a yen receipt whose total is missing or below its net amount `net` (the subtotal): net + `tax`
 // (the tax added to it, when given and positive) when that amount is tendered less change (yen_paid_amount), or is
-// printed from the subtotal line (小計) on, else
+// printed from the subtotal line (小計) on (with a digit OCR lost, too, when `tax` is the receipt's 外税 amount), else
 // net when it is printed there twice (the subtotal and the total or payment line). nullopt otherwise, or when no
 // subtotal line is printed.
 std::optional<double> yen_total_from_net(const std::string& text, double net, const std::optional<double>& tax);
