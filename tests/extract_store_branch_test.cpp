@@ -273,3 +273,10 @@ TEST(StoreBranch, AddressPlaceFromTheBranch) {
                                             "福岡県福岡市博多区中洲4-1-1"),
               std::nullopt);
 }
+
+TEST(StoreBranch, ChomeThatLostItsMark) {
+    EXPECT_EQ(ex::chome_mark_restored("丸亀製麺 宮町二丁店"), "丸亀製麺 宮町二丁目店");
+    EXPECT_EQ(ex::chome_mark_restored("丸亀製麺 宮町二丁目店"), std::nullopt);
+    EXPECT_EQ(ex::chome_mark_restored("のんべい横丁店"), std::nullopt);  // an alley, no numeral
+    EXPECT_EQ(ex::chome_mark_restored("丁店"), std::nullopt);
+}

@@ -214,6 +214,13 @@ void check_name_and_address(const std::string& text, const ExtractOptions& optio
             f["warnings"].push_back("supplier_name_without_company: the model wrote " + nm + ", the store is " + rest);
             f["supplier_name"] = rest;
         }
+    // A branch named after a chōme that lost its 目 to OCR ("宮町二丁店") gets it back (extract/store_branch.h).
+    if (options.copy_name && f["supplier_name"].is_string())
+        if (auto fixed = chome_mark_restored(f["supplier_name"].get<std::string>())) {
+            f["warnings"].push_back("supplier_name_chome_mark: the receipt prints the branch as " +
+                                    f["supplier_name"].get<std::string>() + ", a chōme without its 目: " + *fixed);
+            f["supplier_name"] = *fixed;
+        }
     // A branch whose place lost a character to OCR takes the place as the address prints it ("仙市青葉本店",
     // address "仙台市青葉区..." -> "仙台市青葉本店").
     if (options.copy_name && f["supplier_name"].is_string() && f["supplier_address"].is_string() &&

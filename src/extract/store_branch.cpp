@@ -567,4 +567,14 @@ std::optional<std::string> address_place_from_branch(const std::string& text, co
     return std::nullopt;  // std::regex giving up: the address as written
 }
 
+std::optional<std::string> chome_mark_restored(const std::string& name) {
+    static const std::string kMark = "丁店";
+    const size_t at = name.find(kMark);
+    if (at == std::string::npos || at < 3) return std::nullopt;
+    const std::string numeral = name.substr(at - 3, 3);
+    static const std::vector<std::string> kNumerals = {"一", "二", "三", "四", "五", "六", "七", "八", "九", "十"};
+    if (std::find(kNumerals.begin(), kNumerals.end(), numeral) == kNumerals.end()) return std::nullopt;
+    return name.substr(0, at) + "丁目店" + name.substr(at + kMark.size());
+}
+
 }  // namespace receipt::extract

@@ -106,6 +106,10 @@ std::optional<std::string> japanese_header_name_line(const std::string& text, in
 // name).
 std::optional<std::string> branch_place_from_address(const std::string& name, const std::string& address);
 
+// `name` with the 目 of a chōme that OCR dropped before 店 put back: a kanji numeral (一 to 十), then 丁 and 店
+// ("丸亀製麺 宮町二丁店" -> "丸亀製麺 宮町二丁目店"; no branch ends in a numbered 丁 without 目). nullopt otherwise.
+std::optional<std::string> chome_mark_restored(const std::string& name);
+
 // The name with its branch's closing word spelled whole when OCR dropped characters of it: a branch (the name after
 // its last space, ending in 店, with a place before the word) ending in ショッピングセンター with one or two of its
 // characters lost ("北沢ショッピグセター店" -> "北沢ショッピングセンター店"), or in 央 without the 中 of 中央 ("花園央店" ->
