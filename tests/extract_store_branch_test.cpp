@@ -14,6 +14,10 @@ TEST(StoreBranch, AppendsTheBranchLineUnderTheChain) {
     EXPECT_EQ(ex::name_with_branch("〒600-0521\nサミット\n小杉町本店\n", "サ ミット", 4), "サ ミット 小杉町本店");
     // The branch after the chain on the same line.
     EXPECT_EQ(ex::name_with_branch("サミット 芝浦店\n株式会社アオバ商事\n", "サミット", 4), "サミット 芝浦店");
+    // The address line between, its postcode read with OCR's look-alikes of digits ("16O-3D07").
+    EXPECT_EQ(ex::name_with_branch("吉野家\n〒16O-3D07東京都新宿区新宿6丁目24番18号\n新宿駅西口店\n", "吉野家", 4,
+                                   "東京都新宿区新宿6丁目24番18号"),
+              "吉野家 新宿駅西口店");
     EXPECT_EQ(ex::name_with_branch("サミット 芝浦 ビル\n", "サミット 芝浦", 4), std::nullopt);  // no 店
     // OCR moved the branch box above the chain line.
     EXPECT_EQ(ex::name_with_branch("川崎市中原中央店\nローソン\n(株)ヒカリ商事\n", "ローソン", 4),

@@ -11,6 +11,7 @@
 #include "extract/kana_lookalikes.h"
 #include "extract/name_constraint.h"
 #include "extract/normalize_phone.h"
+#include "extract/ocr_digits.h"
 #include "extract/unprinted_items.h"
 #include "extract/utf8.h"
 
@@ -122,10 +123,12 @@ std::optional<std::string> name_with_branch(const std::string& text, const std::
     }
     auto in_address = [&](const std::string& line) {
         std::string l = strip_spaces(line);
-        // The address leaves out the postcode ("〒150-2574 東京都渋谷区...").
+        // The address leaves out the postcode ("〒150-2574 東京都渋谷区...", also with OCR's look-alikes of digits
+        // in it: "〒16O-3D07東京都新宿区...").
         if (l.rfind("〒", 0) == 0) {
             size_t e = std::string("〒").size();
-            while (e < l.size() && (std::isdigit(static_cast<unsigned char>(l[e])) || l[e] == '-')) ++e;
+            while (e < l.size() && (std::isdigit(static_cast<unsigned char>(l[e])) || l[e] == '-' || confusion_digit(l[e])))
+                ++e;
             l = l.substr(e);
         }
         return !addr.empty() && !l.empty() && addr.find(l) != std::string::npos;
