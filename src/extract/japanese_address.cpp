@@ -206,6 +206,13 @@ std::string digits_of(const std::string& s) {
     return out;
 }
 
+// True when a run of digits of s is 0 or starts with 0 ("1-0-24", "5-07-3"): no house number is printed so.
+bool zero_run(const std::string& s) {
+    for (size_t i = 0; i < s.size(); ++i)
+        if (s[i] == '0' && (i == 0 || !digit(s[i - 1]))) return true;
+    return false;
+}
+
 // True when `model` is `printed` with one digit put in somewhere.
 bool one_digit_added(const std::string& model, const std::string& printed) {
     if (model.size() != printed.size() + 1) return false;
@@ -230,13 +237,14 @@ std::optional<std::string> printed_match(const CompactText& c, const std::string
     }
     // Else the print with one digit fewer in one run, the model's digits with that one left out ("3-30-13" for
     // the printed "3-30-1"): the model added it. It cannot restore a digit OCR lost from an address it never saw,
-    // and on the development sets its extra digit was never the right one.
+    // and on the development sets its extra digit was never the right one. Not where the print is no house number
+    // ("1-0-24": no block or lot is 0 or starts with 0): OCR lost a digit there, and the model's guess stands.
     for (int p : c.word_starts) {
         size_t digits = 0;
         const size_t e = match_at(c, size_t(p), v, Runs::kDigits, digits);
         if (e == std::string::npos || (e < c.text.size() && !c.word_start(e)) || digits + 1 != want_digits) continue;
-        if (one_digit_added(digits_of(v), digits_of(c.text.substr(size_t(p), e - size_t(p)))))
-            return c.spaced(size_t(p), e);
+        const std::string printed = c.text.substr(size_t(p), e - size_t(p));
+        if (one_digit_added(digits_of(v), digits_of(printed)) && !zero_run(printed)) return c.spaced(size_t(p), e);
     }
     return std::nullopt;
 }

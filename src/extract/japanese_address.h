@@ -20,7 +20,8 @@ namespace receipt::extract {
 // two characters or more that shares no character with the model's ("高島2-35-21" for the printed
 // "みなとみらい2-35-21"; OCR drops a character or two of a town, it does not replace all); else one whose digits
 // are the model's with one left out ("心斎橋筋3-30-1" for the model's "心斎橋筋3-30-13": the model added a digit,
-// which it cannot know for an address it never saw; a digit OCR lost is lost). When the address is
+// which it cannot know for an address it never saw; a digit OCR lost is lost), unless a printed run of digits is
+// 0 or starts with 0 ("1-0-24": OCR lost a digit of it, and the model's guess is kept). When the address is
 // not printed as one span (OCR put its lines out of order), each of its words with a digit and a kanji or kana, or
 // of four characters or more with a kanji or kana (a building), is matched so on its own. A space the model wrote
 // before a floor token ("駅ビル 2F", "ビル 3階") stays where the OCR text joins it to the building (OCR drops
