@@ -192,11 +192,9 @@ nlohmann::ordered_json rows_as_items(const std::vector<ItemRow>& read, const nlo
     }
     nlohmann::ordered_json rows = nlohmann::ordered_json::array();
     for (size_t j = 0; j < read.size(); ++j) {
-        const ItemRow& r = read[j];
-        rows.push_back({{"description", descriptions[j]},
-                        {"quantity", r.quantity ? json_amount(*r.quantity) : nlohmann::ordered_json()},
-                        {"unit_price", r.unit_price ? json_amount(*r.unit_price) : nlohmann::ordered_json()},
-                        {"amount", json_amount(r.amount)}});
+        nlohmann::ordered_json item = item_of_row(read[j]);
+        item["description"] = descriptions[j];
+        rows.push_back(item);
     }
     return rows;
 }

@@ -5,6 +5,7 @@
 #include <cctype>
 #include <cmath>
 
+#include "extract/field_edits.h"
 #include "extract/name_constraint.h"
 #include "extract/ocr_digits.h"
 #include "extract/printed_value.h"
@@ -75,6 +76,13 @@ bool rows_hold_items(const std::vector<ItemRow>& read, const nlohmann::ordered_j
 // reads_row, whatever the amounts (the model also moves amounts between items of such lists).
 // True when the printed rows (summing to `read_sum`) come closer to `target` than the model's `items`, whose items
 // without an amount count as 0.
+nlohmann::ordered_json item_of_row(const ItemRow& row) {
+    return {{"description", row.description},
+            {"quantity", row.quantity ? json_amount(*row.quantity) : nlohmann::ordered_json()},
+            {"unit_price", row.unit_price ? json_amount(*row.unit_price) : nlohmann::ordered_json()},
+            {"amount", json_amount(row.amount)}};
+}
+
 std::optional<std::vector<double>> item_amounts(const nlohmann::ordered_json& items) {
     if (!items.is_array() || items.empty()) return std::nullopt;
     std::vector<double> out;

@@ -32,6 +32,10 @@ bool reads_damaged_row(const std::vector<uint32_t>& row, const std::vector<uint3
 // the item's, whatever the amounts) and more besides.
 bool rows_hold_items(const std::vector<ItemRow>& read, const nlohmann::ordered_json& items);
 
+// A printed row as a line item object: its description, count, unit price (null where the row has none: a
+// discount) and amount.
+nlohmann::ordered_json item_of_row(const ItemRow& row);
+
 // The amounts of `items` (a JSON array of item objects); nullopt when it is empty or an item has no amount.
 std::optional<std::vector<double>> item_amounts(const nlohmann::ordered_json& items);
 

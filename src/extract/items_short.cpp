@@ -125,11 +125,7 @@ bool items_from_rows_after_unprinted(const std::vector<ItemRow>& read, nlohmann:
     const size_t left = items.is_array() ? items.size() : 0;
     if (read.size() < 2 || left * 3 > read.size()) return false;
     nlohmann::ordered_json rows = nlohmann::ordered_json::array();
-    for (const ItemRow& r : read)
-        rows.push_back({{"description", r.description},
-                        {"quantity", r.quantity ? json_amount(*r.quantity) : nlohmann::ordered_json()},
-                        {"unit_price", r.unit_price ? json_amount(*r.unit_price) : nlohmann::ordered_json()},
-                        {"amount", json_amount(r.amount)}});
+    for (const ItemRow& r : read) rows.push_back(item_of_row(r));
     items = rows;
     f["warnings"].push_back("line_items_from_rows_after_unprinted: " + std::to_string(left) +
                             " items were left after another shop's were left out, the receipt prints " +

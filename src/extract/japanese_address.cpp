@@ -6,6 +6,7 @@
 
 #include "extract/kana_lookalikes.h"
 #include "extract/name_constraint.h"
+#include "extract/dropped_digit.h"
 #include "extract/ocr_digits.h"
 #include "extract/utf8.h"
 
@@ -198,27 +199,11 @@ std::string house_numbers_read(const std::string& text) {
 
 namespace {
 
-// The ASCII digits of s, in order.
-std::string digits_of(const std::string& s) {
-    std::string out;
-    for (char ch : s)
-        if (digit(ch)) out += ch;
-    return out;
-}
-
 // True when a run of digits of s is 0 or starts with 0 ("1-0-24", "5-07-3"): no house number is printed so.
 bool zero_run(const std::string& s) {
     for (size_t i = 0; i < s.size(); ++i)
         if (s[i] == '0' && (i == 0 || !digit(s[i - 1]))) return true;
     return false;
-}
-
-// True when `model` is `printed` with one digit put in somewhere.
-bool one_digit_added(const std::string& model, const std::string& printed) {
-    if (model.size() != printed.size() + 1) return false;
-    size_t i = 0;
-    while (i < printed.size() && model[i] == printed[i]) ++i;
-    return model.compare(i + 1, std::string::npos, printed, i) == 0;
 }
 
 // The printed text that `v` (spaces removed) matches from a printed word start to a word end, spaced as printed:
@@ -244,7 +229,8 @@ std::optional<std::string> printed_match(const CompactText& c, const std::string
         const size_t e = match_at(c, size_t(p), v, Runs::kDigits, digits);
         if (e == std::string::npos || (e < c.text.size() && !c.word_start(e)) || digits + 1 != want_digits) continue;
         const std::string printed = c.text.substr(size_t(p), e - size_t(p));
-        if (one_digit_added(digits_of(v), digits_of(printed)) && !zero_run(printed)) return c.spaced(size_t(p), e);
+        if (one_digit_inserted(ascii_digits(printed), ascii_digits(v)) && !zero_run(printed))
+            return c.spaced(size_t(p), e);
     }
     return std::nullopt;
 }
