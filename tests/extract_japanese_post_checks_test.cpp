@@ -19,6 +19,15 @@ nlohmann::ordered_json fields(const std::string& name, const std::string& addr) 
             {"line_items", nlohmann::ordered_json::array()}, {"warnings", nlohmann::ordered_json::array()}};
 }
 
+// fields() of a store named 店 with the model's net, tax and total amounts.
+nlohmann::ordered_json with_amounts(double net, double tax, double total) {
+    auto f = fields("店", "");
+    f["net_amount"] = net;
+    f["total_tax_amount"] = tax;
+    f["total_amount"] = total;
+    return f;
+}
+
 bool warned(const nlohmann::ordered_json& f, const std::string& code) {
     return f["warnings"].dump().find(code) != std::string::npos;
 }
@@ -196,10 +205,7 @@ TEST(JapanesePostChecks, YenTotalAndNetByTheirArithmetic) {
     EXPECT_EQ(h["total_amount"], 3783);
     // OCR moved the subtotal line between a 外税 label and its amount: 9,981 is no tax (more than a quarter of
     // the total), so the model's net and tax stand.
-    auto k = fields("店", "");
-    k["net_amount"] = 9981;
-    k["total_tax_amount"] = 828;
-    k["total_amount"] = 10809;
+    auto k = with_amounts(9981, 828, 10809);
     ex::apply_post_checks("店\n2024/07/03\n袋\n¥9,981\n外税8%\n小言 (20点) ¥9,981\n¥678\n外税10%\n¥150\n合計\n"
                           "¥10,809\niD支払\n¥10,809\n",
                           "", opts, k);
@@ -229,10 +235,7 @@ TEST(JapanesePostChecks, TaxesAndTotalsTheArithmeticConfirms) {
                           "", opts, g);
     EXPECT_EQ(g["total_tax_amount"], 170) << g["warnings"].dump();
     // The payment line and the subtotal lost a digit of the total ("¥62" for ¥632): the total line stands.
-    auto pay = fields("店", "");
-    pay["net_amount"] = 632;
-    pay["total_tax_amount"] = 46;
-    pay["total_amount"] = 632;
+    auto pay = with_amounts(632, 46, 632);
     ex::apply_post_checks("店\n2022/05/14(土)\n食ﾊﾟﾝ 6枚切\n¥632軽\n小計 (4点)\n¥62\nお会計\n¥632\n税率\n対象額\n税額\n"
                           "8%\n¥632\n¥46\n交通系IC\n¥62\n",
                           "", opts, pay);
@@ -245,19 +248,13 @@ TEST(JapanesePostChecks, TaxesAndTotalsTheArithmeticConfirms) {
                           h);
     EXPECT_EQ(h["total_tax_amount"], 484) << h["warnings"].dump();
     // 外税 amounts unread (labels side by side): total less subtotal, 8-10 % of it.
-    auto k = fields("店", "");
-    k["net_amount"] = 2881;
-    k["total_tax_amount"] = 382;
-    k["total_amount"] = 3120;
+    auto k = with_amounts(2881, 382, 3120);
     ex::apply_post_checks("店\n2024/07/03\nパン\n2,881\n小 計 (6点)\n2,881\n外税8%\n外税10%\n191\n48\n合計\n3,120\n"
                           "お預り\n4,000\nお釣\n880\n",
                           "", opts, k);
     EXPECT_EQ(k["total_tax_amount"], 239) << k["warnings"].dump();
     // A difference that is no 8-10 % of the subtotal (a discount after it) leaves the model's tax.
-    auto k2 = fields("店", "");
-    k2["net_amount"] = 2881;
-    k2["total_tax_amount"] = 230;
-    k2["total_amount"] = 3381;
+    auto k2 = with_amounts(2881, 230, 3381);
     ex::apply_post_checks("店\n2024/07/03\nパン\n2,881\n小 計 (6点)\n2,881\n外税8%\n外税10%\n合計\n3,381\n", "", opts, k2);
     EXPECT_EQ(k2["total_tax_amount"], 230) << k2["warnings"].dump();
     // The total line lost a digit and the subtotal line its 小: tendered less change is net + 外税.
