@@ -70,12 +70,6 @@ bool rows_hold_items(const std::vector<ItemRow>& read, const nlohmann::ordered_j
     return true;
 }
 
-// True when the printed rows `read` (summing to `read_sum`) hold every model item, more besides, and come closer
-// to `target` than the model's items: the model dropped items from a list that OCR damaged elsewhere (a row
-// amount that lost a digit in a way that two rows could explain). A model item matches a row whose description
-// reads_row, whatever the amounts (the model also moves amounts between items of such lists).
-// True when the printed rows (summing to `read_sum`) come closer to `target` than the model's `items`, whose items
-// without an amount count as 0.
 nlohmann::ordered_json item_of_row(const ItemRow& row) {
     return {{"description", row.description},
             {"quantity", row.quantity ? json_amount(*row.quantity) : nlohmann::ordered_json()},
@@ -93,6 +87,8 @@ std::optional<std::vector<double>> item_amounts(const nlohmann::ordered_json& it
     return out;
 }
 
+// True when the printed rows (summing to `read_sum`) come closer to `target` than the model's `items`, whose items
+// without an amount count as 0.
 bool rows_come_closer(double read_sum, const nlohmann::ordered_json& items, double target) {
     double model_sum = 0;
     for (const auto& it : items)
@@ -100,6 +96,10 @@ bool rows_come_closer(double read_sum, const nlohmann::ordered_json& items, doub
     return std::fabs(read_sum - target) < std::fabs(model_sum - target);
 }
 
+// True when the printed rows `read` (summing to `read_sum`) hold every model item, more besides, and come closer
+// to `target` than the model's items: the model dropped items from a list that OCR damaged elsewhere (a row
+// amount that lost a digit in a way that two rows could explain). A model item matches a row whose description
+// reads_row, whatever the amounts (the model also moves amounts between items of such lists).
 bool rows_extend_items(const std::vector<ItemRow>& read, double read_sum, const nlohmann::ordered_json& items,
                        double target) {
     return rows_hold_items(read, items) && rows_come_closer(read_sum, items, target);
