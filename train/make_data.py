@@ -14,7 +14,8 @@ Writes, one {"id", "text", "fields", "target", "source"} object per line:
   dev5_ja.jsonl        600 more from a fifth (25000), fresh after the first four were tuned on for many rounds
   dev6_ja.jsonl        600 more from a sixth (27000), to confirm what dev5_ja decided; then a development set
   dev7_ja.jsonl        600 more from a seventh (29000), to confirm what dev6_ja decided; then a development set
-  dev8_ja.jsonl        600 more from an eighth (31000), to confirm what dev7_ja decided
+  dev8_ja.jsonl        600 more from an eighth (31000), to confirm what dev7_ja decided; then a development set
+  dev9_ja.jsonl        600 more from a ninth (33000), to confirm what dev8_ja decided
   dev_en.jsonl         300 receipts of the held-out English layouts/chains from the development seed stream
   dev2_en.jsonl        300 more from a fresh seed stream (13000)
   dev3_en.jsonl        300 more from another (15000), for checking a round after it is made
@@ -308,6 +309,8 @@ def main():
     write_jsonl(os.path.join(args.out, "dev7_ja.jsonl"), synth_records("test", "ja", 29000, 600))
     # An eighth (31000), read only to confirm the round decided on dev7_ja once dev7_ja became a development set.
     write_jsonl(os.path.join(args.out, "dev8_ja.jsonl"), synth_records("test", "ja", 31000, 600))
+    # A ninth (33000), read only to confirm the round decided on dev8_ja once dev8_ja became a development set.
+    write_jsonl(os.path.join(args.out, "dev9_ja.jsonl"), synth_records("test", "ja", 33000, 600))
     # An English development set: the held-out English layouts / chains from the development seed stream (7000),
     # for the checks of Latin-script receipts.
     write_jsonl(os.path.join(args.out, "dev_en.jsonl"), synth_records("test", "en", 7000, 300))
