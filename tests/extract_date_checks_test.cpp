@@ -228,3 +228,29 @@ TEST(DateWithLostDigit, EraYears) {
     ASSERT_TRUE(d);
     EXPECT_EQ(d->readings, std::vector<std::string>{"2024-09-09"});
 }
+
+TEST(DateChecks, DamagedPrintsReadWhole) {
+    // A long-vowel mark read for the date's dash.
+    auto a = fields("2023-03-10", nullptr);
+    ex::check_date_and_time("ローソン\n2023ー03-13 10:23\n", a);
+    EXPECT_EQ(a["receipt_date"], "2023-03-13") << a.dump();
+    // 令和 that lost 令 (no receipt prints a 昭和 date), or 和.
+    auto b = fields("2022-11-26", nullptr);
+    ex::check_date_and_time("東急ストア\n和4年1月16日()\n13:10\n", b);
+    EXPECT_EQ(b["receipt_date"], "2022-01-16") << b.dump();
+    auto c = fields("2022-11-26", nullptr);
+    ex::check_date_and_time("東急ストア\n令4年1月16日\n", c);
+    EXPECT_EQ(c["receipt_date"], "2022-01-16") << c.dump();
+    // A year that lost a digit and no weekday: the model's year with the month and day printed whole.
+    auto d = fields("2024-10-01", nullptr);
+    ex::check_date_and_time("ローソン\n202-10-11\n06:51\n", d);
+    EXPECT_EQ(d["receipt_date"], "2024-10-11") << d.dump();
+    // ... not a year the three digits cannot make.
+    auto e = fields("2019-10-01", nullptr);
+    ex::check_date_and_time("ローソン\n202-10-11\n06:51\n", e);
+    EXPECT_EQ(e["receipt_date"], "2019-10-01") << e.dump();
+    // A time that lost its colon after the date alone.
+    auto t = fields(nullptr, "21:32");
+    ex::check_date_and_time("ローソン\n21/12/27 2231\n", t);
+    EXPECT_EQ(t["purchase_time"], "22:31") << t.dump();
+}

@@ -114,3 +114,18 @@ TEST(JapaneseAddress, ChomeMarkThatLostACharacter) {
     EXPECT_EQ(ex::address_as_printed("東京都豊島区\n東池袋8丁33番3号\n", "東京都豊島区 東池袋8丁目38番3号"),
               "東京都豊島区 東池袋8丁目33番3号");
 }
+
+TEST(JapaneseAddress, TownAndHouseNumberWherePlaceBeforeIsDamaged) {
+    // OCR dropped 屋 of 名古屋 and the model swapped the house number's digits: the printed town and house number
+    // after the same ward mark, the model's spelling before it.
+    EXPECT_EQ(ex::address_as_printed("サミット\n〒460-9290 愛知県名古市中区大須4-17-6\n大須駅ビル 2F\n",
+                                     "愛知県名古屋市中区大須4-7-16 大須駅ビル 2F"),
+              "愛知県名古屋市中区大須4-17-6 大須駅ビル 2F");
+    // Not after another ward, nor with fewer digits printed.
+    EXPECT_EQ(ex::address_as_printed("愛知県名古市東区大須4-17-6\n", "愛知県名古屋市中区大須4-7-16"), std::nullopt);
+    EXPECT_EQ(ex::address_as_printed("愛知県名古市中区大須4-7-6\n", "愛知県名古屋市中区大須4-7-16"), std::nullopt);
+    // A look-alike that starts a house number after a kanji, before '-' and a digit ("名駅I-33-8"): spaced as printed.
+    EXPECT_EQ(ex::address_as_printed("〒450-3134\n愛知県名古屋市中村区名駅I-33-8\n電話\n",
+                                     "愛知県名古屋市中村区 名駅1-33-8"),
+              "愛知県名古屋市中村区名駅1-33-8");
+}

@@ -140,3 +140,13 @@ TEST(JapanesePhone, LabelledNumberWithTheAreaCodesDigitPutBack) {
     // No place named: nine digits stay a number cut short.
     EXPECT_FALSE(ex::labelled_phone_for("店\nTEL 03-917-3052\n", "").has_value());
 }
+
+TEST(JapanesePhone, LengthAndGroupsOfAJapaneseNumber) {
+    EXPECT_TRUE(ex::japanese_phone_length_ok("03-7114-3764"));
+    EXPECT_TRUE(ex::japanese_phone_length_ok("(072)802-8096"));
+    EXPECT_TRUE(ex::japanese_phone_length_ok("090-1234-5678"));
+    EXPECT_TRUE(ex::japanese_phone_length_ok("0800-123-4567"));
+    EXPECT_FALSE(ex::japanese_phone_length_ok("072-879-021"));     // cut short
+    EXPECT_FALSE(ex::japanese_phone_length_ok("072-879-9-2021"));  // a run of another number taken in
+    EXPECT_FALSE(ex::japanese_phone_length_ok("072-8791-20210"));  // 11 digits, no mobile or 050 number
+}

@@ -121,6 +121,11 @@ TEST(PrintedTax, DamagedBaseFromTheTotal) {
     EXPECT_EQ(ex::printed_tax_total(text), std::nullopt);  // without the total: the 8 % rate has no pair
     EXPECT_EQ(ex::printed_tax_total(text, {3214}), 277);
     EXPECT_EQ(ex::printed_tax_total(text, {3000}), std::nullopt);  // 622 carries no tax of 61
+    // Two amounts fit the base the total leaves (270 at 10 %: 27 added, 24 included): the one taxed as the other
+    // rate is (318 at 8 %: 23 included).
+    EXPECT_EQ(ex::printed_tax_total("お買上計\n588円\n税率\n対象額\n税額\n8%\n318円\n23円\n10% 27円 24円\niD\n588円\n",
+                                    {588}),
+              47);
     // A single rate: its base is the total (578 * 8 / 108 = 42.8).
     EXPECT_EQ(ex::printed_tax_total("合計\n\\578\n税率\n対象額\n税額\n\\58\n8%\n\\42\n現金\n\\1000", {578}), 42);
 }
@@ -152,6 +157,11 @@ TEST(PrintedTax, IncludedTaxOverAllRates) {
     EXPECT_EQ(ex::included_tax_total("合 計\n1,378\n(内消費税等\n楽天Edy\n102)\n1,378\n"), 102);
     EXPECT_EQ(ex::included_tax_total("合 計\n1,378\n(内消費税等\n楽天Edy\n1,378\n"), std::nullopt);
     EXPECT_TRUE(ex::prints_tax_word("(内消費悦等\n"));
+    // 消 and 等 lost as well ("内費悦"); "内費税8%" is a per-rate label.
+    EXPECT_EQ(ex::included_tax_total("合計金額\n\\2,248\n(内費悦\n\\204)\n現金\n"), 204);
+    EXPECT_TRUE(ex::prints_tax_word("(内費悦\n"));
+    EXPECT_TRUE(ex::prints_tax_included("(内費悦\n"));
+    EXPECT_EQ(ex::included_tax_total("(内費税8%\n\\40)\n"), std::nullopt);
     EXPECT_FALSE(ex::prints_tax_word("喜悦\n合計 ¥100\n"));
     EXPECT_EQ(ex::included_tax_total("合計\n¥920\n"), std::nullopt);
     // One label per rate: their sum.

@@ -3,6 +3,7 @@
 
 #include <string>
 
+#include "extract/branch_place.h"
 #include "extract/store_branch.h"
 
 namespace ex = receipt::extract;
@@ -38,6 +39,12 @@ TEST(StoreBranch, BranchLineThatLostItsMark) {
               "日高屋 八王子店");
     EXPECT_EQ(ex::name_with_branch("サミット\n紺屋町駅西口\n静岡県静岡市葵区\n", "サミット", 4, "静岡県静岡市葵区 紺屋町3-35-26"),
               "サミット 紺屋町駅西口店");
+    // Its ショッピングセンター lost a character too (セ); the post-check's branch word pass spells it whole after.
+    EXPECT_EQ(ex::name_with_branch("サミット\n新町ショッピングンター\n〒260-9089 千葉県千葉市中央区\n", "サミット", 4,
+                                   "千葉県千葉市中央区 新町8-29-9"),
+              "サミット 新町ショッピングンター店");
+    EXPECT_EQ(ex::name_with_branch("サミット\n新町ションター\n", "サミット", 4, "千葉県千葉市中央区 新町8-29-9"),
+              std::nullopt);  // three lost
     // On the chain's line after the chain that lost characters to OCR, which the model wrote whole.
     EXPECT_EQ(ex::name_with_branch("ビックカラ 中央\n〒260-7032\n", "ビックカメラ", 4, "千葉県千葉市中央区中央4-30-1"),
               "ビックカメラ 中央店");
@@ -118,6 +125,16 @@ TEST(StoreBranch, PlaceSpelledAsTheAddressPrintsIt) {
               "丸亀製麺 一番町駅東口店");
     // Not when a longer leading part starts a place of the address ("名古屋市" of 名古屋市中村区, whatever 名駅 is).
     EXPECT_EQ(ex::branch_place_from_address("ローソン 名古屋市中村駅前店", "愛知県名古屋市中村区名駅3-7-2"),
+              std::nullopt);
+}
+
+TEST(StoreBranch, PlaceThatLostACharacterInsideAWholeTown) {
+    // A whole town of the address (after its ward mark, before the house number) with one character more inside:
+    // its spelling, though a shorter part (博多 of 博多区) is printed as it is.
+    EXPECT_EQ(ex::branch_place_from_address("デイリーヤマザキ 博多中央街南店", "福岡県福岡市博多区博多駅中央街2-32-16"),
+              "デイリーヤマザキ 博多駅中央街南店");
+    // Not where the span is no whole town (博多駅中央 runs on into 街): the ward's name and a branch word.
+    EXPECT_EQ(ex::branch_place_from_address("ローソン 博多中央店", "福岡県福岡市博多区博多駅中央街2-32-16"),
               std::nullopt);
 }
 

@@ -20,6 +20,14 @@ TEST(TaxTable, BoxesOutOfOrderReadAsASet) {
     EXPECT_EQ(ex::tax_table_total(bare, 2053), 151);
 }
 
+TEST(TaxTable, TaxBoxThatLostADigitOfItsThousandsGroup) {
+    // "\1,77" for 1,177, the tax included in 12,948 at 10 %; the 8 % pair is whole.
+    const std::string text = "合 計\n\\15,364\n税率\n対象額\n税額\n8%\n\\2,416\n\\178\n10%\n\\12,948\n\\1,77\niD決済\n";
+    EXPECT_EQ(ex::tax_table_total(text, 15364), 1355);
+    // A box cut short is no base.
+    EXPECT_EQ(ex::tax_table_total("合 計\n\\177\n税率\n対象額\n税額\n10%\n\\1,77\n\\16\n", 177), std::nullopt);
+}
+
 TEST(TaxTable, NothingWithoutAHeaderOrBasesThatAddUp) {
     const std::string after = "合 計\n¥1,036\n税率\n対象額\n税額\n8%\n¥778\n¥57\n¥23\n¥258\n10%\n現金\n¥10,000\n";
     EXPECT_EQ(ex::tax_table_total(after, 1040), std::nullopt);  // the bases make 1,036

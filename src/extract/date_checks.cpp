@@ -145,6 +145,26 @@ void check_date_and_time(const std::string& text, nlohmann::ordered_json& f) {
                 date = *only;
             }
         }
+    // No weekday printed, and the date lost a digit of its year ("202-10-11"): the model's date is not printed,
+    // but its year is one that the three digits make with a digit put back. The month and day printed whole stand
+    // with that year (the model's month or day off the print is a misreading: 2024-10-01 for "202-10-11").
+    if (has_cjk(text) && !wd && date.is_string() &&
+        std::find(dates.begin(), dates.end(), date.get<std::string>()) == dates.end()) {
+        const std::string d = date.get<std::string>();
+        std::optional<std::string> only;
+        bool several = false;
+        for (const std::string& r : dates_with_year_digit_lost(text))
+            if (r.compare(0, 4, d, 0, 4) == 0 && r != only) {
+                several = bool(only);
+                only = r;
+            }
+        if (only && !several && *only != d) {
+            f["warnings"].push_back("receipt_date_year_digit_lost: the receipt prints the date with a three-digit "
+                                    "year and its month and day whole; the model's year with them is " + *only +
+                                    ", not " + d);
+            date = *only;
+        }
+    }
     // Still off the printed weekday: the printed date lost a digit of its month or day ("2020/08/7(木)" for
     // 08/27, "2024年月7日 木曜日"); the one date that a digit put back puts on that weekday, when only one does.
     if (has_cjk(text) && date.is_string())

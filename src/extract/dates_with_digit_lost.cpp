@@ -15,9 +15,10 @@ namespace receipt::extract {
 using namespace date_scan;
 
 std::vector<std::string> dates_with_year_digit_lost(std::string_view text) {
-    // A three-digit year not preceded by a digit, then month and day with the same kind of separators.
+    // A three-digit year not preceded by a digit, then month and day with the same kind of separators ('/', '-',
+    // '.', or 年 月 日).
     static const std::regex kShortYear(
-        R"((?:^|[^0-9])([0-9]{3}) ?(?:/ ?([0-9]{1,2}) ?/ ?([0-9]{1,2})|年 ?([0-9]{1,2}) ?月 ?([0-9]{1,2}) ?日)(?![0-9]))");
+        R"((?:^|[^0-9])([0-9]{3}) ?(?:([/.-]) ?([0-9]{1,2}) ?\2 ?([0-9]{1,2})|年 ?([0-9]{1,2}) ?月 ?([0-9]{1,2}) ?日)(?![0-9]))");
     std::vector<std::string> out;
     for_each_line_reading(text, kMaxDateBytes, [&](const std::string& line) {
         if (japanese_address_line(line)) return;
@@ -25,8 +26,8 @@ std::vector<std::string> dates_with_year_digit_lost(std::string_view text) {
              ++it) {
             const std::smatch& m = *it;
             const std::string y3 = m[1].str();
-            const int month = to_int(m[2].matched ? m[2].str() : m[4].str());
-            const int day = to_int(m[3].matched ? m[3].str() : m[5].str());
+            const int month = to_int(m[3].matched ? m[3].str() : m[5].str());
+            const int day = to_int(m[4].matched ? m[4].str() : m[6].str());
             for (size_t at = 0; at <= y3.size(); ++at)
                 for (char digit = '0'; digit <= '9'; ++digit) {
                     const int y = to_int(y3.substr(0, at) + digit + y3.substr(at));

@@ -164,15 +164,6 @@ std::optional<double> discount_amount(const std::string& line, size_t from, cons
     return std::nullopt;
 }
 
-// The amount of a box (spaces aside) whose thousands group lost a digit ("1,61", "¥1,46", "2,96円軽"), read one
-// digit short (161); nullopt for any other box.
-std::optional<double> broken_group_amount(const std::string& box) {
-    static const std::regex broken(R"(^(¥|\\)?(\d{1,3}),(\d{1,2})(円)?(軽|※|\*)?$)");
-    std::smatch m;
-    if (box.size() > kMaxLineBytes || !std::regex_match(box, m, broken)) return std::nullopt;
-    return std::stod(m[2].str() + m[3].str());
-}
-
 // The amount box of a row whose thousands group lost a digit to OCR ("1,61" of 1,461, "¥1,46", "2,96円": no
 // amount to printed_numbers), on lines [from, end) within the row (its first two continuation lines): read one digit
 // short (161), for the subtotal check to put the digit back (extract/dropped_digit.h); or the row's count times

@@ -138,7 +138,7 @@ std::string keep_floor_spaces(const std::string& model, std::string printed) {
 
 // `line` with the OCR look-alikes of digits inside a house number read as digits ("6-b-21" -> "6-6-21", "4-15-IS"
 // -> "4-15-15", "三宮町Z丁目" -> "三宮町2丁目", "24番I号" -> "24番1号"): a look-alike with a digit, '-', 丁目, 番 or 号
-// on its left (or any CJK character when 丁目 or 番 follows) and a digit, a look-alike, '-', 丁目, 番, 号, a space or
+// on its left (or any CJK character when 丁目 or 番, or a '-' and a digit follow: "名駅I-33-8") and a digit, a look-alike, '-', 丁目, 番, 号, a space or
 // the line end on its right, not between two digits. Same length.
 std::string read_house_number_confusions(std::string line) {
     auto at = [&](size_t i, const char* mark) { return line.compare(i, std::string(mark).size(), mark) == 0; };
@@ -153,8 +153,10 @@ std::string read_house_number_confusions(std::string line) {
         const bool right = r == line.size() || digit(line[r]) || confusion_digit(line[r]) || line[r] == '-' ||
                            line[r] == ' ' || counter_after || at(r, "号");
         const bool cjk_before = i > 0 && (static_cast<unsigned char>(line[i - 1]) & 0x80);
+        // After a kanji or kana too when a '-' and a digit follow ("名駅I-33-8"): a house number's first digit.
+        const bool dash_after = r + 1 < line.size() && line[r] == '-' && digit(line[r + 1]);
         const bool left = i > 0 && (digit(line[i - 1]) || line[i - 1] == '-' || ends(i, "丁目") || ends(i, "番") ||
-                                    ends(i, "号") || (counter_after && cjk_before));
+                                    ends(i, "号") || (cjk_before && (counter_after || dash_after)));
         // Not between two digits: "6-7Z9" may be a hyphen lost as well ("6-7-29"), which the digit count misses.
         const bool between_digits = i > 0 && digit(line[i - 1]) && r < line.size() && digit(line[r]);
         if (left && right && !between_digits) line[i] = confusion_digit(line[i]);
@@ -235,6 +237,38 @@ std::optional<std::string> printed_match(const CompactText& c, const std::string
     return std::nullopt;
 }
 
+// The model's address word `w` (spaces removed, a house number in it) with its town and house number as printed,
+// where the print of the part before them differs ("愛知県名古屋市中区大須4-7-16" with the printed
+// "愛知県名古市中区大須4-17-6" -> "愛知県名古屋市中区大須4-17-6": OCR dropped 屋, and the model swapped the house
+// number's digits). The tail after the last ward or city mark (区 市 郡) before the first digit is matched as
+// printed_match's digit passes do (runs of digits, then house numbers, at least as many digits printed), right
+// after the same mark with the same character before it ("中区"), up to a printed word end; the part before the
+// tail stays the model's. nullopt when no such tail is printed, or it is printed as the model wrote it.
+std::optional<std::string> tail_as_printed(const CompactText& c, const std::string& w) {
+    const size_t first_digit = size_t(std::find_if(w.begin(), w.end(), digit) - w.begin());
+    size_t mark = std::string::npos;  // byte offset of the last mark before the first digit
+    for (const char* m : {"区", "市", "郡"})
+        if (const size_t at = w.rfind(m, first_digit); at != std::string::npos && at + 3 <= first_digit &&
+                                                       (mark == std::string::npos || at > mark))
+            mark = at;
+    if (mark == std::string::npos || mark < 3 || first_digit == w.size()) return std::nullopt;
+    const std::string before = w.substr(mark - 3, 6);  // the mark and the character before it
+    const std::string tail = w.substr(mark + 3);
+    if (tail.empty() || !cjk_at(tail, 0)) return std::nullopt;  // a town before the house number
+    const size_t want_digits = size_t(std::count_if(tail.begin(), tail.end(), digit));
+    for (const Runs runs : {Runs::kDigits, Runs::kNumbers})
+        for (size_t p = before.size(); p < c.text.size(); ++p) {
+            if (c.text.compare(p - before.size(), before.size(), before) != 0) continue;
+            size_t digits = 0;
+            const size_t e = match_at(c, p, tail, runs, digits);
+            if (e == std::string::npos || (e < c.text.size() && !c.word_start(e)) || digits < want_digits) continue;
+            const std::string printed = c.spaced(p, e);
+            if (printed == tail) return std::nullopt;
+            return w.substr(0, mark + 3) + printed;
+        }
+    return std::nullopt;
+}
+
 }  // namespace
 
 std::optional<std::string> address_as_printed(const std::string& text, const std::string& address) {
@@ -255,6 +289,24 @@ std::optional<std::string> address_as_printed(const std::string& text, const std
             const auto cps = code_points(word);
             if (has_cjk(word) && (std::any_of(word.begin(), word.end(), digit) || (cps && cps->size() >= 4)))
                 if (auto w = printed_match(c, word); w && w->find(' ') == std::string::npos && *w != word) {
+                    word = *w;
+                    changed = true;
+                }
+            joined += (joined.empty() ? "" : " ") + word;
+            i = j + 1;
+        }
+        if (changed) out = joined;
+    }
+    // Nor word by word: the town and house number of a word, printed after a ward or city mark whose place
+    // before it OCR damaged (tail_as_printed).
+    if (!out) {
+        std::string joined;
+        bool changed = false;
+        for (size_t i = 0; i <= a.size();) {
+            const size_t j = std::min(a.find(' ', i), a.size());
+            std::string word = a.substr(i, j - i);
+            if (has_cjk(word) && std::any_of(word.begin(), word.end(), digit))
+                if (auto w = tail_as_printed(c, word)) {
                     word = *w;
                     changed = true;
                 }

@@ -23,7 +23,9 @@ namespace receipt::extract {
 // which it cannot know for an address it never saw; a digit OCR lost is lost), unless a printed run of digits is
 // 0 or starts with 0 ("1-0-24": OCR lost a digit of it, and the model's guess is kept). When the address is
 // not printed as one span (OCR put its lines out of order), each of its words with a digit and a kanji or kana, or
-// of four characters or more with a kanji or kana (a building), is matched so on its own. A space the model wrote
+// of four characters or more with a kanji or kana (a building), is matched so on its own; else each such word's
+// town and house number after its last ward or city mark, where the print of the place before it differs
+// ("愛知県名古屋市中区大須4-7-16" for the printed "愛知県名古市中区大須4-17-6" -> "...名古屋市中区大須4-17-6"). A space the model wrote
 // before a floor token ("駅ビル 2F", "ビル 3階") stays where the OCR text joins it to the building (OCR drops
 // spaces). nullopt when nothing matches or the address is printed so.
 std::optional<std::string> address_as_printed(const std::string& text, const std::string& address);

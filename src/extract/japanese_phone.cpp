@@ -1,6 +1,7 @@
 // The phone number of a Japanese receipt as printed (extract/japanese_phone.h).
 #include "extract/japanese_phone.h"
 
+#include <cctype>
 #include <regex>
 #include <set>
 #include <vector>
@@ -193,8 +194,19 @@ bool phone_with_guessed_digit(const std::string& text, const std::string& model_
 size_t phone_digits(const std::string& phone) { return ascii_digits(phone).size(); }
 
 bool japanese_phone_length_ok(const std::string& phone) {
-    const size_t n = phone_digits(phone);
-    return n == 10 || n == 11;
+    size_t groups = 0;  // runs of digits
+    for (size_t i = 0; i < phone.size(); ++i)
+        groups += std::isdigit(static_cast<unsigned char>(phone[i])) &&
+                  (i == 0 || !std::isdigit(static_cast<unsigned char>(phone[i - 1])));
+    if (groups > 3) return false;
+    std::string digits;
+    for (char c : phone)
+        if (std::isdigit(static_cast<unsigned char>(c))) digits += c;
+    if (digits.size() == 10) return true;
+    if (digits.size() != 11) return false;
+    for (const char* prefix : {"090", "080", "070", "050", "0800"})
+        if (digits.rfind(prefix, 0) == 0) return true;
+    return false;
 }
 
 }  // namespace receipt::extract

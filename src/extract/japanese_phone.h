@@ -31,8 +31,9 @@ bool phone_with_guessed_digit(const std::string& text, const std::string& model_
 
 // The ASCII digits of `phone`.
 size_t phone_digits(const std::string& phone);
-// Whether `phone` has as many digits as a Japanese number: 10 (landlines, 0120, 0570), or 11 (mobile and 050
-// numbers). One with fewer was cut short by OCR; one with more ran on.
+// Whether `phone` has as many digits as a Japanese number: 10 (landlines, 0120, 0570), or 11 for mobile (090,
+// 080, 070), 050 and 0800 numbers; in at most three groups. One with fewer digits was cut short by OCR; one with
+// more ran on; one of four groups took a run of another number ("072-879-9-2021", 11 digits).
 bool japanese_phone_length_ok(const std::string& phone);
 
 }  // namespace receipt::extract

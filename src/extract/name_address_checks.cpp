@@ -17,6 +17,7 @@
 #include "extract/name_constraint.h"
 #include "extract/ocr_digits.h"
 #include "extract/post_checks.h"
+#include "extract/branch_place.h"
 #include "extract/store_branch.h"
 #include "extract/utf8.h"
 

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "extract/date_scan.h"
+#include "extract/normalize_phone.h"
 #include "extract/ocr_digits.h"
 #include "extract/utf8.h"
 
@@ -385,6 +386,30 @@ std::string read_date_mark_confusions(std::string line) {
     return line;
 }
 
+// `line` with the era name 令和 put back whole where OCR dropped one of its two characters before an era year
+// ("和4年1月16日", "令4年1月16日" -> "令和4年1月16日"): 和 not after 令 or 昭 (no receipt prints a 昭和 date), or 令
+// not before 和, then the year (元 or one or two digits) and 年.
+std::string reiwa_mark_restored(const std::string& line) {
+    static const std::regex kYearAfter("^\\s*(\xE5\x85\x83|\\d{1,2})\\s*\xE5\xB9\xB4");
+    const std::string rei = "令", wa = "和";
+    std::string out;
+    for (size_t i = 0; i < line.size();) {
+        const bool is_wa = line.compare(i, wa.size(), wa) == 0, is_rei = line.compare(i, rei.size(), rei) == 0;
+        if (is_wa || is_rei) {
+            const size_t after = i + 3;
+            const bool lone = is_wa ? !(i >= 3 && (line.compare(i - 3, 3, rei) == 0 || line.compare(i - 3, 3, "昭") == 0))
+                                    : line.compare(after, wa.size(), wa) != 0;
+            if (lone && std::regex_search(line.begin() + std::ptrdiff_t(after), line.end(), kYearAfter)) {
+                out += rei + wa;
+                i = after;
+                continue;
+            }
+        }
+        out += line[i++];
+    }
+    return out;
+}
+
 }  // namespace
 
 std::string date_apart_from_time(const std::string& line) {
@@ -423,7 +448,9 @@ std::vector<std::string> printed_dates(std::string_view text, const DateHints& h
     std::vector<std::string> out;
     const std::string joined = has_cjk(text) ? std::string(text) : day_lines_joined(text);
     for_each_line_reading(joined, kMaxDateBytes, [&](const std::string& printed) {
-        const std::string line = read_date_mark_confusions(date_apart_from_time(printed));
+        // "2023ー03-13": a dash look-alike between digits is a date separator.
+        const std::string line =
+            read_date_mark_confusions(reiwa_mark_restored(fold_dashes(date_apart_from_time(printed), true)));
         const bool address = japanese_address_line(line);
         // A date right before an OCR look-alike that reads as a digit ("2024/03/2g(金)") is a piece of the date
         // that the look-alike reading gives whole (2024-03-29), not also a date of its own (2024-03-02).

@@ -149,6 +149,8 @@ std::vector<std::string> printed_times(std::string_view printed_text) {
     try {
         static const std::regex after_weekday(R"((曜日|曜|\))\s*(\d{4})\s*$)");
         static const std::regex alone(R"(^\s*(\d{4})\s*$)");
+        // "21/12/27 2231": four digits ending a line after the date alone.
+        static const std::regex after_date(R"(\s(\d{4})\s*$)");
         // "0809:24", "736:42 AM": a time with seconds whose first colon OCR lost, ending its line; "18:0324": one
         // whose second colon it lost. Alone on the line or after a date ("16/03/2018 1058:47").
         static const std::regex lost_first_colon(R"((^|\s)(\d{1,2})(\d{2}):(\d{2})\s*([AaPp][Mm])?\s*$)");
@@ -166,6 +168,9 @@ std::vector<std::string> printed_times(std::string_view printed_text) {
             std::smatch m;
             std::string hhmm;
             if (dated && std::regex_search(line, m, after_weekday)) hhmm = m[2];
+            else if (dated && std::regex_search(line, m, after_date) &&
+                     normalize_date(trim(line.substr(0, size_t(m.position(0))))))
+                hhmm = m[1];
             else if (!prev.empty() && (normalize_date(prev) || contains(prev, "曜")) &&
                      std::regex_search(line, m, alone))
                 hhmm = m[1];

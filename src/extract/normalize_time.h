@@ -17,7 +17,8 @@ std::optional<std::string> normalize_time(std::string_view text);
 // as printed and with OCR look-alikes next to digits read as digits (extract/ocr_digits.h); a time as printed
 // whose hour follows a look-alike ("I0:07:42") is only read whole (10:07, not 00:07); a semicolon between two
 // digits is read as the colon OCR took it for ("13;17:15" is 13:17); four digits that make a time after a date
-// line's weekday ("火曜日 0902") or alone on the line after a date line ("1104") are a time that lost its colon,
+// line's weekday ("火曜日 0902") or its date alone ("21/12/27 2231") or alone on the line after a date line ("1104")
+// are a time that lost its colon,
 // read after the others, and so is a time with seconds that lost its first or second colon, alone on a line or
 // after a date ("0809:24" and "16/03/2018 1058:47" are 08:09 and 10:58, "736:42 AM" is 07:36, "18:0324" is
 // 18:03), and so is a 12-hour one alone on a line ("1138AM" is 11:38); an hour of one or two look-alikes before a

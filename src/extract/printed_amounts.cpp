@@ -84,6 +84,13 @@ std::vector<PrintedNumber> printed_numbers(const std::string& s) {
     return out;
 }
 
+std::optional<double> broken_group_amount(const std::string& box) {
+    static const std::regex broken(R"(^(¥|\\)?(\d{1,3}),(\d{1,2})(円)?(軽|※|\*)?$)");
+    std::smatch m;
+    if (box.size() > 200 || !std::regex_match(box, m, broken)) return std::nullopt;  // a box is short
+    return std::stod(m[2].str() + m[3].str());
+}
+
 int printed_count(const std::vector<std::string>& lines, size_t from, double value) {
     int count = 0;
     for (size_t i = from; i < lines.size(); ++i)

@@ -33,6 +33,11 @@ std::vector<std::string> printed_lines_as_is(const std::string& text);
 // is not usable as an amount.
 std::vector<PrintedNumber> printed_numbers(const std::string& line);
 
+// The amount of a box (spaces aside) whose thousands group lost a digit ("1,61", "¥1,46", "2,96円軽"): no amount
+// to printed_numbers, read here one digit short (161) for a check to put the digit back (extract/dropped_digit.h);
+// nullopt for any other box.
+std::optional<double> broken_group_amount(const std::string& box);
+
 // How many times lines [from, end) of printed_lines() print `value` as a usable amount (not a rate).
 int printed_count(const std::vector<std::string>& lines, size_t from, double value);
 

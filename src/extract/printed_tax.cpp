@@ -254,21 +254,37 @@ std::optional<std::vector<PrintedTaxLine>> printed_tax_lines(const std::string& 
     }
     // One rate left without a pair whose base OCR damaged ("8% / ¥86 / ¥61" for ¥836): the bases of all rates add
     // up to the subtotal or total, so its base is that less the other rates' bases, and its tax an amount after it
-    // that fits that base.
+    // that fits that base. Where two amounts fit ("10% 27円 24円" for a base of 270: 27 added, 24 included), the one
+    // taxed the way the other rates are (tax included or added) when they all are one way.
     if (open_amounts.size() == 1 && !base_totals.empty()) {
         const auto& [rate, amounts] = *open_amounts.begin();
         double others = 0;
         for (const auto& f : found) others += f.base;
-        bool paired = false;
+        auto included = [](double base, double tax, double r) { return std::fabs(tax - base * r / (100 + r)) <= 1; };
+        auto added = [](double base, double tax, double r) { return std::fabs(tax - base * r / 100) <= 1; };
+        bool all_included = !found.empty(), all_added = !found.empty();
+        for (const auto& f : found) {
+            all_included = all_included && included(f.base, f.tax, f.rate) && !added(f.base, f.tax, f.rate);
+            all_added = all_added && added(f.base, f.tax, f.rate) && !included(f.base, f.tax, f.rate);
+        }
         for (double sum : base_totals) {
             PrintedNumber base;
             base.value = sum - others;
+            std::vector<double> fits;
             for (const PrintedNumber& tax : amounts) {
                 base.cents = tax.cents;
-                if (paired || !(base.value > 0) || !is_tax_of(base, tax, rate) || tax.value == 0) continue;
-                found.push_back({rate, base.value, tax.value});
-                paired = true;
+                if (base.value > 0 && tax.value != 0 && is_tax_of(base, tax, rate)) fits.push_back(tax.value);
             }
+            if (fits.empty()) continue;
+            double pick = fits[0];
+            for (double t : fits)
+                if ((all_included && included(base.value, t, rate) && !added(base.value, t, rate)) ||
+                    (all_added && added(base.value, t, rate) && !included(base.value, t, rate))) {
+                    pick = t;
+                    break;
+                }
+            found.push_back({rate, base.value, pick});
+            break;
         }
     }
     // Only zero taxes (a few yen at a rate, the other rate's line unread) are no reading of the receipt's tax.
@@ -316,13 +332,13 @@ std::optional<double> labelled_tax_total(const std::string& text) {
 
 bool prints_tax_word(const std::string& text) {
     if (text.find("税") != std::string::npos) return true;
-    for (const char* label : {"消費悦", "悦等", "悦率", "悦額", "内悦", "外悦"})
+    for (const char* label : {"消費悦", "悦等", "悦率", "悦額", "内悦", "外悦", "内費悦", "内消悦"})
         if (text.find(label) != std::string::npos) return true;
     return false;
 }
 
 bool prints_tax_included(const std::string& text) {
-    for (const char* label : {"内税", "内消費税", "内消税", "内費税"})
+    for (const char* label : {"内税", "内消費税", "内消税", "内費税", "内費悦", "内消悦"})
         if (text.find(label) != std::string::npos) return true;
     return false;
 }
@@ -330,13 +346,20 @@ bool prints_tax_included(const std::string& text) {
 namespace {
 
 // Where a 内消費税等 label ends on `line` (also "内消税等", a character OCR dropped before 税等, and "内消費悦等",
-// 税 read as its look-alike 悦), or npos.
+// 税 read as its look-alike 悦; and "内費悦", "内消悦", "内費税": 等 and one of 消費 lost, when no rate follows:
+// "内費税8%" is a per-rate label), or npos.
 size_t over_all_label_end(const std::string& line) {
     size_t at = line.find("税等");
     if (at == std::string::npos) at = line.find("悦等");
     const size_t inner = line.find("内");
-    if (at == std::string::npos || inner == std::string::npos || inner > at) return std::string::npos;
-    return at + std::string("税等").size();
+    if (at != std::string::npos && inner != std::string::npos && inner < at) return at + std::string("税等").size();
+    for (const char* label : {"内費悦", "内消悦", "内費税"})
+        if (const size_t l = line.find(label); l != std::string::npos) {
+            const size_t end = l + std::string(label).size();
+            const std::string rest = strip_spaces(line.substr(end));
+            if (rest.rfind("8%", 0) != 0 && rest.rfind("10%", 0) != 0) return end;
+        }
+    return std::string::npos;
 }
 
 // The amount of a parenthesised label on lines[i] that has none on its line or the next, two lines below, where

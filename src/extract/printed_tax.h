@@ -58,7 +58,7 @@ std::optional<double> printed_tax_total(const std::string& text, const std::vect
 std::optional<double> labelled_tax_total(const std::string& text);
 
 // The tax included in a Japanese receipt's total over all its rates, printed after a 内消費税等 label ("(内消費税等
-// ¥68)", also "内消税等" with a character lost): the first usable amount after the label on its line, or the one
+// ¥68)", also "内消税等" with a character lost, or "内費悦" with 消, 等 lost and 税 read as 悦): the first usable amount after the label on its line, or the one
 // amount of the next line (OCR puts the box on its own line); without such a label, the sum of the amounts after
 // each per-rate 内消費税 label ("(内消費税8% ¥531)", "(内消費税10% ¥228)"). A parenthesised 内消費税等 amount may
 // also stand two lines below its label with a payment's name between ("(内消費税等 / 楽天Edy / 102)"), and 税 may
@@ -77,10 +77,12 @@ bool included_tax_fits(double tax, double total);
 // Amounts that the arithmetic confirms, or cannot check, are kept as printed. nullopt as included_tax_total.
 std::optional<double> included_tax_for_total(const std::string& text, double total);
 
-// True when `text` prints 税, or its OCR look-alike 悦 in a tax label (消費悦, 悦等, 悦率, 悦額, 内悦, 外悦).
+// True when `text` prints 税, or its OCR look-alike 悦 in a tax label (消費悦, 悦等, 悦率, 悦額, 内悦, 外悦, 内費悦,
+// 内消悦).
 bool prints_tax_word(const std::string& text);
 
-// True when `text` says its tax is included: 内税 or 内消費税, also with 消 or 費 lost to OCR (内消税, 内費税).
+// True when `text` says its tax is included: 内税 or 内消費税, also with 消 or 費 lost to OCR (内消税, 内費税), and
+// 税 read as 悦 then (内費悦, 内消悦).
 bool prints_tax_included(const std::string& text);
 
 // True when `text` prints `v` as a tax: an amount after 税 on its line ("内税 25"), or on the line after one that

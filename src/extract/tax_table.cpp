@@ -2,9 +2,12 @@
 #include "extract/tax_table.h"
 
 #include <cmath>
+#include <optional>
 #include <set>
 #include <vector>
 
+#include "extract/dropped_digit.h"
+#include "extract/name_constraint.h"
 #include "extract/printed_amounts.h"
 #include "extract/printed_tax.h"
 
@@ -33,7 +36,22 @@ bool only_table_boxes(const std::string& line) {
 struct Table {
     std::set<double> rates;
     std::vector<PrintedNumber> amounts;
+    std::vector<bool> cut;  // per amount: a box whose thousands group lost a digit ("\1,77"), read one digit short
 };
+
+// The tax of `base` at `rate` percent that a box read one digit short (`shortened`, broken_group_amount) is with
+// its lost digit put back: the one value of base r / (100 + r) and base r / 100, floored or rounded, whose digits
+// are the box's with one digit more ("1,77" under a 10% base of 12,948: 1,177). nullopt when none or two are.
+std::optional<double> restored_tax(double base, double shortened, double rate) {
+    std::optional<double> found;
+    for (const double t : {base * rate / (100 + rate), base * rate / 100})
+        for (const double v : {std::floor(t + 1e-9), std::round(t)})
+            if (v < base && one_digit_inserted(amount_digits(shortened), amount_digits(v))) {
+                if (found && *found != v) return std::nullopt;
+                found = v;
+            }
+    return found;
+}
 
 // Every assignment of pairs to rates[r..] from the amounts not yet used: calls `done` with the taxes' sum for each
 // complete one whose bases add up to base_total.
@@ -45,11 +63,19 @@ void assign(const Table& t, const std::vector<double>& rates, size_t r, std::vec
         return;
     }
     for (size_t b = 0; b < t.amounts.size(); ++b) {
-        if (used[b]) continue;
+        if (used[b] || t.cut[b]) continue;  // a box cut short is a tax only
         for (size_t x = 0; x < t.amounts.size(); ++x) {
-            if (x == b || used[x] || !is_tax_of(t.amounts[b], t.amounts[x], rates[r])) continue;
+            if (x == b || used[x]) continue;
+            double tax = t.amounts[x].value;
+            if (t.cut[x]) {
+                const std::optional<double> whole = restored_tax(t.amounts[b].value, tax, rates[r]);
+                if (!whole) continue;
+                tax = *whole;
+            } else if (!is_tax_of(t.amounts[b], t.amounts[x], rates[r])) {
+                continue;
+            }
             used[b] = used[x] = true;
-            assign(t, rates, r + 1, used, bases + t.amounts[b].value, taxes + t.amounts[x].value, base_total, done);
+            assign(t, rates, r + 1, used, bases + t.amounts[b].value, taxes + tax, base_total, done);
             used[b] = used[x] = false;
         }
     }
@@ -69,6 +95,13 @@ std::optional<double> tax_table_total(const std::string& text, double base_total
         const std::string& line = lines[i];
         if (header_words(line) && printed_numbers(line).empty()) continue;
         if (!only_table_boxes(line)) break;
+        if (const std::optional<double> shortened = broken_group_amount(strip_spaces(line))) {
+            PrintedNumber n;
+            n.value = *shortened;
+            t.amounts.push_back(n);
+            t.cut.push_back(true);
+            continue;
+        }
         const std::vector<PrintedNumber> nums = printed_numbers(line);
         for (size_t k = 0; k < nums.size(); ++k) {
             const PrintedNumber& n = nums[k];
@@ -79,6 +112,7 @@ std::optional<double> tax_table_total(const std::string& text, double base_total
                 t.rates.insert(n.value);
             } else if (n.usable && !n.percent) {
                 t.amounts.push_back(n);
+                t.cut.push_back(false);
             }
         }
     }

@@ -52,8 +52,12 @@ void check_total_tax(const std::string& text, const std::string& target, bool ye
         base_totals.push_back(f[key].get<double>());
     std::optional<double> printed = printed_tax_total(text, base_totals);
     // ... or, on a Japanese receipt, a table whose boxes OCR put out of order, read as a set
-    // (extract/tax_table.h).
-    if (!printed && yen && !base_totals.empty() && has_cjk(text)) printed = tax_table_total(text, base_totals[0]);
+    // (extract/tax_table.h): also over a reading in the printed order that differs from it, which can leave out a
+    // rate whose boxes OCR moved away ("税額 / 155 / ¥2,101 / 8% / 10% / ¥439 / ¥39" read as 39 alone); the set
+    // pairs every rate and its bases add up to the total.
+    if (yen && !base_totals.empty() && has_cjk(text))
+        if (const auto table = tax_table_total(text, base_totals[0]); table && !(printed && *printed == *table))
+            printed = table;
     // A yen receipt that adds 外税 to the subtotal: the labelled taxes, when subtotal + their sum = total.
     if (!printed && yen_subtotal && yen_total)
         if (labelled_tax && std::fabs(*yen_subtotal + *labelled_tax - *yen_total) < 0.5) printed = labelled_tax;
