@@ -164,9 +164,9 @@ std::optional<std::string> branch_place_from_address(const std::string& name, co
         }
     }
     // OCR dropped a character inside a whole town of the address ("博多中央街南店" with "...博多区博多駅中央街2-32-16"
-    // -> "博多駅中央街南店"): the longest leading part B of four characters or more that the address prints with
-    // one kanji or kana more inside it, as a span that starts the address or follows 都 道 府 県 市 区 郡 村, holds
-    // none of them and ends right before a house number; the one such spelling. Checked before a shorter part printed as it is
+    // -> "博多駅中央街南店"): the longest leading part B of four characters or more that the address prints with one
+    // kanji or kana more inside it, as a span that starts the address or follows 都 道 府 県 市 区 郡 村, holds none of
+    // them and ends right before a house number; the one such spelling. Checked before a shorter part printed as it is
     // ("博多" of 博多区), which the whole town shows to be no place of the branch's own.
     for (size_t len = branch.size() - 1; len >= 4; --len) {
         std::optional<size_t> found;

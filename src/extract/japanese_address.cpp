@@ -138,8 +138,8 @@ std::string keep_floor_spaces(const std::string& model, std::string printed) {
 
 // `line` with the OCR look-alikes of digits inside a house number read as digits ("6-b-21" -> "6-6-21", "4-15-IS"
 // -> "4-15-15", "三宮町Z丁目" -> "三宮町2丁目", "24番I号" -> "24番1号"): a look-alike with a digit, '-', 丁目, 番 or 号
-// on its left (or any CJK character when 丁目 or 番, or a '-' and a digit follow: "名駅I-33-8") and a digit, a look-alike, '-', 丁目, 番, 号, a space or
-// the line end on its right, not between two digits. Same length.
+// on its left (or any CJK character when 丁目 or 番, or a '-' and a digit follow: "名駅I-33-8") and a digit, a
+// look-alike, '-', 丁目, 番, 号, a space or the line end on its right, not between two digits. Same length.
 std::string read_house_number_confusions(std::string line) {
     auto at = [&](size_t i, const char* mark) { return line.compare(i, std::string(mark).size(), mark) == 0; };
     auto ends = [&](size_t i, const char* mark) {
@@ -269,6 +269,25 @@ std::optional<std::string> tail_as_printed(const CompactText& c, const std::stri
     return std::nullopt;
 }
 
+// `a` with each of its space-separated words that `replace` gives another spelling for so spelled; nullopt when it
+// gives none.
+template <class Replace>
+std::optional<std::string> words_replaced(const std::string& a, Replace&& replace) {
+    std::string joined;
+    bool changed = false;
+    for (size_t i = 0; i <= a.size();) {
+        const size_t j = std::min(a.find(' ', i), a.size());
+        std::string word = a.substr(i, j - i);
+        if (auto w = replace(word)) {
+            word = *w;
+            changed = true;
+        }
+        joined += (joined.empty() ? "" : " ") + word;
+        i = j + 1;
+    }
+    return changed ? std::optional<std::string>(joined) : std::nullopt;
+}
+
 }  // namespace
 
 std::optional<std::string> address_as_printed(const std::string& text, const std::string& address) {
@@ -279,42 +298,22 @@ std::optional<std::string> address_as_printed(const std::string& text, const std
     std::optional<std::string> out = printed_match(c, v);
     // Not printed as one span (OCR put the address lines out of order: "南2条西3丁目4番18号" /
     // "北海道札幌市中央区"): each of the model's words that holds a digit and a kanji or kana, matched on its own.
-    if (!out && a.find(' ') != std::string::npos) {
-        std::string joined;
-        bool changed = false;
-        for (size_t i = 0; i <= a.size();) {
-            const size_t j = std::min(a.find(' ', i), a.size());
-            std::string word = a.substr(i, j - i);
+    if (!out && a.find(' ') != std::string::npos)
+        out = words_replaced(a, [&](const std::string& word) -> std::optional<std::string> {
             // A word with a digit (not a bare floor: "1F"), or a building of four characters or more.
             const auto cps = code_points(word);
-            if (has_cjk(word) && (std::any_of(word.begin(), word.end(), digit) || (cps && cps->size() >= 4)))
-                if (auto w = printed_match(c, word); w && w->find(' ') == std::string::npos && *w != word) {
-                    word = *w;
-                    changed = true;
-                }
-            joined += (joined.empty() ? "" : " ") + word;
-            i = j + 1;
-        }
-        if (changed) out = joined;
-    }
+            if (!has_cjk(word) || !(std::any_of(word.begin(), word.end(), digit) || (cps && cps->size() >= 4)))
+                return std::nullopt;
+            auto w = printed_match(c, word);
+            return w && w->find(' ') == std::string::npos && *w != word ? w : std::nullopt;
+        });
     // Nor word by word: the town and house number of a word, printed after a ward or city mark whose place
     // before it OCR damaged (tail_as_printed).
-    if (!out) {
-        std::string joined;
-        bool changed = false;
-        for (size_t i = 0; i <= a.size();) {
-            const size_t j = std::min(a.find(' ', i), a.size());
-            std::string word = a.substr(i, j - i);
-            if (has_cjk(word) && std::any_of(word.begin(), word.end(), digit))
-                if (auto w = tail_as_printed(c, word)) {
-                    word = *w;
-                    changed = true;
-                }
-            joined += (joined.empty() ? "" : " ") + word;
-            i = j + 1;
-        }
-        if (changed) out = joined;
-    }
+    if (!out)
+        out = words_replaced(a, [&](const std::string& word) -> std::optional<std::string> {
+            if (!has_cjk(word) || std::none_of(word.begin(), word.end(), digit)) return std::nullopt;
+            return tail_as_printed(c, word);
+        });
     if (!out) return std::nullopt;
     std::string spaced = keep_floor_spaces(a, *out);
     if (spaced == a) return std::nullopt;

@@ -33,19 +33,18 @@ struct DateHints {
 // some tills print them.
 std::optional<std::string> normalize_date(std::string_view text, const DateHints& hints = {});
 
-// Every date printed in a receipt text as "YYYY-MM-DD", first printed first, without repeats: each line is scanned
-// on its own (its first 200 bytes) with the patterns above (a dash look-alike between digits read as '-', "2023ー03-13";
-// an era name 令和 that lost one of its characters put back, "和4年1月16日"), and an all-numeric date gives each of its valid
-// readings ("06/12/2016" gives 2016-12-06, then 2016-06-12); a line is also read with OCR look-alikes next to
-// digits taken as digits ("20Z4/12/01" gives 2024-12-01; extract/ocr_digits.h). All-numeric dates on a Japanese
-// address line (都 道 府 県 市 区 町 村 丁目 番地 〒) are house numbers ("本通6-1-25"), not dates. An all-numeric date
-// right before ':' ("20/09/2013:26", a date and time run together) is not read, but a year-first one is
-// (date_apart_from_time). A year-last date that lost a separator at the start of its line ("2105/2023",
-// "7/122021") gives its readings in the hinted order here (not with hints.japanese), not in normalize_date. A line
-// that holds only a day (one or two digits) is read with the next line when that
-// one starts with a month's name and a year ("18" / "AUG 2016 19:54": OCR put the day in a box of its own), except
-// on a Japanese receipt. Never throws.
-// `hints` apply to every line (a Japanese receipt's lines without CJK, "24/04/1", are read year first too).
+// Every date printed in a receipt text as "YYYY-MM-DD", first printed first, without repeats: each line is scanned on
+// its own (its first 200 bytes) with the patterns above (a dash look-alike between digits read as '-', "2023ー03-13";
+// an era name 令和 that lost one of its characters put back, "和4年1月16日"), and an all-numeric date gives each of its
+// valid readings ("06/12/2016" gives 2016-12-06, then 2016-06-12); a line is also read with OCR look-alikes next to
+// digits taken as digits ("20Z4/12/01" gives 2024-12-01; extract/ocr_digits.h). All-numeric dates on a Japanese address
+// line (都 道 府 県 市 区 町 村 丁目 番地 〒) are house numbers ("本通6-1-25"), not dates. An all-numeric date right
+// before ':' ("20/09/2013:26", a date and time run together) is not read, but a year-first one is
+// (date_apart_from_time). A year-last date that lost a separator at the start of its line ("2105/2023", "7/122021")
+// gives its readings in the hinted order here (not with hints.japanese), not in normalize_date. A line that holds only
+// a day (one or two digits) is read with the next line when that one starts with a month's name and a year ("18" / "AUG
+// 2016 19:54": OCR put the day in a box of its own), except on a Japanese receipt. Never throws. `hints` apply to every
+// line (a Japanese receipt's lines without CJK, "24/04/1", are read year first too).
 std::vector<std::string> printed_dates(std::string_view text, const DateHints& hints = {});
 
 // `line` with a space put between a year-first date and the time that OCR ran into it ("2021-11-0506:04:40" ->
@@ -67,10 +66,10 @@ std::optional<std::string> sole_printed_date(std::string_view text, const DateHi
 std::optional<int> printed_weekday(std::string_view text);
 
 // The dates a Japanese receipt prints with a three-digit year, its year having lost a digit to OCR ("202/09/14(土)",
-// "202-10-11", "202年10月02日"), year first: each year 2000-2099 that the three digits make with one digit put back (202 ->
-// 2020..2029, 2002, 2012, 2022), with the printed month and day, when valid; first printed first, without repeats.
-// The caller picks among them by the printed weekday, or by the model's year. Lines are read as in printed_dates; address lines are not.
-// Never throws.
+// "202-10-11", "202年10月02日"), year first: each year 2000-2099 that the three digits make with one digit put back
+// (202 -> 2020..2029, 2002, 2012, 2022), with the printed month and day, when valid; first printed first, without
+// repeats. The caller picks among them by the printed weekday, or by the model's year. Lines are read as in
+// printed_dates; address lines are not. Never throws.
 std::vector<std::string> dates_with_year_digit_lost(std::string_view text);
 
 // The dates a Japanese receipt would print on its weekday line ("2020/08/7(木)", "2024年月7日 木曜日") had OCR not

@@ -58,12 +58,12 @@ std::optional<double> printed_tax_total(const std::string& text, const std::vect
 std::optional<double> labelled_tax_total(const std::string& text);
 
 // The tax included in a Japanese receipt's total over all its rates, printed after a 内消費税等 label ("(内消費税等
-// ¥68)", also "内消税等" with a character lost, or "内費悦" with 消, 等 lost and 税 read as 悦): the first usable amount after the label on its line, or the one
-// amount of the next line (OCR puts the box on its own line); without such a label, the sum of the amounts after
-// each per-rate 内消費税 label ("(内消費税8% ¥531)", "(内消費税10% ¥228)"). A parenthesised 内消費税等 amount may
-// also stand two lines below its label with a payment's name between ("(内消費税等 / 楽天Edy / 102)"), and 税 may
-// be read as its look-alike 悦 ("内消費悦等"). nullopt when there is no such label,
-// one has no amount, or two 内消費税等 amounts disagree.
+// ¥68)", also "内消税等" with a character lost, or "内費悦" with 消, 等 lost and 税 read as 悦): the first usable
+// amount after the label on its line, or the one amount of the next line (OCR puts the box on its own line); without
+// such a label, the sum of the amounts after each per-rate 内消費税 label ("(内消費税8% ¥531)", "(内消費税10% ¥228)").
+// A parenthesised 内消費税等 amount may also stand two lines below its label with a payment's name between
+// ("(内消費税等 / 楽天Edy / 102)"), and 税 may be read as its look-alike 悦 ("内消費悦等"). nullopt when there is no
+// such label, one has no amount, or two 内消費税等 amounts disagree.
 std::optional<double> included_tax_total(const std::string& text);
 
 // True when `tax` can be the tax included in `total` at Japan's rates, 8 % to 10 %, within one yen:

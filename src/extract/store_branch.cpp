@@ -44,10 +44,11 @@ bool chars_lost(const std::string& shorter, const std::string& longer) {
     return j == s->size();
 }
 
-// True when `line` (spaces aside) is a branch line that lost its 店 to OCR: kanji and kana only (2 to
-// kMaxBranchChars characters), a place that `address` (spaces aside) prints, at least its first two characters,
-// followed only by the words that name a branch after its place (駅, 前, 口, 東西南北, 中央, 本, 丁目 with a kanji
-// number, ショッピングセンター, also with one or two of its characters lost), not ending in an address unit (都 道 府 県 市 区 町 村 郡), and no company line.
+// True when `line` (spaces aside) is a branch line that lost its 店 to OCR: kanji and kana only (2 to kMaxBranchChars
+// characters), a place that `address` (spaces aside) prints, at least its first two characters, followed only by the
+// words that name a branch after its place (駅, 前, 口, 東西南北, 中央, 本, 丁目 with a kanji number,
+// ショッピングセンター, also with one or two of its characters lost), not ending in an address unit (都 道 府 県 市 区
+// 町 村 郡), and no company line.
 bool branch_without_mark(const std::string& line, const std::string& address) {
     const std::optional<std::vector<uint32_t>> cps = code_points(line);
     if (!cps || cps->size() < 2 || cps->size() > size_t(kMaxBranchChars) || address.empty() ||

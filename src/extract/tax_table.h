@@ -17,11 +17,11 @@ inline constexpr int kTaxTableLines = 10;
 
 // The total tax of the per-rate table of `text` (Japanese receipts), from the first line that holds 税率, 対象額 or
 // 税額 (with no amount of its own) through the lines that hold amounts, rates or the header's words, at most
-// kTaxTableLines. The rates are the table's 8 % and 10 % (also "8" or "10" alone at a line's start, OCR having
-// dropped the '%'); the amounts, every other usable number of those lines, and a box whose thousands group lost
-// a digit ("\1,77"), which serves only as a tax, the tax of its base with the lost digit put back. Every assignment of a (base, tax) pair of
-// distinct amounts to each rate with is_tax_of(base, tax, rate) and the bases adding up to `base_total` (within
-// one yen) is tried; the sum of its taxes when every such assignment gives the same one, else nullopt.
+// kTaxTableLines. The rates are the table's 8 % and 10 % (also "8" or "10" alone at a line's start, OCR having dropped
+// the '%'); the amounts, every other usable number of those lines, and a box whose thousands group lost a digit
+// ("\1,77"), which serves only as a tax, the tax of its base with the lost digit put back. Every assignment of a (base,
+// tax) pair of distinct amounts to each rate with is_tax_of(base, tax, rate) and the bases adding up to `base_total`
+// (within one yen) is tried; the sum of its taxes when every such assignment gives the same one, else nullopt.
 std::optional<double> tax_table_total(const std::string& text, double base_total);
 
 }  // namespace receipt::extract
