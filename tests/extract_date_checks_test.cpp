@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "extract/date_checks.h"
+#include "extract/normalize_date.h"
 #include "extract/normalize_time.h"
 #include "extract/ocr_digits.h"
 #include "extract/unreadable_date_time.h"
@@ -253,4 +254,15 @@ TEST(DateChecks, DamagedPrintsReadWhole) {
     auto t = fields(nullptr, "21:32");
     ex::check_date_and_time("ローソン\n21/12/27 2231\n", t);
     EXPECT_EQ(t["purchase_time"], "22:31") << t.dump();
+}
+
+TEST(DateChecks, DashLookAlikeInADateThatLostADigit) {
+    // "2024ー09-1" is read as "2024-09-1" by every date reader: a day that lost a digit, no weekday to tell which.
+    auto f = fields("2024-09-13", nullptr), g = fields("2024-09-13", nullptr);
+    ex::check_date_and_time("スギ薬局\n2024ー09-1 19:38\n", f);
+    ex::check_date_and_time("スギ薬局\n2024-09-1 19:38\n", g);
+    EXPECT_EQ(f, g) << f.dump();
+    EXPECT_TRUE(f["receipt_date"].is_null()) << f.dump();
+    EXPECT_EQ(ex::dates_with_day_digit_lost("2024ー09-1 19:38"), ex::dates_with_day_digit_lost("2024-09-1 19:38"));
+    EXPECT_TRUE(ex::date_with_lost_digit("2024ー09-1 19:38"));
 }

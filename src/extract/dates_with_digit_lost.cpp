@@ -7,6 +7,7 @@
 
 #include "extract/date_scan.h"
 #include "extract/normalize_date.h"
+#include "extract/normalize_phone.h"
 #include "extract/ocr_digits.h"
 #include "extract/utf8.h"
 
@@ -20,7 +21,8 @@ std::vector<std::string> dates_with_year_digit_lost(std::string_view text) {
     static const std::regex kShortYear(
         R"((?:^|[^0-9])([0-9]{3}) ?(?:([/.-]) ?([0-9]{1,2}) ?\2 ?([0-9]{1,2})|年 ?([0-9]{1,2}) ?月 ?([0-9]{1,2}) ?日)(?![0-9]))");
     std::vector<std::string> out;
-    for_each_line_reading(text, kMaxDateBytes, [&](const std::string& line) {
+    // A dash look-alike between digits is a separator, as printed_dates reads it ("202ー09-14").
+    for_each_line_reading(fold_dashes(std::string(text), true), kMaxDateBytes, [&](const std::string& line) {
         if (japanese_address_line(line)) return;
         for (auto it = std::sregex_iterator(line.begin(), line.end(), kShortYear); it != std::sregex_iterator();
              ++it) {
@@ -60,7 +62,7 @@ std::vector<std::string> dates_with_digit_lost(std::string_view text) {
     }
     std::vector<std::string> out;
     int lines_tried = 0;  // each try scans the line once per position and digit: a few lines at most
-    for_each_line_reading(joined, kMaxDateBytes, [&](const std::string& printed) {
+    for_each_line_reading(fold_dashes(joined, true), kMaxDateBytes, [&](const std::string& printed) {
         const std::string full = date_apart_from_time(printed);
         if (japanese_address_line(full) || !printed_weekday(full) || ++lines_tried > 2 * kMaxWeekdayLines) return;
         // The date before the weekday: from a few bytes before its first digit (an era name, 令和) to the weekday
@@ -107,7 +109,7 @@ std::vector<std::string> dates_with_day_digit_lost(std::string_view text) {
     // Year first (four or two digits), a two-digit month, a one-digit day, not before another digit or ':'.
     static const std::regex kShortDay(R"((?:^|[^0-9])([0-9]{4}|[0-9]{2})([/.-])([0-9]{2})\2([0-9])(?![0-9:]))");
     std::vector<std::string> out;
-    for_each_line_reading(text, kMaxDateBytes, [&](const std::string& line) {
+    for_each_line_reading(fold_dashes(std::string(text), true), kMaxDateBytes, [&](const std::string& line) {
         if (japanese_address_line(line)) return;
         for (auto it = std::sregex_iterator(line.begin(), line.end(), kShortDay); it != std::sregex_iterator(); ++it) {
             const std::smatch& m = *it;

@@ -6,6 +6,7 @@
 #include <regex>
 
 #include "extract/normalize_date.h"
+#include "extract/normalize_phone.h"
 #include "extract/ocr_digits.h"
 #include "extract/utf8.h"
 
@@ -88,7 +89,8 @@ std::optional<DateWithLostDigit> date_with_lost_digit(std::string_view text) {
     // An era name right before 年: the era year lost ("令和年2月21日").
     static const std::regex kEraYearLost(R"(((?:令和|平成)年 ?[0-9]{1,2} ?月 ?[0-9]{1,2} ?日))");
     std::optional<DateWithLostDigit> found;
-    for_each_line_reading(text, kMaxLineBytes, [&](const std::string& line) {
+    // A dash look-alike between digits is a separator, as printed_dates reads it ("2024ー09-1").
+    for_each_line_reading(fold_dashes(std::string(text), true), kMaxLineBytes, [&](const std::string& line) {
         if (found || japanese_address_line(line)) return;
         std::smatch m;
         int year = 0;
