@@ -199,9 +199,7 @@ bool japanese_phone_length_ok(const std::string& phone) {
         groups += std::isdigit(static_cast<unsigned char>(phone[i])) &&
                   (i == 0 || !std::isdigit(static_cast<unsigned char>(phone[i - 1])));
     if (groups > 3) return false;
-    std::string digits;
-    for (char c : phone)
-        if (std::isdigit(static_cast<unsigned char>(c))) digits += c;
+    const std::string digits = ascii_digits(phone);
     if (digits.size() == 10) return true;
     if (digits.size() != 11) return false;
     for (const char* prefix : {"090", "080", "070", "050", "0800"})

@@ -106,6 +106,16 @@ std::vector<size_t> rates_without_digit(const std::string& line) {
 
 }  // namespace
 
+std::optional<double> tax_with_lost_digit(double base, double printed, double rate, bool rounded_up_too) {
+    std::set<double> fits;
+    for (double exact : {base * rate / (100.0 + rate), base * rate / 100.0})
+        for (double c : {std::floor(exact), std::round(exact), std::ceil(exact)})
+            if ((rounded_up_too || c != std::ceil(exact) || c == std::round(exact)) && c < base &&
+                one_digit_inserted(amount_digits(printed), amount_digits(c)))
+                fits.insert(c);
+    return fits.size() == 1 ? std::optional<double>(*fits.begin()) : std::nullopt;
+}
+
 std::optional<std::vector<PrintedTaxLine>> printed_tax_lines(const std::string& text) {
     return printed_tax_lines(text, {});
 }
@@ -223,13 +233,9 @@ std::optional<std::vector<PrintedTaxLine>> printed_tax_lines(const std::string& 
             const PrintedNumber& base = amounts[k];
             const PrintedNumber& tax = amounts[k + 1];
             if (base.cents || tax.cents || !(tax.value > 0) || !(base.value > tax.value)) continue;
-            std::set<double> fits;
-            for (double exact : {base.value * m.rate / (100.0 + m.rate), base.value * m.rate / 100.0})
-                for (double c : {std::floor(exact), std::round(exact), std::ceil(exact)})
-                    if (c < base.value && one_digit_inserted(amount_digits(tax.value), amount_digits(c)))
-                        fits.insert(c);
-            if (fits.size() != 1) continue;
-            found.push_back({m.rate, base.value, *fits.begin()});
+            const std::optional<double> whole = tax_with_lost_digit(base.value, tax.value, m.rate, true);
+            if (!whole) continue;
+            found.push_back({m.rate, base.value, *whole});
             paired = true;
         }
         if (paired && guessed) guessed_lines.insert(m.line);

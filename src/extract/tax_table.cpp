@@ -6,7 +6,6 @@
 #include <set>
 #include <vector>
 
-#include "extract/dropped_digit.h"
 #include "extract/name_constraint.h"
 #include "extract/printed_amounts.h"
 #include "extract/printed_tax.h"
@@ -39,20 +38,6 @@ struct Table {
     std::vector<bool> cut;  // per amount: a box whose thousands group lost a digit ("\1,77"), read one digit short
 };
 
-// The tax of `base` at `rate` percent that a box read one digit short (`shortened`, broken_group_amount) is with
-// its lost digit put back: the one value of base r / (100 + r) and base r / 100, floored or rounded, whose digits
-// are the box's with one digit more ("1,77" under a 10% base of 12,948: 1,177). nullopt when none or two are.
-std::optional<double> restored_tax(double base, double shortened, double rate) {
-    std::optional<double> found;
-    for (const double t : {base * rate / (100 + rate), base * rate / 100})
-        for (const double v : {std::floor(t + 1e-9), std::round(t)})
-            if (v < base && one_digit_inserted(amount_digits(shortened), amount_digits(v))) {
-                if (found && *found != v) return std::nullopt;
-                found = v;
-            }
-    return found;
-}
-
 // Every assignment of pairs to rates[r..] from the amounts not yet used: calls `done` with the taxes' sum for each
 // complete one whose bases add up to base_total.
 template <class Done>
@@ -68,7 +53,7 @@ void assign(const Table& t, const std::vector<double>& rates, size_t r, std::vec
             if (x == b || used[x]) continue;
             double tax = t.amounts[x].value;
             if (t.cut[x]) {
-                const std::optional<double> whole = restored_tax(t.amounts[b].value, tax, rates[r]);
+                const std::optional<double> whole = tax_with_lost_digit(t.amounts[b].value, tax, rates[r], false);
                 if (!whole) continue;
                 tax = *whole;
             } else if (!is_tax_of(t.amounts[b], t.amounts[x], rates[r])) {
