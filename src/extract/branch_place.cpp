@@ -163,19 +163,13 @@ std::optional<std::string> branch_place_from_address(const std::string& name, co
                    utf8_of(branch, len, branch.size());
         }
     }
-    // OCR dropped a character inside a whole town of the address ("博多中央街南店" with "...博多区博多駅中央街2-32-16"
-    // -> "博多駅中央街南店"): the longest leading part B of four characters or more that the address prints with one
-    // kanji or kana more inside it, as a span that starts the address or follows 都 道 府 県 市 区 郡 村, holds none of
-    // them and ends right before a house number; the one such spelling. Checked before a shorter part printed as it is
-    // ("博多" of 博多区), which the whole town shows to be no place of the branch's own.
-    for (size_t len = branch.size() - 1; len >= 4; --len) {
+    // The branch with its first `len` characters spelled as the address span of len + 1 characters that is them with
+    // one kanji or kana added inside, among the spans starting where `accept(at)` holds: the one such spelling;
+    // `ambiguous` when two spans spell it differently.
+    auto with_one_added = [&](size_t len, auto&& accept, bool& ambiguous) -> std::optional<std::string> {
         std::optional<size_t> found;
-        bool ambiguous = false;
-        for (size_t at = 0; at + len + 1 < addr.size(); ++at) {
-            if ((at > 0 && !japanese_address_unit(addr[at - 1])) || !ascii_digit(addr[at + len + 1]) ||
-                std::any_of(addr.begin() + std::ptrdiff_t(at), addr.begin() + std::ptrdiff_t(at + len + 1),
-                            japanese_address_unit))
-                continue;  // no whole town: a ward or city inside it ("千葉市中央区中央")
+        for (size_t at = 0; at + len + 1 <= addr.size(); ++at) {
+            if (!accept(at)) continue;
             for (size_t k = 1; k < len; ++k)  // the added character sits at span position k
                 if (kanji_or_kana(addr[at + k]) &&
                     std::equal(branch.begin(), branch.begin() + std::ptrdiff_t(k), addr.begin() + std::ptrdiff_t(at)) &&
@@ -186,9 +180,25 @@ std::optional<std::string> branch_place_from_address(const std::string& name, co
                     break;
                 }
         }
+        if (!found || ambiguous) return std::nullopt;
+        return n.substr(0, sp + 1) + utf8_of(addr, *found, *found + len + 1) + utf8_of(branch, len, branch.size());
+    };
+    // OCR dropped a character inside a whole town of the address ("博多中央街南店" with "...博多区博多駅中央街2-32-16"
+    // -> "博多駅中央街南店"): the longest leading part B of four characters or more that the address prints with one
+    // kanji or kana more inside it, as a span that starts the address or follows 都 道 府 県 市 区 郡 村, holds none of
+    // them and ends right before a house number; the one such spelling. Checked before a shorter part printed as it is
+    // ("博多" of 博多区), which the whole town shows to be no place of the branch's own.
+    for (size_t len = branch.size() - 1; len >= 4; --len) {
+        auto whole_town = [&](size_t at) {
+            return (at == 0 || japanese_address_unit(addr[at - 1])) && at + len + 1 < addr.size() &&
+                   ascii_digit(addr[at + len + 1]) &&  // no ward or city inside it ("千葉市中央区中央")
+                   std::none_of(addr.begin() + std::ptrdiff_t(at), addr.begin() + std::ptrdiff_t(at + len + 1),
+                                japanese_address_unit);
+        };
+        bool ambiguous = false;
+        const std::optional<std::string> spelled = with_one_added(len, whole_town, ambiguous);
         if (ambiguous) return std::nullopt;
-        if (found)
-            return n.substr(0, sp + 1) + utf8_of(addr, *found, *found + len + 1) + utf8_of(branch, len, branch.size());
+        if (spelled) return spelled;
     }
     // A leading part the address prints as it is at the end of a place (before a house number, a mark of a ward
     // or city, or the address's end): the branch's place is printed as written ("千葉市中央中央店" with the address
@@ -201,27 +211,13 @@ std::optional<std::string> branch_place_from_address(const std::string& name, co
                 (at + len == addr.size() || ascii_digit(addr[at + len]) || japanese_address_unit(addr[at + len])))
                 return std::nullopt;
     }
-    // Leading parts B of the branch, longest first (the whole branch less its last character, 店, at most).
+    // Leading parts B of the branch, longest first (the whole branch less its last character, 店, at most), with one
+    // character added inside them anywhere in the address.
     for (size_t len = branch.size() - 1; len >= 2; --len) {
-        const std::vector<uint32_t> part(branch.begin(), branch.begin() + std::ptrdiff_t(len));
-        // Address spans of len + 1 characters that are B with one character added inside it.
-        std::optional<size_t> found;
         bool ambiguous = false;
-        for (size_t at = 0; at + len + 1 <= addr.size(); ++at) {
-            for (size_t k = 1; k < len; ++k) {  // the added character sits at span position k
-                if (!kanji_or_kana(addr[at + k])) continue;
-                if (!std::equal(part.begin(), part.begin() + std::ptrdiff_t(k), addr.begin() + std::ptrdiff_t(at)) ||
-                    !std::equal(part.begin() + std::ptrdiff_t(k), part.end(), addr.begin() + std::ptrdiff_t(at + k + 1)))
-                    continue;
-                if (found && utf8_of(addr, *found, *found + len + 1) != utf8_of(addr, at, at + len + 1))
-                    ambiguous = true;
-                found = at;
-                break;
-            }
-        }
+        const std::optional<std::string> spelled = with_one_added(len, [](size_t) { return true; }, ambiguous);
         if (ambiguous) return std::nullopt;
-        if (found)
-            return n.substr(0, sp + 1) + utf8_of(addr, *found, *found + len + 1) + utf8_of(branch, len, branch.size());
+        if (spelled) return spelled;
     }
     return std::nullopt;
 }
