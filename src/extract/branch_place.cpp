@@ -190,8 +190,9 @@ std::optional<std::string> branch_place_from_address(const std::string& name, co
     // ("博多" of 博多区), which the whole town shows to be no place of the branch's own.
     for (size_t len = branch.size() - 1; len >= 4; --len) {
         auto whole_town = [&](size_t at) {
+            // After a unit mark, before a house number, and no ward or city inside it ("千葉市中央区中央").
             return (at == 0 || japanese_address_unit(addr[at - 1])) && at + len + 1 < addr.size() &&
-                   ascii_digit(addr[at + len + 1]) &&  // no ward or city inside it ("千葉市中央区中央")
+                   ascii_digit(addr[at + len + 1]) &&
                    std::none_of(addr.begin() + std::ptrdiff_t(at), addr.begin() + std::ptrdiff_t(at + len + 1),
                                 japanese_address_unit);
         };
