@@ -43,6 +43,26 @@ std::optional<std::string> branch_place_from_address(const std::string& name, co
     auto rebuilt = [&](const std::vector<uint32_t>& place, size_t from) {
         return n.substr(0, sp + 1) + utf8_of(place, 0, place.size()) + utf8_of(branch, from, branch.size());
     };
+    // The branch with its first `len` characters spelled as the address span of len + 1 characters that is them with
+    // one kanji or kana added inside, among the spans starting where `accept(at)` holds: the one such spelling;
+    // `ambiguous` when two spans spell it differently.
+    auto with_one_added = [&](size_t len, auto&& accept, bool& ambiguous) -> std::optional<std::string> {
+        std::optional<size_t> found;
+        for (size_t at = 0; at + len + 1 <= addr.size(); ++at) {
+            if (!accept(at)) continue;
+            for (size_t k = 1; k < len; ++k)  // the added character sits at span position k
+                if (kanji_or_kana(addr[at + k]) &&
+                    std::equal(branch.begin(), branch.begin() + std::ptrdiff_t(k), addr.begin() + std::ptrdiff_t(at)) &&
+                    std::equal(branch.begin() + std::ptrdiff_t(k), branch.begin() + std::ptrdiff_t(len),
+                               addr.begin() + std::ptrdiff_t(at + k + 1))) {
+                    ambiguous |= found && utf8_of(addr, *found, *found + len + 1) != utf8_of(addr, at, at + len + 1);
+                    found = at;
+                    break;
+                }
+        }
+        if (!found || ambiguous) return std::nullopt;
+        return n.substr(0, sp + 1) + utf8_of(addr, *found, *found + len + 1) + utf8_of(branch, len, branch.size());
+    };
     // OCR read a kanji of the place as its katakana look-alike ("ハ丁堀駅前店" with the address "...中区八丁堀7-31-6"):
     // the longest leading part (two characters or more) that, with the katakana next to a kanji read as the kanji
     // (ロ カ エ ニ ハ タ ト as 口 力 工 二 八 夕 卜), the address prints, where it does not print the part as written.
@@ -73,24 +93,16 @@ std::optional<std::string> branch_place_from_address(const std::string& name, co
     // holds the city mark 市 and ends right before the ward mark 区; the one such spelling.
     auto prefecture_mark = [](uint32_t c) { return c == U'都' || c == U'道' || c == U'府' || c == U'県'; };
     for (size_t len = branch.size() - 1; len >= 3; --len) {
-        std::optional<std::vector<uint32_t>> found;
+        auto city_and_ward = [&](size_t at) {
+            return at + len + 2 <= addr.size() && addr[at + len + 1] == U'区' &&
+                   (at == 0 || prefecture_mark(addr[at - 1])) &&
+                   std::find(addr.begin() + std::ptrdiff_t(at), addr.begin() + std::ptrdiff_t(at + len + 1),
+                             uint32_t(U'市')) != addr.begin() + std::ptrdiff_t(at + len + 1);
+        };
         bool ambiguous = false;
-        for (size_t at = 0; at + len + 2 <= addr.size(); ++at) {
-            if (addr[at + len + 1] != U'区' || (at > 0 && !prefecture_mark(addr[at - 1])))
-                continue;
-            const std::vector<uint32_t> span(addr.begin() + std::ptrdiff_t(at), addr.begin() + std::ptrdiff_t(at + len + 1));
-            if (std::find(span.begin(), span.end(), uint32_t(U'市')) == span.end()) continue;
-            for (size_t k = 1; k < len; ++k)
-                if (kanji_or_kana(span[k]) && std::equal(branch.begin(), branch.begin() + std::ptrdiff_t(k), span.begin()) &&
-                    std::equal(branch.begin() + std::ptrdiff_t(k), branch.begin() + std::ptrdiff_t(len),
-                               span.begin() + std::ptrdiff_t(k + 1))) {
-                    ambiguous |= found && *found != span;
-                    found = span;
-                    break;
-                }
-        }
+        const std::optional<std::string> spelled = with_one_added(len, city_and_ward, ambiguous);
         if (ambiguous) return std::nullopt;
-        if (found) return rebuilt(*found, len);
+        if (spelled) return spelled;
     }
     // OCR dropped the first character of the place: a leading part B that the address prints as the end of a
     // place (one kanji or kana X, itself none of these marks, before it, right after 都 道 府 県 市 区 郡 村 or the
@@ -163,26 +175,6 @@ std::optional<std::string> branch_place_from_address(const std::string& name, co
                    utf8_of(branch, len, branch.size());
         }
     }
-    // The branch with its first `len` characters spelled as the address span of len + 1 characters that is them with
-    // one kanji or kana added inside, among the spans starting where `accept(at)` holds: the one such spelling;
-    // `ambiguous` when two spans spell it differently.
-    auto with_one_added = [&](size_t len, auto&& accept, bool& ambiguous) -> std::optional<std::string> {
-        std::optional<size_t> found;
-        for (size_t at = 0; at + len + 1 <= addr.size(); ++at) {
-            if (!accept(at)) continue;
-            for (size_t k = 1; k < len; ++k)  // the added character sits at span position k
-                if (kanji_or_kana(addr[at + k]) &&
-                    std::equal(branch.begin(), branch.begin() + std::ptrdiff_t(k), addr.begin() + std::ptrdiff_t(at)) &&
-                    std::equal(branch.begin() + std::ptrdiff_t(k), branch.begin() + std::ptrdiff_t(len),
-                               addr.begin() + std::ptrdiff_t(at + k + 1))) {
-                    ambiguous |= found && utf8_of(addr, *found, *found + len + 1) != utf8_of(addr, at, at + len + 1);
-                    found = at;
-                    break;
-                }
-        }
-        if (!found || ambiguous) return std::nullopt;
-        return n.substr(0, sp + 1) + utf8_of(addr, *found, *found + len + 1) + utf8_of(branch, len, branch.size());
-    };
     // OCR dropped a character inside a whole town of the address ("博多中央街南店" with "...博多区博多駅中央街2-32-16"
     // -> "博多駅中央街南店"): the longest leading part B of four characters or more that the address prints with one
     // kanji or kana more inside it, as a span that starts the address or follows 都 道 府 県 市 区 郡 村, holds none of
