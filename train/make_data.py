@@ -15,7 +15,8 @@ Writes, one {"id", "text", "fields", "target", "source"} object per line:
   dev6_ja.jsonl        600 more from a sixth (27000), to confirm what dev5_ja decided; then a development set
   dev7_ja.jsonl        600 more from a seventh (29000), to confirm what dev6_ja decided; then a development set
   dev8_ja.jsonl        600 more from an eighth (31000), to confirm what dev7_ja decided; then a development set
-  dev9_ja.jsonl        600 more from a ninth (33000), to confirm what dev8_ja decided
+  dev9_ja.jsonl        600 more from a ninth (33000), to confirm what dev8_ja decided; then a development set
+  dev10_ja.jsonl       600 more from a tenth (35000), to confirm what dev9_ja decided
   dev_en.jsonl         300 receipts of the held-out English layouts/chains from the development seed stream
   dev2_en.jsonl        300 more from a fresh seed stream (13000)
   dev3_en.jsonl        300 more from another (15000), for checking a round after it is made
@@ -311,6 +312,8 @@ def main():
     write_jsonl(os.path.join(args.out, "dev8_ja.jsonl"), synth_records("test", "ja", 31000, 600))
     # A ninth (33000), read only to confirm the round decided on dev8_ja once dev8_ja became a development set.
     write_jsonl(os.path.join(args.out, "dev9_ja.jsonl"), synth_records("test", "ja", 33000, 600))
+    # A tenth (35000), read only to confirm the round decided on dev9_ja once dev9_ja became a development set.
+    write_jsonl(os.path.join(args.out, "dev10_ja.jsonl"), synth_records("test", "ja", 35000, 600))
     # An English development set: the held-out English layouts / chains from the development seed stream (7000),
     # for the checks of Latin-script receipts.
     write_jsonl(os.path.join(args.out, "dev_en.jsonl"), synth_records("test", "en", 7000, 300))
