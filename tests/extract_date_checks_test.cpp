@@ -266,3 +266,25 @@ TEST(DateChecks, DashLookAlikeInADateThatLostADigit) {
     EXPECT_EQ(ex::dates_with_day_digit_lost("2024ー09-1 19:38"), ex::dates_with_day_digit_lost("2024-09-1 19:38"));
     EXPECT_TRUE(ex::date_with_lost_digit("2024ー09-1 19:38"));
 }
+
+TEST(DateChecks, DamagedDatesReadThroughTheWeekday) {
+    // A month that lost a digit beside a day printed with a look-alike: the look-alike is read before a digit is
+    // put back, so only 12-16 falls on the printed Friday.
+    auto a = fields("2022-02-16", "11:21");
+    ex::check_date_and_time("東急ストア\n2022年2月l6日(金) 11:21\n", a);
+    EXPECT_EQ(a["receipt_date"], "2022-12-16") << a.dump();
+    // A year that lost a digit and a weekday: the fitting year closest to the model's (2025, not the 2020 closest
+    // to the 2002 that "Z02年" reads as).
+    auto b = fields("2023-02-18", nullptr);
+    ex::check_date_and_time("サミット\nZ02年02月18日(火)\n21:45:O4\n", b);
+    EXPECT_EQ(b["receipt_date"], "2025-02-18") << b.dump();
+    // The model's date falls on the weekday but is not printed; the month and day printed whole with its year
+    // fall on it too.
+    auto c = fields("2025-10-08", "20:29");
+    ex::check_date_and_time("CoCo壱番屋\n225/01/08(水) 20:29\n", c);
+    EXPECT_EQ(c["receipt_date"], "2025-01-08") << c.dump();
+    // ... not when they fall on another weekday.
+    auto d = fields("2025-10-08", "20:29");
+    ex::check_date_and_time("CoCo壱番屋\n225/01/09(水) 20:29\n", d);
+    EXPECT_EQ(d["receipt_date"], "2025-10-08") << d.dump();
+}

@@ -430,3 +430,66 @@ TEST(JapanesePostChecks, YenAmountsMakeTheCurrencyYen) {
     ex::apply_post_checks("ローソン\n東京都渋谷区道玄坂4-16-22\n合計 ¥980\nUS$ 6.50\n", "", opts, g);
     EXPECT_EQ(g["currency"], "USD");
 }
+
+TEST(JapanesePostChecks, AddressOfAnotherWardOfTheCity) {
+    const receipt::ExtractOptions opts;
+    // The model wrote another ward and town of the city, with the printed house number.
+    auto f = fields("店", "愛知県名古屋市中区大須1-11-21");
+    ex::apply_post_checks("店\n〒450-1080 愛知県名古屋市中村区椿町1-11-21\n", "", opts, f);
+    EXPECT_EQ(f["supplier_address"], "愛知県名古屋市中村区椿町1-11-21") << f["warnings"].dump();
+    auto g = fields("店", "大阪府大阪市中央区本町6-22-25 本町プラザ 3F");
+    ex::apply_post_checks("店\n大阪府大阪市北区梅田6-22-25\n梅田プラザ 3F\n", "", opts, g);
+    EXPECT_EQ(g["supplier_address"], "大阪府大阪市北区梅田6-22-25 梅田プラザ 3F") << g["warnings"].dump();
+    // A town or ward that OCR damaged keeps the model's reading ("花園" printed "園", "中央区" printed "中区").
+    auto k = fields("店", "新潟県新潟市中央区花園6丁目10番6号");
+    ex::apply_post_checks("店\n新潟県新潟市中央区園6丁目10番6号\n", "", opts, k);
+    EXPECT_EQ(k["supplier_address"], "新潟県新潟市中央区花園6丁目10番6号") << k["warnings"].dump();
+    auto m = fields("店", "大阪府大阪市中央区心斎橋筋5丁目23番24号");
+    ex::apply_post_checks("店\n大阪府大阪市中区心斎橋筋5丁目23番24号\n", "", opts, m);
+    EXPECT_EQ(m["supplier_address"], "大阪府大阪市中央区心斎橋筋5丁目23番24号") << m["warnings"].dump();
+    // Another house number: not the same address.
+    auto h = fields("店", "愛知県名古屋市中区大須1-11-22");
+    ex::apply_post_checks("店\n〒450-1080 愛知県名古屋市中村区椿町1-11-21\n", "", opts, h);
+    EXPECT_EQ(h["supplier_address"], "愛知県名古屋市中区大須1-11-22") << h["warnings"].dump();
+}
+
+TEST(JapanesePostChecks, AddressThatLostItsFirstLineToTheName) {
+    const receipt::ExtractOptions opts;
+    const std::string text =
+        "ファミリーマー卜\n〒192-2646\n東京都八王子市\n横山町3-4-12\n横山町ハイツ 3F\n電話042-831-2136\n";
+    auto f = fields("東京都八王子市 横山町3-4-12", "横山町ハイツ 3F");
+    ex::apply_post_checks(text, "", opts, f);
+    EXPECT_EQ(f["supplier_name"], "ファミリーマート") << f["warnings"].dump();
+    EXPECT_EQ(f["supplier_address"], "東京都八王子市 横山町3-4-12 横山町ハイツ 3F") << f["warnings"].dump();
+    EXPECT_TRUE(warned(f, "supplier_address_from_name")) << f["warnings"].dump();
+}
+
+TEST(JapanesePostChecks, TaxAndTotalBoxesThatOcrMovedOrCut) {
+    const receipt::ExtractOptions opts;
+    // The included tax printed above its label.
+    auto f = fields("店", "");
+    ex::apply_post_checks("店\nお茶 600ml\n¥4,943\n合 計\n¥4,943\n¥431)\n(内税等\nお預かり\n¥5000\nお釣\n¥57\n", "",
+                          opts, f);
+    EXPECT_EQ(f["total_tax_amount"], 431) << f["warnings"].dump();
+    // A per-rate tax whose thousands group lost a digit.
+    auto g = fields("店", "");
+    ex::apply_post_checks("店\n小計\n¥18,848\n合計金額 ¥18,848\n(10%対象\n¥18,848\n内税\n¥1,71)\n", "", opts, g);
+    EXPECT_EQ(g["total_tax_amount"], 1713) << g["warnings"].dump();
+    // A total line cut short: tendered less change is what the per-rate bases make.
+    auto h = fields("店", "");
+    h["total_amount"] = 163;
+    ex::apply_post_checks("店\nお買計\n¥1,89\n(8%対象 ¥716 内税 ¥53)\n(10%対象\n¥1,163\n内税\n¥105)\nお預り\n¥2,000\n"
+                          "お釣り ¥121\n", "", opts, h);
+    EXPECT_EQ(h["total_amount"], 1879) << h["warnings"].dump();
+    // A subtotal line whose next box is a rate's base prints no net amount of its own.
+    auto k = fields("店", "");
+    k["net_amount"] = 1752;
+    ex::apply_post_checks("店\n小計\n(8%対象\n¥1518)\n外税8% ¥121\n(10%対象\n¥234)\n外税10% ¥23\n¥144\n消費税等\n"
+                          "合計金額\n¥1896\n", "", opts, k);
+    EXPECT_EQ(k["net_amount"], 1752) << k["warnings"].dump();
+    // A 内消費税等 label that lost 費税.
+    auto m = fields("店", "");
+    m["total_tax_amount"] = 80;
+    ex::apply_post_checks("店\nお会計\n890円\n(内消等 80円)\n", "", opts, m);
+    EXPECT_EQ(m["total_tax_amount"], 80) << m["warnings"].dump();
+}

@@ -21,6 +21,10 @@ TEST(KanaLookalikes, KanjiInKatakanaBecomeKatakana) {
 TEST(KanaLookalikes, KatakanaInKanjiBecomeKanji) {
     EXPECT_EQ(ex::fix_kana_lookalikes("恵比寿南北ロ店"), "恵比寿南北口店");
     EXPECT_EQ(ex::fix_kana_lookalikes("協カ会"), "協力会");
+    // The long-vowel mark with no kana sound before it and a kanji after it is the numeral.
+    EXPECT_EQ(ex::fix_kana_lookalikes("東急ストア ー番町中央店"), "東急ストア 一番町中央店");
+    EXPECT_EQ(ex::fix_kana_lookalikes("ラーメン"), "ラーメン");
+    EXPECT_EQ(ex::fix_kana_lookalikes("すごーい"), "すごーい");
 }
 
 TEST(KanaLookalikes, LeavesRealTextAlone) {

@@ -276,6 +276,10 @@ TEST(NormalizeText, HeaderLineMergedIntoAnItemRow) {
     EXPECT_EQ(ex::without_merged_header_line("担々麺 大盛"), "担々麺 大盛");
     EXPECT_EQ(ex::without_merged_header_line("担当者 高橋"), "担当者 高橋");  // nothing after it
     EXPECT_EQ(ex::without_merged_header_line("12:00 弁当"), "12:00 弁当");   // H:MM alone: a product may say so
+    // The receipt's bracketed title; another bracketed word stays.
+    EXPECT_EQ(ex::without_merged_header_line("【領収証】 お惣菜 コロッケ"), "お惣菜 コロッケ");
+    EXPECT_EQ(ex::without_merged_header_line("【特価】 たまご 10個入"), "【特価】 たまご 10個入");
+    EXPECT_EQ(ex::without_merged_header_line("【領収書】 "), "【領収書】 ");
 }
 
 TEST(NormalizeText, Address) {

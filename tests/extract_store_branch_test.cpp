@@ -236,6 +236,9 @@ TEST(StoreBranch, BranchWordThatOcrDamaged) {
     EXPECT_EQ(ex::branch_word_restored("ナチュラルローソン 三国ヶ丘御幸通ョッピングセンター店"),
               "ナチュラルローソン 三国ヶ丘御幸通ショッピングセンター店");
     EXPECT_EQ(ex::branch_word_restored("ココカラファイン 花園央店"), "ココカラファイン 花園中央店");
+    // A look-alike of the katakana: 一 for ー before 店.
+    EXPECT_EQ(ex::branch_word_restored("ココカラファイン 小杉町ショッピングセンタ一店"),
+              "ココカラファイン 小杉町ショッピングセンター店");
     // Spelled whole, no place before the word, more than two characters lost, or no branch: kept.
     EXPECT_EQ(ex::branch_word_restored("東急ストア 花園ショッピングセンター店"), std::nullopt);
     EXPECT_EQ(ex::branch_word_restored("東急ストア ショッピングセター店"), std::nullopt);

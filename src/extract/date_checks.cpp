@@ -123,11 +123,12 @@ void check_date_and_time(const std::string& text, nlohmann::ordered_json& f) {
             date = *model_date;
         }
     // Still off the printed weekday, and the printed date lost a digit of its year ("202/09/14(土)", read as
-    // 2022-09-14): the year that puts it on that weekday, the closest to the date's year (within 10; the same
+    // 2022-09-14): the year that puts it on that weekday, the closest to the model's year (the date's when the
+    // model wrote none: a date read from the damaged print, "Z02年" as 2002, is no guide; within 10, the same
     // weekday comes back every 5, 6 or 11 years), when one is closest.
     if (date.is_string())
         if (wd && weekday_of(date.get<std::string>()) != wd) {
-            const int year = std::atoi(date.get<std::string>().substr(0, 4).c_str());
+            const int year = std::atoi(model_date.value_or(date.get<std::string>()).substr(0, 4).c_str());
             std::optional<std::string> only;
             int best = 11;
             bool several = false;
@@ -145,10 +146,11 @@ void check_date_and_time(const std::string& text, nlohmann::ordered_json& f) {
                 date = *only;
             }
         }
-    // No weekday printed, and the date lost a digit of its year ("202-10-11"): the model's date is not printed,
-    // but its year is one that the three digits make with a digit put back. The month and day printed whole stand
-    // with that year (the model's month or day off the print is a misreading: 2024-10-01 for "202-10-11").
-    if (has_cjk(text) && !wd && date.is_string() &&
+    // The date lost a digit of its year ("202-10-11", "225/01/08(水)"): the model's date is not printed, but its
+    // year is one that the three digits make with a digit put back. The month and day printed whole stand with
+    // that year (the model's month or day off the print is a misreading: 2024-10-01 for "202-10-11"), when no
+    // weekday is printed or the date falls on it (2025-10-08 and 2025-01-08 are both Wednesdays).
+    if (has_cjk(text) && date.is_string() &&
         std::find(dates.begin(), dates.end(), date.get<std::string>()) == dates.end()) {
         const std::string d = date.get<std::string>();
         std::optional<std::string> only;
@@ -158,7 +160,7 @@ void check_date_and_time(const std::string& text, nlohmann::ordered_json& f) {
                 several = bool(only);
                 only = r;
             }
-        if (only && !several && *only != d) {
+        if (only && !several && *only != d && (!wd || weekday_of(*only) == wd)) {
             f["warnings"].push_back("receipt_date_year_digit_lost: the receipt prints the date with a three-digit "
                                     "year and its month and day whole; the model's year with them is " + *only +
                                     ", not " + d);

@@ -63,6 +63,9 @@ std::vector<std::string> dates_with_digit_lost(std::string_view text) {
     std::vector<std::string> out;
     int lines_tried = 0;  // each try scans the line once per position and digit: a few lines at most
     for_each_line_reading(fold_dashes(joined, true), kMaxDateBytes, [&](const std::string& printed) {
+        // A reading that still holds a look-alike next to a digit ("2022年2月l6日") is tried as its twin with the
+        // look-alike read ("2月16日"): a digit put in before the letter would make a date of "2月X" alone.
+        if (read_digit_confusions(printed) != printed) return;
         const std::string full = date_apart_from_time(printed);
         if (japanese_address_line(full) || !printed_weekday(full) || ++lines_tried > 2 * kMaxWeekdayLines) return;
         // The date before the weekday: from a few bytes before its first digit (an era name, 令和) to the weekday

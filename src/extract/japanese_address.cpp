@@ -24,6 +24,8 @@ enum class Runs {
     kPlace,    // digits exactly, and one or two kanji / kana in a row may be others ("国分町" / "一番町")
     kTown,     // digits exactly, and the town after a ward mark may be another town, none of its characters shared
                // ("西区高島2-35-21" / "西区みなとみらい2-35-21")
+    kWard,     // digits exactly, and the ward and town after a city mark may be another ward and town
+               // ("名古屋市中区大須1-11-21" / "名古屋市中村区椿町1-11-21")
 };
 
 constexpr size_t kMaxPlaceSubstitutions = 2;  // characters of a place word kPlace lets differ
@@ -91,6 +93,32 @@ size_t match_at(const CompactText& c, size_t p, const std::string& v, Runs runs,
             if (mine.size() < 2 || theirs.size() < 2 || shared || kv >= v.size() || !digit(v[kv]) ||
                 ki >= c.text.size() || !digit(c.text[ki]))
                 return std::string::npos;
+            substituted = 1;
+            k = kv, i = ki;
+            continue;
+        }
+        // kWard: the kanji / kana run right after a city mark, up to a house number on both sides, is another
+        // ward (区) with another town, no character of the towns shared: the model wrote another ward and town of
+        // the city, and the city before and the house number after tell the printed line. (A ward or town that
+        // OCR damaged keeps most of its characters: the model's reading of it stands.)
+        if (runs == Runs::kWard && substituted == 0 && k >= 3 && v.compare(k - 3, 3, "市") == 0 && cjk_at(v, k) &&
+            cjk_at(c.text, i)) {
+            // The ward (up to its 区) and the town after it, of the model's run and of the printed one.
+            auto split = [](const std::string& s, size_t from, size_t& end) {
+                size_t ward = std::string::npos;
+                for (end = from; cjk_at(s, end); end += 3)
+                    if (ward == std::string::npos && end > from && s.compare(end, 3, "区") == 0) ward = end + 3;
+                return ward;
+            };
+            size_t kv = 0, ki = 0;
+            const size_t ward_v = split(v, k, kv), ward_t = split(c.text, i, ki);
+            if (ward_v == std::string::npos || ward_t == std::string::npos || ward_v >= kv || ward_t >= ki ||
+                kv >= v.size() || !digit(v[kv]) || ki >= c.text.size() || !digit(c.text[ki]) ||
+                v.compare(k, ward_v - k, c.text, i, ward_t - i) == 0)
+                return std::string::npos;
+            for (size_t a = ward_v; a < kv; a += 3)
+                for (size_t b = ward_t; b < ki; b += 3)
+                    if (cjk_at(v, a) == cjk_at(c.text, b)) return std::string::npos;
             substituted = 1;
             k = kv, i = ki;
             continue;
@@ -209,11 +237,11 @@ bool zero_run(const std::string& s) {
 }
 
 // The printed text that `v` (spaces removed) matches from a printed word start to a word end, spaced as printed:
-// as it is, else by digit runs, else by house numbers, each with at least as many digits printed (the place and
-// town passes too), else with one digit the model added. nullopt when none is printed.
+// as it is, else by digit runs, else by house numbers, each with at least as many digits printed (the place, town
+// and ward passes too), else with one digit the model added. nullopt when none is printed.
 std::optional<std::string> printed_match(const CompactText& c, const std::string& v) {
     const size_t want_digits = size_t(std::count_if(v.begin(), v.end(), digit));
-    for (const Runs runs : {Runs::kExact, Runs::kDigits, Runs::kNumbers, Runs::kPlace, Runs::kTown}) {
+    for (const Runs runs : {Runs::kExact, Runs::kDigits, Runs::kNumbers, Runs::kPlace, Runs::kTown, Runs::kWard}) {
         for (int p : c.word_starts) {
             size_t digits = 0;
             const size_t e = match_at(c, size_t(p), v, runs, digits);

@@ -19,6 +19,7 @@ constexpr Pair kPairs[] = {{U'一', U'ー'}, {U'卜', U'ト'}, {U'口', U'ロ'},
 
 bool katakana(char32_t c) { return c >= 0x30A1 && c <= 0x30FA; }  // ァ..ヺ, without ー
 bool kana_or_mark(char32_t c) { return katakana(c) || c == U'ー'; }
+bool hiragana(char32_t c) { return c >= 0x3041 && c <= 0x3096; }  // ぁ..ゖ
 bool kanji(char32_t c) { return (c >= 0x4E00 && c <= 0x9FFF) || (c >= 0x3400 && c <= 0x4DBF); }
 
 }  // namespace
@@ -50,6 +51,8 @@ std::string fix_kana_lookalikes(const std::string& s) {
         // of "セブン-イレブン" stays while "ジョ-シン" and "ミネラルウォ-ター" get theirs back.
         if ((c == U'-' || c == U'－') && kana_or_mark(prev) && (!katakana(next) || prev != U'ン')) {
             to = U'ー';
+        } else if (c == U'ー' && !kana_or_mark(prev) && !hiragana(prev) && kanji(next)) {
+            to = U'一';  // no kana sound before it to lengthen, a kanji after it: the numeral ("ー番町")
         } else {
             for (const Pair& p : kPairs) {
                 if (c == p.kanji) {

@@ -13,7 +13,8 @@ namespace receipt::extract {
 //     after a katakana and not before a kanji (the 一 of "キリン一番搾り" stays);
 //   * '-' (ASCII hyphen) or '－' right after a full-width katakana becomes ー ("センタ-店", "ジョ-シン"), except
 //     between ン and a katakana (the hyphen of "セブン-イレブン" stays);
-//   * a katakana look-alike of a kanji (ロ カ エ ニ ハ タ ト) between two kanji becomes that kanji ("東ロ店").
+//   * a katakana look-alike of a kanji (ロ カ エ ニ ハ タ ト) between two kanji becomes that kanji ("東ロ店");
+//   * ー with no kana before it and a kanji after it becomes the numeral 一 ("ー番町中央店").
 // Other text is left as it is; invalid UTF-8 is returned unchanged.
 std::string fix_kana_lookalikes(const std::string& s);
 

@@ -44,6 +44,13 @@ std::string digits_folded(std::string s) {
     return s;
 }
 
+// The receipt's text with its line breaks and spaces taken out: text that runs over lines compares whole.
+std::string lines_joined(const std::string& text) {
+    std::string out;
+    for (const std::string& line : split_lines(text)) out += strip_spaces(line);
+    return out;
+}
+
 // True when a name pass started inside the address block: the name (spaces and OCR look-alikes aside) is a piece
 // of the address, or holds a house number.
 bool name_in_address(const std::string& name, const std::string& address) {
@@ -160,6 +167,15 @@ void check_name_and_address(const std::string& text, const ExtractOptions& optio
                 header && strip_spaces(a).find(strip_spaces(*header)) == std::string::npos) {
                 f["warnings"].push_back("supplier_name_in_address: the model wrote " + name.get<std::string>() +
                                         ", a piece of the address; the receipt's first name line is " + *header);
+                // The model's address that starts right after that piece as printed ("東京都八王子市 横山町3-4-12"
+                // / "横山町ハイツ 3F") lost it to the name: it goes first again.
+                const std::string piece = strip_spaces(name.get<std::string>());
+                if (options.copy_address && !a.empty() && strip_spaces(a).find(piece) == std::string::npos &&
+                    lines_joined(text).find(piece + strip_spaces(a)) != std::string::npos) {
+                    f["warnings"].push_back("supplier_address_from_name: the model wrote " + a +
+                                            ", printed after the piece it wrote as the name");
+                    f["supplier_address"] = name.get<std::string>() + " " + a;
+                }
                 name = *header;
             }
         if (const auto with_chain = chain_before_branch(text, name.get<std::string>(), kNameLines)) {

@@ -126,6 +126,15 @@ std::string without_date_time(const std::string& d) {
 
 std::string without_merged_header_line(const std::string& d) {
     std::string out = without_date_time(d);
+    // The receipt's bracketed title ("【領収証】 お惣菜 コロッケ").
+    if (out.rfind("【", 0) == 0)
+        if (const size_t close = out.find("】 "); close != std::string::npos) {
+            const std::string title = out.substr(0, close);
+            if (title.find("領収") != std::string::npos || title.find("レシート") != std::string::npos) {
+                const size_t rest = out.find_first_not_of(' ', close + std::string("】").size());
+                if (rest != std::string::npos) return out.substr(rest);
+            }
+        }
     // The clerk line ("担当者 高橋", "当者 高橋" or "担:高橋" with a character lost, "担当:佐藤"): its label and
     // the name.
     for (const char* label : {"担当者", "当者", "担当", "担:"}) {

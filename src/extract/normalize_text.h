@@ -25,7 +25,8 @@ std::string space_before_quantity(const std::string& description);
 // H:MM:SS, H時M分) followed by a space and more text, with only date-like text before it: digits, OCR digit
 // look-alikes, / - . ( ), 年 月 日 曜, weekday names, the long-vowel mark OCR reads for a hyphen; or a H時M分 time alone,
 // its hour possibly a look-alike, "g時24分 絆創膏 30枚"), or the clerk line ("当者 高橋 ティッシュ 5箱": 担当者, 当者 or 担当,
-// a name, a space). The description as it is otherwise.
+// a name, a space), or the receipt's bracketed title ("【領収証】 お惣菜 コロッケ": 【...】 holding 領収 or レシート, a
+// space). The description as it is otherwise.
 std::string without_merged_header_line(const std::string& description);
 
 }  // namespace receipt::extract

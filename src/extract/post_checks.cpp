@@ -265,14 +265,17 @@ void apply_post_checks(const std::string& text, const std::string& target, const
         yen_total = keyword_total(text);
         // The payment line says what was paid ("iD決済 / ¥3,870", or tendered less change): it wins over the total
         // keyword's reading when OCR moved another box after the keyword ("お買上計 / ¥300 / ¥3,870"), if the model
-        // wrote it too or the receipt prints it once more (extract/yen_totals.h).
+        // wrote it too, the receipt prints it once more, or tendered less change is what the per-rate tax lines
+        // make (extract/yen_totals.h; "お買計 / ¥1,89" for 1,879: 8% ¥716 and 10% ¥1,163 included, ¥2,000 less
+        // ¥121).
         const char* total_from = "total";
         // Not when the payment line is the keyword's total with a digit OCR lost ("お会計 ¥632" / "交通系IC ¥62").
         if (const auto paid = yen_paid_amount(text);
             paid && !(yen_total && (*yen_total == paid->value ||
                                     one_digit_inserted(amount_digits(paid->value), amount_digits(*yen_total))))) {
             const auto& m = f["total_amount"];
-            if ((m.is_number() && m.get<double>() == paid->value) || paid->printed >= (paid->from_change ? 1 : 2)) {
+            if ((m.is_number() && m.get<double>() == paid->value) || paid->printed >= (paid->from_change ? 1 : 2) ||
+                (paid->from_change && tax_bases_make(text, paid->value, labelled_tax.has_value()))) {
                 yen_total = paid->value;
                 total_from = "payment";
             }

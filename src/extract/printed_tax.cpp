@@ -185,9 +185,13 @@ std::optional<std::vector<PrintedTaxLine>> printed_tax_lines(const std::string& 
         std::vector<PrintedNumber> amounts;
         for (const PrintedNumber& n : amounts_of(m.line))
             if (n.begin >= m.end) amounts.push_back(n);
+        std::vector<double> cut_boxes;  // boxes whose thousands group lost a digit ("¥1,71)"), read one digit short
         for (size_t li = m.line + 1; li < lines.size() && li <= m.line + size_t(kTaxWindowLines); ++li) {
             if (other_rate_line(li, m.rate)) break;
             for (const PrintedNumber& n : amounts_of(li)) amounts.push_back(n);
+            std::string box = strip_spaces(lines[li]);
+            if (!box.empty() && box.back() == ')') box.pop_back();
+            if (const std::optional<double> cut = broken_group_amount(box)) cut_boxes.push_back(*cut);
         }
         // No pair after the rate: the table may print the base (and tax) above it ("84 / 8% / 6", "930 / 68 /
         // 8%"): the amounts of the amount-only lines right above the rate's line come first.
@@ -237,6 +241,21 @@ std::optional<std::vector<PrintedTaxLine>> printed_tax_lines(const std::string& 
             if (!whole) continue;
             found.push_back({m.rate, base.value, *whole});
             paired = true;
+        }
+        // Or of its thousands group ("(10%対象 ¥18,848 内税 ¥1,71)" for ¥1,713): the one tax of the rate's amounts
+        // that such a box makes with the digit put back (rounded down or to nearest, as the tax table's cut boxes:
+        // rounding up too makes 1,713 and 1,714 both of "1,71").
+        if (!paired && !guessed && japanese && !cut_boxes.empty()) {
+            std::set<std::pair<double, double>> fits;  // (base, tax)
+            for (const PrintedNumber& base : amounts)
+                for (double cut : cut_boxes)
+                    if (!base.cents && base.value > cut)
+                        if (const std::optional<double> whole = tax_with_lost_digit(base.value, cut, m.rate, false))
+                            fits.insert({base.value, *whole});
+            if (fits.size() == 1) {
+                found.push_back({m.rate, fits.begin()->first, fits.begin()->second});
+                paired = true;
+            }
         }
         if (paired && guessed) guessed_lines.insert(m.line);
         if (!paired && !amounts.empty() && !guessed) open_amounts[m.rate] = amounts;
@@ -338,13 +357,13 @@ std::optional<double> labelled_tax_total(const std::string& text) {
 
 bool prints_tax_word(const std::string& text) {
     if (text.find("税") != std::string::npos) return true;
-    for (const char* label : {"消費悦", "悦等", "悦率", "悦額", "内悦", "外悦", "内費悦", "内消悦"})
+    for (const char* label : {"消費悦", "悦等", "悦率", "悦額", "内悦", "外悦", "内費悦", "内消悦", "内消等"})
         if (text.find(label) != std::string::npos) return true;
     return false;
 }
 
 bool prints_tax_included(const std::string& text) {
-    for (const char* label : {"内税", "内消費税", "内消税", "内費税", "内費悦", "内消悦"})
+    for (const char* label : {"内税", "内消費税", "内消税", "内費税", "内費悦", "内消悦", "内消等"})
         if (text.find(label) != std::string::npos) return true;
     return false;
 }
@@ -352,14 +371,14 @@ bool prints_tax_included(const std::string& text) {
 namespace {
 
 // Where a 内消費税等 label ends on `line` (also "内消税等", a character OCR dropped before 税等, and "内消費悦等",
-// 税 read as its look-alike 悦; and "内費悦", "内消悦", "内費税": 等 and one of 消費 lost, when no rate follows:
-// "内費税8%" is a per-rate label), or npos.
+// 税 read as its look-alike 悦; and "内費悦", "内消悦", "内費税": 等 and one of 消費 lost, "内消等": 費税 lost, when no
+// rate follows: "内費税8%" is a per-rate label), or npos.
 size_t over_all_label_end(const std::string& line) {
     size_t at = line.find("税等");
     if (at == std::string::npos) at = line.find("悦等");
     const size_t inner = line.find("内");
     if (at != std::string::npos && inner != std::string::npos && inner < at) return at + std::string("税等").size();
-    for (const char* label : {"内費悦", "内消悦", "内費税"})
+    for (const char* label : {"内費悦", "内消悦", "内費税", "内消等"})
         if (const size_t l = line.find(label); l != std::string::npos) {
             const size_t end = l + std::string(label).size();
             const std::string rest = strip_spaces(line.substr(end));
@@ -380,6 +399,22 @@ std::optional<double> closing_amount_past_a_line(const std::vector<std::string>&
     if (nums.size() != 1 || !nums[0].usable || nums[0].percent) return std::nullopt;
     const std::string rest = strip_spaces(lines[i + 2].substr(nums[0].end));
     if (rest != ")" && rest != "円)") return std::nullopt;
+    return nums[0].value;
+}
+
+// The amount of a parenthesised label on lines[i] that has none on its line, printed alone on the line above and
+// closing the parenthesis: OCR put the box before its label ("¥431)" / "(内税等"). nullopt otherwise.
+std::optional<double> closing_amount_above(const std::vector<std::string>& lines, size_t i, size_t at) {
+    const size_t open = lines[i].rfind('(', at);
+    if (open == std::string::npos || lines[i].find(')', open) != std::string::npos || i == 0 ||
+        !printed_numbers(lines[i].substr(at)).empty())
+        return std::nullopt;
+    const std::vector<PrintedNumber> nums = printed_numbers(lines[i - 1]);
+    if (nums.size() != 1 || !nums[0].usable || nums[0].percent) return std::nullopt;
+    const std::string rest = strip_spaces(lines[i - 1].substr(nums[0].end));
+    const std::string before = strip_spaces(lines[i - 1].substr(0, nums[0].begin));
+    if ((rest != ")" && rest != "円)") || (before != "" && before != "\\" && before != "\xC2\xA5"))
+        return std::nullopt;
     return nums[0].value;
 }
 
@@ -416,9 +451,11 @@ std::optional<double> included_tax_of(const std::vector<std::string>& lines) {
         const size_t end = over_all_label_end(lines[li]);
         if (end == std::string::npos) continue;
         over_all = true;
-        // Its amount on the line, or alone in the next box ("¥68)", "68円)"), or in the box after a payment's name.
+        // Its amount on the line, or alone in the next box ("¥68)", "68円)"), or in the box after a payment's name,
+        // or in the box above.
         std::optional<double> amount = amount_on_or_below(lines, li, end, NextLine::kOneNumber);
         if (!amount) amount = closing_amount_past_a_line(lines, li, end);
+        if (!amount) amount = closing_amount_above(lines, li, end);
         if (!amount || (found && *found != *amount)) return std::nullopt;
         found = amount;
     }

@@ -85,11 +85,11 @@ bool included_tax_fits(double tax, double total);
 std::optional<double> included_tax_for_total(const std::string& text, double total);
 
 // True when `text` prints 税, or its OCR look-alike 悦 in a tax label (消費悦, 悦等, 悦率, 悦額, 内悦, 外悦, 内費悦,
-// 内消悦).
+// 内消悦), or 内消等 (内消費税等 that lost 費税).
 bool prints_tax_word(const std::string& text);
 
 // True when `text` says its tax is included: 内税 or 内消費税, also with 消 or 費 lost to OCR (内消税, 内費税), and
-// 税 read as 悦 then (内費悦, 内消悦).
+// 税 read as 悦 then (内費悦, 内消悦), and 内消等 (費税 lost).
 bool prints_tax_included(const std::string& text);
 
 // True when `text` prints `v` as a tax: an amount after 税 on its line ("内税 25"), or on the line after one that

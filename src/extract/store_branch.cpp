@@ -283,19 +283,24 @@ std::optional<std::string> branch_word_restored(const std::string& name) {
     const std::vector<uint32_t> word = code_points("ショッピングセンター").value_or(std::vector<uint32_t>());
     if (b.size() >= word.size() && std::equal(word.begin(), word.end(), b.end() - std::ptrdiff_t(word.size())))
         return std::nullopt;  // spelled whole
-    // A suffix of the branch of |word| - 1 or - 2 characters that is `word` with those characters dropped (a
-    // subsequence of it that starts within its first three and ends at its end), after a place of two or more.
-    for (size_t drop = 1; drop <= 2; ++drop) {
+    // A suffix of the branch of |word| - 0, 1 or 2 characters that is `word` with those characters dropped (a
+    // subsequence of it that starts within its first three and ends at its end), after a place of two or more;
+    // its characters may be OCR's look-alikes of the katakana ("センタ一店": 一 for ー, which the kana reading
+    // leaves before a kanji).
+    auto reads_as = [](uint32_t printed, uint32_t kana) {
+        return reads_as_katakana(char32_t(printed), char32_t(kana));
+    };
+    for (size_t drop = 0; drop <= 2; ++drop) {
         const size_t len = word.size() - drop;
         if (b.size() < len + 2) continue;
         const size_t from = b.size() - len;
         size_t m = 0, first = word.size();
         for (size_t w = 0; w < word.size() && m < len; ++w)
-            if (word[w] == b[from + m]) {
+            if (reads_as(b[from + m], word[w])) {
                 if (m == 0) first = w;
                 ++m;
             }
-        if (m == len && first <= 2 && b.back() == word.back())
+        if (m == len && first <= 2 && reads_as(b.back(), word.back()))
             return head + utf8_of(b, 0, from) + utf8_of(word, 0, word.size()) + "店";
     }
     return std::nullopt;

@@ -122,11 +122,26 @@ std::optional<double> yen_total_digit_back(const std::string& text, double total
     return found;
 }
 
+namespace {
+
+// The amount the per-rate tax lines make: their bases, plus their taxes where the receipt adds them.
+double bases_total(const std::vector<PrintedTaxLine>& tax_lines, bool adds_tax) {
+    const TaxLineSums sums = sums_of(tax_lines);
+    return adds_tax ? sums.bases + sums.taxes : sums.bases;
+}
+
+}  // namespace
+
+bool tax_bases_make(const std::string& text, double total, bool adds_tax) {
+    const auto tax_lines = printed_tax_lines(text);
+    return tax_lines && !tax_lines->empty() && total > 0 &&
+           std::fabs(bases_total(*tax_lines, adds_tax) - total) < 0.005;
+}
+
 std::optional<double> yen_total_from_bases(const std::string& text, bool adds_tax) {
     const auto tax_lines = printed_tax_lines(text);
     if (!tax_lines || tax_lines->empty()) return std::nullopt;
-    const TaxLineSums sums = sums_of(*tax_lines);
-    const double total = adds_tax ? sums.bases + sums.taxes : sums.bases;
+    const double total = bases_total(*tax_lines, adds_tax);
     int as_base = 0;  // tax lines whose own base is the amount (a single rate prints the total as its base)
     for (const PrintedTaxLine& l : *tax_lines) as_base += std::fabs(l.base - total) < 0.005;
     if (!(total > 0) || printed_count(printed_lines(text), 0, total) <= as_base) return std::nullopt;

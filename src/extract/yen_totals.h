@@ -37,6 +37,10 @@ std::optional<double> yen_total_digit_back(const std::string& text, double total
 // line "PayPay ¥13,692"). nullopt otherwise.
 std::optional<double> yen_total_from_bases(const std::string& text, bool adds_tax);
 
+// True when the per-rate tax lines of a yen receipt make `total` as yen_total_from_bases adds them up, printed or
+// not.
+bool tax_bases_make(const std::string& text, double total, bool adds_tax);
+
 // The amount a yen receipt says was paid, read from its payment lines: the amount after a cashless payment word
 // (決済, 支払, クレジット, カード, 交通系, PayPay, 楽天Edy, iD, QUICPay, nanaco, WAON, Suica, 電子マネー, ...) on its
 // line or alone on the next one, and the amount tendered (預, 現金) less the change (釣, おつり) printed after it. `printed`
