@@ -433,24 +433,31 @@ TEST(JapanesePostChecks, YenAmountsMakeTheCurrencyYen) {
 
 TEST(JapanesePostChecks, AddressOfAnotherWardOfTheCity) {
     const receipt::ExtractOptions opts;
-    // The model wrote another ward and town of the city, with the printed house number.
-    auto f = fields("店", "愛知県名古屋市中区大須1-11-21");
-    ex::apply_post_checks("店\n〒450-1080 愛知県名古屋市中村区椿町1-11-21\n", "", opts, f);
-    EXPECT_EQ(f["supplier_address"], "愛知県名古屋市中村区椿町1-11-21") << f["warnings"].dump();
-    auto g = fields("店", "大阪府大阪市中央区本町6-22-25 本町プラザ 3F");
-    ex::apply_post_checks("店\n大阪府大阪市北区梅田6-22-25\n梅田プラザ 3F\n", "", opts, g);
-    EXPECT_EQ(g["supplier_address"], "大阪府大阪市北区梅田6-22-25 梅田プラザ 3F") << g["warnings"].dump();
-    // A town or ward that OCR damaged keeps the model's reading ("花園" printed "園", "中央区" printed "中区").
-    auto k = fields("店", "新潟県新潟市中央区花園6丁目10番6号");
-    ex::apply_post_checks("店\n新潟県新潟市中央区園6丁目10番6号\n", "", opts, k);
-    EXPECT_EQ(k["supplier_address"], "新潟県新潟市中央区花園6丁目10番6号") << k["warnings"].dump();
-    auto m = fields("店", "大阪府大阪市中央区心斎橋筋5丁目23番24号");
-    ex::apply_post_checks("店\n大阪府大阪市中区心斎橋筋5丁目23番24号\n", "", opts, m);
-    EXPECT_EQ(m["supplier_address"], "大阪府大阪市中央区心斎橋筋5丁目23番24号") << m["warnings"].dump();
-    // Another house number: not the same address.
-    auto h = fields("店", "愛知県名古屋市中区大須1-11-22");
-    ex::apply_post_checks("店\n〒450-1080 愛知県名古屋市中村区椿町1-11-21\n", "", opts, h);
-    EXPECT_EQ(h["supplier_address"], "愛知県名古屋市中区大須1-11-22") << h["warnings"].dump();
+    struct Case {
+        const char* model;
+        const char* text;
+        const char* want;
+    };
+    const Case cases[] = {
+        // The model wrote another ward and town of the city, with the printed house number.
+        {"愛知県名古屋市中区大須1-11-21", "店\n〒450-1080 愛知県名古屋市中村区椿町1-11-21\n",
+         "愛知県名古屋市中村区椿町1-11-21"},
+        {"大阪府大阪市中央区本町6-22-25 本町プラザ 3F", "店\n大阪府大阪市北区梅田6-22-25\n梅田プラザ 3F\n",
+         "大阪府大阪市北区梅田6-22-25 梅田プラザ 3F"},
+        // A town or ward that OCR damaged keeps the model's reading ("花園" printed "園", "中央区" printed "中区").
+        {"新潟県新潟市中央区花園6丁目10番6号", "店\n新潟県新潟市中央区園6丁目10番6号\n",
+         "新潟県新潟市中央区花園6丁目10番6号"},
+        {"大阪府大阪市中央区心斎橋筋5丁目23番24号", "店\n大阪府大阪市中区心斎橋筋5丁目23番24号\n",
+         "大阪府大阪市中央区心斎橋筋5丁目23番24号"},
+        // Another house number: not the same address.
+        {"愛知県名古屋市中区大須1-11-22", "店\n〒450-1080 愛知県名古屋市中村区椿町1-11-21\n",
+         "愛知県名古屋市中区大須1-11-22"},
+    };
+    for (const Case& c : cases) {
+        auto f = fields("店", c.model);
+        ex::apply_post_checks(c.text, "", opts, f);
+        EXPECT_EQ(f["supplier_address"], c.want) << f["warnings"].dump();
+    }
 }
 
 TEST(JapanesePostChecks, AddressThatLostItsFirstLineToTheName) {
