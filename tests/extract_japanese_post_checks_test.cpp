@@ -488,11 +488,13 @@ TEST(JapanesePostChecks, TaxAndTotalBoxesThatOcrMovedOrCut) {
     ex::apply_post_checks("店\nお買計\n¥1,89\n(8%対象 ¥716 内税 ¥53)\n(10%対象\n¥1,163\n内税\n¥105)\nお預り\n¥2,000\n"
                           "お釣り ¥121\n", "", opts, h);
     EXPECT_EQ(h["total_amount"], 1879) << h["warnings"].dump();
-    // A subtotal line whose next box is a rate's base prints no net amount of its own.
+    // A subtotal line whose next box is one rate's base, and a total line that lost a digit: once the payment
+    // line puts the total's digit back, the bases make the net amount.
     auto k = fields("店", "");
     k["net_amount"] = 1752;
     ex::apply_post_checks("店\n小計\n(8%対象\n¥1518)\n外税8% ¥121\n(10%対象\n¥234)\n外税10% ¥23\n¥144\n消費税等\n"
-                          "合計金額\n¥1896\n", "", opts, k);
+                          "合計金額\n¥186\nWAON\n¥1896\n", "", opts, k);
+    EXPECT_EQ(k["total_amount"], 1896) << k["warnings"].dump();
     EXPECT_EQ(k["net_amount"], 1752) << k["warnings"].dump();
     // A 内消費税等 label that lost 費税.
     auto m = fields("店", "");

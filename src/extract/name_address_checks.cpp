@@ -168,9 +168,11 @@ void check_name_and_address(const std::string& text, const ExtractOptions& optio
                 f["warnings"].push_back("supplier_name_in_address: the model wrote " + name.get<std::string>() +
                                         ", a piece of the address; the receipt's first name line is " + *header);
                 // The model's address that starts right after that piece as printed ("東京都八王子市 横山町3-4-12"
-                // / "横山町ハイツ 3F") lost it to the name: it goes first again.
+                // / "横山町ハイツ 3F") lost it to the name: it goes first again. Not a postcode line ("ローソン
+                // 〒802-7299"): the address leaves its postcode out.
                 const std::string piece = strip_spaces(name.get<std::string>());
-                if (options.copy_address && !a.empty() && strip_spaces(a).find(piece) == std::string::npos &&
+                if (options.copy_address && !a.empty() && piece.find("〒") == std::string::npos &&
+                    strip_spaces(a).find(piece) == std::string::npos &&
                     lines_joined(text).find(piece + strip_spaces(a)) != std::string::npos) {
                     f["warnings"].push_back("supplier_address_from_name: the model wrote " + a +
                                             ", printed after the piece it wrote as the name");

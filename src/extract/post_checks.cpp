@@ -351,8 +351,9 @@ void apply_post_checks(const std::string& text, const std::string& target, const
             }
         // The per-rate bases add up to the total (内税) or to the total less their taxes (外税): their sum is the
         // net amount, whatever OCR did to the subtotal line (extract/yen_totals.h). A receipt without a subtotal
-        // line has no net amount.
-        if (subtotal_printed && tot.is_number())
+        // line has no net amount. Checked again below once a total that lost a digit is put back.
+        auto net_from_bases = [&] {
+            if (!subtotal_printed || !tot.is_number()) return;
             if (const auto n = yen_net_from_bases(text, tot.get<double>());
                 n && !(net.is_number() && std::fabs(net.get<double>() - *n) < 0.5)) {
                 f["warnings"].push_back("net_amount_from_tax_bases: the model wrote " +
@@ -362,6 +363,8 @@ void apply_post_checks(const std::string& text, const std::string& target, const
                 yen_subtotal = *n;
                 revalidate(f);
             }
+        };
+        net_from_bases();
         // A total that lost a digit to OCR is what the net amount and its tax make (extract/yen_totals.h).
         if (tot.is_number()) {
             const std::optional<double> n =
@@ -381,6 +384,7 @@ void apply_post_checks(const std::string& text, const std::string& target, const
                 tot = json_amount(*t);
                 yen_total = *t;
                 revalidate(f);
+                net_from_bases();  // "小計" / "(8%対象 / ¥1518)" / ... / "合計金額 / ¥186" for 1,896
             }
         }
         // The rows add up to the subtotal, else to the total: the keyword's, or the total the checks above left

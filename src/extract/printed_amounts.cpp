@@ -142,11 +142,10 @@ std::string with_lost_count_unit(const std::string& line) {
 }
 
 // The first usable non-rate number after the first line holding one of `keys` (ASCII keys matched in any case) and
-// none of `not_keys`: on that line after the key, or on the next kTotalAmountLines lines (with `rate_box_ends`, up
-// to a line of a rate's box: "(8%対象"). `found_key` tells whether such a line exists.
+// none of `not_keys`: on that line after the key, or on the next kTotalAmountLines lines. `found_key` tells
+// whether such a line exists.
 std::optional<double> amount_after_key(const std::vector<std::string>& lines, std::initializer_list<const char*> keys,
-                                       std::initializer_list<const char*> not_keys, bool* found_key,
-                                       bool rate_box_ends = false) {
+                                       std::initializer_list<const char*> not_keys, bool* found_key) {
     if (found_key) *found_key = false;
     for (size_t li = 0; li < lines.size(); ++li) {
         // OCR may put the two characters of a keyword in two boxes ("合" / "計 \1,904", "小" / "計"): the line
@@ -170,11 +169,9 @@ std::optional<double> amount_after_key(const std::vector<std::string>& lines, st
         at -= std::min(at, split);
         for (size_t k = li; k < lines.size() && k <= li + size_t(kTotalAmountLines); ++k) {
             // The amount box of the key moved elsewhere: a tender or change line after it is not its amount
-            // ("お会計" / "お預り ¥7,000", "合計" / "現金" / "12,000円"), nor, for a subtotal, a rate's box ("小計" /
-            // "(8%対象" / "¥1518)": the base of one rate; a tax-included total's one rate's base is the total).
+            // ("お会計" / "お預り ¥7,000", "合計" / "現金" / "12,000円").
             if (k > li && (lines[k].find("預") != std::string::npos || lines[k].find("釣") != std::string::npos ||
-                           lines[k].find("現金") != std::string::npos ||
-                           (rate_box_ends && lines[k].find("対象") != std::string::npos)))
+                           lines[k].find("現金") != std::string::npos))
                 return std::nullopt;
             for (const PrintedNumber& n : printed_numbers(lines[k]))
                 if ((k > li || n.begin >= at) && n.usable && !n.percent) return n.value;
@@ -222,7 +219,7 @@ std::optional<double> keyword_subtotal(const std::string& text, bool* printed) {
         if (s.find("小計") != std::string::npos) line = with_lost_count_unit(line);
     }
     return amount_after_key(lines, {"小計", "小 計", "小言", "小 言", "SUBTOTAL", "SUB TOTAL", "SUB-TOTAL"}, {},
-                            printed, true);
+                            printed);
 }
 
 std::optional<double> payable_total(const std::string& text) {
