@@ -287,4 +287,9 @@ TEST(DateChecks, DamagedDatesReadThroughTheWeekday) {
     auto d = fields("2025-10-08", "20:29");
     ex::check_date_and_time("CoCo壱番屋\n225/01/09(水) 20:29\n", d);
     EXPECT_EQ(d["receipt_date"], "2025-10-08") << d.dump();
+    // A month lost whole beside a day printed as a look-alike between the date marks: June is the one month whose
+    // 8th is a Thursday in 令和5 (2023).
+    auto e = fields("2023-07-08", "05:38");
+    ex::check_date_and_time("東急ストア\n令和5年月B日(木)\nO5:38\n", e);
+    EXPECT_EQ(e["receipt_date"], "2023-06-08") << e.dump();
 }

@@ -45,6 +45,19 @@ std::vector<std::string> dates_with_year_digit_lost(std::string_view text) {
 
 namespace {
 constexpr int kMaxWeekdayLines = 2;    // lines with a weekday that dates_with_digit_lost tries
+
+// `line` with each digit look-alike that stands alone between the date marks 年 / 月 and 月 / 日 read as its digit
+// ("令和5年月B日" -> "令和5年月8日"): no digit beside it for read_digit_confusions to go by.
+std::string lookalikes_between_date_marks(std::string line) {
+    const size_t mark = std::string("年").size();  // 年 月 日: three bytes each
+    for (size_t i = mark; i + mark < line.size(); ++i) {
+        const char d = confusion_digit(line[i]);
+        if (d && (line.compare(i - mark, mark, "年") == 0 || line.compare(i - mark, mark, "月") == 0) &&
+            (line.compare(i + 1, mark, "月") == 0 || line.compare(i + 1, mark, "日") == 0))
+            line[i] = d;
+    }
+    return line;
+}
 constexpr size_t kMaxDateSpan = 40;    // bytes of a date before its weekday that it tries
 constexpr size_t kEraBytes = 6;        // 令和 / 平成 before the era year
 }  // namespace
@@ -66,7 +79,7 @@ std::vector<std::string> dates_with_digit_lost(std::string_view text) {
         // A reading that still holds a look-alike next to a digit ("2022年2月l6日") is tried as its twin with the
         // look-alike read ("2月16日"): a digit put in before the letter would make a date of "2月X" alone.
         if (read_digit_confusions(printed) != printed) return;
-        const std::string full = date_apart_from_time(printed);
+        const std::string full = date_apart_from_time(lookalikes_between_date_marks(printed));
         if (japanese_address_line(full) || !printed_weekday(full) || ++lines_tried > 2 * kMaxWeekdayLines) return;
         // The date before the weekday: from a few bytes before its first digit (an era name, 令和) to the weekday
         // mark, at most kMaxDateSpan bytes.
