@@ -44,13 +44,6 @@ std::string digits_folded(std::string s) {
     return s;
 }
 
-// The receipt's text with its line breaks and spaces taken out: text that runs over lines compares whole.
-std::string lines_joined(const std::string& text) {
-    std::string out;
-    for (const std::string& line : split_lines(text)) out += strip_spaces(line);
-    return out;
-}
-
 // True when a name pass started inside the address block: the name (spaces and OCR look-alikes aside) is a piece
 // of the address, or holds a house number.
 bool name_in_address(const std::string& name, const std::string& address) {
@@ -173,7 +166,7 @@ void check_name_and_address(const std::string& text, const ExtractOptions& optio
                 const std::string piece = strip_spaces(name.get<std::string>());
                 if (options.copy_address && !a.empty() && piece.find("〒") == std::string::npos &&
                     strip_spaces(a).find(piece) == std::string::npos &&
-                    lines_joined(text).find(piece + strip_spaces(a)) != std::string::npos) {
+                    strip_spaces(text).find(piece + strip_spaces(a)) != std::string::npos) {  // over lines too
                     f["warnings"].push_back("supplier_address_from_name: the model wrote " + a +
                                             ", printed after the piece it wrote as the name");
                     f["supplier_address"] = name.get<std::string>() + " " + a;
