@@ -45,6 +45,8 @@ std::vector<std::string> dates_with_year_digit_lost(std::string_view text) {
 
 namespace {
 constexpr int kMaxWeekdayLines = 2;    // lines with a weekday that dates_with_digit_lost tries
+constexpr size_t kMaxDateSpan = 40;    // bytes of a date before its weekday that it tries
+constexpr size_t kEraBytes = 6;        // 令和 / 平成 before the era year
 
 // `line` with each digit look-alike that stands alone between the date marks 年 / 月 and 月 / 日 read as its digit
 // ("令和5年月B日" -> "令和5年月8日"): no digit beside it for read_digit_confusions to go by.
@@ -58,8 +60,6 @@ std::string lookalikes_between_date_marks(std::string line) {
     }
     return line;
 }
-constexpr size_t kMaxDateSpan = 40;    // bytes of a date before its weekday that it tries
-constexpr size_t kEraBytes = 6;        // 令和 / 平成 before the era year
 }  // namespace
 
 std::vector<std::string> dates_with_digit_lost(std::string_view text) {

@@ -387,35 +387,39 @@ size_t over_all_label_end(const std::string& line) {
     return std::string::npos;
 }
 
+// True when the label ending at `at` on `line` opens a parenthesis that the line leaves open ("(内消費税等").
+bool leaves_parenthesis_open(const std::string& line, size_t at) {
+    const size_t open = line.rfind('(', at);
+    return open != std::string::npos && line.find(')', open) == std::string::npos;
+}
+
+// The one amount of a box that closes a parenthesis ("102)", "68円)"), or nullopt; `sign_only_before` asks that
+// nothing but a yen sign stand before it ("¥431)").
+std::optional<double> closing_box_amount(const std::string& line, bool sign_only_before) {
+    const std::vector<PrintedNumber> nums = printed_numbers(line);
+    if (nums.size() != 1 || !nums[0].usable || nums[0].percent) return std::nullopt;
+    const std::string rest = strip_spaces(line.substr(nums[0].end));
+    if (rest != ")" && rest != "円)") return std::nullopt;
+    const std::string before = strip_spaces(line.substr(0, nums[0].begin));
+    if (sign_only_before && before != "" && before != "\\" && before != "\xC2\xA5") return std::nullopt;
+    return nums[0].value;
+}
+
 // The amount of a parenthesised label on lines[i] that has none on its line or the next, two lines below, where
 // the next line holds no number (a payment's name, OCR put its box between) and the amount closes the
 // parenthesis: "(内消費税等" / "楽天Edy" / "102)". nullopt otherwise.
 std::optional<double> closing_amount_past_a_line(const std::vector<std::string>& lines, size_t i, size_t at) {
-    const size_t open = lines[i].rfind('(', at);
-    if (open == std::string::npos || lines[i].find(')', open) != std::string::npos || i + 2 >= lines.size() ||
-        !printed_numbers(lines[i + 1]).empty())
+    if (!leaves_parenthesis_open(lines[i], at) || i + 2 >= lines.size() || !printed_numbers(lines[i + 1]).empty())
         return std::nullopt;
-    const std::vector<PrintedNumber> nums = printed_numbers(lines[i + 2]);
-    if (nums.size() != 1 || !nums[0].usable || nums[0].percent) return std::nullopt;
-    const std::string rest = strip_spaces(lines[i + 2].substr(nums[0].end));
-    if (rest != ")" && rest != "円)") return std::nullopt;
-    return nums[0].value;
+    return closing_box_amount(lines[i + 2], false);
 }
 
 // The amount of a parenthesised label on lines[i] that has none on its line, printed alone on the line above and
 // closing the parenthesis: OCR put the box before its label ("¥431)" / "(内税等"). nullopt otherwise.
 std::optional<double> closing_amount_above(const std::vector<std::string>& lines, size_t i, size_t at) {
-    const size_t open = lines[i].rfind('(', at);
-    if (open == std::string::npos || lines[i].find(')', open) != std::string::npos || i == 0 ||
-        !printed_numbers(lines[i].substr(at)).empty())
+    if (!leaves_parenthesis_open(lines[i], at) || i == 0 || !printed_numbers(lines[i].substr(at)).empty())
         return std::nullopt;
-    const std::vector<PrintedNumber> nums = printed_numbers(lines[i - 1]);
-    if (nums.size() != 1 || !nums[0].usable || nums[0].percent) return std::nullopt;
-    const std::string rest = strip_spaces(lines[i - 1].substr(nums[0].end));
-    const std::string before = strip_spaces(lines[i - 1].substr(0, nums[0].begin));
-    if ((rest != ")" && rest != "円)") || (before != "" && before != "\\" && before != "\xC2\xA5"))
-        return std::nullopt;
-    return nums[0].value;
+    return closing_box_amount(lines[i - 1], true);
 }
 
 // One per-rate 内消費税 label: its rate (8 or 10 when printed right after the label, else 0) and its amount.
