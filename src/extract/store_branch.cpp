@@ -287,20 +287,17 @@ std::optional<std::string> branch_word_restored(const std::string& name) {
     // subsequence of it that starts within its first three and ends at its end), after a place of two or more;
     // its characters may be OCR's look-alikes of the katakana ("センタ一店": 一 for ー, which the kana reading
     // leaves before a kanji).
-    auto reads_as = [](uint32_t printed, uint32_t kana) {
-        return reads_as_katakana(char32_t(printed), char32_t(kana));
-    };
     for (size_t drop = 0; drop <= 2; ++drop) {
         const size_t len = word.size() - drop;
         if (b.size() < len + 2) continue;
         const size_t from = b.size() - len;
         size_t m = 0, first = word.size();
         for (size_t w = 0; w < word.size() && m < len; ++w)
-            if (reads_as(b[from + m], word[w])) {
+            if (reads_as_katakana(b[from + m], word[w])) {
                 if (m == 0) first = w;
                 ++m;
             }
-        if (m == len && first <= 2 && reads_as(b.back(), word.back()))
+        if (m == len && first <= 2 && reads_as_katakana(b.back(), word.back()))
             return head + utf8_of(b, 0, from) + utf8_of(word, 0, word.size()) + "店";
     }
     return std::nullopt;
