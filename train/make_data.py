@@ -16,7 +16,8 @@ Writes, one {"id", "text", "fields", "target", "source"} object per line:
   dev7_ja.jsonl        600 more from a seventh (29000), to confirm what dev6_ja decided; then a development set
   dev8_ja.jsonl        600 more from an eighth (31000), to confirm what dev7_ja decided; then a development set
   dev9_ja.jsonl        600 more from a ninth (33000), to confirm what dev8_ja decided; then a development set
-  dev10_ja.jsonl       600 more from a tenth (35000), to confirm what dev9_ja decided
+  dev10_ja.jsonl       600 more from a tenth (35000), to confirm what dev9_ja decided; then a development set
+  dev11_ja.jsonl       600 more from an eleventh (37000), to confirm what dev10_ja decided
   dev_en.jsonl         300 receipts of the held-out English layouts/chains from the development seed stream
   dev2_en.jsonl        300 more from a fresh seed stream (13000)
   dev3_en.jsonl        300 more from another (15000), for checking a round after it is made
@@ -314,6 +315,8 @@ def main():
     write_jsonl(os.path.join(args.out, "dev9_ja.jsonl"), synth_records("test", "ja", 33000, 600))
     # A tenth (35000), read only to confirm the round decided on dev9_ja once dev9_ja became a development set.
     write_jsonl(os.path.join(args.out, "dev10_ja.jsonl"), synth_records("test", "ja", 35000, 600))
+    # An eleventh (37000), read only to confirm the round decided on dev10_ja once dev10_ja became a development set.
+    write_jsonl(os.path.join(args.out, "dev11_ja.jsonl"), synth_records("test", "ja", 37000, 600))
     # An English development set: the held-out English layouts / chains from the development seed stream (7000),
     # for the checks of Latin-script receipts.
     write_jsonl(os.path.join(args.out, "dev_en.jsonl"), synth_records("test", "en", 7000, 300))
