@@ -30,6 +30,25 @@ TEST(BuildingLine, DamagedBuildingWordReadWhole) {
               "北海道札幌市中央区 南2条西2丁目5番16号 南2条西駅ビル 8F");
 }
 
+TEST(BuildingLine, BuildingOfAnotherPlaceOrAFloorRunIn) {
+    // 第一ビル with its 一 read as the long-vowel mark: the model's building of that place gives way.
+    EXPECT_EQ(ex::address_with_printed_building("〒16O-4014 東京都新宿区高田馬場1-1-20\n高田馬場第ービル 3F\n",
+                                                "東京都新宿区高田馬場1-1-20 高田馬場ハイツ 3F"),
+              "東京都新宿区高田馬場1-1-20 高田馬場第一ビル 3F");
+    // The floor glued to a building word that lost a character ("錦ハイ7F").
+    EXPECT_EQ(ex::address_with_printed_building("愛知県名古屋市中区\n錦1-19-8\n錦ハイ7F\n",
+                                                "愛知県名古屋市中区 錦1-19-8 錦ハ 7F"),
+              "愛知県名古屋市中区 錦1-19-8 錦ハイツ 7F");
+    // The model put the printed building word after another place; the address prints the line's place as its town.
+    EXPECT_EQ(ex::address_with_printed_building("福岡県北九州市小倉北区浅野5-15-2\n浅野ハイツ 3F\n",
+                                                "福岡県北九州市小倉北区浅野5-15-2 富士見ハイツ 3F"),
+              "福岡県北九州市小倉北区浅野5-15-2 浅野ハイツ 3F");
+    // ... not when the printed place is only a piece of the town (OCR dropped 浅 of 浅野ハイツ).
+    EXPECT_EQ(ex::address_with_printed_building("福岡県北九州市小倉北区浅野5-15-2\n野ハイツ 3F\n",
+                                                "福岡県北九州市小倉北区浅野5-15-2 浅野ハイツ 3F"),
+              std::nullopt);
+}
+
 TEST(BuildingLine, NothingToChange) {
     // Already the printed building.
     EXPECT_EQ(ex::address_with_printed_building("東京都港区\n六本木4丁目15番4号\n六本木スクエア 1F\n",

@@ -283,6 +283,24 @@ TEST(JapanesePostChecks, TaxesAndTotalsTheArithmeticConfirms) {
     EXPECT_EQ(p["total_tax_amount"], 61) << p["warnings"].dump();
 }
 
+TEST(JapanesePostChecks, TotalAndTaxOverBoxesOCRMoved) {
+    const receipt::ExtractOptions opts;
+    // The total keyword's next amount is a rate's base ("合 計" / "8%対象言" / "298円"): the model's total, which
+    // the per-rate tax lines make, stands.
+    auto f = with_amounts(0, 49, 596);
+    f["net_amount"] = nullptr;
+    ex::apply_post_checks("店\n2023/08/05\nパン\n298円\nのり\n298円\n596円\n合 計\n8%対象言\n298円\n(内消費税8%\n22円)\n"
+                          "10%対象言 298円\n(内消費税10%\n27円)\nお預り現金\n10,000円\nおつり\n9,04円\n",
+                          "", opts, f);
+    EXPECT_EQ(f["total_amount"], 596) << f["warnings"].dump();
+    // A 10 % line read from the 8 % line's boxes (31 + 3) does not add up; subtotal + the 外税 amount = total.
+    auto g = with_amounts(398, 34, 429);
+    ex::apply_post_checks("店\n2020/07/30\n牛乳 1000ml\n\\220軽\n計 (3点)\n\\398\n(8%対象\n\\395)\n外税8%\n\\31\n\\3)\n"
+                          "(10%対象\n税10%\n\\0\nお会計\n\\429\nWAON決済\n\\429\n",
+                          "", opts, g);
+    EXPECT_EQ(g["total_tax_amount"], 31) << g["warnings"].dump();
+}
+
 TEST(JapanesePostChecks, ItemOfOneUnitWhoseCountLineMakesTheItemsAddUp) {
     const receipt::ExtractOptions opts;
     auto item = [](const char* d, double q, double u, double a) {

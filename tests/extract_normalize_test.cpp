@@ -262,6 +262,9 @@ TEST(NormalizeText, HeaderLineMergedIntoAnItemRow) {
     EXPECT_EQ(ex::without_merged_header_line("20/01/04 6時49分 日焼け止め SPF50"), "日焼け止め SPF50");
     EXPECT_EQ(ex::without_merged_header_line("月27日 水曜日 12時14分 絆創膏 30枚"), "絆創膏 30枚");
     EXPECT_EQ(ex::without_merged_header_line("2007/Z5 9時57分 洗濯洗剤 アタック"), "洗濯洗剤 アタック");
+    EXPECT_EQ(ex::without_merged_header_line("18時45 じゃがりこ サラダ"), "じゃがりこ サラダ");  // 分 lost
+    EXPECT_EQ(ex::without_merged_header_line("商品名 数量 金 じゃがりこ サラダ"), "じゃがりこ サラダ");
+    EXPECT_EQ(ex::without_merged_header_line("商品名 数量 金額"), "商品名 数量 金額");  // nothing after the header
     EXPECT_EQ(ex::without_merged_header_line("ー11-07 12:04 ｶﾚｰﾙｰ 中辛"), "ｶﾚｰﾙｰ 中辛");
     // Not a date before the time, no time, or nothing after it: as it is.
     EXPECT_EQ(ex::without_merged_header_line("ランチ 12:00 限定"), "ランチ 12:00 限定");
@@ -415,6 +418,9 @@ TEST(NormalizeDate, SeparatorsOrTheEraYearMarkLost) {
     EXPECT_TRUE(ex::printed_dates("2113/2023").empty());       // no month 13
     EXPECT_EQ(ex::date_apart_from_time("2021-11-0506:04:40"), "2021-11-05 06:04:40");
     EXPECT_EQ(ex::date_apart_from_time("2021/11/05 06:04"), "2021/11/05 06:04");
+    // A two-digit year with a time in 時 and 分; not with a colon, where "20/09/2013:26" may be a year 2013.
+    EXPECT_EQ(ex::date_apart_from_time("21/09/0210時01分"), "21/09/02 10時01分");
+    EXPECT_EQ(ex::date_apart_from_time("20/09/2013:26"), "20/09/2013:26");
 }
 
 TEST(NormalizeDate, MonthAbbreviationOcrDamaged) {

@@ -63,6 +63,7 @@ TEST(PrintedNumbers, YenThousandsReadAsAPoint) {
 TEST(KeywordTotal, AmountAfterTheTotalKeyword) {
     EXPECT_EQ(ex::keyword_total("小計 (18点)\n¥4733\n合計金額\n¥4733\n(内消費税等\n¥378)"), 4733);
     EXPECT_EQ(ex::keyword_total("お会計 ¥1,68\n¥1,768"), 1768);  // a broken group is skipped
+    EXPECT_EQ(ex::keyword_total("台 計\n3,0l8円\n(内消費税等\n現金\n274円)"), 3018);  // 合 read as 台, 1 as l
     EXPECT_EQ(ex::keyword_total("SUBTOTAL 12.00\nTOTAL 12.72\nCASH 20.00"), 12.72);
     EXPECT_EQ(ex::keyword_total("お買上明細\n合 計\n8%対象\n¥2,546"), 2546);  // rates are skipped
     EXPECT_EQ(ex::keyword_total("お買上計\n¥850\n税率"), 850);

@@ -109,6 +109,9 @@ TEST(PrintedTax, TaxBoxMovedPastTheNextRate) {
 TEST(PrintedTax, TaxThatLostADigit) {
     // The 8 % tax lost its 9 (¥14 for ¥194): 2628 * 8 / 108 = 194.7; 683 * 10 / 110 = 62.1.
     EXPECT_EQ(ex::printed_tax_total("合 計\n¥3,311\n(8%対象\n¥2,628\n内税\n¥14)\n(10%対象\n¥683\n内税\n¥62)\n"), 256);
+    // "内税 ¥2" under a base of ¥258 at 10 %: 23 included (258 * 10 / 110 = 23.5), where 25 and 26 added would fit
+    // too; the line says the tax is included.
+    EXPECT_EQ(ex::printed_tax_total("(8%対象\n¥6,209\n内税\n¥459)\n(10%対象 ¥258 内税 ¥2)\nお預かり\n¥7,000\n"), 482);
     // 1838 * 10 / 110 = 167.1: "67" is 167 without its 1.
     EXPECT_EQ(ex::printed_tax_total("合計金額\n\\1,838\n10%象計 \\1,838\n(内消費税10%\n\\67)\n"), 167);
     // No tax of the base has the printed digits with one more: no reading.

@@ -285,6 +285,10 @@ TEST(StoreBranch, AddressPlaceFromTheBranch) {
     EXPECT_EQ(ex::address_place_from_branch("ジョーシン\n花園北口店\n新潟県新潟中央区花園7-3ー6\n", "ジョーシン 花園北口店",
                                             "新潟県新潟市中央区万代7-3-6"),
               "新潟県新潟市中央区花園7-3-6");
+    // The model's place is the printed one, which lost a character of the branch's place.
+    EXPECT_EQ(ex::address_place_from_branch("デイリーヤマザキ 久茂地店\n〒900-1762\n沖縄県那覇市茂地1丁目18番15号\n",
+                                            "デイリーヤマザキ 久茂地店", "沖縄県那覇市茂地1丁目18番15号"),
+              "沖縄県那覇市久茂地1丁目18番15号");
     // A building named after the model's place takes the branch's place where the receipt prints it so.
     EXPECT_EQ(ex::address_place_from_branch("サミット\n本町北店\n〒273-7257\n千葉県船橋市\n本町8-1-29\n町第一ビル 2F\n",
                                             "サミット 本町北店", "千葉県船橋市 湊町8-1-29 湊町第一ビル 2F"),
@@ -303,4 +307,30 @@ TEST(StoreBranch, ChomeThatLostItsMark) {
     EXPECT_EQ(ex::chome_mark_restored("丸亀製麺 宮町二丁目店"), std::nullopt);
     EXPECT_EQ(ex::chome_mark_restored("のんべい横丁店"), std::nullopt);  // an alley, no numeral
     EXPECT_EQ(ex::chome_mark_restored("丁店"), std::nullopt);
+    EXPECT_EQ(ex::chome_mark_restored("ココカラファイン 広島市中二目店"), "ココカラファイン 広島市中二丁目店");  // 丁 lost
+    EXPECT_EQ(ex::chome_mark_restored("ローソン 目店"), std::nullopt);  // no numeral
+}
+
+TEST(StoreBranch, AddressWordsCopiedIntoTheName) {
+    EXPECT_EQ(ex::name_without_address_words("ケーズデンキ 〒460ー4081", "愛知県名古屋市中区 栄2-38-25"), "ケーズデンキ");
+    EXPECT_EQ(ex::name_without_address_words("ナチュラル口ーソン 東京都世田谷区", "東京都世田谷区 北沢6-31-3"),
+              "ナチュラル口ーソン");
+    EXPECT_EQ(ex::name_without_address_words("ケーズデンキ 〒460-4081 名古屋市中駅前店", ""),
+              "ケーズデンキ 名古屋市中駅前店");
+    // A branch named after the city (it ends in 店), or a word the address does not hold: kept.
+    EXPECT_EQ(ex::name_without_address_words("ローソン 札幌市中央店", "北海道札幌市中央区北1条西7-29-3"), std::nullopt);
+    EXPECT_EQ(ex::name_without_address_words("スターバックス コーヒー", "東京都港区 芝浦6-2-6"), std::nullopt);
+}
+
+TEST(StoreBranch, ChainWrittenWithTheMarkOfItsBranch) {
+    const std::string text = "デイリーヤマザキ\n富士見本店\n〒260-3050\n千葉県千葉市中央区\n富士見6-19-9\n";
+    EXPECT_EQ(ex::branch_for_chain_with_mark(text, "デイリーヤマザキ店", 8, "千葉県千葉市中央区 富士見6-19-9"),
+              "デイリーヤマザキ 富士見本店");
+    // Printed so, or a branch already written: kept.
+    EXPECT_EQ(ex::branch_for_chain_with_mark("ローソン店\n富士見本店\n", "ローソン店", 8, ""), std::nullopt);
+    EXPECT_EQ(ex::branch_for_chain_with_mark(text, "デイリーヤマザキ 富士見本店", 8, ""), std::nullopt);
+    // A postcode whose dash OCR read as ー may stand between the chain and its branch.
+    EXPECT_EQ(ex::name_with_branch("セイコーマート\n〒330ー7185 埼玉県さいたま市大宮区\n大門町店\n大門町6丁目38番20号\n",
+                                   "セイコーマート", 8, "埼玉県さいたま市大宮区 大門町6丁目38番20号"),
+              "セイコーマート 大門町店");
 }

@@ -28,6 +28,14 @@ TEST(TaxTable, TaxBoxThatLostADigitOfItsThousandsGroup) {
     EXPECT_EQ(ex::tax_table_total("合 計\n\\177\n税率\n対象額\n税額\n10%\n\\1,77\n\\16\n", 177), std::nullopt);
 }
 
+TEST(TaxTable, HeaderWithTheLookAlikeOfItsTaxWord) {
+    // 税額 read as 悦額: still the table's header; its tax box printed before the rate.
+    EXPECT_EQ(ex::tax_table_total("小言 (5点)\n1810円\n合計金額\n1810内\n税率\n対象額\n悦額\n164円\n10%\n1810円\n"
+                                  "nanaco支払\n1810円\n",
+                                  1810),
+              164);
+}
+
 TEST(TaxTable, NothingWithoutAHeaderOrBasesThatAddUp) {
     const std::string after = "合 計\n¥1,036\n税率\n対象額\n税額\n8%\n¥778\n¥57\n¥23\n¥258\n10%\n現金\n¥10,000\n";
     EXPECT_EQ(ex::tax_table_total(after, 1040), std::nullopt);  // the bases make 1,036

@@ -18,6 +18,11 @@ TEST(YenTotals, TotalFromTheNetAmountAndThePaymentLine) {
     // the 外税 amount, printed with the digit lost.
     const std::string lost = "小 計\n\\1,109\n8%対象\n\\1,109)\n外税8%\n\\88\nお買上計\n\\1,19\nPayPay決済\n\\1,7\n";
     EXPECT_EQ(ex::yen_total_from_net(lost, 1109, 88), 1197);
+    // The subtotal keyword over two boxes ("小" / "計") and the total that lost its first digit ("¥,558").
+    EXPECT_EQ(ex::yen_total_from_net("パン\n¥189\n小\n計\n¥4,144\n(10%対象\n¥4,144)\n外税10%\n¥414\nお会計\n¥,558\n"
+                                     "お預り現金\n¥5,000\nおつり ¥42\n",
+                                     4144, 414),
+              4558);
     EXPECT_EQ(ex::yen_total_from_net(lost, 1109, 87), 1109);  // 87 is no 外税 amount printed
     // Nothing printed below the subtotal matches, or no subtotal line.
     EXPECT_EQ(ex::yen_total_from_net("小計\n¥500\n合計\n¥50\n", 500, 40), std::nullopt);

@@ -32,7 +32,9 @@ size_t damaged_suffix(const std::u32string& body, const std::u32string& word) {
         const size_t start = body.size() - n;
         for (size_t i = 0, k = 0; k < word.size(); ++k) {
             if (k == skip) continue;
-            if (!reads_as_katakana(body[start + i], word[k])) return false;
+            // 一 of 第一ビル printed as the long-vowel mark ー ("第ービル"), as OCR reads it.
+            if (!reads_as_katakana(body[start + i], word[k]) && !(word[k] == U'一' && body[start + i] == U'ー'))
+                return false;
             ++i;
         }
         return true;
@@ -55,6 +57,19 @@ std::string to_utf8(const std::u32string& s) { return utf8_of(std::vector<uint32
 bool place_before_number(const std::string& text, const std::string& place) {
     for (size_t at = text.find(place); at != std::string::npos; at = text.find(place, at + 1))
         if (const size_t e = at + place.size(); e < text.size() && is_ascii_digit(text[e])) return true;
+    return false;
+}
+
+// Whether `address` prints `place` as a whole town before its house number: right after a ward, city, town or
+// village mark or a space (or first), and before a digit ("...小倉北区浅野5-15-2" for 浅野; not 野).
+bool town_before_number(const std::string& address, const std::string& place) {
+    for (size_t at = address.find(place); at != std::string::npos; at = address.find(place, at + 1)) {
+        const size_t e = at + place.size();
+        if (e >= address.size() || !is_ascii_digit(address[e])) continue;
+        if (at == 0 || address[at - 1] == ' ') return true;
+        for (const std::string unit : {"区", "市", "町", "村", "郡"})
+            if (at >= unit.size() && address.compare(at - unit.size(), unit.size(), unit) == 0) return true;
+    }
     return false;
 }
 
@@ -83,6 +98,7 @@ bool floor_line(const std::string& line) {
 }
 
 std::optional<std::string> address_with_printed_building(const std::string& text, const std::string& address) try {
+    static const std::regex kGluedFloor(R"((.*[^0-9])([0-9]{1,2}(?:F|階)))");
     const std::vector<std::string> model = space_words(collapse_whitespace(sanitize_utf8(address)));
     for (const std::string& raw : first_lines(text, kBuildingLines, kMaxLineBytes)) {
         // The line: a place and a building word as its last word, then a floor if printed.
@@ -92,6 +108,9 @@ std::optional<std::string> address_with_printed_building(const std::string& text
         if (words.size() >= 2 && floor_word(words.back())) {
             floor = words.back();
             words.pop_back();
+        } else if (std::smatch m; std::regex_match(words.back(), m, kGluedFloor) && has_cjk(m[1].str())) {
+            floor = m[2].str();  // OCR dropped the space before the floor ("錦ハイ7F")
+            words.back() = m[1].str();
         }
         const std::u32string body = to_u32(words.back());
         for (const std::u32string& word : building_words()) {
@@ -126,6 +145,26 @@ std::optional<std::string> address_with_printed_building(const std::string& text
                                                                      ? building + " " + model[i + 1]
                                                                      : printed)
                                                               : model[k]);
+                }
+                return out;
+            }
+            // The model wrote the building word after another place ("富士見ハイツ 3F" for the printed "浅野ハイツ
+            // 3F"): the printed building, when the whole word was printed and the address holds the printed place
+            // before its house number ("...浅野5-15-2").
+            if (n != word.size() || !town_before_number(address, place8)) break;
+            const std::string word8 = to_utf8(word);
+            for (size_t i = 0; i < model.size(); ++i) {
+                if (model[i].size() <= word8.size() || model[i].compare(model[i].size() - word8.size(),
+                                                                         word8.size(), word8) != 0 ||
+                    !has_cjk(model[i].substr(0, model[i].size() - word8.size())) || has_ascii_digit(model[i]) ||
+                    model[i].find(place8) != std::string::npos)
+                    continue;
+                const bool has_floor = i + 1 < model.size() && floor_word(model[i + 1]);
+                std::string out;
+                for (size_t k = 0; k < model.size(); ++k) {
+                    if (k == i + 1 && has_floor && !floor.empty()) continue;
+                    out += (out.empty() ? "" : " ") +
+                           (k == i ? building + (floor.empty() ? "" : " " + floor) : model[k]);
                 }
                 return out;
             }

@@ -208,6 +208,22 @@ void check_name_and_address(const std::string& text, const ExtractOptions& optio
                                     ", which runs on past the store name " + *chain);
             f["supplier_name"] = *chain;
         }
+    // A postcode or an address line that the model copied into the name after the chain goes (the branch check
+    // below then finds the branch printed under it); a chain written with 店 right after it gets its printed branch
+    // (extract/store_branch.h).
+    if (options.copy_name && has_cjk(text) && f["supplier_name"].is_string()) {
+        const std::string a = f["supplier_address"].is_string() ? f["supplier_address"].get<std::string>() : "";
+        if (auto cut = name_without_address_words(f["supplier_name"].get<std::string>(), a)) {
+            f["warnings"].push_back("supplier_name_without_address_words: the model wrote " +
+                                    f["supplier_name"].get<std::string>() + ", the store is " + *cut);
+            f["supplier_name"] = *cut;
+        }
+        if (auto with_branch = branch_for_chain_with_mark(text, f["supplier_name"].get<std::string>(), kNameLines, a)) {
+            f["warnings"].push_back("supplier_name_branch_for_chain: the model wrote " +
+                                    f["supplier_name"].get<std::string>() + ", the receipt prints " + *with_branch);
+            f["supplier_name"] = *with_branch;
+        }
+    }
     // A chain name printed above its branch line (address lines may stand between) gets the branch
     // (extract/store_branch.h).
     if (options.copy_name && f["supplier_name"].is_string())

@@ -414,7 +414,12 @@ std::string reiwa_mark_restored(const std::string& line) {
 
 std::string date_apart_from_time(const std::string& line) {
     static const std::regex kRun("((?:19|20)\\d{2}[./-]\\d{1,2}[./-]\\d{2})(\\d{1,2}(?::|\xE6\x99\x82)\\d{2})");
+    // A two-digit year with a time in 時 and 分 ("21/09/0210時01分"): the marks end the time, so its hour is what
+    // follows the two-digit day.
+    static const std::regex kShortYearRun("(\\d{2}[./-]\\d{2}[./-]\\d{2})(\\d{1,2}\xE6\x99\x82\\d{1,2}\xE5\x88\x86)");
     try {
+        if (line.find("\xE6\x99\x82") != std::string::npos)
+            return std::regex_replace(std::regex_replace(line, kRun, "$1 $2"), kShortYearRun, "$1 $2");
         return std::regex_replace(line, kRun, "$1 $2");
     } catch (...) {
         return line;

@@ -48,8 +48,9 @@ std::optional<std::string> normalize_date(std::string_view text, const DateHints
 std::vector<std::string> printed_dates(std::string_view text, const DateHints& hints = {});
 
 // `line` with a space put between a year-first date and the time that OCR ran into it ("2021-11-0506:04:40" ->
-// "2021-11-05 06:04:40": the day has two digits, the time follows); the line as it is otherwise. printed_dates and
-// printed_times read lines so.
+// "2021-11-05 06:04:40": the day has two digits, the time follows), or a two-digit year's date and a time in 時 and
+// 分 ("21/09/0210時01分" -> "21/09/02 10時01分"); the line as it is otherwise. printed_dates and printed_times read
+// lines so.
 std::string date_apart_from_time(const std::string& line);
 
 // printed_dates() of the lines that carry a date label (DATE, TARIKH, 日付, 日時; ASCII in any case) and of the

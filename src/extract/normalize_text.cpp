@@ -1,7 +1,9 @@
 #include "extract/normalize_text.h"
 
+#include <algorithm>
 #include <cctype>
 #include <cstring>
+#include <iterator>
 #include <regex>
 
 #include "extract/utf8.h"
@@ -89,7 +91,7 @@ namespace {
 std::string without_date_time(const std::string& d) {
     // A clock time; its hour may be an OCR digit look-alike in the 時/分 form ("g時24分").
     static const std::regex kTime(
-        "(\\d{1,2}:\\d{1,2}(?::\\d{2})?|[\\dOoDlIZSbBg]{1,2}\xE6\x99\x82\\d{1,2}\xE5\x88\x86) +");
+        "(\\d{1,2}:\\d{1,2}(?::\\d{2})?|[\\dOoDlIZSbBg]{1,2}\xE6\x99\x82\\d{1,2}(?:\xE5\x88\x86)?) +");
     std::smatch m;
     try {
         if (!std::regex_search(d, m, kTime) || size_t(m.position(0) + m.length(0)) >= d.size()) return d;
@@ -135,6 +137,17 @@ std::string without_merged_header_line(const std::string& d) {
                 if (rest != std::string::npos) return out.substr(rest);
             }
         }
+    // The item table's header line ("商品名 数量 金額", OCR may cut a word: "金"): 商品名 and the column words after it.
+    if (out.rfind("商品名 ", 0) == 0) {
+        static const char* const kColumns[] = {"数量", "単価", "金額", "価格", "金", "額", "数"};
+        std::vector<std::string> words = space_words(out);
+        size_t k = 1;
+        while (k < words.size() && std::find(std::begin(kColumns), std::end(kColumns), words[k]) != std::end(kColumns))
+            ++k;
+        std::string rest;
+        for (size_t i = k; i < words.size(); ++i) rest += (rest.empty() ? "" : " ") + words[i];
+        if (!rest.empty()) return rest;
+    }
     // The clerk line ("担当者 高橋", "当者 高橋" or "担:高橋" with a character lost, "担当:佐藤"): its label and
     // the name.
     for (const char* label : {"担当者", "当者", "担当", "担:"}) {

@@ -24,9 +24,10 @@ std::string space_before_quantity(const std::string& description);
 // 6時49分 日焼け止め SPF50" -> "日焼け止め SPF50", "月27日 水曜日 12時14分 絆創膏 30枚" -> "絆創膏 30枚": a time (H:MM,
 // H:MM:SS, H時M分) followed by a space and more text, with only date-like text before it: digits, OCR digit
 // look-alikes, / - . ( ), 年 月 日 曜, weekday names, the long-vowel mark OCR reads for a hyphen; or a H時M分 time alone,
-// its hour possibly a look-alike, "g時24分 絆創膏 30枚"), or the clerk line ("当者 高橋 ティッシュ 5箱": 担当者, 当者 or 担当,
-// a name, a space), or the receipt's bracketed title ("【領収証】 お惣菜 コロッケ": 【...】 holding 領収 or レシート, a
-// space). The description as it is otherwise.
+// its hour possibly a look-alike and its 分 possibly lost, "g時24分 絆創膏 30枚", "18時45 じゃがりこ サラダ"), or the clerk
+// line ("当者 高橋 ティッシュ 5箱": 担当者, 当者 or 担当, a name, a space), or the receipt's bracketed title ("【領収証】
+// お惣菜 コロッケ": 【...】 holding 領収 or レシート, a space), or the item table's header ("商品名 数量 金 じゃがりこ
+// サラダ": 商品名 and the column words 数量 単価 金額 after it). The description as it is otherwise.
 std::string without_merged_header_line(const std::string& description);
 
 }  // namespace receipt::extract

@@ -287,6 +287,13 @@ void apply_post_checks(const std::string& text, const std::string& target, const
         for (const char* key : {"total_amount", "net_amount"})
             if (f[key].is_number()) largest = std::max(largest, f[key].get<double>());
         if (labelled_tax && largest > 0 && *labelled_tax > 0.25 * largest) labelled_tax.reset();
+        // A keyword reading that another box took ("合 計" / "8%対象言 298円", "お会計" / "¥320軽" / "¥1955") gives
+        // way to the model's total when the per-rate tax lines make the model's and not the keyword's.
+        if (const auto& m = f["total_amount"]; yen_total && total_from == std::string("total") && m.is_number() &&
+                                               m.get<double>() != *yen_total &&
+                                               tax_bases_make(text, m.get<double>(), labelled_tax.has_value()) &&
+                                               !tax_bases_make(text, *yen_total, labelled_tax.has_value()))
+            yen_total = m.get<double>();
         if (yen_total) take("total_amount", yen_total, total_from);
         bool subtotal_printed = false;
         yen_subtotal = keyword_subtotal(text, &subtotal_printed);

@@ -184,9 +184,10 @@ std::optional<double> amount_after_key(const std::vector<std::string>& lines, st
 }  // namespace
 
 std::optional<double> keyword_total(const std::string& text) {
-    // 合言 and 台計: 合計 with an OCR look-alike of one character (計 / 言, 合 / 台); 買上計 is お買上計, also with
-    // the お that OCR drops.
-    return amount_after_key(printed_lines(text), {"合計", "合 計", "合言", "台計", "お会計", "買上計", "総計", "TOTAL"},
+    // 合言 and 台計: 合計 with an OCR look-alike of one character (計 / 言, 合 / 台; "台 計" spaced as "合 計" is);
+    // 買上計 is お買上計, also with the お that OCR drops.
+    return amount_after_key(printed_lines(text),
+                            {"合計", "合 計", "合言", "台計", "台 計", "お会計", "買上計", "総計", "TOTAL"},
                             {"小計", "小言", "SUBTOTAL", "SUB TOTAL", "SUB-TOTAL"}, nullptr);
 }
 

@@ -106,9 +106,11 @@ std::vector<size_t> rates_without_digit(const std::string& line) {
 
 }  // namespace
 
-std::optional<double> tax_with_lost_digit(double base, double printed, double rate, bool rounded_up_too) {
+std::optional<double> tax_with_lost_digit(double base, double printed, double rate, bool rounded_up_too,
+                                          bool included_only) {
     std::set<double> fits;
-    for (double exact : {base * rate / (100.0 + rate), base * rate / 100.0})
+    const double included = base * rate / (100.0 + rate), added = base * rate / 100.0;
+    for (double exact : included_only ? std::vector<double>{included} : std::vector<double>{included, added})
         for (double c : {std::floor(exact), std::round(exact), std::ceil(exact)})
             if ((rounded_up_too || c != std::ceil(exact) || c == std::round(exact)) && c < base &&
                 one_digit_inserted(amount_digits(printed), amount_digits(c)))
@@ -186,8 +188,13 @@ std::optional<std::vector<PrintedTaxLine>> printed_tax_lines(const std::string& 
         for (const PrintedNumber& n : amounts_of(m.line))
             if (n.begin >= m.end) amounts.push_back(n);
         std::vector<double> cut_boxes;  // boxes whose thousands group lost a digit ("¥1,71)"), read one digit short
+        // The rate's lines name the tax included ("内税", "内消費税").
+        bool says_included = lines[m.line].find("内税") != std::string::npos ||
+                             lines[m.line].find("内消費税") != std::string::npos;
         for (size_t li = m.line + 1; li < lines.size() && li <= m.line + size_t(kTaxWindowLines); ++li) {
             if (other_rate_line(li, m.rate)) break;
+            says_included |= lines[li].find("内税") != std::string::npos ||
+                             lines[li].find("内消費税") != std::string::npos;
             for (const PrintedNumber& n : amounts_of(li)) amounts.push_back(n);
             std::string box = strip_spaces(lines[li]);
             if (!box.empty() && box.back() == ')') box.pop_back();
@@ -237,7 +244,10 @@ std::optional<std::vector<PrintedTaxLine>> printed_tax_lines(const std::string& 
             const PrintedNumber& base = amounts[k];
             const PrintedNumber& tax = amounts[k + 1];
             if (base.cents || tax.cents || !(tax.value > 0) || !(base.value > tax.value)) continue;
-            const std::optional<double> whole = tax_with_lost_digit(base.value, tax.value, m.rate, true);
+            std::optional<double> whole = tax_with_lost_digit(base.value, tax.value, m.rate, true);
+            // Where the formulas leave several, a line that says the tax is included (内税) takes base r / (100 + r)
+            // rounded down or to nearest ("(10%対象 ¥258 内税 ¥2)": 23; added, 25 and 26 would fit too).
+            if (!whole && says_included) whole = tax_with_lost_digit(base.value, tax.value, m.rate, false, true);
             if (!whole) continue;
             found.push_back({m.rate, base.value, *whole});
             paired = true;

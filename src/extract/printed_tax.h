@@ -30,8 +30,9 @@ bool is_tax_of(const PrintedNumber& base, const PrintedNumber& tax, double rate)
 // back: the one value of base r / (100 + r) and base r / 100, rounded down or to nearest (and up when
 // `rounded_up_too`), below the base, whose digits are the printed tax's with one digit more ("内税 ¥14" after a base
 // of ¥2,628 at 8 %: 194; extract/dropped_digit.h). nullopt when none or two are: rounded up, "4,72" under 51,980 at
-// 10 % is 4,725 or 4,726.
-std::optional<double> tax_with_lost_digit(double base, double printed, double rate, bool rounded_up_too);
+// 10 % is 4,725 or 4,726. `included_only` tries base r / (100 + r) alone (a line that says the tax is included).
+std::optional<double> tax_with_lost_digit(double base, double printed, double rate, bool rounded_up_too,
+                                          bool included_only = false);
 
 // Lines after a rate's line that may hold its base and tax amount (OCR puts each box on its own line).
 inline constexpr int kTaxWindowLines = 3;

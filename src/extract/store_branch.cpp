@@ -130,15 +130,18 @@ std::optional<std::string> name_with_branch(const std::string& text, const std::
         // in it: "〒16O-3D07東京都新宿区...").
         if (l.rfind("〒", 0) == 0) {
             size_t e = std::string("〒").size();
-            while (e < l.size() && (std::isdigit(static_cast<unsigned char>(l[e])) || l[e] == '-' || confusion_digit(l[e])))
-                ++e;
+            for (bool more = true; more && e < l.size();) {
+                more = std::isdigit(static_cast<unsigned char>(l[e])) || l[e] == '-' || confusion_digit(l[e]);
+                if (more) ++e;
+                else if ((more = l.compare(e, std::string("ー").size(), "ー") == 0)) e += std::string("ー").size();
+            }
             l = l.substr(e);
         }
         return !addr.empty() && !l.empty() && addr.find(l) != std::string::npos;
     };
-    // A postcode alone ("〒530-5964", "530-5964": OCR may drop the mark).
+    // A postcode alone ("〒530-5964", "530-5964": OCR may drop the mark, or read the dash as ー).
     auto postcode_line = [](const std::string& line) {
-        std::string l = strip_spaces(line);
+        std::string l = fold_dashes(strip_spaces(line), true);
         if (l.rfind("〒", 0) == 0) l = l.substr(std::string("〒").size());
         return l.size() == 8 && l[3] == '-' &&
                std::all_of(l.begin(), l.end(), [](char c) { return c == '-' || std::isdigit(static_cast<unsigned char>(c)); });
@@ -184,6 +187,40 @@ std::optional<std::string> name_without_run_on(const std::string& name, const st
     const bool in_address = has_ascii_digit(t) && !a.empty() && a.find(t) != std::string::npos;
     if (!company && !in_address) return std::nullopt;
     return chain;
+}
+
+std::optional<std::string> name_without_address_words(const std::string& name, const std::string& address) {
+    const std::vector<std::string> words = space_words(collapse_whitespace(sanitize_utf8(name)));
+    if (words.size() < 2 || !has_cjk(words.front())) return std::nullopt;
+    const std::string a = strip_spaces(fold_fullwidth(sanitize_utf8(address)));
+    auto address_word = [&](const std::string& w) {
+        if (w.rfind("〒", 0) == 0) return true;  // a postcode
+        if (a.empty() || ends_with(w, "店") || a.find(fold_fullwidth(w)) == std::string::npos) return false;
+        for (const char* unit : {"都", "道", "府", "県", "市", "区", "町", "村", "郡"})
+            if (w.find(unit) != std::string::npos) return true;
+        return false;
+    };
+    std::string out = words.front();
+    bool dropped = false;
+    for (size_t i = 1; i < words.size(); ++i) {
+        if (address_word(words[i])) {
+            dropped = true;
+            continue;
+        }
+        out += " " + words[i];
+    }
+    return dropped ? std::optional<std::string>(out) : std::nullopt;
+}
+
+std::optional<std::string> branch_for_chain_with_mark(const std::string& text, const std::string& name, int max_lines,
+                                                      const std::string& address) {
+    const std::string n = trim(sanitize_utf8(name));
+    const std::string want = strip_spaces(fold_fullwidth(n));
+    if (n.find(' ') != std::string::npos || !ends_with(want, "店") || utf8_chars(want) < 3) return std::nullopt;
+    for (const std::string& line : first_lines(text, size_t(std::max(max_lines, 0))))
+        if (strip_spaces(fold_fullwidth(line)).find(want) != std::string::npos) return std::nullopt;  // printed so
+    const std::string chain = want.substr(0, want.size() - std::string("店").size());
+    return name_with_branch(text, chain, max_lines, address);
 }
 
 std::optional<std::string> chain_run_past_final_n(const std::string& text, const std::string& name, int max_lines) {
@@ -350,7 +387,11 @@ std::optional<std::string> address_place_from_branch(const std::string& text, co
     const std::string wrote = a.substr(place_at, house_at - place_at);
     if (wrote.empty() || wrote == place) return std::nullopt;
     const std::string printed = strip_spaces(fold_dashes(fold_fullwidth(sanitize_utf8(text)), true));
-    if (printed.find(wrote + house) != std::string::npos) return std::nullopt;  // the model's place is printed
+    // The model's place is printed: it stands, unless it is the branch's place with one character lost, as OCR
+    // left the print ("茂地1丁目18番15号" under "久茂地店").
+    const auto wrote_cps = code_points(wrote);
+    const bool wrote_lost_one = wrote_cps && wrote_cps->size() + 1 == pcs->size() && chars_lost(wrote, place);
+    if (printed.find(wrote + house) != std::string::npos && !wrote_lost_one) return std::nullopt;
     // The branch's place printed before the house number, whole or with one character lost.
     // ... where a place starts: at the text's start, or after an address unit or a character that is no kanji/kana.
     auto place_starts = [&](size_t at) {
@@ -390,13 +431,15 @@ std::optional<std::string> address_place_from_branch(const std::string& text, co
 }
 
 std::optional<std::string> chome_mark_restored(const std::string& name) {
-    static const std::string kMark = "丁店";
-    const size_t at = name.find(kMark);
-    if (at == std::string::npos || at < 3) return std::nullopt;
-    const std::string numeral = name.substr(at - 3, 3);
     static const std::vector<std::string> kNumerals = {"一", "二", "三", "四", "五", "六", "七", "八", "九", "十"};
-    if (std::find(kNumerals.begin(), kNumerals.end(), numeral) == kNumerals.end()) return std::nullopt;
-    return name.substr(0, at) + "丁目店" + name.substr(at + kMark.size());
+    for (const std::string mark : {"丁店", "目店"}) {  // 目 lost, or 丁
+        const size_t at = name.find(mark);
+        if (at == std::string::npos || at < 3) continue;
+        const std::string numeral = name.substr(at - 3, 3);
+        if (std::find(kNumerals.begin(), kNumerals.end(), numeral) == kNumerals.end()) continue;
+        return name.substr(0, at) + "丁目店" + name.substr(at + mark.size());
+    }
+    return std::nullopt;
 }
 
 }  // namespace receipt::extract

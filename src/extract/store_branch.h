@@ -21,9 +21,9 @@ inline constexpr int kMaxBranchChars = 24;
 // name).
 // Lines that the `address` (the receipt's supplier_address, spaces aside) holds whole may stand between the chain
 // line and its branch line ("サミット" / "千葉県千葉市中央区" / "富士見二丁目店"), also with the postcode in front
-// ("〒150-2574 東京都渋谷区..."), and so may a postcode line (with or without its 〒 mark) or the operating
-// company's line ("株式会社セブン商事"). A branch line printed as the first line, right above the chain line, is the branch
-// too (OCR moved its box: "川崎市中原中央店" / "ローソン"). A line right under the chain that lost its 店 to OCR is the
+// ("〒150-2574 東京都渋谷区...", its dash read as ー too), and so may a postcode line (with or without its 〒 mark)
+// or the operating company's line ("株式会社セブン商事"). A branch line printed as the first line, right above the
+// chain line, is the branch too (OCR moved its box: "川崎市中原中央店" / "ローソン"). A line right under the chain that lost its 店 to OCR is the
 // branch with 店 put back: kanji and kana only, a place the address prints (two characters or more, or one that it
 // prints between a ward, city or town mark and a house number: "栄" of "...中区栄3-23-14") followed only by branch
 // words (駅, 口, 東西南北, 中央, 本, ...; "西新宿南" -> "西新宿南店", "栄中央" -> "栄中央店"), not ending in an address unit (都 道 府 県 市 区 町 村 郡); so is
@@ -37,14 +37,15 @@ std::optional<std::string> name_with_branch(const std::string& text, const std::
 // otherwise.
 std::optional<std::string> name_without_run_on(const std::string& name, const std::string& address);
 
-// The model's `address` with the place of its house number spelled as the store's branch names it, when the model
-// wrote another place there and OCR dropped a character of the printed one: the branch's place (the name's last
-// word without 店 and its branch words: "中洲二丁目店" -> 中洲, "則武中央店" -> 則武; two characters or more) is not in
-// the address, whose place before the house number ("博多駅前" of "...博多区博多駅前4丁目19番11号") is not printed
-// with it, while `text` prints the branch's place, or it with one character lost, right before that house number
-// ("中4丁目19番11号", "則6-36-15"). A building after it named after the model's place takes the branch's place too
-// where `text` prints it so, whole or with one character of the place lost ("湊町第一ビル" -> "本町第一ビル" for the
-// printed "町第一ビル"). nullopt otherwise.
+// The model's `address` with the place of its house number spelled as the store's branch names it, when the model wrote
+// another place there and OCR dropped a character of the printed one: the branch's place (the name's last word without
+// 店 and its branch words: "中洲二丁目店" -> 中洲, "則武中央店" -> 則武; two characters or more) is not in the address,
+// whose place before the house number ("博多駅前" of "...博多区博多駅前4丁目19番11号") is not printed with it, while
+// `text` prints the branch's place, or it with one character lost, right before that house number ("中4丁目19番11号",
+// "則6-36-15"); or the model's place is the printed one that lost a character of the branch's place
+// ("茂地1丁目18番15号" under "久茂地店"). A building after it named after the model's place takes the branch's place
+// too where `text` prints it so, whole or with one character of the place lost ("湊町第一ビル" -> "本町第一ビル" for
+// the printed "町第一ビル"). nullopt otherwise.
 std::optional<std::string> address_place_from_branch(const std::string& text, const std::string& name,
                                                      const std::string& address);
 
@@ -82,9 +83,22 @@ bool japanese_company_line(const std::string& line);
 std::optional<std::string> japanese_header_name_line(const std::string& text, int max_lines);
 
 
-// `name` with the 目 of a chōme that OCR dropped before 店 put back: a kanji numeral (一 to 十), then 丁 and 店
-// ("丸亀製麺 宮町二丁店" -> "丸亀製麺 宮町二丁目店"; no branch ends in a numbered 丁 without 目). nullopt otherwise.
+// `name` with the 目 (or 丁) of a chōme that OCR dropped before 店 put back: a kanji numeral (一 to 十), then 丁 or 目
+// and 店 ("丸亀製麺 宮町二丁店", "広島市中二目店" -> "...二丁目店"; no branch ends in a numbered 丁 or 目 alone).
+// nullopt otherwise.
 std::optional<std::string> chome_mark_restored(const std::string& name);
+
+// `name` without the words after its first that are a postcode ("〒460ー4081") or a piece of the `address` (spaces
+// aside) naming a prefecture, city, ward or town ("東京都世田谷区"; not a branch, which ends in 店): the model copied
+// a header line printed after the chain, before its branch ("ナチュラルローソン 東京都世田谷区" for "ナチュラルローソン"
+// / "東京都世田谷区" / "北沢駅西口店"). nullopt when there is none.
+std::optional<std::string> name_without_address_words(const std::string& name, const std::string& address);
+
+// The chain and its printed branch when the model wrote the chain with 店 right after it ("デイリーヤマザキ店" for
+// the printed "デイリーヤマザキ" / "富士見本店"): `name` has no space, ends in 店 and is printed nowhere in the first
+// `max_lines` lines, and name_with_branch finds a branch for the chain without that 店. nullopt otherwise.
+std::optional<std::string> branch_for_chain_with_mark(const std::string& text, const std::string& name, int max_lines,
+                                                      const std::string& address);
 
 // The name with its branch's closing word spelled whole when OCR dropped characters of it: a branch (the name after
 // its last space, ending in 店, with a place before the word) ending in ショッピングセンター with one or two of its

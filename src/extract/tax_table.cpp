@@ -14,9 +14,9 @@ namespace receipt::extract {
 
 namespace {
 
-// True when `line` names the table's columns: 税率, 対象額 or 税額.
+// True when `line` names the table's columns: 税率, 対象額 or 税額 (also with 税 read as its look-alike 悦: "悦額").
 bool header_words(const std::string& line) {
-    for (const char* w : {"税率", "対象額", "税額"})
+    for (const char* w : {"税率", "対象額", "税額", "悦率", "悦額"})
         if (line.find(w) != std::string::npos) return true;
     return false;
 }

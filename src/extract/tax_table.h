@@ -16,7 +16,7 @@ namespace receipt::extract {
 inline constexpr int kTaxTableLines = 10;
 
 // The total tax of the per-rate table of `text` (Japanese receipts), from the first line that holds 税率, 対象額 or
-// 税額 (with no amount of its own) through the lines that hold amounts, rates or the header's words, at most
+// 税額 (悦率, 悦額 as OCR reads them too; with no amount of its own) through the lines that hold amounts, rates or the header's words, at most
 // kTaxTableLines. The rates are the table's 8 % and 10 % (also "8" or "10" alone at a line's start, OCR having dropped
 // the '%'); the amounts, every other usable number of those lines, and a box whose thousands group lost a digit
 // ("\1,77"), which serves only as a tax, the tax of its base with the lost digit put back. Every assignment of a (base,

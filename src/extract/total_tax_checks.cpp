@@ -58,9 +58,12 @@ void check_total_tax(const std::string& text, const std::string& target, bool ye
     if (yen && !base_totals.empty() && has_cjk(text))
         if (const auto table = tax_table_total(text, base_totals[0]); table && !(printed && *printed == *table))
             printed = table;
-    // A yen receipt that adds 外税 to the subtotal: the labelled taxes, when subtotal + their sum = total.
-    if (!printed && yen_subtotal && yen_total)
-        if (labelled_tax && std::fabs(*yen_subtotal + *labelled_tax - *yen_total) < 0.5) printed = labelled_tax;
+    // A yen receipt that adds 外税 to the subtotal: the labelled taxes, when subtotal + their sum = total; also over
+    // a reading of the tax lines that does not add up so (a rate's line paired with boxes of the other's: "外税8% /
+    // \31 / \3) / (10%対象 / 税10% / \0" read as 31 + 3).
+    if (yen_subtotal && yen_total && labelled_tax && std::fabs(*yen_subtotal + *labelled_tax - *yen_total) < 0.5 &&
+        !(printed && std::fabs(*yen_subtotal + *printed - *yen_total) < 0.5))
+        printed = labelled_tax;
     // ... or their difference, where it is the printed 外税 amount with one digit put back ("外税8% ¥3" between
     // a subtotal of ¥421 and a total of ¥454: ¥33; extract/dropped_digit.h) and at most 10% of the subtotal.
     std::string printed_from = "the receipt's per-rate tax lines add up to ";  // for the warning below

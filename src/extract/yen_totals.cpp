@@ -65,8 +65,11 @@ std::optional<double> yen_total_from_net(const std::string& text, double net, co
             return net + *tax;
     const std::vector<std::string> lines = printed_lines(text);
     size_t sub = lines.size();
-    for (size_t i = 0; i < lines.size() && sub == lines.size(); ++i)
-        if (strip_spaces(lines[i]).find("小計") != std::string::npos) sub = i;
+    for (size_t i = 0; i < lines.size() && sub == lines.size(); ++i) {
+        std::string line = strip_spaces(lines[i]);
+        if (line == "小" && i + 1 < lines.size()) line += strip_spaces(lines[i + 1]);  // "小" / "計": two boxes
+        if (line.find("小計") != std::string::npos) sub = i;
+    }
     if (sub == lines.size()) return std::nullopt;
     // The subtotal prints net once itself: net as the total must be printed once more.
     if (tax && *tax > 0 && printed_count(lines, sub, net + *tax) > 0) return net + *tax;
