@@ -20,6 +20,10 @@ TEST(JapanesePhone, TheLabelledNumberWhenTheModelsIsNotPrinted) {
     // On the line after a bare label, with the area code in brackets; a mobile number has 11 digits.
     EXPECT_EQ(ex::labelled_phone_for("店\nTEL\n(072)802-8096\n", "(072)802-009"), "(072)802-8096");
     EXPECT_EQ(ex::labelled_phone_for("店\nTEL:090-1234-5678\n", "090-1234"), "090-1234-5678");
+    // A bracket lost: the opening one ("093)269-5669"), or the closing one, the model copying the print without
+    // the bracket left open ("042879-7752").
+    EXPECT_EQ(ex::labelled_phone_for("店\nTel.\n093)269-5669\n", "(093)269-6"), "(093)269-5669");
+    EXPECT_EQ(ex::labelled_phone_for("店\n☎(042879-7752\n", "042879-7752"), "(042)879-7752");
 }
 
 TEST(JapanesePhone, NoneWhenThePrintedNumberIsCutShortOrThereAreTwo) {

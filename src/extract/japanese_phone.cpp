@@ -47,13 +47,14 @@ struct LinePhone {
 //   * the first hyphen dropped ("048829-9239": six digits, then the subscriber's four): the hyphen goes back after
 //     the area code, two digits for 03 and 06, else three (the large cities' codes: 011, 045, 048, 052, 072, ...);
 //     after an opening bracket the closing one is what was lost ("(072214-7620" -> "(072)214-7620");
+//   * the opening bracket dropped ("093)269-5669" -> "(093)269-5669");
 //   * with `area`, the area code of the receipt's address: a digit of the area code lost ("0-5770-8671",
 //     "03-917-3052" under a Chiba address, "(07)593-7218"), the rest a whole subscriber number for that code.
 std::vector<LinePhone> phones_on(const std::string& line, const std::optional<std::string>& area) {
     static const std::regex phone(
         R"((\(0\d{1,4}\)\s?\d{1,4}-\d{3,4}|\(0\d{1,4}\)\s?\d{5,8}|\([1-9]\d{0,3}\)\s?\d{1,4}-\d{3,4}|)"
         R"(0\d{1,4}-\d{1,4}-\d{3,4}|[1-9]\d{0,3}-\d{1,4}-\d{3,4}|0\d{1,4}-\d{5,8}|0\d{5}-\d{4}|)"
-        R"(0-\d{4}-\d{4}|\(0\)\s?\d{4}-\d{4}))");
+        R"(0-\d{4}-\d{4}|\(0\)\s?\d{4}-\d{4}|0\d{1,4}\)\s?\d{1,4}-\d{3,4}))");
     std::vector<LinePhone> out;
     const std::string s = line.substr(0, kMaxLineBytes);
     for (auto it = std::sregex_iterator(s.begin(), s.end(), phone); it != std::sregex_iterator(); ++it) {
@@ -73,6 +74,10 @@ std::vector<LinePhone> phones_on(const std::string& line, const std::optional<st
         }
         if (p[0] == '(' && p[1] != '0') {  // the leading 0 dropped inside the brackets: "(3)3557-0419"
             if (digits.size() == 9) out.push_back({p, "(0" + p.substr(1)});
+            continue;
+        }
+        if (p[0] == '0' && p.find(')') != std::string::npos) {  // the opening bracket lost: "093)269-5669"
+            if (digits.size() == 10) out.push_back({p, "(" + p});
             continue;
         }
         if (p[0] == '0' && hyphens == 1 && p.find('-') == 6) {  // the first hyphen dropped: "048829-9239"
@@ -121,7 +126,9 @@ std::optional<std::string> labelled_phone_for(const std::string& text, const std
             if (on.empty() && i > 0) on = phones_on(lines[i - 1], area);  // OCR put the number's box above the label
             for (const LinePhone& p : on) {
                 found.insert(p.number);
-                model_is_damaged_print |= p.printed != p.number && p.printed == model_phone;
+                // ... also without the bracket left open ("042879-7752" of the printed "(042879-7752").
+                model_is_damaged_print |= p.printed != p.number &&
+                                          (p.printed == model_phone || p.printed == "(" + model_phone);
             }
         }
         // No label read (OCR damaged it: "TE:06-4658-4907", "TE03-7532-5769"): a whole number, as printed or with

@@ -10,17 +10,16 @@
 
 namespace receipt::extract {
 
-// The phone numbers printed after a phone label: "(072)802-8096", "03-7114-3764", "0120-123-456" (a leading 0,
-// then groups joined by '-' or an area code in brackets; 10 digits, or 11 for 090 / 080 / 070 / 050), as printed;
-// a number that OCR cut short (9 digits) is not one. Two OCR slips are read through: a leading 0 dropped
-// ("48-447-5774" -> "048-447-5774", "(3)3557-0419" -> "(03)3557-0419") and the last hyphen dropped ("03-17646052"
-// -> "03-1764-6052", "(052)2349090" -> "(052)234-9090"); lines are read with a long-vowel mark or dash between
-// digits as a hyphen ("075ー301-9524") and digit look-alikes next to digits as digits ("078-293-21B3").
-// With no label read (OCR damaged it: "TE:06-..."), a whole number printed as such in the header (the first
-// lines, up to the first date or yen amount line) counts instead.
-// Returns the one such number when the receipt prints exactly one and `model_phone` (the model's value, empty
-// for none) is not printed verbatim, is that number cut short ("090-1234") or is its damaged print read through
-// above; nullopt otherwise (the model's value stands).
+// The phone numbers printed after a phone label: "(072)802-8096", "03-7114-3764", "0120-123-456" (a leading 0, then
+// groups joined by '-' or an area code in brackets; 10 digits, or 11 for 090 / 080 / 070 / 050), as printed; a number
+// that OCR cut short (9 digits) is not one. Two OCR slips are read through: a leading 0 dropped ("48-447-5774" ->
+// "048-447-5774", "(3)3557-0419" -> "(03)3557-0419") and the last hyphen dropped ("03-17646052" -> "03-1764-6052",
+// "(052)2349090" -> "(052)234-9090"; also a bracket lost: "093)269-5669", "(042879-7752"); lines are read with a
+// long-vowel mark or dash between digits as a hyphen ("075ー301-9524") and digit look-alikes next to digits as digits
+// ("078-293-21B3"). With no label read (OCR damaged it: "TE:06-..."), a whole number printed as such in the header (the
+// first lines, up to the first date or yen amount line) counts instead. Returns the one such number when the receipt
+// prints exactly one and `model_phone` (the model's value, empty for none) is not printed verbatim, is that number cut
+// short ("090-1234") or is its damaged print read through above; nullopt otherwise (the model's value stands).
 std::optional<std::string> labelled_phone_for(const std::string& text, const std::string& model_phone);
 
 // Whether `model_phone` (the model's value) is not printed and is a number that the receipt prints after a phone
