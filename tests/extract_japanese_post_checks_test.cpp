@@ -299,6 +299,16 @@ TEST(JapanesePostChecks, TotalAndTaxOverBoxesOCRMoved) {
                           "(10%対象\n税10%\n\\0\nお会計\n\\429\nWAON決済\n\\429\n",
                           "", opts, g);
     EXPECT_EQ(g["total_tax_amount"], 31) << g["warnings"].dump();
+    // The subtotal line lost a digit ("小計 / \\1,65"): the printed rows replace the model's items, as they add up
+    // to the net amount (the 10 % base).
+    auto h = with_amounts(1865, 186, 2051);
+    h["line_items"] = nlohmann::ordered_json::array({{{"description", "牛めし 並"}, {"quantity", 1},
+                                                      {"unit_price", 500}, {"amount", 500}}});
+    ex::apply_post_checks("店\n2025-04-21\n11:57\nトッピングチーズ\n181\n見切値引 -\\20\nカレーライス \\590\nかけうどん 並\n"
+                          "\\1,114\n小計\n\\1,65\n(10%対象\n\\1,865)\n外税10\n\\186\nお買計\n\\2,051\n",
+                          "", opts, h);
+    ASSERT_EQ(h["line_items"].size(), 4u) << h["warnings"].dump();
+    EXPECT_EQ(h["line_items"][3]["amount"], 1114) << h["warnings"].dump();
 }
 
 TEST(JapanesePostChecks, ItemOfOneUnitWhoseCountLineMakesTheItemsAddUp) {

@@ -398,7 +398,12 @@ void apply_post_checks(const std::string& text, const std::string& target, const
         // (the model's, when no total keyword is read).
         std::optional<double> rows_total = yen_total;
         if (!rows_total && f["total_amount"].is_number()) rows_total = f["total_amount"].get<double>();
-        check_yen_items(text, yen_subtotal, rows_total, f);
+        // A subtotal line that OCR damaged ("小計 / \1,65"): the net amount the checks above left, when the printed
+        // rows add up to it.
+        std::optional<double> rows_subtotal = yen_subtotal;
+        if (!rows_subtotal && net.is_number() && item_rows_add_up_to(text, net.get<double>()))
+            rows_subtotal = net.get<double>();
+        check_yen_items(text, rows_subtotal, rows_total, f);
         yen_rows_total = rows_total;
         // A percentage discount is its share of the item above it (extract/discount_rate.h).
         if (discounts_from_rate(text, f)) revalidate(f);
