@@ -322,6 +322,18 @@ TEST(StoreBranch, AddressWordsCopiedIntoTheName) {
     EXPECT_EQ(ex::name_without_address_words("スターバックス コーヒー", "東京都港区 芝浦6-2-6"), std::nullopt);
 }
 
+TEST(StoreBranch, ChainAndBranchPrintedAsOneWord) {
+    const std::string text = "東急ストア新丸子町南店\n神奈川県川崎市中原区\n新丸子町3丁目29番29号\n";
+    const std::string address = "神奈川県川崎市中原区 新丸子町3丁目29番29号";
+    EXPECT_EQ(ex::name_split_at_branch_place(text, "東急ストア新丸子町南店", address, 8), "東急ストア 新丸子町南店");
+    // Not printed so, already spaced, or the part before the place is a piece of the address itself.
+    EXPECT_EQ(ex::name_split_at_branch_place(text, "東急ストア新丸子町店", address, 8), std::nullopt);
+    EXPECT_EQ(ex::name_split_at_branch_place(text, "東急ストア 新丸子町南店", address, 8), std::nullopt);
+    EXPECT_EQ(ex::name_split_at_branch_place("札幌中央店\n北海道札幌市中央区北1条西7-29-3\n", "札幌中央店",
+                                             "北海道札幌市中央区北1条西7-29-3", 8),
+              std::nullopt);
+}
+
 TEST(StoreBranch, ChainWrittenWithTheMarkOfItsBranch) {
     const std::string text = "デイリーヤマザキ\n富士見本店\n〒260-3050\n千葉県千葉市中央区\n富士見6-19-9\n";
     EXPECT_EQ(ex::branch_for_chain_with_mark(text, "デイリーヤマザキ店", 8, "千葉県千葉市中央区 富士見6-19-9"),

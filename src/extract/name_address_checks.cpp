@@ -242,6 +242,15 @@ void check_name_and_address(const std::string& text, const ExtractOptions& optio
             f["warnings"].push_back("supplier_name_without_company: the model wrote " + nm + ", the store is " + rest);
             f["supplier_name"] = rest;
         }
+    // A chain and branch printed as one word ("東急ストア新丸子町南店") are spaced where the branch's place starts
+    // (extract/store_branch.h).
+    if (options.copy_name && has_cjk(text) && f["supplier_name"].is_string() && f["supplier_address"].is_string())
+        if (auto spaced = name_split_at_branch_place(text, f["supplier_name"].get<std::string>(),
+                                                     f["supplier_address"].get<std::string>(), kNameLines)) {
+            f["warnings"].push_back("supplier_name_spaced_at_branch: the receipt prints " +
+                                    f["supplier_name"].get<std::string>() + " as one word, read as " + *spaced);
+            f["supplier_name"] = *spaced;
+        }
     // A branch named after a chōme that lost its 目 to OCR ("宮町二丁店") gets it back (extract/store_branch.h).
     if (options.copy_name && f["supplier_name"].is_string())
         if (auto fixed = chome_mark_restored(f["supplier_name"].get<std::string>())) {

@@ -352,6 +352,28 @@ std::optional<std::string> name_spaced_as_printed(const std::string& text, const
     return out;
 }
 
+std::optional<std::string> name_split_at_branch_place(const std::string& text, const std::string& name,
+                                                      const std::string& address, int max_lines) {
+    const std::string n = trim(fold_fullwidth(sanitize_utf8(name)));
+    const std::string a = strip_spaces(fold_fullwidth(sanitize_utf8(address)));
+    if (n.find(' ') != std::string::npos || !ends_with(n, "店") || a.empty() || !has_cjk(n)) return std::nullopt;
+    bool printed = false;  // as one word on a line
+    for (const std::string& line : first_lines(text, size_t(std::max(max_lines, 0))))
+        printed |= strip_spaces(fold_fullwidth(line)).find(n) != std::string::npos;
+    const auto cps = code_points(n);
+    if (!printed || !cps || cps->size() < 5) return std::nullopt;
+    auto in_address = [&](size_t begin, size_t end) { return a.find(utf8_of(*cps, begin, end)) != std::string::npos; };
+    // The branch: from the first character where a place of the address starts (its first two characters printed
+    // there, not with the character before them) to 店; the chain before it: two characters or more, no piece of
+    // the address.
+    for (size_t p = 2; p + 2 < cps->size(); ++p) {
+        if (!in_address(p, p + 2) || in_address(p - 1, p + 1)) continue;
+        if (in_address(0, p) || japanese_address_unit((*cps)[p - 1])) return std::nullopt;
+        return utf8_of(*cps, 0, p) + " " + utf8_of(*cps, p);
+    }
+    return std::nullopt;
+}
+
 std::optional<std::string> address_place_from_branch(const std::string& text, const std::string& name,
                                                      const std::string& address) try {
     // The branch's place: the last word without 店 and the branch words after the place.

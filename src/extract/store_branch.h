@@ -37,6 +37,15 @@ std::optional<std::string> name_with_branch(const std::string& text, const std::
 // otherwise.
 std::optional<std::string> name_without_run_on(const std::string& name, const std::string& address);
 
+// The chain and its branch spaced where the branch's place starts, when the receipt prints them as one word
+// ("東急ストア新丸子町南店" under the address "神奈川県川崎市中原区 新丸子町3丁目29番29号" -> "東急ストア
+// 新丸子町南店"): `name` has no space, ends in 店 and is printed so in the first `max_lines` lines; the branch starts
+// at the first character where two characters of the `address` start (not with the character before them), and the
+// chain before it has two characters or more, is no piece of the address and does not end in an address unit.
+// nullopt otherwise.
+std::optional<std::string> name_split_at_branch_place(const std::string& text, const std::string& name,
+                                                      const std::string& address, int max_lines);
+
 // The model's `address` with the place of its house number spelled as the store's branch names it, when the model wrote
 // another place there and OCR dropped a character of the printed one: the branch's place (the name's last word without
 // 店 and its branch words: "中洲二丁目店" -> 中洲, "則武中央店" -> 則武; two characters or more) is not in the address,
