@@ -289,6 +289,10 @@ TEST(StoreBranch, AddressPlaceFromTheBranch) {
     EXPECT_EQ(ex::address_place_from_branch("デイリーヤマザキ 久茂地店\n〒900-1762\n沖縄県那覇市茂地1丁目18番15号\n",
                                             "デイリーヤマザキ 久茂地店", "沖縄県那覇市茂地1丁目18番15号"),
               "沖縄県那覇市久茂地1丁目18番15号");
+    // ... not a branch that adds a word after the town printed whole ("角田町中店" over "角田町1丁目32番19号").
+    EXPECT_EQ(ex::address_place_from_branch("東急ストア 角田町中店\n〒530-1288 大阪府大阪市北区角田町1丁目32番19号\n",
+                                            "東急ストア 角田町中店", "大阪府大阪市北区角田町1丁目32番19号"),
+              std::nullopt);
     // A building named after the model's place takes the branch's place where the receipt prints it so.
     EXPECT_EQ(ex::address_place_from_branch("サミット\n本町北店\n〒273-7257\n千葉県船橋市\n本町8-1-29\n町第一ビル 2F\n",
                                             "サミット 本町北店", "千葉県船橋市 湊町8-1-29 湊町第一ビル 2F"),

@@ -409,10 +409,12 @@ std::optional<std::string> address_place_from_branch(const std::string& text, co
     const std::string wrote = a.substr(place_at, house_at - place_at);
     if (wrote.empty() || wrote == place) return std::nullopt;
     const std::string printed = strip_spaces(fold_dashes(fold_fullwidth(sanitize_utf8(text)), true));
-    // The model's place is printed: it stands, unless it is the branch's place with one character lost, as OCR
-    // left the print ("茂地1丁目18番15号" under "久茂地店").
+    // The model's place is printed: it stands, unless it is the branch's place with one character lost before its
+    // end, as OCR left the print ("茂地1丁目18番15号" under "久茂地店"; not "角田町" under "角田町中店", where the
+    // branch adds a word after the town).
     const auto wrote_cps = code_points(wrote);
-    const bool wrote_lost_one = wrote_cps && wrote_cps->size() + 1 == pcs->size() && chars_lost(wrote, place);
+    const bool wrote_lost_one = wrote_cps && wrote_cps->size() + 1 == pcs->size() && chars_lost(wrote, place) &&
+                                place.rfind(wrote, 0) != 0;
     if (printed.find(wrote + house) != std::string::npos && !wrote_lost_one) return std::nullopt;
     // The branch's place printed before the house number, whole or with one character lost.
     // ... where a place starts: at the text's start, or after an address unit or a character that is no kanji/kana.

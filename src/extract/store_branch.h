@@ -51,10 +51,10 @@ std::optional<std::string> name_split_at_branch_place(const std::string& text, c
 // 店 and its branch words: "中洲二丁目店" -> 中洲, "則武中央店" -> 則武; two characters or more) is not in the address,
 // whose place before the house number ("博多駅前" of "...博多区博多駅前4丁目19番11号") is not printed with it, while
 // `text` prints the branch's place, or it with one character lost, right before that house number ("中4丁目19番11号",
-// "則6-36-15"); or the model's place is the printed one that lost a character of the branch's place
-// ("茂地1丁目18番15号" under "久茂地店"). A building after it named after the model's place takes the branch's place
-// too where `text` prints it so, whole or with one character of the place lost ("湊町第一ビル" -> "本町第一ビル" for
-// the printed "町第一ビル"). nullopt otherwise.
+// "則6-36-15"); or the model's place is the printed one that lost a character of the branch's place before its end
+// ("茂地1丁目18番15号" under "久茂地店"; not "角田町" under "角田町中店"). A building after it named after the model's
+// place takes the branch's place too where `text` prints it so, whole or with one character of the place lost
+// ("湊町第一ビル" -> "本町第一ビル" for the printed "町第一ビル"). nullopt otherwise.
 std::optional<std::string> address_place_from_branch(const std::string& text, const std::string& name,
                                                      const std::string& address);
 
