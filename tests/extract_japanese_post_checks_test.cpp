@@ -285,20 +285,30 @@ TEST(JapanesePostChecks, TaxesAndTotalsTheArithmeticConfirms) {
 
 TEST(JapanesePostChecks, TotalAndTaxOverBoxesOCRMoved) {
     const receipt::ExtractOptions opts;
-    // The total keyword's next amount is a rate's base ("合 計" / "8%対象言" / "298円"): the model's total, which
-    // the per-rate tax lines make, stands.
-    auto f = with_amounts(0, 49, 596);
-    f["net_amount"] = nullptr;
-    ex::apply_post_checks("店\n2023/08/05\nパン\n298円\nのり\n298円\n596円\n合 計\n8%対象言\n298円\n(内消費税8%\n22円)\n"
-                          "10%対象言 298円\n(内消費税10%\n27円)\nお預り現金\n10,000円\nおつり\n9,04円\n",
-                          "", opts, f);
-    EXPECT_EQ(f["total_amount"], 596) << f["warnings"].dump();
-    // A 10 % line read from the 8 % line's boxes (31 + 3) does not add up; subtotal + the 外税 amount = total.
-    auto g = with_amounts(398, 34, 429);
-    ex::apply_post_checks("店\n2020/07/30\n牛乳 1000ml\n\\220軽\n計 (3点)\n\\398\n(8%対象\n\\395)\n外税8%\n\\31\n\\3)\n"
-                          "(10%対象\n税10%\n\\0\nお会計\n\\429\nWAON決済\n\\429\n",
-                          "", opts, g);
-    EXPECT_EQ(g["total_tax_amount"], 31) << g["warnings"].dump();
+    struct Case {
+        const char* why;
+        std::string text;
+        nlohmann::ordered_json model;  // the model's amounts
+        const char* key;
+        double want;
+    };
+    const Case cases[] = {
+        {"the total keyword's next amount is a rate's base (\"合 計\" / \"8%対象言\" / \"298円\"): the model's total, "
+         "which the per-rate tax lines make, stands",
+         "店\n2023/08/05\nパン\n298円\nのり\n298円\n596円\n合 計\n8%対象言\n298円\n(内消費税8%\n22円)\n"
+         "10%対象言 298円\n(内消費税10%\n27円)\nお預り現金\n10,000円\nおつり\n9,04円\n",
+         {{"total_tax_amount", 49}, {"total_amount", 596}}, "total_amount", 596},
+        {"a 10 % line read from the 8 % line's boxes (31 + 3) does not add up; subtotal + the 外税 amount = total",
+         "店\n2020/07/30\n牛乳 1000ml\n\\220軽\n計 (3点)\n\\398\n(8%対象\n\\395)\n外税8%\n\\31\n\\3)\n"
+         "(10%対象\n税10%\n\\0\nお会計\n\\429\nWAON決済\n\\429\n",
+         {{"net_amount", 398}, {"total_tax_amount", 34}, {"total_amount", 429}}, "total_tax_amount", 31},
+    };
+    for (const Case& c : cases) {
+        auto f = fields("店", "");
+        for (const auto& [key, value] : c.model.items()) f[key] = value;
+        ex::apply_post_checks(c.text, "", opts, f);
+        EXPECT_EQ(f[c.key], c.want) << c.why << "\n" << f["warnings"].dump();
+    }
     // The subtotal line lost a digit ("小計 / \\1,65"): the printed rows replace the model's items, as they add up
     // to the net amount (the 10 % base).
     auto h = with_amounts(1865, 186, 2051);
