@@ -129,11 +129,12 @@ std::optional<std::string> name_with_branch(const std::string& text, const std::
         // The address leaves out the postcode ("〒150-2574 東京都渋谷区...", also with OCR's look-alikes of digits
         // in it: "〒16O-3D07東京都新宿区...").
         if (l.rfind("〒", 0) == 0) {
+            static const std::string kLongMark = "ー";  // the dash as OCR reads it ("〒330ー7185")
             size_t e = std::string("〒").size();
-            for (bool more = true; more && e < l.size();) {
-                more = std::isdigit(static_cast<unsigned char>(l[e])) || l[e] == '-' || confusion_digit(l[e]);
-                if (more) ++e;
-                else if ((more = l.compare(e, std::string("ー").size(), "ー") == 0)) e += std::string("ー").size();
+            while (e < l.size()) {
+                if (std::isdigit(static_cast<unsigned char>(l[e])) || l[e] == '-' || confusion_digit(l[e])) ++e;
+                else if (l.compare(e, kLongMark.size(), kLongMark) == 0) e += kLongMark.size();
+                else break;
             }
             l = l.substr(e);
         }
