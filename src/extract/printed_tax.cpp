@@ -189,12 +189,13 @@ std::optional<std::vector<PrintedTaxLine>> printed_tax_lines(const std::string& 
             if (n.begin >= m.end) amounts.push_back(n);
         std::vector<double> cut_boxes;  // boxes whose thousands group lost a digit ("¥1,71)"), read one digit short
         // The rate's lines name the tax included ("内税", "内消費税").
-        bool says_included = lines[m.line].find("内税") != std::string::npos ||
-                             lines[m.line].find("内消費税") != std::string::npos;
+        auto names_included = [](const std::string& line) {
+            return line.find("内税") != std::string::npos || line.find("内消費税") != std::string::npos;
+        };
+        bool says_included = names_included(lines[m.line]);
         for (size_t li = m.line + 1; li < lines.size() && li <= m.line + size_t(kTaxWindowLines); ++li) {
             if (other_rate_line(li, m.rate)) break;
-            says_included |= lines[li].find("内税") != std::string::npos ||
-                             lines[li].find("内消費税") != std::string::npos;
+            says_included |= names_included(lines[li]);
             for (const PrintedNumber& n : amounts_of(li)) amounts.push_back(n);
             std::string box = strip_spaces(lines[li]);
             if (!box.empty() && box.back() == ')') box.pop_back();
