@@ -28,6 +28,14 @@ bool ends_with(const std::string& s, const std::string& suffix) {
     return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
+// Whether `word` (no spaces) is printed on one of the first `max_lines` lines of `text`, read without spaces and
+// with full-width forms folded.
+bool printed_in_lines(const std::string& text, const std::string& word, int max_lines) {
+    for (const std::string& line : first_lines(text, size_t(std::max(max_lines, 0))))
+        if (strip_spaces(fold_fullwidth(line)).find(word) != std::string::npos) return true;
+    return false;
+}
+
 // Code points of a valid UTF-8 string.
 int utf8_chars(const std::string& s) {
     int n = 0;
@@ -197,9 +205,9 @@ std::optional<std::string> name_without_address_words(const std::string& name, c
     auto address_word = [&](const std::string& w) {
         if (w.rfind("〒", 0) == 0) return true;  // a postcode
         if (a.empty() || ends_with(w, "店") || a.find(fold_fullwidth(w)) == std::string::npos) return false;
-        for (const char* unit : {"都", "道", "府", "県", "市", "区", "町", "村", "郡"})
-            if (w.find(unit) != std::string::npos) return true;
-        return false;
+        const auto cps = code_points(w);  // naming a prefecture, city, ward or town
+        return cps && std::any_of(cps->begin(), cps->end(),
+                                  [](uint32_t c) { return japanese_address_unit(c) || c == U'町'; });
     };
     std::string out = words.front();
     bool dropped = false;
@@ -217,9 +225,9 @@ std::optional<std::string> branch_for_chain_with_mark(const std::string& text, c
                                                       const std::string& address) {
     const std::string n = trim(sanitize_utf8(name));
     const std::string want = strip_spaces(fold_fullwidth(n));
-    if (n.find(' ') != std::string::npos || !ends_with(want, "店") || utf8_chars(want) < 3) return std::nullopt;
-    for (const std::string& line : first_lines(text, size_t(std::max(max_lines, 0))))
-        if (strip_spaces(fold_fullwidth(line)).find(want) != std::string::npos) return std::nullopt;  // printed so
+    if (n.find(' ') != std::string::npos || !ends_with(want, "店") || utf8_chars(want) < 3 ||
+        printed_in_lines(text, want, max_lines))
+        return std::nullopt;
     const std::string chain = want.substr(0, want.size() - std::string("店").size());
     return name_with_branch(text, chain, max_lines, address);
 }
@@ -357,12 +365,11 @@ std::optional<std::string> name_split_at_branch_place(const std::string& text, c
                                                       const std::string& address, int max_lines) {
     const std::string n = trim(fold_fullwidth(sanitize_utf8(name)));
     const std::string a = strip_spaces(fold_fullwidth(sanitize_utf8(address)));
-    if (n.find(' ') != std::string::npos || !ends_with(n, "店") || a.empty() || !has_cjk(n)) return std::nullopt;
-    bool printed = false;  // as one word on a line
-    for (const std::string& line : first_lines(text, size_t(std::max(max_lines, 0))))
-        printed |= strip_spaces(fold_fullwidth(line)).find(n) != std::string::npos;
+    if (n.find(' ') != std::string::npos || !ends_with(n, "店") || a.empty() || !has_cjk(n) ||
+        !printed_in_lines(text, n, max_lines))  // printed as one word
+        return std::nullopt;
     const auto cps = code_points(n);
-    if (!printed || !cps || cps->size() < 5) return std::nullopt;
+    if (!cps || cps->size() < 5) return std::nullopt;
     auto in_address = [&](size_t begin, size_t end) { return a.find(utf8_of(*cps, begin, end)) != std::string::npos; };
     // The branch: from the first character where a place of the address starts (its first two characters printed
     // there, not with the character before them) to 店; the chain before it: two characters or more, no piece of
