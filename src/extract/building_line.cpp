@@ -124,6 +124,19 @@ std::optional<std::string> address_with_printed_building(const std::string& text
             if (place.empty() || !has_cjk(to_utf8(place))) break;
             const std::string building = to_utf8(place + word);
             const std::string place8 = to_utf8(place);
+            const std::string printed = building + (floor.empty() ? "" : " " + floor);
+            // The model's address with its word i (and the floor after it) as the printed line; the model's floor
+            // stays where the line prints none.
+            auto with_printed_building = [&](size_t i) {
+                const bool has_floor = i + 1 < model.size() && floor_word(model[i + 1]);
+                const std::string line = floor.empty() && has_floor ? building + " " + model[i + 1] : printed;
+                std::string out;
+                for (size_t k = 0; k < model.size(); ++k) {
+                    if (k == i + 1 && has_floor) continue;
+                    out += (out.empty() ? "" : " ") + (k == i ? line : model[k]);
+                }
+                return out;
+            };
             // The model's word of that place, and its floor.
             for (size_t i = 0; i < model.size(); ++i) {
                 if (model[i].size() <= place8.size() || model[i].compare(0, place8.size(), place8) != 0) continue;
@@ -136,17 +149,8 @@ std::optional<std::string> address_with_printed_building(const std::string& text
                     return std::nullopt;
                 const bool has_floor = i + 1 < model.size() && floor_word(model[i + 1]);
                 const std::string wrote = model[i] + (has_floor ? " " + model[i + 1] : "");
-                const std::string printed = building + (floor.empty() ? "" : " " + floor);
                 if (wrote == printed || (floor.empty() && model[i] == building)) return std::nullopt;
-                std::string out;
-                for (size_t k = 0; k < model.size(); ++k) {
-                    if (k == i + 1 && has_floor) continue;
-                    out += (out.empty() ? "" : " ") + (k == i ? (floor.empty() && has_floor
-                                                                     ? building + " " + model[i + 1]
-                                                                     : printed)
-                                                              : model[k]);
-                }
-                return out;
+                return with_printed_building(i);
             }
             // The model wrote the building word after another place ("富士見ハイツ 3F" for the printed "浅野ハイツ
             // 3F"): the printed building, when the whole word was printed and the address holds the printed place
@@ -159,14 +163,7 @@ std::optional<std::string> address_with_printed_building(const std::string& text
                     !has_cjk(model[i].substr(0, model[i].size() - word8.size())) || has_ascii_digit(model[i]) ||
                     model[i].find(place8) != std::string::npos)
                     continue;
-                const bool has_floor = i + 1 < model.size() && floor_word(model[i + 1]);
-                std::string out;
-                for (size_t k = 0; k < model.size(); ++k) {
-                    if (k == i + 1 && has_floor && !floor.empty()) continue;
-                    out += (out.empty() ? "" : " ") +
-                           (k == i ? building + (floor.empty() ? "" : " " + floor) : model[k]);
-                }
-                return out;
+                return with_printed_building(i);
             }
             break;
         }
